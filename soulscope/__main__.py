@@ -1,0 +1,5 @@
+"""``python -m soulscope``."""
+
+from soulscope.cli import main
+
+raise SystemExit(main())

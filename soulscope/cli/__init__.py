@@ -1,0 +1,60 @@
+"""The command line: ``soulscope [WORLD]`` opens the dashboard; subcommands print or emit JSON.
+
+Each module in this package registers the subcommands of one area and knows nothing of the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from soulscope.cli import souls
+from soulscope.cli.output import CommandError
+
+# Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
+AREAS: list[Callable[[argparse._SubParsersAction], None]] = [souls.register]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="soulscope",
+        description="Inspect, search and advance the memory of AI agents kept in soul files.",
+        epilog="Run 'soulscope [WORLD]' with no command to open the dashboard.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for register in AREAS:
+        register(sub)
+    return parser
+
+
+def _dashboard_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="soulscope", description="Open the dashboard on a world.")
+    parser.add_argument(
+        "world",
+        nargs="?",
+        help="world folder, memory folder or soul file (default: the demo world)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    commands = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
+    try:
+        if not args_list or (args_list[0] not in commands and not args_list[0].startswith("-")):
+            args = _dashboard_parser().parse_args(args_list)
+            from soulscope.cli.dashboard import open_dashboard
+
+            return open_dashboard(args.world)
+        args = parser.parse_args(args_list)
+        return int(args.run(args) or 0)
+    except CommandError as exc:
+        print(f"soulscope: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("soulscope: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

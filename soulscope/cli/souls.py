@@ -1,0 +1,255 @@
+"""Commands that read soul files: agents, becoming, show, compare, overview."""
+
+from __future__ import annotations
+
+import argparse
+
+from soulscope.cli.output import (
+    CommandError,
+    add_json_option,
+    add_world_option,
+    emit_json,
+    open_world,
+    print_table,
+    print_text,
+)
+from soulscope.soul import export
+from soulscope.soul.model import Frame, Soul
+from soulscope.soul.trajectory import arc, compare, summarize
+from soulscope.world import World, WorldError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("agents", help="list the agents of a world")
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_agents)
+
+    p = sub.add_parser("becoming", help="an agent's identity arc (its Becoming statements)")
+    p.add_argument("agent")
+    p.add_argument("--label", help="the arc's label (default: Becoming, else Evolving position)")
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_becoming)
+
+    p = sub.add_parser("show", help="an agent's parsed soul, or one frame of it")
+    p.add_argument("agent")
+    p.add_argument(
+        "--frame", help="frame number or label (237, 500b), or #K for the K-th frame in the file"
+    )
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_show)
+
+    p = sub.add_parser("compare", help="two agents' arcs side by side")
+    p.add_argument("left")
+    p.add_argument("right")
+    p.add_argument("--label", help="the arcs' label")
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_compare)
+
+    p = sub.add_parser("overview", help="every agent's latest Becoming, shifts and frames")
+    p.add_argument("--label", help="the arcs' label")
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_overview)
+
+
+def read_soul(world: World, agent_id: str) -> Soul:
+    try:
+        return world.read(agent_id)
+    except WorldError as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def run_agents(args: argparse.Namespace) -> int:
+    world = open_world(args.world)
+    rows = []
+    for a in world.agents():
+        soul = read_soul(world, a.id)
+        last = soul.last_frame
+        rows.append(
+            {
+                "id": a.id,
+                "name": soul.name or world.display_name(a.id),
+                "path": str(a.path),
+                "frames": len(soul.frames),
+                "becoming": len(arc(soul)),
+                "bytes": a.size,
+                "last_frame": last.heading if last else None,
+                "problems": len(soul.problems),
+            }
+        )
+    junk = [{"path": str(j.path), "problem": j.problem} for j in world.junk()]
+    if args.json:
+        emit_json(rows)
+        return 0
+    print_table(
+        ["id", "name", "frames", "becoming", "KB", "last frame", "problems"],
+        [
+            (
+                r["id"],
+                r["name"],
+                r["frames"],
+                r["becoming"],
+                f"{r['bytes'] / 1024:.1f}",
+                r["last_frame"],
+                r["problems"],
+            )
+            for r in rows
+        ],
+        title=f"{world.name}: {len(rows)} agents",
+    )
+    for j in junk:
+        print_text(f"skipped {j['path']}: {j['problem']}", style="yellow")
+    return 0
+
+
+def run_becoming(args: argparse.Namespace) -> int:
+    world = open_world(args.world)
+    soul = read_soul(world, args.agent)
+    statements = arc(soul, args.label)
+    if args.json:
+        emit_json([export.statement_dict(s) for s in statements])
+        return 0
+    if not statements:
+        print_text(f"{args.agent} has no identity statements yet.")
+        return 0
+    print_table(
+        ["#", "frame", "date", "", "role", "statement"],
+        [
+            (
+                s.index + 1,
+                s.frame_label,
+                s.date,
+                "shift" if s.shift else ("repeat" if s.repeat else ""),
+                s.role,
+                s.text,
+            )
+            for s in statements
+        ],
+        title=f"{soul.name or args.agent}: {len(statements)} statements, "
+        f"{sum(s.shift for s in statements)} shifts",
+        wrap=["statement", "role"],
+    )
+    return 0
+
+
+def select_frame(soul: Soul, spec: str) -> Frame:
+    """A frame by number/label, or ``#K`` for the K-th frame in file order."""
+    spec = spec.strip()
+    if spec.startswith("#"):
+        try:
+            k = int(spec[1:])
+        except ValueError:
+            raise CommandError(f"'{spec}' is not a frame position (use #1, #2, ...)") from None
+        if not 1 <= k <= len(soul.frames):
+            raise CommandError(f"there is no frame #{k}: this soul has {len(soul.frames)} frames")
+        return soul.frames[k - 1]
+    found = soul.find_frames(spec) or [f for f in soul.frames if f.date == spec]
+    if not found:
+        raise CommandError(f"no frame {spec} in {soul.agent_id}")
+    return found[0]
+
+
+def print_soul(soul: Soul, frame_spec: str | None, as_json: bool) -> int:
+    if frame_spec:
+        frame = select_frame(soul, frame_spec)
+        if as_json:
+            emit_json(export.frame_dict(frame))
+        else:
+            from soulscope.soul.model import clean
+
+            print_text(clean(frame.source))
+        return 0
+    if as_json:
+        emit_json(export.soul_dict(soul))
+        return 0
+    print_text(f"{soul.name or soul.agent_id} ({soul.agent_id})", style="bold")
+    for label, value in soul.identity.items():
+        print_text(f"{label}: {value}")
+    print_table(
+        ["#", "frame", "date", "title", "observations"],
+        [
+            (
+                f.index + 1,
+                f.label,
+                f.when,
+                f.title,
+                ", ".join(sorted({o.label for o in f.observations})),
+            )
+            for f in soul.frames
+        ],
+        wrap=["title", "observations"],
+    )
+    for p in soul.problems[:20]:
+        print_text(str(p), style="yellow")
+    if len(soul.problems) > 20:
+        print_text(f"... and {len(soul.problems) - 20} more problems", style="yellow")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    world = open_world(args.world)
+    return print_soul(read_soul(world, args.agent), args.frame, args.json)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    world = open_world(args.world)
+    left, right = read_soul(world, args.left), read_soul(world, args.right)
+    rows = compare(arc(left, args.label), arc(right, args.label))
+    if args.json:
+        emit_json(
+            [
+                {
+                    "key": r.key,
+                    "left": export.statement_dict(r.left) if r.left else None,
+                    "right": export.statement_dict(r.right) if r.right else None,
+                }
+                for r in rows
+            ]
+        )
+        return 0
+
+    def cell(s):  # noqa: ANN001
+        if s is None:
+            return ""
+        return ("» " if s.shift else "") + s.role
+
+    print_table(
+        ["frame", args.left, args.right],
+        [(r.key, cell(r.left), cell(r.right)) for r in rows],
+        wrap=[args.left, args.right],
+    )
+    return 0
+
+
+def run_overview(args: argparse.Namespace) -> int:
+    world = open_world(args.world)
+    summaries = [summarize(a.id, read_soul(world, a.id), args.label) for a in world.agents()]
+    if args.json:
+        emit_json(
+            [
+                {
+                    "id": s.agent_id,
+                    "name": s.name,
+                    "statements": s.statements,
+                    "shifts": s.shifts,
+                    "frames": s.frames,
+                    "last_date": s.last_date,
+                    "latest": export.statement_dict(s.latest) if s.latest else None,
+                }
+                for s in summaries
+            ]
+        )
+        return 0
+    print_table(
+        ["id", "frames", "shifts", "last", "becoming"],
+        [
+            (s.agent_id, s.frames, s.shifts, s.last_date, s.latest.role if s.latest else "")
+            for s in summaries
+        ],
+        wrap=["becoming"],
+    )
+    return 0

@@ -1,0 +1,90 @@
+"""Settings: environment variables first, then an optional TOML file, then defaults.
+
+The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``::
+
+    [llm]
+    base_url = "http://127.0.0.1:8080/v1"
+    api_key = "..."
+    model = "gemma"
+
+    [embeddings]
+    device = "cpu"        # cuda, mps or cpu; empty = automatic
+
+    [soul]
+    arc_label = "Becoming"
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def config_path() -> Path:
+    explicit = os.environ.get("SOULSCOPE_CONFIG")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "soulscope" / "config.toml"
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("SOULSCOPE_CACHE")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "soulscope"
+
+
+@dataclass(frozen=True)
+class Settings:
+    base_url: str | None = None
+    api_key: str | None = None
+    model: str | None = None
+    llm_timeout: float = 60.0
+    embed_device: str | None = None
+    arc_label: str | None = None
+    problem: str | None = None  # why the config file could not be read, if it could not
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.base_url)
+
+
+def load_settings(env: dict[str, str] | None = None) -> Settings:
+    """Read settings; a broken config file is reported in ``problem``, never raised."""
+    env = dict(os.environ) if env is None else env
+    data: dict = {}
+    problem = None
+    path = (
+        Path(env["SOULSCOPE_CONFIG"]).expanduser() if env.get("SOULSCOPE_CONFIG") else config_path()
+    )
+    if path.is_file():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            problem = f"cannot read {path}: {exc}"
+    llm = data.get("llm", {}) if isinstance(data.get("llm"), dict) else {}
+    emb = data.get("embeddings", {}) if isinstance(data.get("embeddings"), dict) else {}
+    soul = data.get("soul", {}) if isinstance(data.get("soul"), dict) else {}
+
+    def pick(var: str, section: dict, key: str) -> str | None:
+        value = env.get(var) or section.get(key)
+        return str(value) if value else None
+
+    timeout = pick("SOULSCOPE_LLM_TIMEOUT", llm, "timeout")
+    try:
+        llm_timeout = float(timeout) if timeout else 60.0
+    except ValueError:
+        llm_timeout = 60.0
+    return Settings(
+        base_url=pick("OPENAI_BASE_URL", llm, "base_url"),
+        api_key=pick("OPENAI_API_KEY", llm, "api_key"),
+        model=pick("SOULSCOPE_MODEL", llm, "model"),
+        llm_timeout=llm_timeout,
+        embed_device=pick("SOULSCOPE_DEVICE", emb, "device"),
+        arc_label=pick("SOULSCOPE_ARC_LABEL", soul, "arc_label"),
+        problem=problem,
+    )

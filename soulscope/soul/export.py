@@ -1,0 +1,64 @@
+"""Souls, frames and arcs as plain JSON-ready dicts (the CLI's ``--json`` and the Python API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from soulscope.soul.model import Frame, Observation, Problem, Section, Soul
+from soulscope.soul.trajectory import Statement
+
+
+def observation_dict(o: Observation) -> dict[str, Any]:
+    return {"label": o.label, "text": o.text, "line": o.line}
+
+
+def frame_dict(f: Frame) -> dict[str, Any]:
+    return {
+        "index": f.index,
+        "number": f.number,
+        "suffix": f.suffix or None,
+        "date": f.date,
+        "time": f.time,
+        "title": f.title or None,
+        "heading": f.heading,
+        "line": f.line,
+        "end_line": f.end_line,
+        "actions": list(f.actions),
+        "observations": [observation_dict(o) for o in f.observations],
+        "duplicate_of": f.duplicate_of,
+    }
+
+
+def section_dict(s: Section) -> dict[str, Any]:
+    return {"title": s.title, "line": s.line, "end_line": s.end_line, "items": list(s.items)}
+
+
+def problem_dict(p: Problem) -> dict[str, Any]:
+    return {"line": p.line, "kind": p.kind, "message": p.message}
+
+
+def soul_dict(soul: Soul) -> dict[str, Any]:
+    return {
+        "id": soul.agent_id,
+        "name": soul.name,
+        "identity": dict(soul.identity),
+        "sections": [section_dict(s) for s in soul.sections],
+        "frames": [frame_dict(f) for f in soul.frames],
+        "problems": [problem_dict(p) for p in soul.problems],
+    }
+
+
+def statement_dict(s: Statement) -> dict[str, Any]:
+    return {
+        "frame": s.number,
+        "suffix": s.suffix or None,
+        "date": s.date,
+        "heading": s.heading,
+        "text": s.text,
+        "line": s.line,
+        "role": s.role,
+        "from": s.from_role,
+        "to": s.to_role,
+        "shift": s.shift,
+        "repeat": s.repeat,
+    }

@@ -1,0 +1,165 @@
+"""A World: a folder of soul files (``memory/*.md``), its registry and what else lives beside them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from soulscope.soul.model import Soul
+from soulscope.soul.parse import parse
+
+MAX_ID_LENGTH = 64
+_AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEMO_WORLD = PROJECT_ROOT / "state"
+
+
+class WorldError(Exception):
+    """A problem a user can fix (bad path, bad id, unknown agent); its text is one sentence."""
+
+
+def id_problem(agent_id: str) -> str | None:
+    """Why ``agent_id`` is not a valid agent id, or None when it is."""
+    if not agent_id:
+        return "an agent id cannot be empty"
+    if len(agent_id) > MAX_ID_LENGTH:
+        return f"an agent id has at most {MAX_ID_LENGTH} characters"
+    if ".." in agent_id or not _AGENT_ID.fullmatch(agent_id):
+        return "an agent id uses only letters, digits, '.', '_' and '-', and no '..'"
+    return None
+
+
+def check_id(agent_id: str) -> str:
+    problem = id_problem(agent_id)
+    if problem:
+        raise WorldError(f"'{agent_id}' is not a valid agent id: {problem}")
+    return agent_id
+
+
+@dataclass(frozen=True, slots=True)
+class AgentFile:
+    """A soul file as listed: no parsing, only what the folder tells."""
+
+    id: str
+    path: Path
+    size: int
+    mtime: float
+    problem: str | None = None  # set for junk that is listed but is not an agent
+
+
+class World:
+    """A world folder. Listing is lazy and cheap; souls are parsed on demand."""
+
+    def __init__(self, root: Path, memory_dir: Path, only: Path | None = None) -> None:
+        self.root = root
+        self.memory_dir = memory_dir
+        self.only = only  # a world of a single soul file
+        self._listing: tuple[list[AgentFile], list[AgentFile]] | None = None
+        self._registry: dict[str, dict] | None = None
+
+    def __repr__(self) -> str:
+        return f"World({str(self.root)!r})"
+
+    @classmethod
+    def open(cls, path: str | Path) -> World:
+        """Open a world folder, a memory folder, a repository holding ``state/``, or one soul file."""
+        p = Path(path).expanduser()
+        if not p.exists():
+            raise WorldError(f"no such file or folder: {p}")
+        p = p.resolve()
+        if p.is_file():
+            return cls(p.parent.parent if p.parent.name == "memory" else p.parent, p.parent, only=p)
+        if (p / "memory").is_dir():
+            return cls(p, p / "memory")
+        if (p / "state" / "memory").is_dir():
+            return cls(p / "state", p / "state" / "memory")
+        if any(e.name.endswith(".md") for e in os.scandir(p)):
+            return cls(p.parent if p.name == "memory" else p, p)
+        raise WorldError(f"{p} holds no soul files (expected {p / 'memory'}/*.md)")
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+    def _scan(self) -> tuple[list[AgentFile], list[AgentFile]]:
+        if self._listing is None:
+            agents: list[AgentFile] = []
+            junk: list[AgentFile] = []
+            if self.only is not None:
+                entries = [self.only]
+            elif self.memory_dir.is_dir():
+                entries = [
+                    Path(e.path) for e in os.scandir(self.memory_dir) if e.name.endswith(".md")
+                ]
+            else:
+                entries = []
+            for path in sorted(entries):
+                try:
+                    st = path.stat()
+                except OSError as exc:
+                    junk.append(AgentFile(path.stem, path, 0, 0.0, f"unreadable: {exc.strerror}"))
+                    continue
+                agent_id = path.name[:-3]
+                problem = id_problem(agent_id)
+                if problem is None and not path.is_file():
+                    problem = "not a regular file"
+                target = junk if problem else agents
+                target.append(AgentFile(agent_id, path, st.st_size, st.st_mtime, problem))
+            self._listing = (agents, junk)
+        return self._listing
+
+    def refresh(self) -> None:
+        """Forget the listing (after files changed on disk)."""
+        self._listing = None
+        self._registry = None
+
+    def agents(self) -> list[AgentFile]:
+        """The agents, sorted by id."""
+        return self._scan()[0]
+
+    def junk(self) -> list[AgentFile]:
+        """Files in the memory folder that are not agents, each with its problem."""
+        return self._scan()[1]
+
+    def agent(self, agent_id: str) -> AgentFile:
+        check_id(agent_id)
+        for a in self.agents():
+            if a.id == agent_id:
+                return a
+        raise WorldError(f"no agent '{agent_id}' in {self.memory_dir}")
+
+    def soul_path(self, agent_id: str) -> Path:
+        """Where an agent's soul file is (or would be); the id is validated."""
+        check_id(agent_id)
+        return self.memory_dir / f"{agent_id}.md"
+
+    def read(self, agent_id: str) -> Soul:
+        """Parse an agent's soul file."""
+        a = self.agent(agent_id)
+        try:
+            data = a.path.read_bytes()
+        except OSError as exc:
+            raise WorldError(f"cannot read {a.path}: {exc.strerror}") from exc
+        return parse(data, agent_id=a.id)
+
+    def registry(self) -> dict[str, dict]:
+        """``agents.json`` as ``{id: fields}``; empty when absent or unreadable."""
+        if self._registry is None:
+            self._registry = {}
+            path = self.root / "agents.json"
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return self._registry
+            agents = data.get("agents", data) if isinstance(data, dict) else {}
+            if isinstance(agents, dict):
+                self._registry = {k: v for k, v in agents.items() if isinstance(v, dict)}
+        return self._registry
+
+    def display_name(self, agent_id: str) -> str | None:
+        entry = self.registry().get(agent_id) or {}
+        name = entry.get("name")
+        return name if isinstance(name, str) else None

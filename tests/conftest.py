@@ -1,0 +1,52 @@
+"""Shared fixtures: the real corpus in ../shared (skipped with a reason where it is absent)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("SOULSCOPE_SHARED", ROOT.parent / "shared"))
+CORPUS = SHARED / "corpus"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path_factory, monkeypatch):
+    """Keep the developer's own config, cache and LLM endpoint out of every test."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    for var in (
+        "SOULSCOPE_CONFIG",
+        "SOULSCOPE_WORLD",
+        "OPENAI_BASE_URL",
+        "OPENAI_API_KEY",
+        "SOULSCOPE_MODEL",
+    ):
+        monkeypatch.delenv(var, raising=False)
+
+
+def corpus_dir(*parts: str) -> Path:
+    path = CORPUS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"the shared corpus is not here ({path} is absent)")
+    return path
+
+
+@pytest.fixture
+def early_world() -> Path:
+    """116 real soul files of the early era."""
+    return corpus_dir("rappterbook")
+
+
+@pytest.fixture
+def later_world() -> Path:
+    """3 real soul files of the Becoming era."""
+    return corpus_dir("rappterbook-later")
+
+
+@pytest.fixture
+def strays() -> Path:
+    return corpus_dir("rappterbook", "strays")

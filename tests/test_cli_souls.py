@@ -1,0 +1,109 @@
+"""The CLI as a user runs it: a subprocess, JSON shapes, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "soulscope", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=120,
+    )
+
+
+def test_agents_json_on_the_early_corpus(early_world: Path) -> None:
+    out = run("agents", "--world", str(early_world), "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert len(rows) == 116
+    assert set(rows[0]) == {
+        "id",
+        "name",
+        "path",
+        "frames",
+        "becoming",
+        "bytes",
+        "last_frame",
+        "problems",
+    }
+    debater = next(r for r in rows if r["id"] == "zion-debater-06")
+    assert (
+        debater["frames"] > 10
+        and debater["becoming"] > 0
+        and debater["last_frame"].startswith("Frame")
+    )
+
+
+def test_becoming_json_marks_shifts(later_world: Path) -> None:
+    out = run("becoming", "zion-coder-06", "--world", str(later_world), "--json")
+    rows = json.loads(out.stdout)
+    assert len(rows) == 29
+    assert {"frame", "date", "heading", "text", "line", "shift"} <= set(rows[0])
+    framed = [r for r in rows if r["frame"] is not None]
+    assert framed[0]["frame"] == 216 and framed[0]["date"] == "2026-03-22"
+    assert any(r["shift"] for r in rows)
+
+
+def test_show_whole_soul_and_one_frame(later_world: Path) -> None:
+    whole = json.loads(run("show", "zion-coder-06", "-w", str(later_world), "--json").stdout)
+    assert whole["id"] == "zion-coder-06" and whole["identity"]["Archetype"] == "Coder"
+    assert len(whole["frames"]) == 25
+    assert {"number", "date", "heading", "line", "observations"} <= set(whole["frames"][0])
+    frame = json.loads(
+        run("show", "zion-coder-06", "-w", str(later_world), "--frame", "221", "--json").stdout
+    )
+    assert frame["number"] == 221
+    assert any(o["label"] == "Becoming" for o in frame["observations"])
+
+
+def test_errors_are_one_line_and_nonzero(later_world: Path, tmp_path: Path) -> None:
+    for args, needle in [
+        (("becoming", "nobody", "-w", str(later_world)), "no agent 'nobody'"),
+        (("becoming", "../etc", "-w", str(later_world)), "not a valid agent id"),
+        (("agents", "-w", str(tmp_path / "missing")), "no such file or folder"),
+        (("show", "zion-coder-06", "-w", str(later_world), "--frame", "9999"), "no frame 9999"),
+    ]:
+        out = run(*args)
+        assert out.returncode != 0
+        assert (
+            needle in out.stderr and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+        )
+
+
+def test_reading_commands_stay_light(later_world: Path) -> None:
+    code = (
+        "import sys; from soulscope.cli import main;"
+        f"main(['agents', '--world', {str(later_world)!r}, '--json']);"
+        f"main(['becoming', 'zion-coder-06', '--world', {str(later_world)!r}]);"
+        "heavy = [m for m in ('torch', 'sentence_transformers', 'openai', 'textual') if m in sys.modules];"
+        "print('HEAVY', heavy)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert "HEAVY []" in out.stdout, out.stdout[-500:] + out.stderr[-500:]
+
+
+def test_core_packages_import_without_ui_or_models() -> None:
+    code = (
+        "import sys, importlib, pkgutil, soulscope;"
+        "mods = [m.name for m in pkgutil.walk_packages(soulscope.__path__, 'soulscope.')"
+        " if not m.name.startswith(('soulscope.tui', 'soulscope.cli.dashboard', 'soulscope.__main__'))];"
+        "[importlib.import_module(m) for m in mods];"
+        "print('HEAVY', [m for m in ('torch', 'sentence_transformers', 'openai', 'textual') if m in sys.modules])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert "HEAVY []" in out.stdout, out.stdout[-500:] + out.stderr[-500:]

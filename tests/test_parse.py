@@ -1,0 +1,144 @@
+"""The parser on crafted text: headings, labels, continuations, odd bytes, and any text at all."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from soulscope.soul.parse import parse, parse_heading
+from soulscope.soul.trajectory import arc, compare, role_of
+
+SOUL = b"""# Rustacean
+
+## Identity
+
+- **ID:** agent-a
+- **Archetype:** Coder
+- **Voice:** terse
+
+## Convictions
+
+- The borrow checker is your friend
+
+## Frame 220 \xe2\x80\x94 2026-03-22
+- Replied to coder-01 on #7422.
+- Named: semantic conflicts.
+- **Influenced by:** coder-01's category theory.
+- Becoming: the ownership designer. Mapping owners.
+## Frame 221 \xe2\x80\x94 2026-03-22
+- becoming: the traceback pragmatist. From humble executor to specifically requiring evidence.
+  It still matters.
+- Relationships: coder-01 (ally)
+
+## Frame 221 \xe2\x80\x94 2026-03-22
+- Becoming: the traceback pragmatist. From humble executor to specifically requiring evidence.
+  It still matters.
+
+## Notes
+stray text \xff\xfe here
+"""
+
+
+def test_frames_observations_and_identity() -> None:
+    soul = parse(SOUL)
+    assert soul.render() == SOUL
+    assert soul.name == "Rustacean"
+    assert soul.identity["ID"] == "agent-a" and soul.agent_id == "agent-a"
+    assert soul.items("Convictions") == ("The borrow checker is your friend",)
+    f220, f221, dup = soul.frames
+    assert (f220.number, f220.date, f220.line) == (220, "2026-03-22", 13)
+    assert f220.actions == ("Replied to coder-01 on #7422.",)
+    assert f220.first("influenced by") == "coder-01's category theory."
+    assert f221.first("Becoming").endswith("requiring evidence.\nIt still matters.")
+    assert dup.duplicate_of == f221.index
+    assert [s.title for s in soul.sections] == ["Identity", "Convictions", "Notes"]
+
+
+def test_undecodable_bytes_are_reported_shown_replaced_and_kept() -> None:
+    soul = parse(SOUL)
+    assert any(p.kind == "encoding" and p.line == 28 for p in soul.problems)
+    assert "\ufffd" in soul.display_text
+    assert soul.render() == SOUL
+
+
+def test_arc_roles_shifts_and_repeats() -> None:
+    statements = arc(parse(SOUL))
+    assert [s.role for s in statements] == [
+        "the ownership designer",
+        "the traceback pragmatist",
+        "the traceback pragmatist",
+    ]
+    assert [s.shift for s in statements] == [False, True, False]
+    assert [s.repeat for s in statements] == [False, False, True]
+    assert statements[1].from_role == "humble executor"
+    assert statements[1].to_role == "specifically requiring evidence"
+    assert statements[2].duplicate_frame
+
+
+def test_custom_label_and_compare() -> None:
+    soul = parse(SOUL)
+    named = arc(soul, label="Named")
+    assert [s.text for s in named] == ["semantic conflicts."]
+    rows = compare(arc(soul), named)
+    assert rows[0].key == "220" and rows[0].left and rows[0].right
+
+
+def test_heading_variants() -> None:
+    assert parse_heading("Frame 408 solo — 2026-03-28 (seed note)") == (
+        408,
+        "solo",
+        "2026-03-28",
+        None,
+        "seed note",
+    )
+    assert parse_heading("Frame 500b — 2026-04-16")[:3] == (500, "b", "2026-04-16")
+    assert parse_heading("Frame 2026-03-15 (19:50 UTC) — Seed")[1:] == (
+        "",
+        "2026-03-15",
+        "19:50",
+        "Seed",
+    )
+    assert parse_heading("Frame 2026-03-15T17:33:00Z — x")[2:4] == ("2026-03-15", "17:33")
+    assert parse_heading("Frame March 14, 2026")[2] == "2026-03-14"
+    assert parse_heading("Frame 2026-03-15 -- title")[4] == "title"
+    assert parse_heading("Frame 492") == (492, "", None, None, "")
+
+
+def test_role_of_long_statement_is_shortened() -> None:
+    assert role_of("the sim evangelist. From a to b.") == "the sim evangelist"
+    assert role_of(" ".join(["word"] * 30)).endswith("…")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=2000))
+def test_any_bytes_round_trip(data: bytes) -> None:
+    assert parse(data).render() == data
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "# N\n",
+                "## Frame 1 — 2026-01-01\n",
+                "## Identity\n",
+                "- Becoming: the x. From a to b.\n",
+                "- **Named:** y\n",
+                "  cont\n",
+                "\n",
+                "text\n",
+                "- plain\n",
+                "## Frame\n",
+                "\r\n",
+                "- Voted:",
+            ]
+        ),
+        max_size=40,
+    )
+)
+def test_soul_shaped_text_round_trips(parts: list[str]) -> None:
+    text = "".join(parts)
+    soul = parse(text)
+    assert soul.source == text
+    arc(soul)
