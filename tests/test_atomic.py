@@ -1,0 +1,33 @@
+"""Atomic writes keep the file whole when the write fails half-way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from soulscope import atomic
+
+
+def test_append_keeps_bytes_and_mode(tmp_path: Path) -> None:
+    target = tmp_path / "a.md"
+    target.write_bytes(b"# A\n\xff")
+    target.chmod(0o640)
+    atomic.append_atomic(target, b"## Frame 1\n")
+    assert target.read_bytes() == b"# A\n\xff## Frame 1\n"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_failed_write_leaves_old_file_and_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "a.md"
+    target.write_bytes(b"old")
+
+    def boom(src, dst):  # noqa: ANN001
+        raise OSError("disk full")
+
+    monkeypatch.setattr(atomic.os, "replace", boom)
+    with pytest.raises(OSError):
+        atomic.append_atomic(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert list(tmp_path.iterdir()) == [target]
