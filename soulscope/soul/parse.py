@@ -81,6 +81,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     blocks: list[Section | Frame] = []
     seen_headings: dict[str, int] = {}
     prev_when: tuple[str, str] | None = None
+    frame_count = 0
     bounds = starts + [len(lines)]
     for b in range(len(starts)):
         lo, hi = bounds[b], bounds[b + 1]
@@ -88,7 +89,8 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
         body = lines[lo + 1 : hi]
         source = "".join(lines[lo:hi])
         if _is_frame_heading(heading):
-            index = sum(1 for x in blocks if isinstance(x, Frame))
+            index = frame_count
+            frame_count += 1
             frame = _frame(index, heading, lo + 1, hi, source, body, problems)
             key = " ".join(heading.split())
             dup = seen_headings.get(key)
