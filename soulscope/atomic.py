@@ -42,6 +42,59 @@ def append_atomic(path: str | Path, data: bytes) -> None:
     write_atomic(path, old + data)
 
 
+def append_durable(path: str | Path, data: bytes) -> int:
+    """Append ``data`` to a file that only grows (JSON lines) and fsync it; returns the old size.
+
+    Costs the new bytes only, unlike ``append_atomic``. A crash mid-write can leave a torn last
+    line; readers ignore it and ``cut_torn_tail`` removes it before the next append.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        start = os.fstat(fd).st_size
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if start == 0:
+        _fsync_dir(path.parent)  # a new file: make its name durable too
+    return start
+
+
+def cut_torn_tail(path: str | Path) -> int:
+    """Truncate a line-oriented file after its last newline; returns how many bytes were cut."""
+    path = Path(path)
+    try:
+        with open(path, "rb+") as f:
+            size = f.seek(0, os.SEEK_END)
+            if size == 0:
+                return 0
+            # Read backwards in blocks until a newline: a torn line is at most one record long.
+            pos = size
+            while pos > 0:
+                step = min(65536, pos)
+                f.seek(pos - step)
+                block = f.read(step)
+                nl = block.rfind(b"\n")
+                if nl >= 0:
+                    keep = pos - step + nl + 1
+                    break
+                pos -= step
+            else:
+                keep = 0
+            if keep == size:
+                return 0
+            f.truncate(keep)
+            f.flush()
+            os.fsync(f.fileno())
+            return size - keep
+    except FileNotFoundError:
+        return 0
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)

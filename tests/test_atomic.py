@@ -19,7 +19,9 @@ def test_append_keeps_bytes_and_mode(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == [target]
 
 
-def test_failed_write_leaves_old_file_and_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_write_leaves_old_file_and_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "a.md"
     target.write_bytes(b"old")
 
@@ -31,3 +33,15 @@ def test_failed_write_leaves_old_file_and_no_temp(tmp_path: Path, monkeypatch: p
         atomic.append_atomic(target, b"new")
     assert target.read_bytes() == b"old"
     assert list(tmp_path.iterdir()) == [target]
+
+
+def test_durable_append_and_torn_tail(tmp_path: Path) -> None:
+    log = tmp_path / "posts.jsonl"
+    assert atomic.append_durable(log, b'{"id": 1}\n') == 0
+    assert atomic.append_durable(log, b'{"id": 2}\n') == 10
+    with open(log, "ab") as f:  # what a crash half-way through a write leaves
+        f.write(b'{"id": 3, "bo')
+    assert atomic.cut_torn_tail(log) == 13
+    assert log.read_bytes() == b'{"id": 1}\n{"id": 2}\n'
+    assert atomic.cut_torn_tail(log) == 0
+    assert atomic.cut_torn_tail(tmp_path / "absent.jsonl") == 0

@@ -1,0 +1,156 @@
+"""Writing soul files: a new agent's header, a frame entry, and the atomic append of an entry.
+
+Text from a brain or a user is data. Every piece is reduced to one line of plain text first
+(``one_line``), so no line of an entry can open a heading, continue another bullet, start a code
+fence or hide the rest of the file in a comment; an action that would read as a labelled bullet is
+reworded so it stays an action. ``parse`` reads an entry back to exactly the texts written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from soulscope.atomic import append_atomic
+from soulscope.soul.model import clean
+from soulscope.soul.parse import _observation
+
+# The labels of a frame entry, in the order they are written.
+OBSERVATION_LABELS = (
+    "Named",
+    "Influenced by",
+    "Surprised by",
+    "Reinforced",
+    "Becoming",
+    "Relationships",
+    "Connected",
+)
+MAX_TEXT = 2000  # characters per bullet; a runaway answer is cut, not written whole
+_LABEL = re.compile(r"[A-Za-z][A-Za-z' ]{0,39}")
+_BREAKS = {"\u2028", "\u2029", "\x85", "\x0b", "\x0c"}
+
+
+def one_line(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` as one line of plain text that cannot change the structure of a markdown file.
+
+    Control characters and line breaks become spaces, runs of spaces collapse, undecodable bytes
+    become U+FFFD, and an HTML comment can neither open nor close.
+    """
+    text = clean(text)
+    if not text.isascii() or not text.isprintable():
+        text = "".join(
+            " " if ch in _BREAKS or unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in text
+        )
+    text = " ".join(text.split())
+    text = text.replace("<!--", "<!‐‐").replace("-->", "‐‐>")
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def action_line(text: str) -> str:
+    """An action's text as written: one line that the parser does not read as ``Label: text``."""
+    text = one_line(text)
+    if text.startswith(("#", "```", "~~~", ">")):
+        text = "\\" + text  # at the start of a bullet these would make a heading, fence or quote
+    # "Posted: x" or "**Posted:** x" would parse as an observation labelled "Posted"; the colon
+    # becomes a dash (the parser's labels never contain an em dash).
+    for _ in range(3):
+        if _observation("- " + text, 0) is None:
+            return text
+        text = text.replace(":", " —", 1)
+    return "· " + text
+
+
+def _check_label(label: str) -> str:
+    if not _LABEL.fullmatch(label) or len(label.split()) > 4 or label != label.strip():
+        raise ValueError(f"not a soul-file label: {label!r}")
+    return label
+
+
+def render_heading(frame_number: int, date: str) -> str:
+    """``## Frame 12 — 2026-03-22``; the date must be ISO ``YYYY-MM-DD``."""
+    if isinstance(frame_number, bool) or not isinstance(frame_number, int) or frame_number < 0:
+        raise ValueError(f"a frame number is a non-negative integer, not {frame_number!r}")
+    dt.date.fromisoformat(date)
+    if len(date) != 10:
+        raise ValueError(f"a frame date is YYYY-MM-DD, not {date!r}")
+    return f"## Frame {frame_number} — {date}\n"
+
+
+def render_entry(
+    frame_number: int,
+    date: str,
+    actions: Iterable[str],
+    observations: Iterable[tuple[str, str]],
+) -> str:
+    """One frame entry: the heading, one unlabelled bullet per action, then ``- Label: text``.
+
+    Empty texts are left out (``Surprised by`` only when the agent was surprised). Parsing the entry
+    gives back the actions as ``action_line`` wrote them and the observations as ``one_line`` did.
+    """
+    lines = [render_heading(frame_number, date)]
+    for action in actions:
+        text = action_line(action)
+        if text:
+            lines.append(f"- {text}\n")
+    for label, value in observations:
+        text = one_line(value)
+        if text:
+            lines.append(f"- {_check_label(label)}: {text}\n")
+    return "".join(lines)
+
+
+def render_header(
+    agent_id: str,
+    name: str,
+    archetype: str,
+    voice: str,
+    personality: str,
+    convictions: Sequence[str] = (),
+    interests: Sequence[str] = (),
+    channels: Sequence[str] = (),
+) -> str:
+    """A new agent's identity header: title, Identity card, Convictions, Interests, Channels."""
+    out = [
+        f"# {one_line(name, 200)}\n",
+        "\n## Identity\n\n",
+        f"- **ID:** {one_line(agent_id, 200)}\n",
+        f"- **Archetype:** {one_line(archetype, 200)}\n",
+        f"- **Voice:** {one_line(voice, 200)}\n",
+        f"- **Personality:** {one_line(personality)}\n",
+    ]
+    for title, items in (
+        ("Convictions", convictions),
+        ("Interests", interests),
+        ("Subscribed Channels", channels),
+    ):
+        bullets = [b for b in (action_line(i) for i in items) if b]
+        if bullets:
+            out.append(f"\n## {title}\n\n")
+            out.extend(f"- {b}\n" for b in bullets)
+    return "".join(out)
+
+
+def _separator(path: Path) -> bytes:
+    """What goes before an entry so that it starts after exactly one blank line."""
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - 2))
+            tail = f.read()
+    except FileNotFoundError:
+        return b""
+    if not tail or tail.endswith(b"\n\n"):
+        return b""
+    return b"\n" if tail.endswith(b"\n") else b"\n\n"
+
+
+def append_entry(path: str | Path, entry_text: str) -> None:
+    """Append a rendered entry to a soul file atomically, after one blank line."""
+    path = Path(path)
+    append_atomic(path, _separator(path) + entry_text.encode("utf-8"))
