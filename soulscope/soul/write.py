@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from soulscope.atomic import append_atomic
-from soulscope.soul.model import clean
 from soulscope.soul.parse import _observation
 
 # The labels of a frame entry, in the order they are written.
@@ -34,17 +33,23 @@ _LABEL = re.compile(r"[A-Za-z][A-Za-z' ]{0,39}")
 _BREAKS = {"\u2028", "\u2029", "\x85", "\x0b", "\x0c"}
 
 
+def _printable(ch: str) -> str:
+    if ch in _BREAKS:
+        return " "
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return " "
+    return "\ufffd" if category == "Cs" else ch  # undecodable bytes, lone surrogates
+
+
 def one_line(text: str, limit: int = MAX_TEXT) -> str:
     """``text`` as one line of plain text that cannot change the structure of a markdown file.
 
     Control characters and line breaks become spaces, runs of spaces collapse, undecodable bytes
     become U+FFFD, and an HTML comment can neither open nor close.
     """
-    text = clean(text)
     if not text.isascii() or not text.isprintable():
-        text = "".join(
-            " " if ch in _BREAKS or unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in text
-        )
+        text = "".join(_printable(ch) for ch in text)
     text = " ".join(text.split())
     text = text.replace("<!--", "<!‐‐").replace("-->", "‐‐>")
     if len(text) > limit:
