@@ -53,6 +53,9 @@ class AgentFile:
 class World:
     """A world folder. Listing is lazy and cheap; souls are parsed on demand."""
 
+    # A snapshot of the past (``soulscope.history.timeline.world_at``) is read-only: writers check.
+    read_only: bool = False
+
     def __init__(self, root: Path, memory_dir: Path, only: Path | None = None) -> None:
         self.root = root
         self.memory_dir = memory_dir
