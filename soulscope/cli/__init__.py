@@ -9,11 +9,11 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from soulscope.cli import souls
+from soulscope.cli import history, souls
 from soulscope.cli.output import CommandError
 
 # Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
-AREAS: list[Callable[[argparse._SubParsersAction], None]] = [souls.register]
+AREAS: list[Callable[[argparse._SubParsersAction], None]] = [souls.register, history.register]
 
 
 def build_parser() -> argparse.ArgumentParser:

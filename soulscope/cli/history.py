@@ -1,0 +1,195 @@
+"""Commands over git time: history, diff, first, why, and ``show --at REV``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from soulscope.cli.output import (
+    CommandError,
+    add_json_option,
+    add_world_option,
+    emit_json,
+    open_world,
+    print_table,
+    print_text,
+)
+from soulscope.soul.model import clean
+from soulscope.world import World, WorldError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("history", help="the commits that changed an agent's memory, newest first")
+    p.add_argument("agent")
+    p.add_argument("--limit", type=int, default=None, help="show only the newest N commits")
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_history)
+
+    p = sub.add_parser("diff", help="an agent's memory at two revisions, compared by frame")
+    p.add_argument("agent")
+    p.add_argument("rev_a", metavar="REV_A", help="sha, tag, branch, HEAD~5 or a date")
+    p.add_argument("rev_b", metavar="REV_B", nargs="?", default="HEAD", help="default: HEAD")
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_diff)
+
+    p = sub.add_parser("first", help="when a term first appeared in memory (git log -S)")
+    p.add_argument("term")
+    p.add_argument("--agent", help="only this agent's memory (default: the whole world)")
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_first)
+
+    p = sub.add_parser("why", help="why an agent holds a Becoming statement: frame, commit, diff")
+    p.add_argument("agent")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--frame", help="the frame holding the statement (237, 500b or a date)")
+    which.add_argument(
+        "--shift",
+        type=int,
+        metavar="K",
+        help="the K-th statement of the arc, as numbered by 'soulscope becoming' (-1: the latest)",
+    )
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_why)
+
+    # ``show`` belongs to the souls area; add the time dimension to it without repeating it.
+    show = sub.choices["show"]
+    show.add_argument("--at", metavar="REV", help="the memory as it was at a revision")
+    show.set_defaults(run=_with_at(show.get_default("run")))
+
+
+def _guard(fn: Callable[[], Any]) -> Any:
+    """History and world errors become the one-line command error."""
+    from soulscope.history.git import HistoryError
+
+    try:
+        return fn()
+    except (HistoryError, WorldError) as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def _world(args: argparse.Namespace) -> World:
+    return open_world(args.world)
+
+
+def _with_at(run_show: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        if not args.at:
+            return run_show(args)
+        from soulscope.cli.souls import print_soul
+        from soulscope.history.timeline import soul_at
+
+        world = _world(args)
+        soul = _guard(lambda: soul_at(world, args.agent, args.at))
+        return print_soul(soul, args.frame, args.json)
+
+    return run
+
+
+def run_history(args: argparse.Namespace) -> int:
+    from soulscope.history.export import change_dict
+    from soulscope.history.timeline import history
+
+    world = _world(args)
+    changes = _guard(lambda: history(world, args.agent))
+    if args.limit is not None:
+        changes = changes[: max(args.limit, 0)]
+    if args.json:
+        emit_json([change_dict(c) for c in changes])
+        return 0
+    print_table(
+        ["commit", "date", "+", "~", "-", "becoming", "flags", "message"],
+        [
+            (
+                c.commit.short,
+                c.commit.date[:16].replace("T", " "),
+                len(c.frames_added) or "",
+                len(c.frames_changed) or "",
+                len(c.frames_removed) or "",
+                "»" if c.becoming_changed else "",
+                " ".join(c.flags),
+                c.commit.message,
+            )
+            for c in changes
+        ],
+        title=f"{args.agent}: {len(changes)} commits (+ frames added, ~ changed, - removed)",
+        wrap=["message"],
+    )
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    from soulscope.history.export import diff_dict
+    from soulscope.history.timeline import diff
+
+    world = _world(args)
+    d = _guard(lambda: diff(world, args.agent, args.rev_a, args.rev_b))
+    if args.json:
+        emit_json(diff_dict(d))
+        return 0
+    print_text(f"{args.agent}: {d.before.short} → {d.after.short}", style="bold")
+    for word, headings in (
+        ("added", d.frames.added),
+        ("changed", d.frames.changed),
+        ("removed", d.frames.removed),
+    ):
+        if headings:
+            print_text(f"{len(headings)} frames {word}: " + "; ".join(map(clean, headings)))
+    if d.becoming_before != d.becoming_after:
+        print_text(f"Becoming before: {clean(d.becoming_before or '—')}")
+        print_text(f"Becoming after:  {clean(d.becoming_after or '—')}")
+    if d.relationships_gained:
+        print_text("relationships gained: " + ", ".join(d.relationships_gained))
+    if d.relationships_lost:
+        print_text("relationships lost: " + ", ".join(d.relationships_lost))
+    if not d.unified:
+        print_text("no difference")
+    else:
+        from rich.console import Console
+
+        from soulscope.history.render import unified_text
+
+        Console().print(unified_text(clean(d.unified)))
+    return 0
+
+
+def run_first(args: argparse.Namespace) -> int:
+    from soulscope.history.export import mention_dict
+    from soulscope.history.timeline import first_mention
+
+    world = _world(args)
+    found = _guard(lambda: first_mention(world, args.term, args.agent))
+    if found is None:
+        where = f"{args.agent}'s memory" if args.agent else f"the memory of {world.name}"
+        raise CommandError(f"'{args.term}' never appears in {where}", code=1)
+    if args.json:
+        emit_json(mention_dict(found))
+        return 0
+    frame = f"frame {found.frame}" if found.frame else "before the first frame"
+    print_text(
+        f"{found.agent_id}, {frame}, line {found.line}: commit {found.commit.short} "
+        f"({found.commit.date[:10]}, {found.commit.author}: {found.commit.message})"
+    )
+    print_text(found.text)
+    return 0
+
+
+def run_why(args: argparse.Namespace) -> int:
+    from soulscope.history.export import why_dict
+    from soulscope.history.why import explain
+
+    world = _world(args)
+    why = _guard(lambda: explain(world, args.agent, frame=args.frame, index=args.shift))
+    if args.json:
+        emit_json(why_dict(why))
+        return 0
+    from rich.console import Console
+
+    from soulscope.history.render import why_text
+
+    Console().print(why_text(why))
+    return 0

@@ -1,0 +1,93 @@
+"""History values as plain JSON-ready dicts (the CLI's ``--json`` and the Python API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from soulscope.history.git import Commit
+from soulscope.history.timeline import Change, Mention, SoulDiff
+from soulscope.history.why import Why
+from soulscope.soul.export import statement_dict
+
+
+def commit_dict(c: Commit) -> dict[str, Any]:
+    return {
+        "commit": c.sha,
+        "date": c.date,
+        "author": c.author,
+        "message": c.message,
+        "parents": list(c.parents),
+    }
+
+
+def change_dict(c: Change) -> dict[str, Any]:
+    return {
+        "commit": c.commit.sha,
+        "date": c.commit.date,
+        "author": c.commit.author,
+        "message": c.commit.message,
+        "status": c.status,
+        "path": c.path,
+        "old_path": c.old_path if c.old_path != c.path else None,
+        "frames_added": list(c.frames_added),
+        "frames_changed": list(c.frames_changed),
+        "frames_removed": list(c.frames_removed),
+        "becoming_changed": c.becoming_changed,
+        "becoming": c.becoming_after,
+        "size": c.size_after,
+        "flags": list(c.flags),
+    }
+
+
+def diff_dict(d: SoulDiff) -> dict[str, Any]:
+    return {
+        "agent": d.agent_id,
+        "from": d.before.sha,
+        "to": d.after.sha,
+        "added": list(d.frames.added),
+        "removed": list(d.frames.removed),
+        "changed": list(d.frames.changed),
+        "becoming_before": d.becoming_before,
+        "becoming_after": d.becoming_after,
+        "relationships_gained": list(d.relationships_gained),
+        "relationships_lost": list(d.relationships_lost),
+        "unified": d.unified,
+    }
+
+
+def mention_dict(m: Mention) -> dict[str, Any]:
+    return {
+        "agent": m.agent_id,
+        "commit": m.commit.sha,
+        "date": m.commit.date,
+        "frame": m.frame,
+        "heading": m.heading,
+        "line": m.line,
+        "text": m.text,
+        "path": m.path,
+    }
+
+
+def why_dict(w: Why) -> dict[str, Any]:
+    f = w.frame
+    return {
+        "agent": w.agent_id,
+        "statement": statement_dict(w.statement),
+        "previous": statement_dict(w.previous) if w.previous else None,
+        "frame": f.heading if f else None,
+        "named": w.context.get("Named", []),
+        "influenced_by": w.context.get("Influenced by", []),
+        "surprised_by": w.context.get("Surprised by", []),
+        "reinforced": w.context.get("Reinforced", []),
+        "relationships": w.context.get("Relationships", []),
+        "relationships_changed": [
+            {"agent": r.agent, "before": r.before, "after": r.after} for r in w.relationships
+        ],
+        "agents": list(w.agents),
+        "influencers": list(w.influencers),
+        "threads": list(w.threads),
+        "commit": commit_dict(w.commit) if w.commit else None,
+        "diff": w.diff,
+        "frame_log": w.frame_log,
+        "note": w.note,
+    }

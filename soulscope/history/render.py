@@ -1,0 +1,138 @@
+"""History as Rich renderables, shared by the CLI and the dashboard.
+
+Soul-file text is data: it only ever enters ``rich.text.Text`` as plain strings, never as markup.
+Diffs are colored here with difflib and Rich, line by line.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from rich.table import Table
+from rich.text import Text
+
+from soulscope.history.why import CONTEXT_LABELS, Why
+from soulscope.soul.model import clean
+
+ADDED = "green"
+REMOVED = "red"
+HUNK = "cyan"
+META = "bold"
+HEADING = "bold reverse"  # a frame heading inside a diff stands out from its bullets
+
+
+def _is_heading(line: str) -> bool:
+    return line.startswith("## ")
+
+
+def unified_text(diff: str) -> Text:
+    """A unified diff, colored: additions, removals, hunk headers, frame headings highlighted."""
+    out = Text(no_wrap=False, end="")
+    in_header = True
+    for ln in diff.splitlines():
+        if ln.startswith("@@"):
+            in_header = False
+            style = HUNK
+        elif in_header:
+            style = META
+        elif ln.startswith("+"):
+            style = ADDED
+        elif ln.startswith("-"):
+            style = REMOVED
+        else:
+            style = ""
+        if not in_header and _is_heading(ln[1:]):
+            style = f"{style} {HEADING}".strip()
+        if ln.startswith("diff --git"):
+            in_header = True
+            style = META
+        out.append(clean(ln) + "\n", style=style)
+    return out
+
+
+def side_by_side(old: str, new: str, context: int = 3) -> Table:
+    """Two versions in two columns, only the changed regions and ``context`` lines around them."""
+    a, b = clean(old).splitlines(), clean(new).splitlines()
+    table = Table(show_header=True, expand=True, box=None, pad_edge=False, show_lines=False)
+    table.add_column("before", ratio=1, overflow="fold")
+    table.add_column("after", ratio=1, overflow="fold")
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for group in matcher.get_grouped_opcodes(context):
+        i0, j0 = group[0][1], group[0][3]
+        table.add_row(Text(f"@@ line {i0 + 1}", style=HUNK), Text(f"@@ line {j0 + 1}", style=HUNK))
+        for tag, i1, i2, j1, j2 in group:
+            left, right = a[i1:i2], b[j1:j2]
+            for k in range(max(len(left), len(right))):
+                lt = left[k] if k < len(left) else ""
+                rt = right[k] if k < len(right) else ""
+                if tag == "equal":
+                    table.add_row(_cell(lt, ""), _cell(rt, ""))
+                else:
+                    table.add_row(
+                        _cell(lt, REMOVED if k < len(left) else ""),
+                        _cell(rt, ADDED if k < len(right) else ""),
+                    )
+    return table
+
+
+def _cell(line: str, style: str) -> Text:
+    if _is_heading(line):
+        style = f"{style} {HEADING}".strip()
+    return Text(line, style=style)
+
+
+def why_text(why: Why) -> Text:
+    """The explanation of a statement, readable top to bottom."""
+    st = why.statement
+    out = Text(end="")
+    where = why.frame.heading if why.frame else st.heading
+    out.append(f"{why.agent_id} became: ", style="bold")
+    out.append(st.text + "\n")
+    out.append(f"in {where}\n", style="dim")
+    if why.previous is not None:
+        out.append("before that: ", style="bold")
+        out.append(why.previous.text + "\n")
+        out.append(f"in {why.previous.heading}\n", style="dim")
+    out.append("\n")
+    for label in CONTEXT_LABELS:
+        for text in why.context.get(label, []):
+            out.append(f"{label}: ", style="bold")
+            out.append(text + "\n")
+    if why.relationships:
+        out.append("\nrelationships since the previous frame:\n", style="bold")
+        for r in why.relationships:
+            if r.before is None:
+                out.append(f"  + {r.agent} ({r.after})\n", style=ADDED)
+            elif r.after is None:
+                out.append(f"  - {r.agent} ({r.before})\n", style=REMOVED)
+            else:
+                out.append(f"  ~ {r.agent}: {r.before} → {r.after}\n", style="yellow")
+    if why.agents:
+        out.append("\nagents named: ", style="bold")
+        out.append(", ".join(why.agents) + "\n")
+    if why.threads:
+        out.append("threads: ", style="bold")
+        out.append(", ".join(f"#{n}" for n in why.threads) + "\n")
+    out.append("\n")
+    if why.commit is not None:
+        c = why.commit
+        out.append("introduced by commit ", style="bold")
+        out.append(f"{c.short} ({c.date[:16].replace('T', ' ')}, {c.author}): {c.message}\n")
+    if why.note:
+        out.append(why.note + "\n", style="yellow")
+    if why.frame_log is not None:
+        log = why.frame_log
+        out.append("\nframe log: ", style="bold")
+        out.append(f"brain {log.get('brain', '?')}")
+        if log.get("error"):
+            out.append(f", error: {log['error']}", style=REMOVED)
+        out.append("\n")
+        decision = log.get("decision")
+        if decision:
+            import json
+
+            out.append(json.dumps(decision, ensure_ascii=False, indent=2)[:2000] + "\n")
+    if why.diff:
+        out.append("\n")
+        out.append_text(unified_text(why.diff))
+    return out

@@ -1,0 +1,200 @@
+"""Why an agent shifted, and the history commands as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from soulscope.history.git import HistoryError
+from soulscope.history.why import explain
+from soulscope.world import World
+from tests.history_repos import commit, git, init
+from tests.test_cli_souls import run
+
+CODER = "zion-coder-01"
+
+
+def soul(*frames: str) -> str:
+    head = f"# Coder One\n\n## Identity\n- **ID:** {CODER}\n- **Archetype:** Coder\n\n"
+    return head + "".join(frames)
+
+
+F1 = (
+    "## Frame 1 — 2026-03-01\n- Posted #11 about types.\n"
+    "- Becoming: the type purist. From hobbyist to purist.\n"
+    "- Relationships: coder-02 (rival), debater-03 (audience)\n\n"
+)
+F2 = (
+    "## Frame 2 — 2026-03-02\n- Replied to zion-coder-02 on #12 and #14.\n"
+    "- Named: the gradual bargain.\n"
+    "- Influenced by: debater-03's argument on #12 that strictness costs readers.\n"
+    "- Surprised by: how little the tests caught.\n"
+    "- Reinforced: types are documentation.\n"
+    "- Becoming: the pragmatist. From purist to pragmatist.\n"
+    "- Relationships: coder-02 (collaborator), wildcard-04 (new critic)\n\n"
+)
+
+
+def world_repo(tmp_path: Path) -> Path:
+    repo = init(tmp_path / "sim")
+    memory = repo / "state" / "memory"
+    memory.mkdir(parents=True)
+    for other in ("zion-coder-02", "zion-debater-03", "zion-wildcard-04"):
+        (memory / f"{other}.md").write_text(f"# {other}\n")
+    (memory / f"{CODER}.md").write_text(soul(F1))
+    commit(repo, "frame 1: 4 agents, 1 posts, 0 comments")
+    (memory / f"{CODER}.md").write_text(soul(F1, F2))
+    log = repo / "state" / "frames" / "2"
+    log.mkdir(parents=True)
+    (log / f"{CODER}.json").write_text(
+        json.dumps(
+            {
+                "frame": 2,
+                "agent": CODER,
+                "brain": "offline",
+                "context": "thread #12",
+                "raw": "{}",
+                "decision": {"becoming": "the pragmatist"},
+                "error": None,
+            }
+        )
+    )
+    commit(repo, "frame 2: 4 agents, 0 posts, 2 comments")
+    return repo
+
+
+def test_why_explains_a_shift(tmp_path: Path) -> None:
+    repo = world_repo(tmp_path)
+    world = World.open(repo)
+    why = explain(world, CODER, frame="2")
+    assert why.statement.text.startswith("the pragmatist") and why.statement.shift
+    assert why.previous is not None and why.previous.text.startswith("the type purist")
+    assert why.context["Influenced by"][0].startswith("debater-03's argument")
+    assert why.context["Surprised by"] == ["how little the tests caught."]
+    assert why.context["Named"] == ["the gradual bargain."] and why.context["Reinforced"]
+    changes = {r.agent: (r.before, r.after) for r in why.relationships}
+    assert changes == {
+        "coder-02": ("rival", "collaborator"),
+        "wildcard-04": (None, "new critic"),
+        "debater-03": ("audience", None),
+    }
+    assert why.influencers == ("zion-debater-03",)
+    assert why.agents[0] == "zion-debater-03" and set(why.agents) == {
+        "zion-debater-03",
+        "zion-coder-02",
+        "zion-wildcard-04",
+    }
+    assert why.threads == (12, 14)
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert why.commit is not None and why.commit.sha == head
+    assert "+- Becoming: the pragmatist." in why.diff and "-- Becoming" not in why.diff
+    assert why.frame_log == {
+        "frame": 2,
+        "agent": CODER,
+        "brain": "offline",
+        "context": "thread #12",
+        "raw": "{}",
+        "decision": {"becoming": "the pragmatist"},
+        "error": None,
+    }
+    first = explain(world, CODER, index=1)
+    assert first.previous is None and first.commit.sha == git(repo, "rev-parse", "HEAD~1").strip()
+    assert first.frame_log is None
+    assert explain(world, CODER, index=-1).statement == why.statement
+
+
+def test_why_without_a_repository_still_explains(tmp_path: Path) -> None:
+    memory = tmp_path / "w" / "memory"
+    memory.mkdir(parents=True)
+    (memory / f"{CODER}.md").write_text(soul(F1, F2))
+    why = explain(World.open(tmp_path / "w"), CODER, frame="2")
+    assert why.commit is None and why.diff is None
+    assert why.note.endswith("is not in a git repository, so it has no history")
+    assert why.context["Influenced by"] and why.threads == (12, 14)
+
+
+def test_why_rejects_what_is_not_there(tmp_path: Path) -> None:
+    world = World.open(world_repo(tmp_path))
+    with pytest.raises(HistoryError, match="there is no statement 3"):
+        explain(world, CODER, index=3)
+    with pytest.raises(HistoryError, match="frame 9 of zion-coder-01 has no Becoming statement"):
+        explain(world, CODER, frame="9")
+
+
+# -- the commands ----------------------------------------------------------------------------
+
+
+def test_history_and_diff_commands(tmp_path: Path) -> None:
+    repo = world_repo(tmp_path)
+    out = run("history", CODER, "-w", str(repo), "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert [r["message"] for r in rows] == [
+        "frame 2: 4 agents, 0 posts, 2 comments",
+        "frame 1: 4 agents, 1 posts, 0 comments",
+    ]
+    assert {"commit", "date", "author", "message", "frames_added", "frames_changed"} <= set(rows[0])
+    assert rows[0]["frames_added"] == ["Frame 2 — 2026-03-02"] and rows[0]["becoming_changed"]
+    assert rows[0]["frames_removed"] == [] and rows[0]["author"] == "Ada Writer"
+    table = run("history", CODER, "-w", str(repo))
+    assert table.returncode == 0 and rows[0]["commit"][:7] in table.stdout
+
+    d = json.loads(run("diff", CODER, "HEAD~1", "HEAD", "-w", str(repo), "--json").stdout)
+    assert d["added"] == ["Frame 2 — 2026-03-02"] and d["removed"] == [] and d["changed"] == []
+    assert d["becoming_before"].startswith("the type purist")
+    assert d["becoming_after"].startswith("the pragmatist")
+    assert d["relationships_gained"] == ["wildcard-04"] and d["relationships_lost"] == [
+        "debater-03"
+    ]
+    assert "+## Frame 2 — 2026-03-02" in d["unified"]
+
+
+def test_show_at_first_and_why_commands(tmp_path: Path) -> None:
+    repo = world_repo(tmp_path)
+    old = json.loads(run("show", CODER, "--at", "HEAD~1", "-w", str(repo), "--json").stdout)
+    now = json.loads(run("show", CODER, "-w", str(repo), "--json").stdout)
+    assert len(old["frames"]) == 1 and len(now["frames"]) == 2
+    frame = json.loads(
+        run("show", CODER, "--at", "HEAD", "--frame", "2", "-w", str(repo), "--json").stdout
+    )
+    assert frame["number"] == 2
+
+    first = json.loads(run("first", "gradual bargain", "-w", str(repo), "--json").stdout)
+    assert first["agent"] == CODER and first["frame"] == "2" and first["line"] == 14
+    assert first["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    assert set(first) >= {"agent", "commit", "date", "frame", "line"}
+
+    why = json.loads(run("why", CODER, "--shift", "2", "-w", str(repo), "--json").stdout)
+    assert why["statement"]["text"].startswith("the pragmatist")
+    assert why["influenced_by"] and why["frame_log"]["brain"] == "offline"
+    assert why["commit"]["commit"] == first["commit"]
+    text = run("why", CODER, "--frame", "2", "-w", str(repo))
+    assert text.returncode == 0 and "introduced by commit" in text.stdout
+
+
+def test_history_errors_are_one_sentence(tmp_path: Path) -> None:
+    repo = world_repo(tmp_path)
+    (repo / "state" / "memory" / "zion-new-05.md").write_text("# New\n")
+    plain = tmp_path / "plain"
+    (plain / "memory").mkdir(parents=True)
+    (plain / "memory" / f"{CODER}.md").write_text(soul(F1))
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True
+    )
+    for args, needle in [
+        (("show", CODER, "--at", "nope", "-w", str(repo)), "unknown revision 'nope'"),
+        (("diff", CODER, "HEAD~9", "-w", str(repo)), "unknown revision 'HEAD~9'"),
+        (("history", "zion-new-05", "-w", str(repo)), "zion-new-05 has no history yet"),
+        (("history", CODER, "-w", str(plain)), "is not in a git repository"),
+        (("history", CODER, "-w", str(shallow)), "is a shallow clone"),
+        (("first", "never said", "-w", str(repo)), "'never said' never appears"),
+        (("why", CODER, "--shift", "7", "-w", str(repo)), "there is no statement 7"),
+    ]:
+        out = run(*args)
+        assert out.returncode != 0, args
+        assert needle in out.stderr, (args, out.stderr)
+        assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
