@@ -1,0 +1,1 @@
+"""The Textual dashboard: the only package of soulscope that imports Textual."""

@@ -1,0 +1,358 @@
+"""The soulscope dashboard: agents on the left, tabs on the right.
+
+How the parts talk (read this before adding a tab):
+
+- A tab is a ``Pane`` (``soulscope/tui/panes/base.py``) in its own module under
+  ``soulscope/tui/panes/``. Adding a tab is one change: write the module and append its class to
+  ``PANES`` below. The app builds the ``TabPane`` (id ``Pane.TAB_ID``) and a key binding
+  (``Pane.TAB_KEY``, id ``tab.<TAB_ID>``) from it, and lists it in the command palette.
+- How a pane learns the selected agent: the app sets the reactive ``pane.agent_id`` at once when the
+  user selects an agent (watch it with ``watch_agent_id``; nothing is parsed yet), then sets
+  ``pane.soul`` when the parsed ``Soul`` arrives (``watch_soul``; None while loading or when the file
+  cannot be read). The whole world is parsed in the background and each pane's
+  ``summaries_changed(summaries)`` is called with every batch of ``ArcSummary``.
+- How a pane asks the app for something: call the app's methods
+  ``app.select_agent(agent_id)``, ``app.open_frame(agent_id, frame_index)`` (Soul tab, scrolled to
+  that frame; the agent is selected and parsed first when needed), ``app.open_line(agent_id, line)``,
+  ``app.show_tab(tab_id)``, and ``app.notify(text, markup=False)`` for messages. ``app.world`` is the
+  ``World``; ``app.cache.load(agent_id)`` returns ``(Soul, ArcSummary)`` from any thread
+  (parsing only when the file is new or changed); ``app.arc_label`` is the configured arc label.
+- Blocking work (parsing, git, models) runs in thread workers (``@work(thread=True, exclusive=True,
+  group=..., exit_on_error=False)``) that post typed messages (``soulscope/tui/messages.py``); an
+  error in a worker becomes a notification, never a crash.
+- Soul-file text is data: widgets get ``rich.text.Text`` / ``Content`` built from it, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from time import monotonic, perf_counter
+
+from textual import work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState, get_current_worker
+
+import soulscope
+from soulscope.config import load_settings
+from soulscope.soul.model import Soul
+from soulscope.tui.cache import SoulCache
+from soulscope.tui.commands import AgentCommands
+from soulscope.tui.messages import SoulFailed, SoulLoaded, WorldParsed, WorldProgress
+from soulscope.tui.panes.base import Pane
+from soulscope.tui.panes.becoming import BecomingPane
+from soulscope.tui.panes.soul import SoulPane
+from soulscope.tui.panes.world import WorldPane
+from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
+from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
+from soulscope.world import World, WorldError
+
+# The styles live at the repository root (an editable install), found from the package itself.
+STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss"
+
+# The tabs, in order. Append a Pane subclass here to add a tab.
+PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane]
+
+# The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
+PROGRESS_INTERVAL = 0.1
+
+
+class SoulscopeApp(App[None]):
+    """Browse a world of soul files: the agent list, the Soul, Becoming and World tabs."""
+
+    CSS_PATH = STYLES
+    TITLE = "soulscope"
+    COMMANDS = App.COMMANDS | {AgentCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("slash", "focus_filter", "Filter", id="app.filter"),
+        Binding("right_square_bracket", "step_frame(True)", "Next frame", id="app.next_frame"),
+        Binding("left_square_bracket", "step_frame(False)", "Prev frame", id="app.previous_frame"),
+        Binding("colon", "goto_frame", "Go to frame", id="app.goto_frame"),
+        Binding("p", "problems", "Problems", show=False, id="app.problems"),
+        Binding("s", "cycle_sort", "Sort", show=False, id="app.sort"),
+        Binding("j", "cursor('down')", "Down", show=False, id="app.down"),
+        Binding("k", "cursor('up')", "Up", show=False, id="app.up"),
+        *(
+            Binding(
+                p.TAB_KEY, f"show_tab('{p.TAB_ID}')", p.TAB_TITLE, show=False, id=f"tab.{p.TAB_ID}"
+            )
+            for p in PANES
+        ),
+    ]
+
+    agent_id: reactive[str | None] = reactive(None, init=False)
+
+    def __init__(self, world: World, *, arc_label: str | None = None) -> None:
+        super().__init__()
+        self.world = world
+        self.arc_label = arc_label or load_settings().arc_label
+        self.cache = SoulCache(world, self.arc_label)
+        self.soul: Soul | None = None  # the selected agent's, once parsed
+        self._pending: tuple[str, int] | None = None  # ("line"|"frame", n): where to go once parsed
+        self._world_started = 0.0
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            names = {a.id: self.world.display_name(a.id) or "" for a in self.world.agents()}
+            yield AgentList(self.world.agents(), names)
+            with TabbedContent(id="tabs", initial=PANES[0].TAB_ID):
+                for pane_class in PANES:
+                    with TabPane(pane_class.TAB_TITLE, id=pane_class.TAB_ID):
+                        yield pane_class()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.world.name
+        # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
+        self.sidebar.option_list.focus()
+        agents = self.world.agents()
+        if not agents:
+            self.notify(
+                f"No soul files in {self.world.memory_dir}.", severity="warning", markup=False
+            )
+            return
+        self._world_started = perf_counter()
+        self.parse_world()
+        self.select_agent(agents[0].id)
+
+    @property
+    def panes(self) -> list[Pane]:
+        return list(self.query(Pane))
+
+    @property
+    def sidebar(self) -> AgentList:
+        return self.query_one(AgentList)
+
+    # -- what panes call ---------------------------------------------------------------------
+    def select_agent(self, agent_id: str) -> None:
+        """Show ``agent_id`` in every pane (parsing its file in a worker unless cached)."""
+        if agent_id == self.agent_id:
+            return
+        try:
+            self.world.agent(agent_id)
+        except WorldError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.agent_id = agent_id
+
+    def open_line(self, agent_id: str, line: int) -> None:
+        """Show the Soul tab of ``agent_id`` scrolled to ``line`` (1-based)."""
+        self._open(agent_id, ("line", line))
+
+    def open_frame(self, agent_id: str, frame_index: int) -> None:
+        """Show the Soul tab of ``agent_id`` scrolled to frame ``frame_index`` (0-based, file order)."""
+        self._open(agent_id, ("frame", frame_index))
+
+    def _open(self, agent_id: str, place: tuple[str, int]) -> None:
+        self.show_tab(SoulPane.TAB_ID)
+        if agent_id == self.agent_id and self.soul is not None:
+            self._scroll_to(self.soul, place)
+        else:
+            # Scrolled once the soul arrives (at once when it is cached).
+            self._pending = place
+            self.select_agent(agent_id)
+
+    def _scroll_to(self, soul: Soul, place: tuple[str, int]) -> None:
+        kind, value = place
+        pane = self.query_one(SoulPane)
+        if kind == "line":
+            pane.show_line(value)
+        elif 0 <= value < len(soul.frames):
+            pane.show_frame(value)
+        else:
+            self.notify(
+                f"{soul.agent_id} has no frame #{value + 1}.", severity="warning", markup=False
+            )
+
+    def show_tab(self, tab_id: str) -> None:
+        self.query_one(TabbedContent).active = tab_id
+
+    # -- selection and parsing ---------------------------------------------------------------
+    def watch_agent_id(self, agent_id: str | None) -> None:
+        if agent_id is None:
+            return
+        self.soul = None
+        self.sidebar.highlight(agent_id)
+        self.sub_title = f"{self.world.name} · {agent_id}"
+        for pane in self.panes:
+            pane.agent_id = agent_id
+        cached = self.cache.cached(agent_id)
+        if cached is not None:
+            # Switching back to a parsed agent costs no worker round trip.
+            self._show_soul(agent_id, cached)
+        else:
+            self.load_soul(agent_id)
+
+    @work(thread=True, exclusive=True, group="soul", exit_on_error=False)
+    def load_soul(self, agent_id: str) -> None:
+        started = perf_counter()
+        try:
+            soul, summary = self.cache.load(agent_id)
+        except WorldError as exc:
+            self.post_message(SoulFailed(agent_id, str(exc)))
+            return
+        self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
+
+    def on_soul_loaded(self, message: SoulLoaded) -> None:
+        if message.agent_id == self.agent_id:
+            self._show_soul(message.agent_id, message.soul)
+
+    def on_soul_failed(self, message: SoulFailed) -> None:
+        if message.agent_id == self.agent_id:
+            self.notify(message.error, severity="error", markup=False)
+            for pane in self.panes:
+                pane.soul = None
+
+    def _show_soul(self, agent_id: str, soul: Soul) -> None:
+        self.soul = soul
+        for pane in self.panes:
+            pane.soul = soul
+        place, self._pending = self._pending, None
+        if place is not None:
+            self._scroll_to(soul, place)
+
+    @work(thread=True, exclusive=True, group="world", exit_on_error=False)
+    def parse_world(self) -> None:
+        """Parse every agent (filling the cache) and report summaries in batches."""
+        worker = get_current_worker()
+        agents = self.world.agents()
+        batch, failures, last, failed = [], [], monotonic(), 0
+        for done, agent in enumerate(agents, 1):
+            if worker.is_cancelled:
+                return
+            try:
+                batch.append(self.cache.load(agent.id)[1])
+            except WorldError as exc:
+                failures.append((agent.id, str(exc)))
+                failed += 1
+            if done == len(agents) or monotonic() - last >= PROGRESS_INTERVAL:
+                self.post_message(WorldProgress(tuple(batch), tuple(failures), done, len(agents)))
+                batch, failures, last = [], [], monotonic()
+        self.post_message(WorldParsed(len(agents), failed, perf_counter() - self._world_started))
+
+    def on_world_progress(self, message: WorldProgress) -> None:
+        self.sidebar.set_summaries(
+            message.summaries, (agent_id for agent_id, _ in message.failures)
+        )
+        for pane in self.panes:
+            pane.summaries_changed(message.summaries)
+        self.query_one(WorldPane).show_progress(message.done, message.total)
+
+    def on_world_parsed(self, message: WorldParsed) -> None:
+        if message.failed:
+            self.notify(
+                f"{message.failed} of {message.total} soul files could not be read.",
+                severity="warning",
+                markup=False,
+            )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.notify(
+                f"Something went wrong: {event.worker.error}", severity="error", markup=False
+            )
+
+    def on_agent_chosen(self, message: AgentChosen) -> None:
+        self.select_agent(message.agent_id)
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(list(self._binding_rows())))
+
+    def _binding_rows(self) -> Iterable[tuple[str, str, str, str]]:
+        seen: set[type] = set()
+        for node in [self, *self.screen.walk_children()]:
+            kind = type(node)
+            if kind in seen or not getattr(kind, "BINDINGS", None):
+                continue
+            seen.add(kind)
+            where = "everywhere" if node is self else kind.__name__
+            for b in kind.BINDINGS:
+                if isinstance(b, Binding) and b.description:
+                    yield (where, self.get_key_display(b), b.description, b.id or "")
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_show_tab(self, tab_id: str) -> None:
+        self.show_tab(tab_id)
+
+    def action_cycle_sort(self) -> None:
+        sort = self.sidebar.cycle_sort()
+        self.notify(f"Agents sorted by {sort}.", markup=False)
+
+    async def action_cursor(self, direction: str) -> None:
+        """j/k: move the focused list's cursor, or scroll the focused view."""
+        focused = self.focused
+        if focused is None:
+            return
+        for action in (f"cursor_{direction}", f"scroll_{direction}"):
+            if hasattr(focused, f"action_{action}"):
+                await focused.run_action(action)
+                return
+
+    def action_step_frame(self, forward: bool) -> None:
+        if self.soul is None:
+            return
+        self.show_tab(SoulPane.TAB_ID)
+        if not self.query_one(SoulPane).step_frame(forward):
+            self.bell()
+
+    def action_goto_frame(self) -> None:
+        if self.soul is None:
+            return
+
+        def go(query: str | None) -> None:
+            if not query:
+                return
+            self.show_tab(SoulPane.TAB_ID)
+            if self.query_one(SoulPane).goto_frame(query) is None:
+                self.notify(
+                    f"No frame {query} in {self.agent_id}.", severity="warning", markup=False
+                )
+
+        self.push_screen(
+            PromptScreen("Go to frame", "a number (237), a label (500b) or a date"), go
+        )
+
+    def action_problems(self) -> None:
+        soul = self.soul
+        if soul is None:
+            return
+        if not soul.problems:
+            self.notify(f"{self.agent_id}: no problems found.", markup=False)
+            return
+        choices = [(str(p.line), str(p)) for p in soul.problems]
+
+        def go(line: str | None) -> None:
+            if line is not None and self.agent_id is not None:
+                self.open_line(self.agent_id, int(line))
+
+        self.push_screen(PickScreen(f"{len(choices)} problems in {self.agent_id}", choices), go)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for pane_class in PANES:
+            yield SystemCommand(
+                f"Show the {pane_class.TAB_TITLE} tab",
+                f"Key {pane_class.TAB_KEY}",
+                lambda tab=pane_class.TAB_ID: self.show_tab(tab),
+            )
+        yield SystemCommand("Next frame", "Key ]", lambda: self.action_step_frame(True))
+        yield SystemCommand("Previous frame", "Key [", lambda: self.action_step_frame(False))
+        yield SystemCommand(
+            "Go to frame", "Key : asks for a number, label or date", self.action_goto_frame
+        )
+        yield SystemCommand("List problems of this soul file", "Key p", self.action_problems)
+        yield SystemCommand("Sort agents (name, frames, activity)", "Key s", self.action_cycle_sort)
+        yield SystemCommand("Filter agents", "Key /", self.action_focus_filter)
+        yield SystemCommand("Help: list keys", "Key ?", self.action_help)

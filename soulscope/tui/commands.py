@@ -1,0 +1,50 @@
+"""Command-palette providers: "go to agent" over the world's agents."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+
+def highlight(candidate: str, offsets: tuple[int, ...], style: str) -> Content:
+    """The candidate as plain content (never markup: names are data) with matched letters styled."""
+    content = Content(candidate)
+    for offset in offsets:
+        if not candidate[offset].isspace():
+            content = content.stylize(style, offset, offset + 1)
+    return content
+
+
+class AgentCommands(Provider):
+    """``Go to agent <id>  <name>`` for every agent of the world."""
+
+    def _candidates(self) -> list[tuple[str, str]]:
+        app = self.app
+        return [
+            (
+                a.id,
+                f"Go to agent {a.id}"
+                + (f"  {name}" if (name := app.world.display_name(a.id)) else ""),
+            )
+            for a in app.world.agents()
+        ]
+
+    async def discover(self) -> Hits:
+        for agent_id, title in self._candidates():
+            yield DiscoveryHit(
+                Content(title), partial(self.app.select_agent, agent_id), help="Show this agent"
+            )
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for agent_id, title in self._candidates():
+            score, offsets = matcher.fuzzy_search.match(query, title)
+            if score > 0:
+                yield Hit(
+                    score,
+                    highlight(title, offsets, "reverse"),
+                    partial(self.app.select_agent, agent_id),
+                    help="Show this agent",
+                )

@@ -1,0 +1,47 @@
+"""Typed messages the dashboard's workers post back to the app (from their threads)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from soulscope.soul.model import Soul
+from soulscope.soul.trajectory import ArcSummary
+
+
+@dataclass
+class SoulLoaded(Message):
+    """The selected agent's soul is parsed (or came from the cache)."""
+
+    agent_id: str
+    soul: Soul
+    summary: ArcSummary
+    seconds: float
+
+
+@dataclass
+class SoulFailed(Message):
+    """The selected agent's file could not be read; ``error`` is one sentence for the user."""
+
+    agent_id: str
+    error: str
+
+
+@dataclass
+class WorldProgress(Message):
+    """A batch of agents of the whole world parsed: their summaries, and failures by agent id."""
+
+    summaries: tuple[ArcSummary, ...]
+    failures: tuple[tuple[str, str], ...]
+    done: int
+    total: int
+
+
+@dataclass
+class WorldParsed(Message):
+    """Every agent of the world is parsed."""
+
+    total: int
+    failed: int
+    seconds: float

@@ -1,0 +1,1 @@
+"""The dashboard's tabs: each module holds one ``Pane`` (see ``soulscope.tui.app`` for the contract)."""

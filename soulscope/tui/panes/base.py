@@ -1,0 +1,37 @@
+"""What every tab of the dashboard is: a ``Pane`` the app keeps informed of the selection."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.containers import Vertical
+from textual.reactive import reactive
+
+from soulscope.soul.model import Soul
+from soulscope.soul.trajectory import ArcSummary
+
+
+class Pane(Vertical):
+    """The content of one tab.
+
+    Subclasses set ``TAB_ID`` (the ``TabPane`` id), ``TAB_TITLE`` and ``TAB_KEY`` (the key that
+    shows the tab), and react to:
+
+    - ``agent_id``: set by the app the moment the user selects an agent, before its file is parsed
+      (a pane that does not need the parsed soul, e.g. one that reads git, starts from here);
+    - ``soul``: set by the app once that agent's soul is parsed (None while it loads or when its file
+      cannot be read). Always for the current ``agent_id``;
+    - ``summaries_changed(summaries)``: called as the world-parsing worker reports batches of agents.
+    """
+
+    TAB_ID: ClassVar[str]
+    TAB_TITLE: ClassVar[str]
+    TAB_KEY: ClassVar[str]
+
+    agent_id: reactive[str | None] = reactive(None, init=False)
+    # always_update: a new Soul replaces the old one without comparing two large values.
+    soul: reactive[Soul | None] = reactive(None, init=False, always_update=True)
+
+    def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
+        """New or updated summaries of whole-world agents; the default ignores them."""

@@ -1,0 +1,142 @@
+"""The Soul tab: the agent's file, lightly styled, with frame stepping and a current-frame header."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from soulscope.soul.model import Frame, Soul
+from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.soul_text import SoulText
+
+
+class SoulPane(Pane):
+    """Shows ``soul``; the app's ``[``/``]``, ``:`` and ``p`` keys act on it."""
+
+    TAB_ID = "soul"
+    TAB_TITLE = "Soul"
+    TAB_KEY = "1"
+
+    def __init__(self) -> None:
+        super().__init__(id="soul-pane")
+        self._frame_lines: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="soul-header", markup=False)
+        yield SoulText(id="soul-text")
+        yield Static(id="soul-footer", markup=False)
+
+    @property
+    def view(self) -> SoulText:
+        return self.query_one(SoulText)
+
+    def watch_agent_id(self, agent_id: str | None) -> None:
+        if agent_id is not None:
+            self.query_one("#soul-header", Static).update(Text(f"{agent_id} · parsing…"))
+
+    def watch_soul(self, soul: Soul | None) -> None:
+        self._frame_lines = [f.line for f in soul.frames] if soul else []
+        self.view.set_text(soul.display_text if soul else "")
+        self._update_footer()
+        self._update_header()
+
+    def on_soul_text_top_line_changed(self, event: SoulText.TopLineChanged) -> None:
+        event.stop()
+        self._update_header()
+
+    # -- frames ------------------------------------------------------------------------------
+    def current_frame(self) -> Frame | None:
+        """The frame the top line of the view belongs to (None in the header sections)."""
+        soul = self.soul
+        if soul is None:
+            return None
+        top = self.view.top_line
+        i = bisect_right(self._frame_lines, top) - 1
+        if i < 0:
+            return None
+        frame = soul.frames[i]
+        return frame if top <= frame.end_line else None
+
+    def show_line(self, line: int) -> None:
+        self.view.scroll_to_line(line)
+
+    def show_frame(self, frame_index: int) -> None:
+        """Scroll so that frame ``frame_index`` (0-based, file order) starts at the top."""
+        if 0 <= frame_index < len(self._frame_lines):
+            self.show_line(self._frame_lines[frame_index])
+
+    def step_frame(self, forward: bool) -> bool:
+        """Go to the next (or previous) frame; False at either end."""
+        top = self.view.top_line
+        if forward:
+            i = bisect_right(self._frame_lines, top)
+        else:
+            i = bisect_left(self._frame_lines, top) - 1
+        if not 0 <= i < len(self._frame_lines):
+            return False
+        self.show_line(self._frame_lines[i])
+        return True
+
+    def goto_frame(self, query: str) -> Frame | None:
+        """Go to the first frame whose number or label is ``query`` (``237``, ``500b``, a date)."""
+        if self.soul is None:
+            return None
+        found = self.soul.find_frames(query)
+        if not found:
+            return None
+        # Asked again for the same label, go on to its next duplicate.
+        current = self.current_frame()
+        after = [f for f in found if current is not None and f.index > current.index]
+        frame = after[0] if current in found and after else found[0]
+        self.show_frame(frame.index)
+        return frame
+
+    # -- header and footer -------------------------------------------------------------------
+    def _update_header(self) -> None:
+        soul = self.soul
+        header = self.query_one("#soul-header", Static)
+        if soul is None:
+            header.update(Text(""))
+            return
+        frame = self.current_frame()
+        total = len(soul.frames)
+        if frame is None:
+            where = f"header · {total} frames" if total else "no frames"
+            header.update(Text.assemble((soul.name or soul.agent_id or "", "bold"), f"  {where}"))
+            return
+        marks = []
+        if frame.duplicate_of is not None:
+            marks.append("duplicate")
+        if frame.time_reversed:
+            marks.append("earlier than the frame before")
+        header.update(
+            Text.assemble(
+                (f"Frame {frame.label}", "bold"),
+                f"  {frame.when or 'no date'}",
+                ("  " + frame.title if frame.title else "", "italic"),
+                (f"  ({frame.index + 1} of {total})", "dim"),
+                (f"  {', '.join(marks)}" if marks else "", "bold"),
+            )
+        )
+
+    def _update_footer(self) -> None:
+        soul = self.soul
+        footer = self.query_one("#soul-footer", Static)
+        if soul is None:
+            footer.update(Text(""))
+            return
+        problems = len(soul.problems)
+        footer.update(
+            Text.assemble(
+                f"{self.view.line_count:,} lines · {len(soul.frames)} frames · ",
+                (
+                    f"{problems} problem{'s' if problems != 1 else ''} (p lists them)"
+                    if problems
+                    else "no problems",
+                    "bold" if problems else "",
+                ),
+            )
+        )

@@ -1,0 +1,70 @@
+"""The World tab: every agent's latest Becoming, shifts, frames and last activity."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Static
+
+from soulscope.soul.trajectory import ArcSummary
+from soulscope.tui.panes.base import Pane
+
+
+class WorldPane(Pane):
+    """Filled progressively by the world-parsing worker; enter selects that agent."""
+
+    TAB_ID = "world"
+    TAB_TITLE = "World"
+    TAB_KEY = "3"
+
+    def __init__(self) -> None:
+        super().__init__(id="world-pane")
+        self._rows: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="world-status", markup=False)
+        table: DataTable[Text] = DataTable(id="world-table", cursor_type="row", zebra_stripes=True)
+        table.add_column("Agent", key="agent")
+        table.add_column("Frames", key="frames")
+        table.add_column("Shifts", key="shifts")
+        table.add_column("Last activity", key="last")
+        table.add_column("Latest Becoming", key="latest")
+        yield table
+
+    @property
+    def table(self) -> DataTable[Text]:
+        return self.query_one("#world-table", DataTable)
+
+    def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
+        table = self.table
+        for s in summaries:
+            cells = (
+                Text(s.agent_id),
+                Text(str(s.frames), justify="right"),
+                Text(str(s.shifts), justify="right"),
+                Text(s.last_date or "—"),
+                Text(s.latest.role if s.latest else "—"),
+            )
+            if s.agent_id in self._rows:
+                for key, cell in zip(
+                    ("agent", "frames", "shifts", "last", "latest"), cells, strict=True
+                ):
+                    table.update_cell(s.agent_id, key, cell)
+            else:
+                self._rows.add(s.agent_id)
+                table.add_row(*cells, key=s.agent_id)
+
+    def show_progress(self, done: int, total: int) -> None:
+        """The status line above the table: how far the world's parsing is."""
+        status = self.query_one("#world-status", Static)
+        if done < total:
+            status.update(Text(f"parsing the world… {done}/{total} agents"))
+        else:
+            status.update(Text(f"{total} agents  (enter selects one)"))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.app.select_agent(event.row_key.value)

@@ -1,0 +1,273 @@
+"""A soul file as lightly styled text in a virtual view: only the visible rows are ever rendered.
+
+Soul files reach thousands of lines; a widget per block (Textual's ``Markdown``) is too slow for
+them, so this is a Line API ``ScrollView`` (the approach of toolong): the file is split into lines
+once, lines are word-wrapped to the width by offsets (cheap arithmetic on plain strings), and a row
+is styled and rendered only when it scrolls into view, with a small cache of styled lines.
+The text is the file's own: styles are applied to spans of it, never by interpreting it as markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+_TITLE = re.compile(r"^# ")
+_FRAME = re.compile(r"^##\s*Frame\b", re.I)
+_SECTION = re.compile(r"^##")
+_SUBHEADING = re.compile(r"^#{3,}")
+_COMMENT = re.compile(r"^\s*<!--")
+_BULLET = re.compile(r"^(\s*[-*+]\s+)")
+# "- Becoming: ..." or "- **Becoming:** ..." (label up to 40 characters, no sentence inside)
+_LABEL = re.compile(
+    r"^(\s*[-*+]\s+)(\*\*[^*:\n]{1,40}:\*\*|\*\*[^*:\n]{1,40}\*\*:|[A-Za-z][\w ()'/-]{0,39}:)(?=\s|$)"
+)
+_BOLD = re.compile(r"\*\*[^*\n]+?\*\*")
+_REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
+_STYLED_CACHE = 512
+
+
+def wrap_offsets(line: str, width: int) -> list[int]:
+    """Where each wrapped row of ``line`` starts, breaking after spaces (hard breaks for long words)."""
+    if width < 1:
+        width = 1
+    starts = [0]
+    if line.isascii():
+        if len(line) <= width:
+            return starts
+        start = 0
+        while len(line) - start > width:
+            cut = line.rfind(" ", start, start + width + 1)
+            cut = start + width if cut <= start else cut + 1
+            starts.append(cut)
+            start = cut
+        return starts
+    # Wide or combining characters: measure cells as we go.
+    start = 0
+    used = 0
+    last_space = -1
+    for i, ch in enumerate(line):
+        w = cell_len(ch)
+        if used + w > width and i > start:
+            cut = last_space + 1 if last_space >= start else i
+            starts.append(cut)
+            start = cut
+            used = cell_len(line[start:i])
+            last_space = -1
+        used += w
+        if ch == " ":
+            last_space = i
+    return starts
+
+
+class SoulText(ScrollView, can_focus=True):
+    """Scrollable, word-wrapped, styled view of a soul file's text."""
+
+    BINDINGS = [
+        Binding("g", "scroll_home", "Top", show=False, id="soul.top"),
+        Binding("G", "scroll_end", "Bottom", show=False, id="soul.bottom"),
+        Binding("j", "scroll_down", "Scroll down", show=False, id="soul.down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, id="soul.up"),
+        Binding("space", "page_down", "Page down", show=False, id="soul.page_down"),
+        Binding("b", "page_up", "Page up", show=False, id="soul.page_up"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "soul-text--title",
+        "soul-text--frame",
+        "soul-text--section",
+        "soul-text--subheading",
+        "soul-text--comment",
+        "soul-text--bullet",
+        "soul-text--label",
+        "soul-text--bold",
+        "soul-text--reference",
+    }
+
+    class TopLineChanged(Message):
+        """The first visible line changed (1-based file line)."""
+
+        def __init__(self, view: SoulText, line: int) -> None:
+            super().__init__()
+            self.view = view
+            self.line = line
+
+        @property
+        def control(self) -> SoulText:
+            return self.view
+
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._lines: list[str] = []
+        self._row_line: list[int] = []  # row -> line index
+        self._row_start: list[int] = []  # row -> offset in its line
+        self._line_row: list[int] = []  # line index -> its first row
+        self._layout_width = -1
+        self._layout_height = -1
+        self._styled: OrderedDict[int, Text] = OrderedDict()
+        self._top_line = 1
+
+    # -- content -----------------------------------------------------------------------------
+    def set_text(self, text: str) -> None:
+        """Show ``text`` (already decoded for display), scrolled to the top."""
+        self._lines = text.split("\n")
+        if len(self._lines) > 1 and self._lines[-1] == "":
+            self._lines.pop()  # a final newline ends the last line; it is not a line of its own
+        self._styled.clear()
+        self._layout_width = -1
+        self._relayout()
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self._report_top(force=True)
+        self.refresh()
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    @property
+    def top_line(self) -> int:
+        """The file line (1-based) at the top of the view."""
+        return self._top_line
+
+    def line_text(self, line: int) -> str:
+        """The text of a file line (1-based)."""
+        return self._lines[line - 1] if 1 <= line <= len(self._lines) else ""
+
+    def scroll_to_line(self, line: int) -> None:
+        """Put file line ``line`` (1-based) at the top of the view."""
+        if not self._lines:
+            return
+        self._relayout()
+        index = min(max(line, 1), len(self._lines)) - 1
+        self.scroll_to(y=self._line_row[index], animate=False, immediate=True)
+        self._report_top()
+
+    # -- layout ------------------------------------------------------------------------------
+    def _wrap_width(self) -> int:
+        return max(self.scrollable_content_region.width, 10)
+
+    def _relayout(self) -> None:
+        width = self._wrap_width()
+        if (
+            width == self._layout_width
+            and self.scrollable_content_region.height == self._layout_height
+        ):
+            return
+        top = self._top_line
+        row_line: list[int] = []
+        row_start: list[int] = []
+        line_row: list[int] = []
+        for i, line in enumerate(self._lines):
+            line_row.append(len(row_line))
+            for start in wrap_offsets(line, width):
+                row_line.append(i)
+                row_start.append(start)
+        self._row_line, self._row_start, self._line_row = row_line, row_start, line_row
+        self._layout_width = width
+        self._layout_height = self.scrollable_content_region.height
+        # Room below the last line, so that any line (a frame heading near the end) can be put at
+        # the top of the view, as editors allow scrolling past the end.
+        self.virtual_size = Size(width, len(row_line) + max(self._layout_height - 1, 0))
+        if self._lines:
+            # Keep the same file line at the top when the width changes.
+            self.scroll_to(
+                y=line_row[min(top, len(self._lines)) - 1], animate=False, immediate=True
+            )
+
+    def action_scroll_end(self) -> None:
+        """The last page: the last line at the bottom (not at the top, as scrolling past the end allows)."""
+        height = self.scrollable_content_region.height
+        self.scroll_to(y=max(len(self._row_line) - height, 0), animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        self._relayout()
+        self.refresh()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._report_top()
+
+    def _report_top(self, force: bool = False) -> None:
+        row = int(self.scroll_y)
+        line = self._row_line[row] + 1 if 0 <= row < len(self._row_line) else 1
+        if force or line != self._top_line:
+            self._top_line = line
+            self.post_message(self.TopLineChanged(self, line))
+
+    # -- rendering ---------------------------------------------------------------------------
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"soul-text--{name}", partial=True)
+
+    def styled_line(self, index: int) -> Text:
+        """Line ``index`` (0-based) with its light markdown styling."""
+        cached = self._styled.get(index)
+        if cached is not None:
+            self._styled.move_to_end(index)
+            return cached
+        line = self._lines[index]
+        text = Text(line, no_wrap=True, end="")
+        if _TITLE.match(line):
+            text.stylize(self._style("title"))
+        elif _FRAME.match(line):
+            text.stylize(self._style("frame"))
+        elif _SECTION.match(line):
+            text.stylize(self._style("section"))
+        elif _SUBHEADING.match(line):
+            text.stylize(self._style("subheading"))
+        elif _COMMENT.match(line):
+            text.stylize(self._style("comment"))
+        else:
+            label = _LABEL.match(line)
+            bullet = label or _BULLET.match(line)
+            if bullet:
+                text.stylize(self._style("bullet"), 0, bullet.end(1))
+            if label:
+                text.stylize(self._style("label"), label.start(2), label.end(2))
+            for m in _BOLD.finditer(line, label.end(2) if label else 0):
+                text.stylize(self._style("bold"), m.start(), m.end())
+            for m in _REFERENCE.finditer(line):
+                text.stylize(self._style("reference"), m.start(), m.end())
+        self._styled[index] = text
+        if len(self._styled) > _STYLED_CACHE:
+            self._styled.popitem(last=False)
+        return text
+
+    def render_line(self, y: int) -> Strip:
+        self._relayout()
+        row = y + int(self.scroll_y)
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if row >= len(self._row_line):
+            return Strip.blank(width, base)
+        index = self._row_line[row]
+        start = self._row_start[row]
+        nxt = row + 1
+        end = (
+            self._row_start[nxt]
+            if nxt < len(self._row_line) and self._row_line[nxt] == index
+            else None
+        )
+        piece = self.styled_line(index)[start:end]
+        piece.rstrip_end(width)
+        segments = [
+            Segment(s.text, base + s.style if s.style else base)
+            for s in piece.render(self.app.console)
+        ]
+        return Strip(segments).crop_extend(0, width, base)
+
+    def visible_rows(self) -> list[str]:
+        """The plain text of the rows on screen (for tests and for copying)."""
+        height = self.scrollable_content_region.height
+        return [self.render_line(y).text.rstrip() for y in range(height)]

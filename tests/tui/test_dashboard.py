@@ -1,0 +1,271 @@
+"""The dashboard driven as a person would: keys, clicks, the palette; real worlds in tmp and the corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.command import CommandList, CommandPalette
+from textual.widgets import DataTable, Input, TabbedContent
+
+from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.messages import SoulLoaded, WorldParsed, WorldProgress
+from soulscope.tui.panes.soul import SoulPane
+from soulscope.tui.screens import HelpScreen, PickScreen
+from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.world import World
+from tests.tui.conftest import ADA, frame, settle, write_world
+
+SIZE = (120, 40)
+
+
+def header(app: SoulscopeApp) -> str:
+    return str(app.query_one("#soul-header").render())
+
+
+def screen_text(app: SoulscopeApp) -> str:
+    return "\n".join(app.query_one(SoulText).visible_rows())
+
+
+async def test_window_paints_listing_before_parsing_then_fills_counts(small_world: World) -> None:
+    messages: list[object] = []
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        # The list comes from the folder listing alone.
+        assert app.sidebar.shown == ["ada-01", "bo-02", "cy-03"]
+        await settle(pilot)
+        progress = [m for m in messages if isinstance(m, WorldProgress)]
+        assert progress and progress[-1].done == progress[-1].total == 3
+        assert sum(len(m.summaries) for m in progress) == 3
+        parsed = [m for m in messages if isinstance(m, WorldParsed)]
+        assert len(parsed) == 1 and parsed[0].failed == 0
+        # Counts beside the names: frames and shifts.
+        prompt = app.sidebar.option_list.get_option("ada-01").prompt
+        assert isinstance(prompt, Text) and prompt.plain == "ada-01  4f 2s"
+        assert app.agent_id == "ada-01" and app.soul is not None
+        assert "# Ada Ledger" in screen_text(app)
+
+
+async def test_filter_narrows_and_enter_opens_first_match(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press("d", "e", "b")  # matches Bo's display name "Bo Debater"
+        assert app.sidebar.shown == ["bo-02"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.agent_id == "bo-02"
+        assert "# Bo Debater" in screen_text(app)
+        await pilot.press("slash", "ctrl+a", "backspace", "z", "z")
+        assert app.sidebar.shown == []
+        assert "0 of 3 agents" in str(app.query_one("#sidebar-status").render())
+
+
+async def test_moving_in_the_list_selects_and_sort_cycles(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j")
+        await settle(pilot)
+        assert app.agent_id == "bo-02"
+        await pilot.press("s")  # by frames: ada (4), bo (2), cy (1)
+        assert app.sidebar.sort == "frames"
+        assert app.sidebar.shown == ["ada-01", "bo-02", "cy-03"]
+        await pilot.press("s")  # by last activity, newest first, then by id
+        assert app.sidebar.sort == "activity"
+        assert app.sidebar.shown == ["ada-01", "bo-02", "cy-03"]
+        # The highlight stays on the selected agent through re-sorting.
+        assert app.sidebar.option_list.highlighted_option.id == "bo-02"
+
+
+async def test_tabs_switch_by_key_and_by_click(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tabs = app.query_one(TabbedContent)
+        assert tabs.active == "soul"
+        await pilot.press("2")
+        assert tabs.active == "becoming"
+        await pilot.press("3")
+        assert tabs.active == "world"
+        await pilot.click("#--content-tab-soul")
+        assert tabs.active == "soul"
+
+
+async def test_frames_step_with_brackets_and_go_to_frame(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert header(app).startswith("Ada Ledger  header · 4 frames")
+        await pilot.press("right_square_bracket")
+        assert header(app).startswith("Frame 1  2026-03-01")
+        assert screen_text(app).startswith("## Frame 1 — 2026-03-01")
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        assert header(app).startswith("Frame 3  2026-03-03")
+        await pilot.press("left_square_bracket")
+        assert header(app).startswith("Frame 2  2026-03-02")
+        await pilot.press("colon")
+        await pilot.pause()
+        await pilot.press("4", "enter")
+        assert header(app).startswith("Frame 4  2026-03-04  (4 of 4)")
+        await pilot.press("colon")
+        await pilot.pause()
+        await pilot.press("9", "9", "enter")
+        assert header(app).startswith("Frame 4")  # unchanged; a warning says why
+        assert any("No frame 99" in n.message for n in app._notifications)
+
+
+async def test_enter_on_the_arc_opens_that_frame(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        table = app.query_one("#arc", DataTable)
+        table.focus()
+        assert table.row_count == 4
+        # The repeat of frame 2 is not a shift; frames 3 and 4 are.
+        marks = [str(table.get_cell_at((r, 4))) for r in range(4)]
+        assert marks == ["", "= repeat", "▲ shift", "▲ shift"]
+        await pilot.press("j", "j", "enter")
+        assert app.query_one(TabbedContent).active == "soul"
+        assert header(app).startswith("Frame 3  2026-03-03")
+        detail = str(app.query_one("#arc-detail").render())
+        assert "cataloguer  →  indexer" in detail
+
+
+async def test_palette_goes_to_an_agent(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"go to agent bo")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.agent_id == "bo-02"
+
+
+async def test_markup_in_soul_files_is_shown_literally(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.select_agent("cy-03")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "# Cy [bold red]Markup[/]" in text
+        assert "Posted [bold red]x[/] and [link=https://example.com]y[/link]." in text
+        await pilot.press("2")
+        role = app.query_one("#arc", DataTable).get_cell_at((0, 3))
+        assert str(role) == "the [i]escaper[/i]"
+        assert "[b]raw[/b]  →  escaped" in str(app.query_one("#arc-detail").render())
+        await pilot.press("3")
+        world = app.query_one("#world-table", DataTable)
+        assert str(world.get_cell("cy-03", "latest")) == "the [i]escaper[/i]"
+        # The palette lists the registry's display name as written.
+        await pilot.press("ctrl+p", *"cy")
+        await pilot.pause(0.5)
+        hits = app.screen.query_one(CommandList)
+        prompts = [str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)]
+        assert any("Go to agent cy-03  Cy [bold red]Markup[/]" in p for p in prompts)
+
+
+async def test_undecodable_bytes_and_problems_are_visible(tmp_path: Path) -> None:
+    broken = ADA.encode() + frame(
+        5, "2026-03-05", "Bad \x00 byte.", "the keeper."
+    ).encode().replace(b"\x00", b"\xff")
+    world = World.open(write_world(tmp_path / "w", {"ada-01": broken}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.soul is not None and app.soul.problems
+        footer = str(app.query_one("#soul-footer").render())
+        assert f"{len(app.soul.problems)} problem" in footer and "(p lists them)" in footer
+        await pilot.press("G")
+        await pilot.pause()
+        assert "Bad \ufffd byte." in screen_text(app)
+        await pilot.press("p")
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        problem = app.soul.problems[0]
+        assert app.query_one(SoulPane).view.top_line == problem.line
+
+
+async def test_unreadable_file_is_a_notification_not_a_crash(small_world: World) -> None:
+    small_world.agents()  # listed, then the file disappears
+    (small_world.memory_dir / "bo-02.md").unlink()
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.select_agent("bo-02")
+        await settle(pilot)
+        assert app.soul is None
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert any("cannot read" in e and "bo-02.md" in e for e in errors)
+        assert "unreadable" in app.sidebar.option_list.get_option("bo-02").prompt.plain
+        assert any("1 of 3 soul files could not be read" in n.message for n in app._notifications)
+
+
+async def test_switching_back_is_served_from_the_cache_and_sees_changes(small_world: World) -> None:
+    messages: list[object] = []
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        first = app.soul
+        app.select_agent("bo-02")
+        app.select_agent("ada-01")
+        # Served at once, without a worker round trip.
+        assert app.soul is first
+        loaded = [m for m in messages if isinstance(m, SoulLoaded)]
+        path = small_world.soul_path("ada-01")
+        path.write_bytes(path.read_bytes() + frame(5, "2026-03-05", "New.", "the keeper.").encode())
+        app.select_agent("bo-02")
+        await settle(pilot)
+        app.select_agent("ada-01")
+        await settle(pilot)
+        assert app.soul is not first and len(app.soul.frames) == 5
+        assert len([m for m in messages if isinstance(m, SoulLoaded)]) > len(loaded)
+
+
+async def test_help_lists_every_binding_with_its_id(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.query_one(DataTable)
+        ids = {str(table.get_cell_at((r, 3))) for r in range(table.row_count)}
+        assert {"app.quit", "app.next_frame", "app.goto_frame", "tab.soul", "tab.world"} <= ids
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_later_corpus_opens_and_arcs_fill(later_world: Path) -> None:
+    app = SoulscopeApp(World.open(later_world))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.sidebar.shown == ["zion-coder-06", "zion-coder-09", "zion-reviewer-01"]
+        assert app.soul is not None and len(app.soul.frames) == 25
+        await pilot.press("2")
+        assert app.query_one("#arc", DataTable).row_count == 29
+        world = app.query_one("#world-table", DataTable)
+        assert world.row_count == 3
+
+
+async def test_early_corpus_parses_whole_world_and_sorts_by_frames(early_world: Path) -> None:
+    world = World.open(early_world)
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert len(app.sidebar.summaries) == len(world.agents()) == 116
+        await pilot.press("s")
+        first = app.sidebar.shown[0]
+        most = max(app.sidebar.summaries.values(), key=lambda s: s.frames)
+        assert app.sidebar.summaries[first].frames == most.frames
+        app.select_agent(first)
+        await pilot.press("2")
+        # The early era's arc label is "Evolving position".
+        assert app.query_one("#arc", DataTable).row_count == app.sidebar.summaries[first].statements
