@@ -353,7 +353,7 @@ def test_shallow_clone_is_named(tmp_path: Path) -> None:
         soul_at(world, "ada", "HEAD~2")
 
 
-def test_timeline_parses_each_distinct_frame_once(tmp_path: Path) -> None:
+def test_timeline_keeps_each_distinct_block_once(tmp_path: Path) -> None:
     repo = ada_world(tmp_path)
     text = HEADER
     for n in range(1, 21):
@@ -363,4 +363,4 @@ def test_timeline_parses_each_distinct_frame_once(tmp_path: Path) -> None:
     timeline = Timeline.open(World.open(repo))
     assert len(timeline.history("ada")) == 20
     # 20 frames and the header sections: appending reuses every block already seen.
-    assert len(timeline._blocks) == 20 + 1
+    assert len(timeline._versions.blocks) == 20 + 1

@@ -6,12 +6,15 @@ Every question is answered by one git command or by the repository's persistent
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import tarfile
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,6 +79,10 @@ def find_repo(path: str | Path) -> git.Repo | None:
     return repo
 
 
+def _text(value: str | bytes) -> str:
+    return value.decode("ascii") if isinstance(value, bytes) else value
+
+
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
@@ -122,8 +129,8 @@ class Git:
     def shallow(self) -> bool:
         """Whether this is a shallow clone (its history stops early)."""
         if self._shallow is None:
-            out = self._run("rev-parse", "--is-shallow-repository")
-            self._shallow = out.strip() == b"true"
+            # What ``git rev-parse --is-shallow-repository`` checks, without a process.
+            self._shallow = (Path(self.repo.common_dir) / "shallow").exists()
         return self._shallow
 
     def require_full_history(self) -> None:
@@ -146,26 +153,47 @@ class Git:
     def resolve(self, rev: str) -> Commit:
         """A revision (sha, tag, branch, ``HEAD~5``, or a date such as 2026-03-15) as a commit."""
         rev = rev.strip()
-        if not rev or rev.startswith("-"):
+        if not rev or rev.startswith("-") or "\n" in rev:
             raise HistoryError(f"'{rev}' is not a revision")
-        import git
-
-        try:
-            sha = self.repo.git.rev_parse("--verify", "--quiet", f"{rev}^{{commit}}")
-        except git.GitCommandError:
-            sha = ""
-        if not sha and _LOOKS_LIKE_DATE.fullmatch(rev):
+        found = self._object(f"{rev}^{{commit}}")
+        if found is not None and found[1] == "commit":
+            return _parse_commit(found[0], found[2])
+        if _LOOKS_LIKE_DATE.fullmatch(rev):
             sha = _decode(self._run("rev-list", "-1", f"--before={rev}", "HEAD")).strip()
             if not sha:
                 raise HistoryError(f"there is no commit on or before {rev}")
-        if not sha:
-            hint = " (this is a shallow clone, older commits are missing)" if self.shallow else ""
-            raise HistoryError(f"unknown revision '{rev}'{hint}")
-        return self.commit(sha)
+            return self.resolve(sha)
+        hint = " (this is a shallow clone, older commits are missing)" if self.shallow else ""
+        raise HistoryError(f"unknown revision '{rev}'{hint}")
 
-    def commit(self, sha: str) -> Commit:
-        records = _parse_log(self._run("log", "-1", "-z", "--no-walk", _LOG_FORMAT, sha))
-        return records[0][0]
+    def _object(self, ref: str) -> tuple[str, str, bytes] | None:
+        """(id, type, bytes) of any object git can name (``HEAD~2:path`` too), or None."""
+        with self._lock:
+            try:
+                raw_sha, raw_kind, _, data = self.repo.git.get_object_data(ref)
+            except ValueError:  # cat-file answered "missing" or "ambiguous"
+                return None
+        sha, kind = _text(raw_sha), _text(raw_kind)
+        if kind == "blob":
+            self._remember(sha, data)
+        return sha, kind, data
+
+    def read(self, rev: str, path: str) -> tuple[str, bytes] | None:
+        """The blob id and bytes of ``path`` at ``rev``; None where the file is absent there.
+
+        One round trip to the persistent cat-file process; raises HistoryError for an
+        unknown revision.
+        """
+        if ":" not in rev and not rev.startswith("-") and "\n" not in rev:
+            found = self._object(f"{rev}:{path}")
+            if found is not None and found[1] == "blob":
+                return found[0], found[2]
+        sha = self.resolve(rev).sha  # an unknown revision raises here; a date resolves here
+        if sha != rev:
+            found = self._object(f"{sha}:{path}")
+            if found is not None and found[1] == "blob":
+                return found[0], found[2]
+        return None
 
     def file_history(self, path: str) -> list[FileChange]:
         """Commits that touched ``path``, newest first, following renames (``git log --follow``).
@@ -209,22 +237,59 @@ class Git:
                 self._blobs.move_to_end(sha)
                 return data
             data = self.repo.odb.stream(bytes.fromhex(sha)).read()
+        self._remember(sha, data)
+        return data
+
+    def blobs(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
+        """Many blobs in one pass: every id is sent to one ``git cat-file --batch`` up front and
+        the answers are read as git produces them, so git and Python work at the same time.
+        """
+        if not shas:
+            return
+        import subprocess
+
+        proc = self.repo.git.cat_file("--batch", as_process=True, istream=subprocess.PIPE)
+        stdin, stdout = proc.proc.stdin, proc.proc.stdout
+
+        def feed() -> None:
+            # A thread, so that a long list cannot fill the pipe while nobody reads the answers.
+            with contextlib.suppress(OSError):
+                stdin.write("".join(f"{s}\n" for s in shas).encode())
+                stdin.close()
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        try:
+            for _ in shas:
+                sha, kind, size = stdout.readline().split()
+                data = stdout.read(int(size))
+                stdout.read(1)  # the newline after each object
+                yield sha.decode("ascii"), data
+        finally:
+            writer.join()
+            proc.proc.stdout.close()
+            proc.proc.wait()
+
+    def _remember(self, sha: str, data: bytes) -> None:
+        with self._lock:
+            if sha in self._blobs:
+                return
             self._blobs[sha] = data
             self._blob_bytes += len(data)
             while self._blob_bytes > _BLOB_CACHE_BYTES and len(self._blobs) > 1:
                 _, old = self._blobs.popitem(last=False)
                 self._blob_bytes -= len(old)
-            return data
 
     def blob_id(self, sha: str, path: str) -> str | None:
         """The id of the blob at ``path`` in commit ``sha``, or None where there is no such file."""
-        with self._lock:
-            tree = self.repo.commit(sha).tree
-            try:
-                item = tree[path]
-            except KeyError:
-                return None
-        return item.hexsha if item.type == "blob" else None
+        found = self.read(sha, path)
+        return found[0] if found else None
+
+    def diff_revs(self, rev_a: str, rev_b: str, path: str) -> str:
+        """``git diff REV_A REV_B -- PATH``: the unified diff of one file between two revisions."""
+        return _decode_diff(
+            self._run("diff", "--no-color", "--no-ext-diff", "--text", rev_a, rev_b, "--", path)
+        )
 
     def diff(self, old_blob: str | None, new_blob: str | None, old_path: str, new_path: str) -> str:
         """The unified diff between two blobs (either may be absent), named after the files."""
@@ -253,22 +318,39 @@ class Git:
 
         Returns False when ``path`` does not exist in that commit.
         """
-        if self.blob_id(sha, path) is None and not self._tree_exists(sha, path):
+        if path not in ("", ".") and self._object(f"{sha}:{path}") is None:
             return False
-        data = self._run("archive", "--format=tar", sha, "--", path)
+        data = self._run("archive", "--format=tar", sha, "--", path or ".")
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
             tar.extractall(dest, filter="data")
         return True
 
-    def _tree_exists(self, sha: str, path: str) -> bool:
-        with self._lock:
-            tree = self.repo.commit(sha).tree
-            if path in ("", "."):
-                return True
-            try:
-                return tree[path].type == "tree"
-            except KeyError:
-                return False
+
+def _parse_commit(sha: str, raw: bytes) -> Commit:
+    """A raw commit object (as ``cat-file`` gives it) as a Commit, dated like git's ``%aI``."""
+    head, _, message = raw.partition(b"\n\n")
+    parents: list[str] = []
+    author, timestamp, offset = "", 0, "+0000"
+    for line in head.split(b"\n"):
+        if line.startswith(b"parent "):
+            parents.append(line[7:].decode())
+        elif line.startswith(b"author "):
+            who, _, when = line[7:].rpartition(b"> ")
+            author = _decode(who.partition(b" <")[0])
+            ts, _, offset = _decode(when).partition(" ")
+            timestamp = int(ts)
+    sign = -1 if offset.startswith("-") else 1
+    zone = timezone(sign * timedelta(hours=int(offset[1:3]), minutes=int(offset[3:5])))
+    # Like %s: the first paragraph of the message, its lines joined by spaces.
+    subject = " ".join(_decode(message).strip().split("\n\n")[0].split())
+    return Commit(
+        sha=sha,
+        parents=tuple(parents),
+        timestamp=timestamp,
+        date=datetime.fromtimestamp(timestamp, zone).isoformat(),
+        author=author,
+        message=subject,
+    )
 
 
 def _decode_diff(data: bytes) -> str:

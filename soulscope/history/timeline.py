@@ -1,28 +1,27 @@
 """Memory over git time: an agent's history by frame, memory at a revision, diffs, first mentions.
 
-Both sides of every comparison go through the same parser (``soulscope.soul.parse``). To keep a
-long history fast, a file version is split at its ``## `` headings and each distinct block is
-parsed once and cached by its text: consecutive versions share almost every block, so a
-1,000-commit history costs about one parse per frame ever written, not one per commit.
+Both sides of every comparison go through the same parser (``soulscope.soul.parse``), block by
+block (see ``versions``): consecutive versions share almost every block, so a 1,000-commit
+history costs about one parse per frame ever written, not one per commit.
 """
 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import re
 import shutil
 import tempfile
 import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from soulscope.history.git import Commit, FileChange, Git, HistoryError
-from soulscope.soul.model import Frame, Soul, clean, label_key
+from soulscope.history.versions import EMPTY, FrameDiff, Version, Versions, frame_diff
+from soulscope.soul.model import ENCODING_ERRORS, Frame, Soul, clean
 from soulscope.soul.parse import parse
-from soulscope.soul.trajectory import DEFAULT_LABEL, FALLBACK_LABEL
 from soulscope.world import World, WorldError
 
 __all__ = [
@@ -40,59 +39,8 @@ __all__ = [
     "world_at",
 ]
 
-_HEADING = re.compile(r"^## ", re.M)
-_BECOMING = label_key(DEFAULT_LABEL)
-_EVOLVING = label_key(FALLBACK_LABEL)
 # A commit that leaves less than this share of the file's bytes is flagged as truncating it.
 _TRUNCATED_SHARE = 0.75
-
-
-@dataclass(frozen=True, slots=True)
-class _Block:
-    """One ``## `` block of a file version, parsed on its own (cached by its text)."""
-
-    source: str
-    heading: str  # display heading, without ``## ``
-    key: str  # the heading with whitespace normalised: frames are matched on it
-    is_frame: bool
-    has_becoming: bool  # any Becoming bullet, even an empty one (decides the arc's label)
-    becoming: str | None  # the last non-empty Becoming statement in the block
-    evolving: str | None  # the same for the fallback label
-
-
-@dataclass(frozen=True, slots=True)
-class _Version:
-    """A file version reduced to what a history needs."""
-
-    size: int
-    header: str  # preamble and every section before the first frame
-    blocks: tuple[_Block, ...]
-
-    @property
-    def frames(self) -> list[_Block]:
-        return [b for b in self.blocks if b.is_frame]
-
-    @property
-    def becoming(self) -> str | None:
-        """The latest identity statement, by the same label rule as ``trajectory.arc``."""
-        if any(b.has_becoming for b in self.blocks):
-            found = [b.becoming for b in self.blocks if b.becoming]
-        else:
-            found = [b.evolving for b in self.blocks if b.evolving]
-        return found[-1] if found else None
-
-
-_EMPTY = _Version(0, "", ())
-
-
-@dataclass(frozen=True, slots=True)
-class FrameDiff:
-    """Frames added, changed and removed between two versions of a soul, as frame headings."""
-
-    added: tuple[str, ...]
-    changed: tuple[str, ...]
-    removed: tuple[str, ...]
-    rewrote: bool  # a frame older than the last one was edited or removed
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +149,8 @@ class Timeline:
         # ``timeline_for`` keeps timelines keyed weakly by world: those must not keep it alive.
         self._world: Callable[[], World | None] = weakref.ref(world) if weak else lambda: world
         self.git = git
-        self._blocks: dict[str, _Block] = {}
-        self._versions: dict[str, _Version] = {}
+        self._versions = Versions()
+        self._commits: dict[str, list[FileChange]] = {}
         self._histories: dict[str, list[Change]] = {}
 
     @classmethod
@@ -233,70 +181,53 @@ class Timeline:
 
     # -- versions -------------------------------------------------------------------------------
 
-    def _block(self, source: str) -> _Block:
-        block = self._blocks.get(source)
-        if block is None:
-            parsed = parse(source).blocks
-            b = parsed[0] if parsed else None
-            obs = b.observations if b is not None else ()
-            becoming = [o.text for o in obs if o.key == _BECOMING and o.text]
-            evolving = [o.text for o in obs if o.key == _EVOLVING and o.text]
-            heading = b.heading if isinstance(b, Frame) else (b.title if b else "")
-            block = _Block(
-                source=source,
-                heading=heading,
-                key=" ".join(heading.split()),
-                is_frame=isinstance(b, Frame),
-                has_becoming=any(o.key == _BECOMING for o in obs),
-                becoming=becoming[-1] if becoming else None,
-                evolving=evolving[-1] if evolving else None,
-            )
-            self._blocks[source] = block
-        return block
-
-    def version(self, blob: str | None) -> _Version:
-        """A blob reduced to blocks (cached by blob id)."""
+    def version(self, blob: str | None) -> Version:
+        """A blob as blocks (cached by blob id)."""
         if blob is None:
-            return _EMPTY
-        v = self._versions.get(blob)
-        if v is None:
-            from soulscope.soul.model import ENCODING_ERRORS
-
-            data = self.git.blob(blob)
-            text = data.decode("utf-8", ENCODING_ERRORS)
-            starts = [m.start() for m in _HEADING.finditer(text)]
-            blocks = tuple(
-                self._block(text[a:b])
-                for a, b in zip(starts, starts[1:] + [len(text)], strict=True)
-            )
-            first_frame = next((i for i, b in enumerate(blocks) if b.is_frame), len(blocks))
-            header = text[: starts[first_frame]] if first_frame < len(starts) else text
-            v = _Version(len(data), header, blocks)
-            self._versions[blob] = v
-        return v
+            return EMPTY
+        return self._versions.cached(blob) or self._versions.get(blob, self.git.blob(blob))
 
     # -- an agent's history ---------------------------------------------------------------------
 
-    def history(self, agent_id: str) -> list[Change]:
-        """Every commit that touched the agent's soul file, newest first, following renames."""
-        path = self.path_of(agent_id)
-        cached = self._histories.get(path)
-        if cached is not None:
-            return cached
-        self.git.require_full_history()
-        changes = [self._change(fc) for fc in self.git.file_history(path)]
-        if not changes:
-            raise HistoryError(f"no commit touches {path}, so {agent_id} has no history yet")
-        self._histories[path] = changes
-        return changes
+    def commits(self, agent_id: str) -> list[FileChange]:
+        """The commits that touched the agent's soul file, newest first, following renames.
 
-    def _change(self, fc: FileChange) -> Change:
+        One ``git log`` and no file contents: the fast list a view shows before the details.
+        """
+        path = self.path_of(agent_id)
+        found = self._commits.get(path)
+        if found is None:
+            self.git.require_full_history()
+            found = self.git.file_history(path)
+            if not found:
+                raise HistoryError(f"no commit touches {path}, so {agent_id} has no history yet")
+            self._commits[path] = found
+        return found
+
+    def history(self, agent_id: str) -> list[Change]:
+        """What every commit did to the agent's memory, by frame, newest first."""
+        path = self.path_of(agent_id)
+        found = self._histories.get(path)
+        if found is None:
+            commits = self.commits(agent_id)
+            self.prefetch([b for fc in commits for b in (fc.old_blob, fc.new_blob)])
+            found = self._histories[path] = [self.change(fc) for fc in commits]
+        return found
+
+    def prefetch(self, blobs: list[str | None]) -> None:
+        """Make the versions of many blobs in one streaming read."""
+        wanted = list(dict.fromkeys(b for b in blobs if b and not self._versions.cached(b)))
+        for sha, data in self.git.blobs(wanted):
+            self._versions.get(sha, data)
+
+    def change(self, fc: FileChange) -> Change:
+        """What one commit did to a soul file, by frame."""
         before, after = self.version(fc.old_blob), self.version(fc.new_blob)
         frames = frame_diff(before, after)
-        status = _STATUS.get(fc.status, "modified")
+        both = fc.old_blob is not None and fc.new_blob is not None
         return Change(
             commit=fc.commit,
-            status=status,
+            status=_STATUS.get(fc.status, "modified"),
             path=fc.path,
             old_path=fc.old_path,
             old_blob=fc.old_blob,
@@ -304,66 +235,73 @@ class Timeline:
             frames_added=frames.added,
             frames_changed=frames.changed,
             frames_removed=frames.removed,
-            header_changed=before.header != after.header and fc.old_blob is not None
-            and fc.new_blob is not None,
+            header_changed=both and before.header != after.header,
             becoming_before=before.becoming,
             becoming_after=after.becoming,
             size_before=before.size,
             size_after=after.size,
             rewrote=frames.rewrote,
-        )  # fmt: skip
+        )
 
-    def path_at(self, agent_id: str, commit: Commit) -> str | None:
-        """The name the agent's soul file had at a commit (renames followed), None if absent."""
+    def _read_at(self, agent_id: str, rev: str) -> tuple[str, str, bytes] | None:
+        """(path, blob id, bytes) of the agent's soul file at ``rev``, renames followed."""
         path = self.path_of(agent_id)
-        if self.git.blob_id(commit.sha, path) is not None:
-            return path
+        found = self.git.read(rev, path)
+        if found is not None:
+            return path, found[0], found[1]
+        # Absent under its current name: it may have had another name then, or not exist.
+        commit = self.git.resolve(rev)
         try:
-            changes = self.history(agent_id)
+            changes = self.commits(agent_id)
         except HistoryError:
             return None
         reachable = self.git.ancestors(commit.sha)
-        for ch in changes:  # newest first: the last change the commit can see decides
+        for ch in changes:  # newest first: the latest change that commit can see decides
             if ch.commit.sha in reachable:
-                return None if ch.new_blob is None else ch.path
+                if ch.new_blob is None or ch.path == path:
+                    return None
+                found = self.git.read(commit.sha, ch.path)
+                return (ch.path, found[0], found[1]) if found else None
         return None
 
     def soul_at(self, agent_id: str, rev: str) -> Soul:
         """The agent's parsed memory as it stood at ``rev``."""
-        commit = self.git.resolve(rev)
-        path = self.path_at(agent_id, commit)
-        blob = self.git.blob_id(commit.sha, path) if path else None
-        if blob is None:
-            raise HistoryError(f"{agent_id} had no soul file at {rev} ({commit.short})")
-        return parse(self.git.blob(blob), agent_id=agent_id)
+        found = self._read_at(agent_id, rev)
+        if found is None:
+            raise HistoryError(f"{agent_id} had no soul file at {rev}")
+        return parse(found[2], agent_id=agent_id)
 
     def diff(self, agent_id: str, rev_a: str, rev_b: str) -> SoulDiff:
         """Compare the agent's memory at two revisions, by frame and as a unified diff."""
-        from soulscope.soul.trajectory import arc
-
-        a, b = self.git.resolve(rev_a), self.git.resolve(rev_b)
-        path_a, path_b = self.path_at(agent_id, a), self.path_at(agent_id, b)
-        if path_a is None and path_b is None:
-            raise HistoryError(f"{agent_id} had no soul file at {rev_a} nor at {rev_b}")
-        blob_a = self.git.blob_id(a.sha, path_a) if path_a else None
-        blob_b = self.git.blob_id(b.sha, path_b) if path_b else None
-        va, vb = self.version(blob_a), self.version(blob_b)
-        soul_a = parse(self.git.blob(blob_a), agent_id) if blob_a else None
-        soul_b = parse(self.git.blob(blob_b), agent_id) if blob_b else None
-        rel_a = _latest_relationships(soul_a)
-        rel_b = _latest_relationships(soul_b)
-        arc_a = arc(soul_a) if soul_a else []
-        arc_b = arc(soul_b) if soul_b else []
+        path = self.path_of(agent_id)
+        # git computes the text diff while the two versions are read and cut into frames here.
+        with ThreadPoolExecutor(1) as pool:
+            text = pool.submit(self.git.diff_revs, rev_a, rev_b, path)
+            a, b = self.git.resolve(rev_a), self.git.resolve(rev_b)
+            found_a, found_b = self._read_at(agent_id, a.sha), self._read_at(agent_id, b.sha)
+            if found_a is None and found_b is None:
+                raise HistoryError(f"{agent_id} had no soul file at {rev_a} nor at {rev_b}")
+            path_a, blob_a, data_a = found_a or (path, None, None)
+            path_b, blob_b, data_b = found_b or (path, None, None)
+            va, vb = self._versions.get(blob_a, data_a), self._versions.get(blob_b, data_b)
+            try:
+                unified = text.result()
+            except HistoryError:  # a date, or another name git diff does not take
+                unified = None
+        if unified is None or path_a != path or path_b != path:  # renamed in between
+            unified = self.git.diff(blob_a, blob_b, path_a, path_b)
+        rel_a = list(relationships(va.relationships or ""))
+        rel_b = list(relationships(vb.relationships or ""))
         return SoulDiff(
             agent_id=agent_id,
             before=a,
             after=b,
             frames=frame_diff(va, vb),
-            becoming_before=arc_a[-1].text if arc_a else None,
-            becoming_after=arc_b[-1].text if arc_b else None,
+            becoming_before=va.becoming,
+            becoming_after=vb.becoming,
             relationships_gained=tuple(r for r in rel_b if r not in rel_a),
             relationships_lost=tuple(r for r in rel_a if r not in rel_b),
-            unified=self.git.diff(blob_a, blob_b, path_a or path_b, path_b or path_a),
+            unified=unified,
         )
 
     def change_diff(self, change: Change) -> str:
@@ -375,46 +313,42 @@ class Timeline:
     def first_mention(self, term: str, agent_id: str | None = None) -> Mention | None:
         """When ``term`` first appeared in one agent's memory or the whole world's (case-sensitive).
 
-        The commit is git's own answer (``git log -S TERM --reverse`` on the same paths); the
-        line is the first line of that commit's version that holds the term and is new in it.
+        The commit is git's own answer (``git log -S TERM --reverse`` on the same paths, every
+        name the agent's file has had); the line is the first line of that version that holds
+        the term and is new in it.
         """
         if not term:
             raise HistoryError("the term to look for cannot be empty")
         self.git.require_full_history()
-        if agent_id is not None:
-            paths = sorted({self.path_of(agent_id)} | {c.path for c in self.history(agent_id)})
+        if agent_id is None:
+            found = self.git.pickaxe(term, self.memory_paths())
         else:
-            paths = self.memory_paths()
-        for fc in self.git.pickaxe(term, paths):
+            # Search the current name while the follow log tells the older names, if any.
+            current = self.path_of(agent_id)
+            with ThreadPoolExecutor(1) as pool:
+                search = pool.submit(self.git.pickaxe, term, [current])
+                names = sorted({current} | {c.path for c in self.commits(agent_id)})
+                found = search.result()
+            if names != [current]:
+                found = self.git.pickaxe(term, names)
+        needle = term.encode("utf-8", ENCODING_ERRORS)
+        for fc in found:
             if fc.new_blob is None:
                 continue
-            from soulscope.soul.model import ENCODING_ERRORS
-
-            new = self.git.blob(fc.new_blob).decode("utf-8", ENCODING_ERRORS)
-            old = self.git.blob(fc.old_blob).decode("utf-8", ENCODING_ERRORS) if fc.old_blob else ""
-            if new.count(term) <= old.count(term):
+            new = self.git.blob(fc.new_blob)
+            old = self.git.blob(fc.old_blob) if fc.old_blob else b""
+            if new.count(needle) <= old.count(needle):
                 continue  # this file lost occurrences in that commit; another one gained them
-            seen: dict[str, int] = {}
-            for ln in old.splitlines():
-                if term in ln:
-                    seen[ln] = seen.get(ln, 0) + 1
-            lines = new.splitlines()
-            line_no = next(i for i, ln in enumerate(lines, 1) if term in ln)
-            for i, ln in enumerate(lines, 1):
-                if term in ln:
-                    if seen.get(ln):
-                        seen[ln] -= 1
-                    else:
-                        line_no = i
-                        break
-            soul = parse(new)
-            frame = soul.frame_at_line(line_no)
+            line_no = _first_new_line(old, new, needle)
+            version = self._versions.get(fc.new_blob, new)
+            frame = _frame_at(version, new, line_no)
+            lines = new.split(b"\n")
             return Mention(
                 agent_id=Path(fc.path).stem,
                 commit=fc.commit,
                 path=fc.path,
                 line=line_no,
-                text=clean(lines[line_no - 1]),
+                text=clean(lines[line_no - 1].decode("utf-8", ENCODING_ERRORS).rstrip("\r")),
                 frame=frame.label if frame else None,
                 heading=frame.heading if frame else None,
             )
@@ -472,55 +406,6 @@ def _make_writable(root: Path) -> None:
             os.chmod(os.path.join(dirpath, name), 0o644)
 
 
-def frame_diff(before: _Version, after: _Version) -> FrameDiff:
-    """Frames added, changed and removed, matched by heading and position (duplicates handled).
-
-    Identical frames pair up in order (longest common subsequence); of the rest, frames with the
-    same heading pair up in order of occurrence and count as changed.
-    """
-    old, new = before.frames, after.frames
-    lo = 0
-    while lo < len(old) and lo < len(new) and old[lo].source == new[lo].source:
-        lo += 1
-    hi_old, hi_new = len(old), len(new)
-    while hi_old > lo and hi_new > lo and old[hi_old - 1].source == new[hi_new - 1].source:
-        hi_old -= 1
-        hi_new -= 1
-    mid_old, mid_new = old[lo:hi_old], new[lo:hi_new]
-    if not mid_old and not mid_new:
-        return FrameDiff((), (), (), False)
-    gone: list[int] = []  # indexes into old
-    came: list[int] = []  # indexes into new
-    if mid_old and mid_new:
-        matcher = difflib.SequenceMatcher(
-            None, [b.source for b in mid_old], [b.source for b in mid_new], autojunk=False
-        )
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag != "equal":
-                gone.extend(lo + i for i in range(i1, i2))
-                came.extend(lo + j for j in range(j1, j2))
-    else:
-        gone = list(range(lo, hi_old))
-        came = list(range(lo, hi_new))
-    waiting: dict[str, list[int]] = {}
-    for i in gone:
-        waiting.setdefault(old[i].key, []).append(i)
-    added: list[str] = []
-    changed: list[str] = []
-    changed_old: set[int] = set()
-    for j in came:
-        queue = waiting.get(new[j].key)
-        if queue:
-            changed_old.add(queue.pop(0))
-            changed.append(new[j].heading)
-        else:
-            added.append(new[j].heading)
-    removed = [old[i].heading for i in gone if i not in changed_old]
-    last = len(old) - 1
-    rewrote = any(i != last for i in gone)
-    return FrameDiff(tuple(added), tuple(changed), tuple(removed), rewrote)
-
-
 _REL_ITEM = re.compile(r"([A-Za-z0-9][\w.\-]*)\s*\(")
 
 
@@ -541,15 +426,32 @@ def relationships(text: str) -> dict[str, str]:
     return out
 
 
-def _latest_relationships(soul: Soul | None) -> list[str]:
-    """The agents named in the latest Relationships bullet of a soul."""
-    if soul is None:
-        return []
-    for frame in reversed(soul.frames):
-        texts = frame.get("Relationships")
-        if texts:
-            return list(relationships(" ".join(texts)))
-    return []
+def _first_new_line(old: bytes, new: bytes, needle: bytes) -> int:
+    """The 1-based number of the first line of ``new`` holding ``needle`` that ``old`` lacks."""
+    seen: dict[bytes, int] = {}
+    for ln in old.split(b"\n"):
+        if needle in ln:
+            seen[ln] = seen.get(ln, 0) + 1
+    first = 0
+    for i, ln in enumerate(new.split(b"\n"), 1):
+        if needle in ln:
+            first = first or i
+            if not seen.get(ln):
+                return i
+            seen[ln] -= 1
+    return first
+
+
+def _frame_at(version: Version, data: bytes, line: int) -> Frame | None:
+    """The frame holding a 1-based line of a version (that frame alone is parsed)."""
+    start = len(data) - sum(len(b.source) for b in version.blocks)
+    first = data.count(b"\n", 0, start) + 1
+    for block in version.blocks:
+        lines = block.source.count(b"\n") + (not block.source.endswith(b"\n"))
+        if first <= line < first + lines:
+            return parse(block.source).frames[0] if block.is_frame else None
+        first += lines
+    return None
 
 
 # -- one timeline per world, shared by every caller ------------------------------------------------

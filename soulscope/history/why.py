@@ -134,7 +134,7 @@ def introduced_by(
         for block in version.blocks:
             if key is not None and block.key != key:
                 continue
-            if _holds(block.source, st.text):
+            if _holds(block.text, st.text):
                 return change
     return None
 
