@@ -59,7 +59,7 @@ STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss
 PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane]
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
-PROGRESS_INTERVAL = 0.1
+PROGRESS_INTERVAL = 0.25
 
 
 class SoulscopeApp(App[None]):
@@ -75,6 +75,7 @@ class SoulscopeApp(App[None]):
         Binding("right_square_bracket", "step_frame(True)", "Next frame", id="app.next_frame"),
         Binding("left_square_bracket", "step_frame(False)", "Prev frame", id="app.previous_frame"),
         Binding("colon", "goto_frame", "Go to frame", id="app.goto_frame"),
+        Binding("c", "compare", "Compare arcs", show=False, id="app.compare"),
         Binding("p", "problems", "Problems", show=False, id="app.problems"),
         Binding("s", "cycle_sort", "Sort", show=False, id="app.sort"),
         Binding("j", "cursor('down')", "Down", show=False, id="app.down"),
@@ -114,15 +115,18 @@ class SoulscopeApp(App[None]):
         self.sub_title = self.world.name
         # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
         self.sidebar.option_list.focus()
-        agents = self.world.agents()
-        if not agents:
+        if not self.world.agents():
             self.notify(
                 f"No soul files in {self.world.memory_dir}.", severity="warning", markup=False
             )
             return
+        # Parsing starts once the window is painted, so that it never delays the first paint.
+        self.call_after_refresh(self._start)
+
+    def _start(self) -> None:
         self._world_started = perf_counter()
+        self.select_agent(self.world.agents()[0].id)
         self.parse_world()
-        self.select_agent(agents[0].id)
 
     @property
     def panes(self) -> list[Pane]:
@@ -182,7 +186,6 @@ class SoulscopeApp(App[None]):
             return
         self.soul = None
         self.sidebar.highlight(agent_id)
-        self.sub_title = f"{self.world.name} · {agent_id}"
         for pane in self.panes:
             pane.agent_id = agent_id
         cached = self.cache.cached(agent_id)
@@ -339,6 +342,24 @@ class SoulscopeApp(App[None]):
 
         self.push_screen(PickScreen(f"{len(choices)} problems in {self.agent_id}", choices), go)
 
+    def action_compare(self) -> None:
+        """Ask for another agent and show both arcs side by side in the Becoming tab."""
+        current = self.agent_id
+        if current is None:
+            return
+        choices = [
+            (a.id, f"{a.id}  {name}" if (name := self.world.display_name(a.id)) else a.id)
+            for a in self.world.agents()
+            if a.id != current
+        ]
+
+        def go(agent_id: str | None) -> None:
+            if agent_id is not None:
+                self.show_tab(BecomingPane.TAB_ID)
+                self.query_one(BecomingPane).compare_with(agent_id)
+
+        self.push_screen(PickScreen(f"Compare the arc of {current} with", choices), go)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for pane_class in PANES:
@@ -352,6 +373,7 @@ class SoulscopeApp(App[None]):
         yield SystemCommand(
             "Go to frame", "Key : asks for a number, label or date", self.action_goto_frame
         )
+        yield SystemCommand("Compare arcs with another agent", "Key c", self.action_compare)
         yield SystemCommand("List problems of this soul file", "Key p", self.action_problems)
         yield SystemCommand("Sort agents (name, frames, activity)", "Key s", self.action_cycle_sort)
         yield SystemCommand("Filter agents", "Key /", self.action_focus_filter)

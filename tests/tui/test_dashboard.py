@@ -269,3 +269,43 @@ async def test_early_corpus_parses_whole_world_and_sorts_by_frames(early_world: 
         await pilot.press("2")
         # The early era's arc label is "Evolving position".
         assert app.query_one("#arc", DataTable).row_count == app.sidebar.summaries[first].statements
+
+
+async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press("b", "o", "enter")
+        await settle(pilot)
+        assert app.query_one(TabbedContent).active == "becoming"
+        table = app.query_one("#compare", DataTable)
+        assert table.display
+        rows = [[str(table.get_cell_at((r, c))) for c in range(3)] for r in range(table.row_count)]
+        # Aligned by frame number: Bo wrote frames 2 and 4 only.
+        assert rows == [
+            ["1", "the cataloguer", ""],
+            ["2", "the cataloguer", "the contrarian"],
+            ["3", "the indexer  ▲", ""],
+            ["4", "the archivist  ▲", "the listener  ▲"],
+        ]
+        app.query_one("#arc", DataTable).focus()
+        await pilot.press("escape")
+        assert not table.display
+
+
+async def test_palette_runs_actions_by_name(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"next frame")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert header(app).startswith("Frame 1  2026-03-01")
+        await pilot.press("ctrl+p", *"show the world tab")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.query_one(TabbedContent).active == "world"

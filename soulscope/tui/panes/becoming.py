@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import Statement, arc
+from soulscope.soul.trajectory import Statement, arc, compare
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.status_line import StatusLine
+from soulscope.world import WorldError
 
 
 def mark(statement: Statement) -> Text:
@@ -22,19 +29,46 @@ def mark(statement: Statement) -> Text:
     return Text("")
 
 
+def compared_role(statement: Statement | None) -> Text:
+    if statement is None:
+        return Text("")
+    text = Text(statement.role)
+    if statement.shift:
+        text.append("  ▲", style="bold")
+    return text
+
+
+@dataclass
+class OtherArcLoaded(Message):
+    """The arc of the agent to compare with is parsed (``error`` set when it could not be read)."""
+
+    agent_id: str
+    statements: list[Statement]
+    error: str | None = None
+
+
 class BecomingPane(Pane):
-    """Enter on a row opens that statement's frame in the Soul tab."""
+    """Enter on a row opens that statement's frame in the Soul tab; ``c`` compares with another arc."""
 
     TAB_ID = "becoming"
     TAB_TITLE = "Becoming"
     TAB_KEY = "2"
 
+    BINDINGS = [
+        Binding(
+            "escape", "close_compare", "Close comparison", show=False, id="becoming.close_compare"
+        ),
+    ]
+
     def __init__(self) -> None:
         super().__init__(id="becoming-pane")
         self.statements: list[Statement] = []
+        self.other_id: str | None = None  # the agent compared with, if any
+        self.other: list[Statement] = []
+        self._stale = False  # the table shows an older soul than ``soul``
 
     def compose(self) -> ComposeResult:
-        yield Static(id="arc-summary", markup=False)
+        yield StatusLine(id="arc-summary")
         table: DataTable[Text] = DataTable(id="arc", cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="index")
         table.add_column("Frame", key="frame")
@@ -43,6 +77,8 @@ class BecomingPane(Pane):
         table.add_column("", key="mark")
         yield table
         yield Static(id="arc-detail", markup=False)
+        yield StatusLine(id="compare-title", classes="compare")
+        yield DataTable(id="compare", cursor_type="row", zebra_stripes=True, classes="compare")
 
     @property
     def table(self) -> DataTable[Text]:
@@ -50,6 +86,17 @@ class BecomingPane(Pane):
 
     def watch_soul(self, soul: Soul | None) -> None:
         self.statements = arc(soul, self.app.arc_label) if soul else []
+        # A hidden tab fills its table when it is shown: switching agents pays only for what is seen.
+        self._stale = True
+        if self.region.area:
+            self._fill(soul)
+
+    def on_show(self) -> None:
+        if self._stale:
+            self._fill(self.soul)
+
+    def _fill(self, soul: Soul | None) -> None:
+        self._stale = False
         table = self.table
         table.clear()
         for s in self.statements:
@@ -61,14 +108,14 @@ class BecomingPane(Pane):
                 mark(s),
                 key=str(s.index),
             )
-        summary = self.query_one("#arc-summary", Static)
+        summary = self.query_one("#arc-summary", StatusLine)
         if soul is None:
-            summary.update(Text(""))
+            summary.show(Text(""))
         elif not self.statements:
-            summary.update(Text(f"{soul.agent_id}: no identity statements"))
+            summary.show(Text(f"{soul.agent_id}: no identity statements"))
         else:
             shifts = sum(1 for s in self.statements if s.shift)
-            summary.update(
+            summary.show(
                 Text.assemble(
                     (soul.name or soul.agent_id or "", "bold"),
                     f"  {len(self.statements)} statements · {shifts} shifts",
@@ -76,6 +123,7 @@ class BecomingPane(Pane):
                 )
             )
         self._show_detail(0)
+        self._fill_compare()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -93,8 +141,10 @@ class BecomingPane(Pane):
 
     def _show_detail(self, row: int) -> None:
         detail = self.query_one("#arc-detail", Static)
+        # Its height follows the text; while the tab is hidden the layout can wait until it shows.
+        layout = self.region.area > 0
         if not 0 <= row < len(self.statements):
-            detail.update(Text(""))
+            detail.update(Text(""), layout=layout)
             return
         s = self.statements[row]
         text = Text.assemble((s.heading, "bold"), f"  line {s.line}\n", s.text)
@@ -103,4 +153,59 @@ class BecomingPane(Pane):
             text.append(s.from_role or "?", style="italic")
             text.append("  →  ")
             text.append(s.to_role or "?", style="bold")
-        detail.update(text)
+        detail.update(text, layout=layout)
+
+    # -- comparison with another agent's arc --------------------------------------------------
+    def compare_with(self, agent_id: str) -> None:
+        """Show this arc and ``agent_id``'s side by side, aligned by frame (parsed in a worker)."""
+        self.other_id = agent_id
+        self.other = []
+        self.query_one("#compare-title", StatusLine).show(
+            Text(f"comparing with {agent_id}: parsing…")
+        )
+        self.set_class(True, "-comparing")
+        self._load_other(agent_id)
+
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
+    def _load_other(self, agent_id: str) -> None:
+        try:
+            soul, _ = self.app.cache.load(agent_id)
+        except WorldError as exc:
+            self.post_message(OtherArcLoaded(agent_id, [], str(exc)))
+            return
+        self.post_message(OtherArcLoaded(agent_id, arc(soul, self.app.arc_label)))
+
+    def on_other_arc_loaded(self, message: OtherArcLoaded) -> None:
+        message.stop()
+        if message.agent_id != self.other_id:
+            return
+        if message.error:
+            self.app.notify(message.error, severity="error", markup=False)
+            self.action_close_compare()
+            return
+        self.other = message.statements
+        self._fill_compare()
+
+    def _fill_compare(self) -> None:
+        if self.other_id is None:
+            return
+        table = self.query_one("#compare", DataTable)
+        table.clear(columns=True)
+        table.add_column("Frame", key="frame")
+        table.add_column(Text(self.agent_id or ""), key="left")
+        table.add_column(Text(self.other_id), key="right")
+        for row in compare(self.statements, self.other):
+            table.add_row(Text(row.key), compared_role(row.left), compared_role(row.right))
+        self.query_one("#compare-title", StatusLine).show(
+            Text.assemble(
+                ("Side by side", "bold"),
+                f"  {self.agent_id} and {self.other_id}, aligned by frame",
+                ("  (▲ shift · escape closes)", "dim"),
+            )
+        )
+
+    def action_close_compare(self) -> None:
+        self.other_id = None
+        self.other = []
+        self.set_class(False, "-comparing")
+        self.table.focus()

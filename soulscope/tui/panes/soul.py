@@ -6,11 +6,11 @@ from bisect import bisect_left, bisect_right
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Static
 
 from soulscope.soul.model import Frame, Soul
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.status_line import StatusLine
 
 
 class SoulPane(Pane):
@@ -25,9 +25,9 @@ class SoulPane(Pane):
         self._frame_lines: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(id="soul-header", markup=False)
+        yield StatusLine(id="soul-header")
         yield SoulText(id="soul-text")
-        yield Static(id="soul-footer", markup=False)
+        yield StatusLine(id="soul-footer")
 
     @property
     def view(self) -> SoulText:
@@ -35,7 +35,7 @@ class SoulPane(Pane):
 
     def watch_agent_id(self, agent_id: str | None) -> None:
         if agent_id is not None:
-            self.query_one("#soul-header", Static).update(Text(f"{agent_id} · parsing…"))
+            self.query_one("#soul-header", StatusLine).show(Text(f"{agent_id} · parsing…"))
 
     def watch_soul(self, soul: Soul | None) -> None:
         self._frame_lines = [f.line for f in soul.frames] if soul else []
@@ -97,22 +97,22 @@ class SoulPane(Pane):
     # -- header and footer -------------------------------------------------------------------
     def _update_header(self) -> None:
         soul = self.soul
-        header = self.query_one("#soul-header", Static)
+        header = self.query_one("#soul-header", StatusLine)
         if soul is None:
-            header.update(Text(""))
+            header.show(Text(""))
             return
         frame = self.current_frame()
         total = len(soul.frames)
         if frame is None:
             where = f"header · {total} frames" if total else "no frames"
-            header.update(Text.assemble((soul.name or soul.agent_id or "", "bold"), f"  {where}"))
+            header.show(Text.assemble((soul.name or soul.agent_id or "", "bold"), f"  {where}"))
             return
         marks = []
         if frame.duplicate_of is not None:
             marks.append("duplicate")
         if frame.time_reversed:
             marks.append("earlier than the frame before")
-        header.update(
+        header.show(
             Text.assemble(
                 (f"Frame {frame.label}", "bold"),
                 f"  {frame.when or 'no date'}",
@@ -124,12 +124,12 @@ class SoulPane(Pane):
 
     def _update_footer(self) -> None:
         soul = self.soul
-        footer = self.query_one("#soul-footer", Static)
+        footer = self.query_one("#soul-footer", StatusLine)
         if soul is None:
-            footer.update(Text(""))
+            footer.show(Text(""))
             return
         problems = len(soul.problems)
-        footer.update(
+        footer.show(
             Text.assemble(
                 f"{self.view.line_count:,} lines · {len(soul.frames)} frames · ",
                 (

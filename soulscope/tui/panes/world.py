@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.status_line import StatusLine
 
 
 class WorldPane(Pane):
@@ -24,7 +25,7 @@ class WorldPane(Pane):
         self._rows: set[str] = set()
 
     def compose(self) -> ComposeResult:
-        yield Static(id="world-status", markup=False)
+        yield StatusLine(id="world-status")
         table: DataTable[Text] = DataTable(id="world-table", cursor_type="row", zebra_stripes=True)
         table.add_column("Agent", key="agent")
         table.add_column("Frames", key="frames")
@@ -58,11 +59,11 @@ class WorldPane(Pane):
 
     def show_progress(self, done: int, total: int) -> None:
         """The status line above the table: how far the world's parsing is."""
-        status = self.query_one("#world-status", Static)
+        status = self.query_one("#world-status", StatusLine)
         if done < total:
-            status.update(Text(f"parsing the world… {done}/{total} agents"))
+            status.show(Text(f"parsing the world… {done}/{total} agents"))
         else:
-            status.update(Text(f"{total} agents  (enter selects one)"))
+            status.show(Text(f"{total} agents  (enter selects one)"))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -9,10 +9,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from soulscope.soul.trajectory import ArcSummary
+from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import AgentFile
 
 SORTS = ("name", "frames", "activity")
@@ -41,7 +42,7 @@ class AgentList(Vertical):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter agents  (/)", id="filter")
         yield OptionList(id="agents")
-        yield Static(id="sidebar-status", markup=False)
+        yield StatusLine(id="sidebar-status")
 
     def on_mount(self) -> None:
         self.rebuild()
@@ -118,7 +119,7 @@ class AgentList(Vertical):
         if parsed < total:
             parts.append(f"parsing {parsed}/{total}")
         parts.append(f"sort: {self.sort} (s)")
-        self.query_one("#sidebar-status", Static).update(Text(" · ".join(parts)))
+        self.query_one("#sidebar-status", StatusLine).show(Text(" · ".join(parts)))
 
     # -- events ------------------------------------------------------------------------------
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -42,7 +42,8 @@ def wrap_offsets(line: str, width: int) -> list[int]:
     if width < 1:
         width = 1
     starts = [0]
-    if line.isascii():
+    # One cell per character (ASCII, most accents, dashes): offsets are cells.
+    if line.isascii() or cell_len(line) == len(line):
         if len(line) <= width:
             return starts
         start = 0
