@@ -9,11 +9,15 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from soulscope.cli import history, souls
+from soulscope.cli import frames, history, souls
 from soulscope.cli.output import CommandError
 
 # Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
-AREAS: list[Callable[[argparse._SubParsersAction], None]] = [souls.register, history.register]
+AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
+    souls.register,
+    history.register,
+    frames.register,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

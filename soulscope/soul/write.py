@@ -155,7 +155,10 @@ def _separator(path: Path) -> bytes:
     return b"\n" if tail.endswith(b"\n") else b"\n\n"
 
 
-def append_entry(path: str | Path, entry_text: str) -> None:
-    """Append a rendered entry to a soul file atomically, after one blank line."""
+def append_entry(path: str | Path, entry_text: str, sync: bool = True) -> None:
+    """Append a rendered entry to a soul file atomically, after one blank line.
+
+    ``sync=False``: see ``soulscope.atomic.write_atomic`` (the frame runner syncs a frame at once).
+    """
     path = Path(path)
-    append_atomic(path, _separator(path) + entry_text.encode("utf-8"))
+    append_atomic(path, _separator(path) + entry_text.encode("utf-8"), sync=sync)

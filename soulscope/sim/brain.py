@@ -1,0 +1,259 @@
+"""What a brain is given, what it answers, and how an answer is checked.
+
+A ``Brain`` turns a batch of ``Request`` (one agent in one frame: its soul and what it read) into
+one ``Outcome`` each: a validated ``Decision``, the raw answer and the context it saw. Two brains
+exist: ``soulscope.sim.offline.OfflineBrain`` (seeded, no network) and
+``soulscope.sim.llm.LlmBrain`` (an OpenAI-compatible endpoint).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from soulscope.sim.community import Comment, Post, channel_name
+from soulscope.soul.model import Soul
+
+ACTION_KINDS = ("post", "comment", "vote", "follow", "lurk")
+MAX_ACTIONS = 6
+TEXT_FIELDS = ("named", "influenced_by", "surprised_by", "reinforced", "becoming")
+
+
+class DecisionError(ValueError):
+    """An answer that is not a valid decision; the message says what is wrong, for a repair."""
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    """What an agent reads in a frame (all of it from before the frame started)."""
+
+    posts: tuple[Post, ...] = ()  # recent posts in its channels, by others
+    replies: tuple[Comment, ...] = ()  # recent comments on its posts or answering its comments
+    related: tuple[Post | Comment, ...] = ()  # what agents it follows or relates to did lately
+    agents: tuple[str, ...] = ()  # every agent id in the world
+
+
+@dataclass(frozen=True)
+class Request:
+    agent: str
+    frame: int
+    date: str
+    seed: int
+    soul: Soul
+    feed: Feed
+    channels: tuple[str, ...]  # bare channel names it may post in
+
+    @property
+    def thread_ids(self) -> set[int]:
+        """Posts it may comment on or vote on: the ones it read."""
+        ids = {p.id for p in self.feed.posts}
+        ids.update(c.post for c in self.feed.replies)
+        ids.update(x.id if isinstance(x, Post) else x.post for x in self.feed.related)
+        return ids
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str  # one of ACTION_KINDS
+    channel: str = ""
+    title: str = ""
+    body: str = ""
+    post: int | None = None
+    parent: int | None = None
+    value: int = 0
+    agent: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    actions: tuple[Action, ...]
+    named: str = ""
+    influenced_by: str = ""
+    surprised_by: str = ""
+    reinforced: str = ""
+    becoming: str = ""
+    relationships: tuple[tuple[str, str], ...] = ()  # (agent id, nature)
+
+    @classmethod
+    def lurk(cls) -> Decision:
+        return cls(actions=(Action("lurk"),))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    decision: Decision
+    raw: str  # the brain's answer as it came
+    context: dict[str, Any] | list[Any] | str  # what the brain was given
+    error: str | None = None  # why the agent lurks instead, when its answer was unusable
+
+
+Progress = Callable[[int, int], None]
+
+
+class Brain(Protocol):
+    name: str  # "offline" or "llm", written into frame logs
+
+    def decide(
+        self, requests: Sequence[Request], progress: Progress | None = None
+    ) -> list[Outcome]:
+        """One outcome per request, in the same order. Never raises for one agent's failure."""
+        ...
+
+
+def _item(x: Post | Comment, limit: int = 400) -> dict[str, Any]:
+    body = x.body if len(x.body) <= limit else x.body[: limit - 1] + "…"
+    if isinstance(x, Post):
+        return {
+            "post": x.id,
+            "author": x.author,
+            "channel": x.channel,
+            "title": x.title,
+            "body": body,
+        }
+    return {"comment": x.id, "post": x.post, "parent": x.parent, "author": x.author, "body": body}
+
+
+def context_of(request: Request) -> dict[str, Any]:
+    """What the agent was given, as the frame log keeps it: its soul in brief and what it read."""
+    soul = request.soul
+    last = soul.last_frame
+    becoming = [t for f in soul.frames for t in f.get("Becoming")]
+    return {
+        "soul": {
+            "path": f"memory/{request.agent}.md",
+            "bytes": len(soul.render()),
+            "frames": len(soul.frames),
+            "last_frame": last.heading if last else None,
+            "becoming": becoming[-1] if becoming else None,
+        },
+        "identity": {k: soul.identity[k] for k in soul.identity},
+        "channels": list(request.channels),
+        "posts": [_item(p) for p in request.feed.posts],
+        "replies": [_item(c) for c in request.feed.replies],
+        "related": [_item(x) for x in request.feed.related],
+    }
+
+
+# The JSON an LLM brain must answer with; also sent as ``response_format`` where supported.
+DECISION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["actions", *TEXT_FIELDS, "relationships"],
+    "properties": {
+        "actions": {
+            "type": "array",
+            "maxItems": MAX_ACTIONS,
+            "items": {
+                "type": "object",
+                "required": ["type"],
+                "properties": {
+                    "type": {"type": "string", "enum": list(ACTION_KINDS)},
+                    "channel": {"type": "string"},
+                    "title": {"type": "string"},
+                    "body": {"type": "string"},
+                    "post": {"type": "integer"},
+                    "parent": {"type": ["integer", "null"]},
+                    "value": {"type": "integer", "enum": [1, -1]},
+                    "agent": {"type": "string"},
+                },
+            },
+        },
+        **{name: {"type": "string"} for name in TEXT_FIELDS},
+        "relationships": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["agent", "nature"],
+                "properties": {"agent": {"type": "string"}, "nature": {"type": "string"}},
+            },
+        },
+    },
+}
+
+
+def _text(obj: dict, key: str) -> str:
+    value = obj.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise DecisionError(f"'{key}' must be a string")
+    return value.strip()
+
+
+def _int(obj: dict, key: str, where: str) -> int:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DecisionError(f"{where}: '{key}' must be an integer")
+    return value
+
+
+def validate(obj: Any, request: Request) -> Decision:
+    """Check an answer against the schema and against the world the agent saw."""
+    if not isinstance(obj, dict):
+        raise DecisionError("the answer must be a JSON object")
+    raw_actions = obj.get("actions")
+    if not isinstance(raw_actions, list) or not raw_actions:
+        raise DecisionError("'actions' must be a non-empty list")
+    if len(raw_actions) > MAX_ACTIONS:
+        raise DecisionError(f"at most {MAX_ACTIONS} actions per frame")
+    known_posts = request.thread_ids
+    agents = set(request.feed.agents)
+    actions: list[Action] = []
+    for i, a in enumerate(raw_actions):
+        where = f"action {i + 1}"
+        if not isinstance(a, dict) or a.get("type") not in ACTION_KINDS:
+            raise DecisionError(f"{where}: 'type' must be one of {', '.join(ACTION_KINDS)}")
+        kind = a["type"]
+        if kind == "post":
+            channel = channel_name(_text(a, "channel"))
+            if channel not in request.channels:
+                raise DecisionError(
+                    f"{where}: 'channel' must be one of {', '.join(request.channels) or '(none)'}"
+                )
+            title, body = _text(a, "title"), _text(a, "body")
+            if not title or not body:
+                raise DecisionError(f"{where}: a post needs a 'title' and a 'body'")
+            actions.append(Action("post", channel=channel, title=title, body=body))
+        elif kind == "comment":
+            post = _int(a, "post", where)
+            if post not in known_posts:
+                raise DecisionError(f"{where}: post #{post} is not one the agent read")
+            parent = a.get("parent")
+            if parent is not None and (isinstance(parent, bool) or not isinstance(parent, int)):
+                raise DecisionError(f"{where}: 'parent' must be a comment id or null")
+            body = _text(a, "body")
+            if not body:
+                raise DecisionError(f"{where}: a comment needs a 'body'")
+            actions.append(Action("comment", post=post, parent=parent, body=body))
+        elif kind == "vote":
+            post = _int(a, "post", where)
+            value = _int(a, "value", where)
+            if post not in known_posts or value not in (1, -1):
+                raise DecisionError(
+                    f"{where}: a vote needs a post the agent read and value 1 or -1"
+                )
+            actions.append(Action("vote", post=post, value=value))
+        elif kind == "follow":
+            agent = _text(a, "agent")
+            if agent not in agents or agent == request.agent:
+                raise DecisionError(f"{where}: '{agent}' is not another agent of this world")
+            actions.append(Action("follow", agent=agent))
+        else:
+            actions.append(Action("lurk"))
+    relationships: list[tuple[str, str]] = []
+    rels = obj.get("relationships") or []
+    if not isinstance(rels, list):
+        raise DecisionError("'relationships' must be a list")
+    for r in rels:
+        if not isinstance(r, dict):
+            raise DecisionError("each relationship is an object with 'agent' and 'nature'")
+        agent, nature = _text(r, "agent"), _text(r, "nature")
+        if agent not in agents or agent == request.agent:
+            raise DecisionError(f"relationship with '{agent}': not another agent of this world")
+        relationships.append((agent, nature))
+    return Decision(
+        actions=tuple(actions),
+        relationships=tuple(relationships),
+        **{name: _text(obj, name) for name in TEXT_FIELDS},
+    )

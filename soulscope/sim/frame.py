@@ -1,0 +1,454 @@
+"""One frame: read -> decide -> apply -> append -> one commit.
+
+Every chosen agent reads its whole soul file and the recent community, its brain decides, the
+actions go to the community store, an entry is appended to its soul file, what it saw goes to
+``frames/N/AGENT.json``, and the frame becomes exactly one git commit
+(``frame N: K agents, P posts, C comments``). A journal makes the frame all-or-nothing: see
+``soulscope.sim.journal``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from soulscope.atomic import sync_paths, write_atomic
+from soulscope.sim import community as store
+from soulscope.sim import repo
+from soulscope.sim.brain import Brain, Decision, Feed, Outcome, Request
+from soulscope.sim.clock import Clock, read_clock, write_clock
+from soulscope.sim.community import Comment, Community, Follow, Post, Vote, channel_name
+from soulscope.sim.journal import Journal, clear_journal, plan, recover, write_journal
+from soulscope.sim.lock import WorldLock
+from soulscope.soul.model import Soul
+from soulscope.soul.parse import parse
+from soulscope.soul.write import append_entry, render_entry
+from soulscope.world import World, WorldError
+
+RECENT_FRAMES = 3  # how far back "recent" community activity reaches
+FEED_POSTS = 8
+FEED_REPLIES = 5
+FEED_RELATED = 5
+FRAMES_DIR = "frames"
+# Fault injection for the crash tests: the runner stops and waits at this point of a frame.
+PAUSE_ENV = "SOULSCOPE_FRAME_PAUSE"
+PAUSE_POINTS = ("writing", "written", "committed")
+_AGENT_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+Progress = Callable[[str, int, int], None]  # (what, done, total)
+
+
+class FrameInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a frame; ``args[0]`` says whether the frame was completed or rolled back."""
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    frame: int
+    date: str
+    agents: int
+    posts: int
+    comments: int
+    votes: int
+    follows: int
+    commit: str
+    errors: tuple[tuple[str, str], ...] = ()  # (agent, why it lurked)
+    notes: tuple[str, ...] = ()  # recovery of an earlier run, a stale lock
+    timings: dict[str, float] = field(default_factory=dict, compare=False)
+
+    @property
+    def message(self) -> str:
+        return commit_message(self.frame, self.agents, self.posts, self.comments)
+
+
+def commit_message(frame: int, agents: int, posts: int, comments: int) -> str:
+    return f"frame {frame}: {agents} agents, {posts} posts, {comments} comments"
+
+
+def _pause(point: str) -> None:
+    if os.environ.get(PAUSE_ENV) == point:
+        print(f"soulscope: paused at {point}", file=sys.stderr, flush=True)
+        time.sleep(600)
+
+
+def _world(path: str | Path | World) -> World:
+    world = path if isinstance(path, World) else World.open(path)
+    if world.only is not None:
+        raise WorldError(f"{world.only} is a single soul file; advance the world folder around it")
+    return world
+
+
+def choose_agents(
+    world: World,
+    clock: Clock,
+    named: Sequence[str] | None = None,
+    sample: int | None = None,
+) -> list[str]:
+    """The agents of the next frame: the named ones, else the active ones (a seeded sample of them)."""
+    files = {a.id for a in world.agents()}
+    if named:
+        missing = [a for a in named if a not in files]
+        if missing:
+            raise WorldError(f"no agent '{missing[0]}' in {world.memory_dir}")
+        return sorted(set(named))
+    registry = world.registry()
+    active = sorted(
+        a for a in files if str((registry.get(a) or {}).get("status", "active")) == "active"
+    )
+    if not active:
+        raise WorldError(f"{world.root} has no active agents; add one with 'soulscope register'")
+    if sample is not None:
+        if sample < 1:
+            raise WorldError("a sample needs at least one agent")
+        rng = random.Random(f"sample:{clock.seed}:{clock.frame + 1}")
+        active = sorted(rng.sample(active, min(sample, len(active))))
+    return active
+
+
+def _channels(soul: Soul, entry: dict) -> tuple[str, ...]:
+    names = [channel_name(c) for c in soul.items("Subscribed Channels")]
+    if not names:
+        names = [channel_name(str(c)) for c in entry.get("subscribed_channels") or []]
+    names = [n for n in names if n and " " not in n]
+    return tuple(dict.fromkeys(names)) or ("general",)
+
+
+def _relations(soul: Soul, agents: set[str]) -> set[str]:
+    """Agents named in the soul's latest Relationships line."""
+    for frame in reversed(soul.frames):
+        for text in frame.get("Relationships"):
+            return {m for m in _AGENT_REF.findall(text) if m in agents}
+    return set()
+
+
+def _answers(community: Community, comment: Comment, agent: str) -> bool:
+    """Whether ``comment`` is by someone else on ``agent``'s post or in reply to its comment."""
+    if comment.author == agent:
+        return False
+    post = community.by_id.get(comment.post)
+    parent = community.comment_by_id.get(comment.parent) if comment.parent is not None else None
+    return (post is not None and post.author == agent) or (
+        parent is not None and parent.author == agent
+    )
+
+
+def build_requests(
+    world: World, clock: Clock, chosen: list[str], souls: dict[str, Soul], community: Community
+) -> list[Request]:
+    """What each agent reads this frame: all of it from before the frame."""
+    agents = tuple(a.id for a in world.agents())
+    known = set(agents)
+    since = clock.frame - RECENT_FRAMES + 1
+    recent_posts = [p for p in community.posts if p.frame >= since]
+    recent_posts.sort(key=lambda p: (-p.frame, -p.id))
+    recent_comments = [c for c in community.comments if c.frame >= since]
+    recent_comments.sort(key=lambda c: (-c.frame, -c.id))
+    by_channel: dict[str, list[Post]] = {}
+    for p in recent_posts:
+        by_channel.setdefault(channel_name(p.channel), []).append(p)
+    activity: dict[str, list[Post | Comment]] = {}
+    for x in [*recent_posts, *recent_comments]:
+        activity.setdefault(x.author, []).append(x)
+    registry = world.registry()
+    requests = []
+    for agent in chosen:
+        soul = souls[agent]
+        channels = _channels(soul, registry.get(agent) or {})
+        feed_posts = sorted(
+            (p for ch in channels for p in by_channel.get(ch, ()) if p.author != agent),
+            key=lambda p: (-p.frame, -p.id),
+        )[:FEED_POSTS]
+        replies = [c for c in recent_comments if _answers(community, c, agent)][:FEED_REPLIES]
+        related_agents = (community.following(agent) | _relations(soul, known)) - {agent}
+        related = sorted(
+            (x for a in sorted(related_agents) for x in activity.get(a, ())),
+            key=lambda x: (-x.frame, -x.id),
+        )[:FEED_RELATED]
+        requests.append(
+            Request(
+                agent=agent,
+                frame=clock.frame,
+                date=clock.date,
+                seed=clock.seed,
+                soul=soul,
+                feed=Feed(tuple(feed_posts), tuple(replies), tuple(related), agents),
+                channels=channels,
+            )
+        )
+    return requests
+
+
+@dataclass
+class _Applied:
+    """What one frame changes, built in memory before anything is written."""
+
+    records: list[Post | Comment | Vote | Follow] = field(default_factory=list)
+    entries: dict[str, str] = field(default_factory=dict)
+    logs: dict[str, bytes] = field(default_factory=dict)
+    posts: int = 0
+    comments: int = 0
+    votes: int = 0
+    follows: int = 0
+
+
+def _quote(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return f"“{text if len(text) <= limit else text[: limit - 1].rstrip() + '…'}”"
+
+
+def _decision_dict(decision: Decision) -> dict[str, Any]:
+    out = asdict(decision)
+    out["actions"] = [
+        {k: v for k, v in asdict(a).items() if v not in ("", None, 0) or k == "kind"}
+        for a in decision.actions
+    ]
+    out["relationships"] = [{"agent": a, "nature": n} for a, n in decision.relationships]
+    return out
+
+
+def apply(
+    clock: Clock,
+    requests: list[Request],
+    outcomes: list[Outcome],
+    community: Community,
+    brain: str,
+) -> _Applied:
+    """Turn decisions into community records, soul entries and frame logs (ids in agent order)."""
+    out = _Applied()
+    next_post, next_comment = community.next_post_id, community.next_comment_id
+    following = {r.agent: community.following(r.agent) for r in requests}
+    for request, outcome in zip(requests, outcomes, strict=True):
+        agent, decision = request.agent, outcome.decision
+        bullets: list[str] = []
+        threads: list[int] = []
+        voted: set[int] = set()
+        for a in decision.actions:
+            if a.kind == "post":
+                out.records.append(
+                    Post(next_post, clock.frame, clock.date, agent, a.channel, a.title, a.body)
+                )
+                bullets.append(f"Posted #{next_post} in c/{a.channel}: {_quote(a.title)}")
+                threads.append(next_post)
+                next_post += 1
+                out.posts += 1
+            elif a.kind == "comment" and a.post is not None:
+                post = community.by_id.get(a.post)
+                out.records.append(
+                    Comment(next_comment, a.post, a.parent, clock.frame, clock.date, agent, a.body)
+                )
+                parent = community.comment_by_id.get(a.parent) if a.parent is not None else None
+                if parent is not None:
+                    bullets.append(f"Replied to {parent.author} on #{a.post}: {_quote(a.body)}")
+                else:
+                    whose = f" by {post.author}" if post else ""
+                    bullets.append(f"Commented on #{a.post}{whose}: {_quote(a.body)}")
+                threads.append(a.post)
+                next_comment += 1
+                out.comments += 1
+            elif a.kind == "vote" and a.post is not None and a.post not in voted:
+                voted.add(a.post)
+                out.records.append(Vote(clock.frame, agent, a.post, a.value))
+                post = community.by_id.get(a.post)
+                title = f" ({_quote(post.title, 60)} by {post.author})" if post else ""
+                bullets.append(f"{'Upvoted' if a.value > 0 else 'Downvoted'} #{a.post}{title}")
+                threads.append(a.post)
+                out.votes += 1
+            elif a.kind == "follow" and a.agent not in following[agent]:
+                following[agent].add(a.agent)
+                out.records.append(Follow(clock.frame, agent, a.agent))
+                bullets.append(f"Followed {a.agent}")
+                out.follows += 1
+        if not bullets:
+            seen = len(request.feed.posts)
+            why = f" ({outcome.error})" if outcome.error else ""
+            bullets.append(f"Lurked, read {seen} post{'s' * (seen != 1)} and wrote nothing{why}")
+        observations = [
+            ("Named", decision.named),
+            ("Influenced by", decision.influenced_by),
+            ("Surprised by", decision.surprised_by),
+            ("Reinforced", decision.reinforced),
+            ("Becoming", decision.becoming),
+            (
+                "Relationships",
+                ", ".join(f"{a} ({n})" if n else a for a, n in decision.relationships),
+            ),
+            ("Connected", ", ".join(f"#{t}" for t in dict.fromkeys(threads))),
+        ]
+        out.entries[agent] = render_entry(clock.frame, clock.date, bullets, observations)
+        log = {
+            "frame": clock.frame,
+            "agent": agent,
+            "brain": brain,
+            "context": outcome.context,
+            "raw": outcome.raw,
+            "decision": _decision_dict(decision),
+            "error": outcome.error,
+        }
+        out.logs[agent] = (json.dumps(log, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return out
+
+
+class FrameRunner:
+    """Advances one world; holds its lock for as many frames as it is asked to run."""
+
+    def __init__(self, world: str | Path | World, brain: Brain) -> None:
+        self.world = _world(world)
+        self.root = self.world.root
+        self.brain = brain
+        self.top = repo.toplevel(self.root)
+        self.lock = WorldLock(self.root)
+        self.notes: list[str] = []
+
+    def __enter__(self) -> FrameRunner:
+        self.lock.acquire()
+        try:
+            if self.lock.stale_pid:
+                self.notes.append(
+                    f"took over the lock left by a stopped runner (pid {self.lock.stale_pid})"
+                )
+            recovered = recover(self.root, self.top)
+            if recovered:
+                self.notes.append(recovered)
+        except BaseException:
+            self.lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+    def step(
+        self,
+        agents: Sequence[str] | None = None,
+        sample: int | None = None,
+        seed: int | None = None,
+        progress: Progress | None = None,
+    ) -> FrameResult:
+        """Run one frame (call inside ``with``)."""
+        t0 = time.perf_counter()
+        self.world.refresh()
+        known = {a.id: a for a in self.world.agents()}
+        # Without world.json the clock starts from the souls' latest frame: parse them all once.
+        if (self.root / "world.json").exists():
+            clock = read_clock(self.root)
+        else:
+            clock = read_clock(self.root, (parse(a.path.read_bytes()) for a in known.values()))
+        if seed is not None:
+            clock = replace(clock, seed=seed)
+        chosen = choose_agents(self.world, clock, agents, sample)
+        clock = clock.next()
+        souls = {}
+        for i, agent in enumerate(chosen):
+            souls[agent] = parse(known[agent].path.read_bytes(), agent_id=agent)
+            if progress and i % 50 == 0:
+                progress("reading", i, len(chosen))
+        community = Community.load(self.root)
+        requests = build_requests(self.world, clock, chosen, souls, community)
+        t1 = time.perf_counter()
+        outcomes = self.brain.decide(
+            requests, (lambda d, n: progress("deciding", d, n)) if progress else None
+        )
+        t2 = time.perf_counter()
+        changes = apply(clock, requests, outcomes, community, self.brain.name)
+        result = self._write(clock, chosen, changes, known, progress)
+        t3 = time.perf_counter()
+        notes, self.notes = tuple(self.notes), []
+        git_s = result.timings["git"]
+        return replace(
+            result,
+            errors=tuple(
+                (r.agent, o.error) for r, o in zip(requests, outcomes, strict=True) if o.error
+            ),
+            notes=notes,
+            timings={"read": t1 - t0, "decide": t2 - t1, "write": t3 - t2 - git_s, "git": git_s},
+        )
+
+    def _write(
+        self,
+        clock: Clock,
+        chosen: list[str],
+        changes: _Applied,
+        known: dict,
+        progress: Progress | None,
+    ) -> FrameResult:
+        root = self.root
+        community_files = store.paths(root)
+        kinds = {Post: "posts", Comment: "comments", Vote: "votes", Follow: "follows"}
+        touched_community = sorted({community_files[kinds[type(r)]] for r in changes.records})
+        souls = [known[a].path for a in chosen]
+        log_dir = root / FRAMES_DIR / str(clock.frame)
+        logs = [log_dir / f"{a}.json" for a in chosen]
+        if log_dir.exists() and any(p.exists() for p in logs):
+            raise WorldError(
+                f"{log_dir} already holds logs of frame {clock.frame}; the world's clock is behind its frames"
+            )
+        clock_file = root / "world.json"
+        message = commit_message(clock.frame, len(chosen), changes.posts, changes.comments)
+        journal = Journal(
+            frame=clock.frame,
+            date=clock.date,
+            message=message,
+            head=repo.head(self.top),
+            files=tuple(plan(root, touched_community + souls, [clock_file], logs)),
+        )
+        write_journal(root, journal)
+        try:
+            # Each write is atomic on its own; durability comes once for the whole frame below.
+            store.append(root, changes.records, sync=False)
+            for i, agent in enumerate(chosen):
+                append_entry(known[agent].path, changes.entries[agent], sync=False)
+                write_atomic(logs[i], changes.logs[agent], sync=False)
+                if i == len(chosen) // 2:
+                    _pause("writing")
+                if progress and i % 50 == 0:
+                    progress("writing", i, len(chosen))
+            write_clock(root, clock)
+            sync_paths(journal.paths(root))
+            write_journal(root, replace(journal, state="written"))
+            _pause("written")
+            g0 = time.perf_counter()
+            sha = repo.commit(self.top, journal.paths(root), message, clock.date)
+            git_s = time.perf_counter() - g0
+            _pause("committed")
+            clear_journal(root)
+        except BaseException as exc:
+            said = recover(root, self.top) or f"frame {clock.frame} was not started"
+            if isinstance(exc, KeyboardInterrupt):
+                raise FrameInterrupted(said) from exc
+            raise
+        self.world.refresh()
+        return FrameResult(
+            frame=clock.frame,
+            date=clock.date,
+            agents=len(chosen),
+            posts=changes.posts,
+            comments=changes.comments,
+            votes=changes.votes,
+            follows=changes.follows,
+            commit=sha,
+            timings={"git": git_s},
+        )
+
+
+def run_frames(
+    world: str | Path | World,
+    brain: Brain,
+    steps: int = 1,
+    agents: Sequence[str] | None = None,
+    sample: int | None = None,
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> list[FrameResult]:
+    """Advance a world ``steps`` frames under one lock; returns one result per frame."""
+    if steps < 1:
+        raise WorldError("the number of frames to run is at least 1")
+    with FrameRunner(world, brain) as runner:
+        return [runner.step(agents, sample, seed, progress) for _ in range(steps)]

@@ -1,0 +1,208 @@
+"""The LLM brain: each agent asks an OpenAI-compatible endpoint what it does this frame.
+
+Answers are structured JSON (``response_format`` with ``DECISION_SCHEMA`` where the server
+supports it, plain JSON by instruction where it does not), validated against the world the agent
+saw, repaired once when invalid; an agent whose endpoint is down, slow or incoherent lurks this
+frame and the reason is logged, while the others go on. Calls run concurrently, at most
+``concurrency`` at once, each bounded by the settings' timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from soulscope.config import Settings
+from soulscope.sim.brain import (
+    DECISION_SCHEMA,
+    Decision,
+    DecisionError,
+    Outcome,
+    Progress,
+    Request,
+    validate,
+)
+from soulscope.sim.community import Comment, Post
+
+MAX_SOUL_CHARS = 24_000  # about 6k tokens of memory per prompt; the newest frames are kept
+MAX_AGENTS_LISTED = 60
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.S)
+
+
+def _soul_text(request: Request) -> str:
+    """The agent's soul file for the prompt: all of it, or its header and newest frames."""
+    soul = request.soul
+    text = soul.source
+    if len(text) <= MAX_SOUL_CHARS:
+        return text
+    head = soul.preamble + "".join(
+        s.source for s in soul.sections if s.line < (soul.frames[0].line if soul.frames else 10**9)
+    )
+    budget = MAX_SOUL_CHARS - len(head)
+    kept: list[str] = []
+    for frame in reversed(soul.frames):
+        if budget - len(frame.source) < 0:
+            break
+        kept.append(frame.source)
+        budget -= len(frame.source)
+    omitted = len(soul.frames) - len(kept)
+    return head + f"\n[{omitted} earlier frames omitted]\n\n" + "".join(reversed(kept))
+
+
+def _line(x: Post | Comment) -> str:
+    if isinstance(x, Post):
+        return f"- post #{x.id} in c/{x.channel} by {x.author}: {x.title}\n  {x.body}"
+    target = f"reply to comment {x.parent}" if x.parent is not None else "comment"
+    return f"- {target} (id {x.id}) on post #{x.post} by {x.author}: {x.body}"
+
+
+def messages_for(request: Request) -> list[dict[str, str]]:
+    """The chat messages one agent's decision is asked with (also kept as its frame log context)."""
+    soul, feed = request.soul, request.feed
+    name = soul.name or request.agent
+    related = {x.author for x in (*feed.posts, *feed.replies, *feed.related)}
+    listed = sorted(related - {request.agent}) + [
+        a for a in feed.agents if a not in related and a != request.agent
+    ]
+    system = (
+        f"You are {name} (agent id {request.agent}) in a community of AI agents. Your soul file "
+        "is your memory: stay in character, in your own voice. Each frame you read what is new "
+        "and decide what to do. Answer with one JSON object only, no prose, matching this JSON "
+        f"schema:\n{json.dumps(DECISION_SCHEMA)}\n"
+        "Rules: 'actions' has 1 to 6 items; post only in your channels "
+        f"({', '.join('c/' + c for c in request.channels)}); comment on and vote on only the "
+        "posts listed below, by their number; follow and name in 'relationships' only agent ids "
+        "listed below. 'named' is an insight you name, 'influenced_by' who or what changed your "
+        "thinking, 'surprised_by' stays empty unless something surprised you, 'reinforced' a "
+        "belief that was confirmed, 'becoming' who you are becoming, written as "
+        "'the X. From Y to Z.' when your identity shifts."
+    )
+    parts = [
+        "# Your soul file\n",
+        _soul_text(request),
+        f"\n# Frame {request.frame}, {request.date}\n",
+        "## New posts in your channels\n" + ("\n".join(map(_line, feed.posts)) or "(none)"),
+        "## Replies to you\n" + ("\n".join(map(_line, feed.replies)) or "(none)"),
+        "## What agents you follow or relate to did\n"
+        + ("\n".join(map(_line, feed.related)) or "(none)"),
+        "## Agents in this world\n" + ", ".join(listed[:MAX_AGENTS_LISTED]),
+        "\nWhat do you do this frame? Answer with the JSON object only.",
+    ]
+    return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]
+
+
+def parse_answer(text: str) -> Any:
+    """The JSON object in an answer, tolerating code fences and words around it."""
+    text = _FENCE.sub("", text.strip())
+    try:
+        return json.loads(text)
+    except ValueError:
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end <= start:
+            raise DecisionError("the answer holds no JSON object") from None
+        try:
+            return json.loads(text[start : end + 1])
+        except ValueError as exc:
+            raise DecisionError(f"the answer is not valid JSON ({exc.msg})") from None
+
+
+class LlmBrain:
+    """Decides through the ``openai`` client against ``settings.base_url``."""
+
+    name = "llm"
+
+    def __init__(self, settings: Settings, concurrency: int = 8, timeout: float | None = None):
+        self.settings = settings
+        self.concurrency = max(1, concurrency)
+        self.timeout = timeout or settings.llm_timeout
+        self.structured = True  # until the server refuses response_format
+
+    def decide(
+        self, requests: Sequence[Request], progress: Progress | None = None
+    ) -> list[Outcome]:
+        return asyncio.run(self._decide_all(requests, progress))
+
+    async def _decide_all(
+        self, requests: Sequence[Request], progress: Progress | None
+    ) -> list[Outcome]:
+        from openai import AsyncOpenAI
+
+        client = AsyncOpenAI(
+            base_url=self.settings.base_url,
+            api_key=self.settings.api_key or "none",
+            timeout=self.timeout,
+            max_retries=0,
+        )
+        gate = asyncio.Semaphore(self.concurrency)
+        done = 0
+
+        async def one(request: Request) -> Outcome:
+            nonlocal done
+            async with gate:
+                outcome = await self._decide_one(client, request)
+            done += 1
+            if progress:
+                progress(done, len(requests))
+            return outcome
+
+        try:
+            return list(await asyncio.gather(*(one(r) for r in requests)))
+        finally:
+            await client.close()
+
+    async def _ask(self, client: Any, messages: list[dict[str, str]]) -> str:
+        import openai
+
+        kwargs: dict[str, Any] = {"model": self.settings.model or "default", "messages": messages}
+        if self.structured:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "decision", "schema": DECISION_SCHEMA},
+            }
+        try:
+            reply = await asyncio.wait_for(client.chat.completions.create(**kwargs), self.timeout)
+        except openai.BadRequestError:
+            if not self.structured:
+                raise
+            # A server without structured output: ask for plain JSON from now on.
+            self.structured = False
+            kwargs.pop("response_format")
+            reply = await asyncio.wait_for(client.chat.completions.create(**kwargs), self.timeout)
+        choice = reply.choices[0] if reply.choices else None
+        return (choice.message.content or "") if choice else ""
+
+    async def _decide_one(self, client: Any, request: Request) -> Outcome:
+        import openai
+
+        messages = messages_for(request)
+        answers: list[str] = []
+        try:
+            for attempt in range(2):
+                answer = await self._ask(client, messages)
+                answers.append(answer)
+                try:
+                    decision = validate(parse_answer(answer), request)
+                    return Outcome(decision, "\n\n".join(answers), messages)
+                except DecisionError as exc:
+                    error = str(exc)
+                    if attempt == 0:
+                        messages = [
+                            *messages,
+                            {"role": "assistant", "content": answer},
+                            {
+                                "role": "user",
+                                "content": f"That answer is not valid: {error}. Answer again with "
+                                "the corrected JSON object only.",
+                            },
+                        ]
+            reason = f"invalid answer after one repair: {error}"
+        except (TimeoutError, openai.APITimeoutError):
+            reason = f"no answer within {self.timeout:g} s"
+        except openai.APIConnectionError:
+            reason = f"cannot reach the LLM endpoint at {self.settings.base_url}"
+        except openai.APIStatusError as exc:
+            reason = f"the LLM endpoint answered HTTP {exc.status_code}"
+        return Outcome(Decision.lurk(), "\n\n".join(answers), messages, error=reason)

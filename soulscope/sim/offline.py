@@ -1,0 +1,402 @@
+"""The offline brain: seeded, no network, grounded in the agent's soul and what it read.
+
+Every choice draws from ``random.Random("offline:SEED:AGENT:FRAME")`` (string seeds are hashed
+the same way in every process), so a seed gives the same world byte for byte. Sentences are
+composed from the agent's own convictions, interests and voice and from the posts it read: real
+thread numbers, real authors. Its Becoming holds a role until influences accumulate, then shifts
+as "the X. From Y to Z."
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from soulscope.sim.brain import Outcome, Progress, Request, context_of, validate
+from soulscope.sim.community import Comment, Post
+from soulscope.soul.model import Soul
+from soulscope.soul.trajectory import arc, role_of
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
+_STOP = frozenset(
+    [
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "also",
+        "among",
+        "another",
+        "around",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "cannot",
+        "could",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "even",
+        "every",
+        "from",
+        "further",
+        "have",
+        "having",
+        "here",
+        "into",
+        "itself",
+        "just",
+        "like",
+        "made",
+        "make",
+        "more",
+        "most",
+        "much",
+        "must",
+        "only",
+        "other",
+        "over",
+        "same",
+        "should",
+        "some",
+        "such",
+        "than",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "under",
+        "until",
+        "very",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "will",
+        "with",
+        "would",
+        "your",
+        "yours",
+        "really",
+        "thing",
+        "things",
+        "never",
+        "always",
+        "still",
+        "first",
+        "since",
+        "less",
+        "least",
+        "ever",
+        "whose",
+        "who's",
+        "it's",
+        "that's",
+        "don't",
+        "isn't",
+    ]
+)
+_TERSE = ("terse", "short", "blunt", "minimal", "precise", "clipped", "dry", "laconic")
+_NOUNS = ("test", "ledger", "paradox", "threshold", "debt", "signal", "drift", "contract", "loop")
+_ROLES = ("skeptic", "builder", "synthesist", "advocate", "cartographer", "tester", "critic")
+_SHIFT_VERBS = ("arguing for", "testing", "building on", "questioning", "mapping", "defending")
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().strip("'-") for w in _WORD.findall(text) if w.lower() not in _STOP]
+
+
+def _lc(text: str) -> str:
+    """A sentence made into a clause: first letter lowered (not for acronyms), no final stop."""
+    text = text.strip().rstrip(".!")
+    if len(text) > 1 and not text[1].isupper() and not text.startswith("I "):
+        text = text[0].lower() + text[1:]
+    return text
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True)
+class _Self:
+    """The agent as its soul file describes it."""
+
+    name: str
+    archetype: str
+    terse: bool
+    convictions: tuple[str, ...]
+    interests: tuple[str, ...]
+    vocabulary: frozenset[str]
+
+    @classmethod
+    def of(cls, soul: Soul, agent: str) -> _Self:
+        identity = soul.identity
+        interests = tuple(
+            i.strip() for item in soul.items("Interests") for i in item.split(",") if i.strip()
+        )
+        convictions = tuple(c for c in soul.items("Convictions") if c.strip())
+        voice = (identity.get("Voice") or "").lower()
+        archetype = (identity.get("Archetype") or "agent").strip().lower() or "agent"
+        return cls(
+            name=soul.name or agent,
+            archetype=archetype,
+            terse=any(t in voice for t in _TERSE),
+            convictions=convictions or (f"a {archetype} earns trust by showing the work",),
+            interests=interests or (archetype,),
+            vocabulary=frozenset(_words(" ".join(interests + convictions))),
+        )
+
+
+class OfflineBrain:
+    """Decides without a model: deterministic for a seed."""
+
+    name = "offline"
+
+    def decide(
+        self, requests: Sequence[Request], progress: Progress | None = None
+    ) -> list[Outcome]:
+        out = []
+        for i, request in enumerate(requests):
+            answer = _Composer(request).answer()
+            raw = json.dumps(answer, ensure_ascii=False)
+            out.append(Outcome(validate(answer, request), raw, context_of(request)))
+            if progress and (i % 25 == 0 or i == len(requests) - 1):
+                progress(i + 1, len(requests))
+        return out
+
+
+class _Composer:
+    def __init__(self, request: Request) -> None:
+        self.r = request
+        self.rng = random.Random(f"offline:{request.seed}:{request.agent}:{request.frame}")
+        self.me = _Self.of(request.soul, request.agent)
+
+    # -- reading --------------------------------------------------------------------------
+    def _score(self, post: Post) -> float:
+        overlap = len(self.me.vocabulary.intersection(_words(f"{post.title} {post.body}")))
+        return overlap + self.rng.random() * 0.5
+
+    def _topic(self, text: str) -> str:
+        words = _words(text)
+        mine = [w for w in words if w in self.me.vocabulary]
+        pool = mine or sorted(set(words), key=lambda w: (-len(w), w))[:3] or ["this"]
+        return self.rng.choice(pool)
+
+    def _pick(self, items: Sequence[str]) -> str:
+        return self.rng.choice(list(items))
+
+    # -- writing --------------------------------------------------------------------------
+    def _post(self, read: Post | None) -> dict:
+        me, rng = self.me, self.rng
+        interest = self._pick(me.interests)
+        other = self._pick([i for i in me.interests if i != interest] or [me.archetype])
+        conviction = self._pick(me.convictions)
+        titles = [
+            f"The case for {interest} over {other}",
+            f"Why {_lc(conviction)}",
+            f"On {interest}, again",
+            f"A small experiment in {interest}",
+            f"Is {interest} worth what it costs?",
+            f"What {other} taught me about {interest}",
+        ]
+        if read is not None:
+            topic = self._topic(read.title)
+            titles += [
+                f"Notes on {topic} after #{read.id}",
+                f"What {read.author} gets right about {topic}",
+            ]
+        openers = [
+            f"{_cap(_lc(conviction))}.",
+            f"I keep coming back to one idea: {_lc(conviction)}.",
+            f"My position has not moved: {_lc(conviction)}.",
+        ]
+        middles = [
+            f"Most of what passes for {interest} here is {other} wearing a costume.",
+            f"Take {interest}: nobody measures it, everybody argues about it.",
+            f"I tried to apply this to {interest} this week and it held up.",
+        ]
+        if read is not None:
+            middles += [
+                f"{read.author}'s #{read.id} makes the opposite bet, and I want to see it tested.",
+                f"#{read.id} by {read.author} is the closest anyone has come to saying it.",
+            ]
+        closers = [
+            f"Who here has tried {interest} on a real problem?",
+            "Show me a counterexample and I will change my mind.",
+            "Next frame I will report what broke.",
+            f"If you disagree, bring {other} numbers, not adjectives.",
+        ]
+        parts = [self._pick(openers), self._pick(middles)]
+        if not me.terse:
+            parts.append(self._pick(closers))
+        channel = self._pick(self.r.channels)
+        return {
+            "type": "post",
+            "channel": channel,
+            "title": rng.choice(titles),
+            "body": " ".join(parts),
+        }
+
+    def _comment(self, post: Post, agree: bool) -> dict:
+        topic = self._topic(f"{post.title} {post.body}")
+        conviction = _lc(self._pick(self.me.convictions))
+        interest = self._pick(self.me.interests)
+        if agree:
+            options = [
+                f"Agreed: {conviction}, and your point about {topic} is the evidence.",
+                f"This lands. {_cap(topic)} is exactly where {interest} pays off.",
+                f"Yes. I would go further: {conviction}.",
+            ]
+        else:
+            options = [
+                f"I am not convinced {topic} survives contact with {interest}.",
+                f"Where is the test for this? {_cap(conviction)}.",
+                f"Counterpoint: {conviction}. The {topic} argument skips that.",
+            ]
+        body = self._pick(options)
+        if not self.me.terse and self.rng.random() < 0.5:
+            body += f" (Re #{post.id}: {self._pick(['worth a follow-up', 'I will come back to this', 'bookmarked'])}.)"
+        return {"type": "comment", "post": post.id, "parent": None, "body": body}
+
+    def _reply(self, comment: Comment) -> dict:
+        topic = self._topic(comment.body)
+        conviction = _lc(self._pick(self.me.convictions))
+        options = [
+            f"{comment.author}, fair. But {conviction}.",
+            f"Good catch, {comment.author}: I had not weighed {topic}.",
+            f"{comment.author}, we agree on {topic} and disagree on everything after it.",
+        ]
+        return {
+            "type": "comment",
+            "post": comment.post,
+            "parent": comment.id,
+            "body": self._pick(options),
+        }
+
+    def _becoming(self, engaged: Post | None) -> str:
+        soul, me, rng = self.r.soul, self.me, self.rng
+        statements = arc(soul)
+        if not statements:
+            interest = self._pick(me.interests)
+            return (
+                f"the {interest} {me.archetype}. Starting from one conviction: "
+                f"{_lc(self._pick(me.convictions))}."
+            )
+        last = statements[-1]
+        role = role_of(last.text)
+        if engaged is None:
+            return self._pick(
+                [
+                    f"{role}. Holding steady; nothing this frame moved it.",
+                    f"{role}. A quiet frame, spent on {self._pick(me.interests)}.",
+                    f"{role}. Unchanged, and {_lc(self._pick(me.convictions))}.",
+                ]
+            )
+        # Influences since the role last changed (frames with an "Influenced by" line).
+        shifted_at = next((s.frame_index for s in reversed(statements) if s.shift), None)
+        first = 0 if shifted_at is None else shifted_at + 1
+        influences = 1 + sum(1 for f in soul.frames[first:] if f.get("Influenced by"))
+        threshold = 3 + random.Random(f"threshold:{self.r.seed}:{self.r.agent}").randint(0, 2)
+        topic = self._topic(f"{engaged.title} {engaged.body}")
+        if influences < threshold:
+            return self._pick(
+                [
+                    f"{role}. Still that, with #{engaged.id} as new evidence.",
+                    f"{role}. Same ground, firmer: {_lc(self._pick(me.convictions))}.",
+                    f"{role}. {engaged.author}'s #{engaged.id} is pulling at it, not yet moving it.",
+                ]
+            )
+        noun = rng.choice([n for n in (*_ROLES, me.archetype) if n not in role] or _ROLES)
+        new_role = f"the {topic} {noun}"
+        before = role[4:] if role.lower().startswith("the ") else role
+        verb = rng.choice([v for v in _SHIFT_VERBS if topic not in v])
+        return f"{new_role}. From {before} to {verb} {topic} with {engaged.author}."
+
+    def answer(self) -> dict:
+        r, rng, me = self.r, self.rng, self.me
+        scored = sorted(((self._score(p), p) for p in r.feed.posts), key=lambda x: (-x[0], x[1].id))
+        matches = [p for s, p in scored if s >= 1]
+        actions: list[dict] = []
+        engaged: Post | None = None
+        talked: dict[str, str] = {}
+        if r.feed.replies and rng.random() < 0.8:
+            reply = r.feed.replies[0]
+            actions.append(self._reply(reply))
+            talked[reply.author] = f"answered me on #{reply.post}"
+        if matches and rng.random() < 0.75:
+            engaged = matches[0]
+            agree = rng.random() < 0.7
+            actions.append(self._comment(engaged, agree))
+            talked.setdefault(
+                engaged.author,
+                f"{'allies on' if agree else 'debating'} {self._topic(engaged.title)}",
+            )
+        for p in matches[:2]:
+            if rng.random() < 0.8:
+                actions.append({"type": "vote", "post": p.id, "value": 1})
+                engaged = engaged or p
+        others = [p for s, p in scored if s < 1]
+        if others and rng.random() < 0.15:
+            actions.append({"type": "vote", "post": others[-1].id, "value": -1})
+        if not r.feed.posts or rng.random() < 0.45:
+            actions.append(self._post(engaged or (scored[0][1] if scored else None)))
+        if engaged is not None and rng.random() < 0.35:
+            actions.append({"type": "follow", "agent": engaged.author})
+            talked.setdefault(engaged.author, f"following their {self._topic(engaged.title)} posts")
+        if not actions:
+            actions.append({"type": "lurk"})
+
+        answer: dict = {"actions": actions[:6]}
+        influenced = ""
+        if engaged is not None:
+            topic = self._topic(f"{engaged.title} {engaged.body}")
+            influenced = f"{engaged.author}'s #{engaged.id} on {topic}"
+            if r.feed.replies and r.feed.replies[0].author != engaged.author:
+                influenced += f"; {r.feed.replies[0].author}'s reply on #{r.feed.replies[0].post}"
+        named = ""
+        if engaged is not None and rng.random() < 0.5:
+            topic = self._topic(engaged.title)
+            named = (
+                f"“The {_cap(topic)} {_cap(rng.choice(_NOUNS))}”: "
+                f"{_lc(self._pick(me.convictions))}, and #{engaged.id} made it concrete."
+            )
+        surprised = ""
+        if r.feed.replies and rng.random() < 0.35:
+            c = r.feed.replies[0]
+            surprised = f"{c.author} answering on #{c.post} before anyone else did."
+        elif engaged is not None and engaged.author not in talked and rng.random() < 0.25:
+            surprised = f"how much {engaged.author} cares about {self._topic(engaged.body)}."
+        elif scored and rng.random() < 0.1:
+            p = scored[-1][1]
+            surprised = f"finding {self._topic(p.title)} in c/{p.channel}, of all places."
+        conviction = self._pick(me.convictions)
+        reinforced = (
+            f"{_lc(conviction)}; #{engaged.id} is one more case." if engaged else _lc(conviction)
+        )
+        answer.update(
+            named=named,
+            influenced_by=influenced,
+            surprised_by=surprised,
+            reinforced=_cap(reinforced),
+            becoming=self._becoming(engaged if influenced else None),
+            relationships=[{"agent": a, "nature": n} for a, n in list(talked.items())[:3]],
+        )
+        return answer

@@ -1,0 +1,167 @@
+"""Offline frames on real temp worlds: commits, entries, clock, community, logs, determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from soulscope.sim import community
+from soulscope.sim.create import init_world, register_agent
+from soulscope.sim.frame import FrameRunner, run_frames
+from soulscope.sim.lock import LockedError, WorldLock
+from soulscope.sim.offline import OfflineBrain
+from soulscope.sim.repo import RepoError
+from soulscope.soul.parse import read_soul
+from soulscope.soul.trajectory import arc
+from soulscope.world import DEMO_WORLD, World, WorldError
+from tests.simworld import git_out, make_world, tree_bytes
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Path:
+    return make_world(tmp_path / "w", agents=6)
+
+
+def test_frames_commit_append_and_advance_the_clock(world: Path) -> None:
+    before = {p.name: p.read_bytes() for p in (world / "memory").glob("*.md")}
+    results = run_frames(world, OfflineBrain(), steps=5)
+    assert [r.frame for r in results] == [1, 2, 3, 4, 5]
+    assert [r.date for r in results] == [f"2026-03-0{d}" for d in range(2, 7)]
+    log = git_out(world, "log", "--format=%s").splitlines()
+    # One commit per frame, on top of init and the six registrations.
+    assert log[:5] == [r.message for r in reversed(results)]
+    assert len(log) == 1 + 6 + 5
+    assert log[0].startswith("frame 5: 6 agents, ")
+    assert json.loads((world / "world.json").read_text())["frame"] == 5
+    assert git_out(world, "status", "--porcelain") == ""
+    for path in (world / "memory").glob("*.md"):
+        data = path.read_bytes()
+        assert data.startswith(before[path.name])  # history is never rewritten
+        soul = read_soul(path)
+        assert [f.number for f in soul.frames] == [1, 2, 3, 4, 5]
+        assert [f.date for f in soul.frames] == [r.date for r in results]
+        assert not [p for p in soul.problems]
+        assert all(f.actions and f.get("Becoming") for f in soul.frames)
+
+
+def test_entries_cite_real_threads_and_agents(world: Path) -> None:
+    run_frames(world, OfflineBrain(), steps=6)
+    store = community.Community.load(world)
+    assert store.posts and store.comments and store.votes
+    post_ids = {p.id for p in store.posts}
+    agents = {a.id for a in World.open(world).agents()}
+    assert all(c.post in post_ids for c in store.comments)
+    assert all(v.post in post_ids and v.voter in agents for v in store.votes)
+    for path in (world / "memory").glob("*.md"):
+        for frame in read_soul(path).frames:
+            for text in frame.get("Connected"):
+                cited = {int(t.strip().lstrip("#")) for t in text.split(",")}
+                assert cited <= post_ids
+            for text in frame.get("Relationships"):
+                named = {part.split(" (")[0].strip() for part in text.split("), ")}
+                assert named <= agents
+
+
+def test_frame_logs_keep_what_each_agent_saw(world: Path) -> None:
+    run_frames(world, OfflineBrain(), steps=3)
+    logs = sorted((world / "frames" / "3").glob("*.json"))
+    assert len(logs) == 6
+    log = json.loads(logs[0].read_text())
+    assert log["frame"] == 3 and log["brain"] == "offline" and log["error"] is None
+    assert set(log["context"]) >= {"soul", "identity", "channels", "posts"}
+    assert json.loads(log["raw"])["actions"]
+    assert log["decision"]["actions"][0]["kind"] in {"post", "comment", "vote", "follow", "lurk"}
+    tracked = git_out(world, "ls-files", "frames/3").split()
+    assert len(tracked) == 6
+
+
+def test_becoming_shifts_when_influences_accumulate(tmp_path: Path) -> None:
+    world = make_world(tmp_path / "w", agents=8)
+    run_frames(world, OfflineBrain(), steps=30)
+    shifts = []
+    for path in (world / "memory").glob("*.md"):
+        statements = arc(read_soul(path))
+        assert len(statements) == 30
+        shifts += [s for s in statements if s.shift]
+    assert shifts, "thirty frames of reading each other move some identity"
+    assert all(s.from_role and s.to_role and s.text.startswith("the ") for s in shifts)
+
+
+def test_same_seed_same_world_other_seed_other_world(tmp_path: Path) -> None:
+    a, b, c = (make_world(tmp_path / n, agents=5) for n in "abc")
+    run_frames(a, OfflineBrain(), steps=4, seed=11)
+    run_frames(b, OfflineBrain(), steps=4, seed=11)
+    run_frames(c, OfflineBrain(), steps=4, seed=12)
+    assert tree_bytes(a) == tree_bytes(b)
+    assert tree_bytes(a) != tree_bytes(c)
+    # The world's clock dates the commits, so the histories are identical too.
+    assert git_out(a, "rev-parse", "HEAD") == git_out(b, "rev-parse", "HEAD")
+
+
+def test_named_and_sampled_agents(world: Path) -> None:
+    named = run_frames(world, OfflineBrain(), agents=["zion-coder-01", "zion-debater-03"])[0]
+    assert named.agents == 2
+    sampled = run_frames(world, OfflineBrain(), sample=3)[0]
+    assert sampled.agents == 3 and sampled.frame == 2
+    touched = git_out(world, "show", "--name-only", "--format=", "HEAD").split()
+    assert len([t for t in touched if t.startswith("memory/")]) == 3
+    with pytest.raises(WorldError, match="no agent 'nobody'"):
+        run_frames(world, OfflineBrain(), agents=["nobody"])
+
+
+def test_retired_agents_sit_frames_out(world: Path) -> None:
+    registry = json.loads((world / "agents.json").read_text())
+    registry["agents"]["zion-coder-01"]["status"] = "retired"
+    (world / "agents.json").write_text(json.dumps(registry))
+    assert run_frames(world, OfflineBrain())[0].agents == 5
+    assert read_soul(world / "memory" / "zion-coder-01.md").frames == ()
+
+
+def test_a_second_runner_is_refused_and_a_dead_ones_lock_is_taken(world: Path) -> None:
+    with WorldLock(world), pytest.raises(LockedError, match=f"pid {os.getpid()}"):
+        run_frames(world, OfflineBrain())
+    (world / ".soulscope" / "lock").write_text("999999\n")  # left by a runner that is gone
+    result = run_frames(world, OfflineBrain())[0]
+    assert result.frame == 1
+    assert any("pid 999999" in n for n in result.notes)
+
+
+def test_register_writes_once_and_refuses_bad_input(tmp_path: Path) -> None:
+    world = make_world(tmp_path / "w", agents=1)
+    path = world / "memory" / "zion-coder-01.md"
+    original = path.read_bytes()
+    with pytest.raises(WorldError, match="already exists"):
+        register_agent(world, "zion-coder-01", "Other", "Coder", "loud", "")
+    assert path.read_bytes() == original
+    with pytest.raises(WorldError, match="not a valid agent id"):
+        register_agent(world, "../escape", "X", "Coder", "loud", "")
+    with pytest.raises(WorldError, match="needs a voice"):
+        register_agent(world, "zion-x", "X", "Coder", "  ", "")
+    hostile = register_agent(
+        world, "zion-x", "X\n## Frame 1", "Coder", "dry", "p\n\n## Convictions\n- evil"
+    )
+    soul = read_soul(hostile)
+    assert soul.name == "X ## Frame 1" and soul.frames == ()
+    assert [s.title for s in soul.sections] == ["Identity"]
+    assert git_out(world, "log", "-1", "--format=%s").strip() == "register zion-x"
+
+
+def test_init_refuses_a_used_folder(tmp_path: Path) -> None:
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "notes.txt").write_text("mine")
+    with pytest.raises(WorldError, match="not empty"):
+        init_world(tmp_path / "used", "2026-01-01")
+    with pytest.raises(WorldError, match="YYYY-MM-DD"):
+        init_world(tmp_path / "new", "01/02/2026")
+    assert (tmp_path / "used" / "notes.txt").read_text() == "mine"
+
+
+def test_worlds_outside_git_or_inside_soulscope_are_refused(tmp_path: Path, later_world: Path) -> None:
+    with pytest.raises(RepoError, match="not in a git repository"):
+        FrameRunner(tmp_path and later_world, OfflineBrain())
+    if (DEMO_WORLD / "memory").is_dir():
+        with pytest.raises(RepoError, match="soulscope's own repository"):
+            FrameRunner(DEMO_WORLD, OfflineBrain())
