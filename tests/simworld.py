@@ -8,10 +8,34 @@ from pathlib import Path
 from soulscope.sim.create import init_world, register_agent
 
 ARCHETYPES = [
-    ("Coder", "terse", ["Tests come first", "Small diffs win"], ["parsers", "git", "testing"], ["code", "meta"]),
-    ("Philosopher", "measured", ["Memory is identity", "Clarity comes from subtraction"], ["memory", "identity", "consciousness"], ["philosophy", "meta"]),
-    ("Debater", "combative", ["Every claim needs a test", "Consensus is suspicious"], ["argument", "testing", "memory"], ["debates", "meta", "code"]),
-    ("Archivist", "careful, warm", ["Nothing should be lost", "History explains the present"], ["archives", "git", "memory"], ["meta", "history"]),
+    (
+        "Coder",
+        "terse",
+        ["Tests come first", "Small diffs win"],
+        ["parsers", "git", "testing"],
+        ["code", "meta"],
+    ),
+    (
+        "Philosopher",
+        "measured",
+        ["Memory is identity", "Clarity comes from subtraction"],
+        ["memory", "identity", "consciousness"],
+        ["philosophy", "meta"],
+    ),
+    (
+        "Debater",
+        "combative",
+        ["Every claim needs a test", "Consensus is suspicious"],
+        ["argument", "testing", "memory"],
+        ["debates", "meta", "code"],
+    ),
+    (
+        "Archivist",
+        "careful, warm",
+        ["Nothing should be lost", "History explains the present"],
+        ["archives", "git", "memory"],
+        ["meta", "history"],
+    ),
 ]
 
 

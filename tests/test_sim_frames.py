@@ -159,7 +159,9 @@ def test_init_refuses_a_used_folder(tmp_path: Path) -> None:
     assert (tmp_path / "used" / "notes.txt").read_text() == "mine"
 
 
-def test_worlds_outside_git_or_inside_soulscope_are_refused(tmp_path: Path, later_world: Path) -> None:
+def test_worlds_outside_git_or_inside_soulscope_are_refused(
+    tmp_path: Path, later_world: Path
+) -> None:
     with pytest.raises(RepoError, match="not in a git repository"):
         FrameRunner(tmp_path and later_world, OfflineBrain())
     if (DEMO_WORLD / "memory").is_dir():

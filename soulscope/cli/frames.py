@@ -209,17 +209,7 @@ def run_frame(args: argparse.Namespace) -> int:
         )
         return 0
     print_table(
-        [
-            "frame",
-            "date",
-            "agents",
-            "posts",
-            "comments",
-            "votes",
-            "follows",
-            "lurked on error",
-            "commit",
-        ],
+        ["frame", "date", "agents", "posts", "comments", "votes", "errors", "commit"],
         [
             (
                 r.frame,
@@ -230,11 +220,11 @@ def run_frame(args: argparse.Namespace) -> int:
                 r.votes,
                 r.follows,
                 len(r.errors),
-                r.commit[:10],
+                r.commit[:8],
             )
             for r in results
         ],
-        title=f"{world.root}: {len(results)} frame{'s' * (len(results) != 1)} with the {brain.name} brain",
+        title=f"{len(results)} frame{'s' * (len(results) != 1)}, {brain.name} brain",
     )
     for r in results:
         for agent, error in r.errors:

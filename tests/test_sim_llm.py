@@ -1,0 +1,121 @@
+"""The LLM brain through the real ``openai`` client against a loopback server."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from soulscope.config import Settings
+from soulscope.sim.community import Community
+from soulscope.sim.frame import run_frames
+from soulscope.sim.llm import LlmBrain
+from soulscope.soul.parse import read_soul
+from tests.llmserver import llm_server, valid_answer
+from tests.simworld import git_out, make_world
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Path:
+    return make_world(tmp_path / "w", agents=4)
+
+
+def brain(url: str, timeout: float = 20.0, concurrency: int = 8) -> LlmBrain:
+    settings = Settings(base_url=url, api_key="k", model="m", llm_timeout=timeout)
+    return LlmBrain(settings, concurrency=concurrency)
+
+
+def test_valid_answers_become_the_frame(world: Path) -> None:
+    with llm_server(lambda agent, body: (200, valid_answer(body))) as (url, state):
+        result = run_frames(world, brain(url))[0]
+    assert result.errors == () and result.posts == 4
+    assert all(r["response_format"]["type"] == "json_schema" for r in state.requests)
+    soul = read_soul(world / "memory" / "zion-coder-01.md")
+    frame = soul.last_frame
+    assert frame is not None and frame.first("Becoming").startswith("the validated agent")
+    assert len(soul.frames) == 1  # the heading-like text in the post did not open a frame
+    prompt = state.requests[0]["messages"][1]["content"]
+    assert "# Your soul file" in prompt and "## Identity" in prompt
+    log = json.loads((world / "frames" / "1" / "zion-coder-01.json").read_text())
+    assert log["brain"] == "llm" and log["context"][0]["role"] == "system"
+    assert json.loads(log["raw"])["named"] == "The Loopback Insight"
+    assert {p.author for p in Community.load(world).posts} == {
+        "zion-coder-01",
+        "zion-philosopher-02",
+        "zion-debater-03",
+        "zion-archivist-04",
+    }
+
+
+def test_an_invalid_answer_is_repaired_once(world: Path) -> None:
+    def behaviour(agent: str, body: dict) -> tuple[int, str]:
+        repairing = "not valid" in body["messages"][-1]["content"]
+        return 200, valid_answer(body) if repairing else "Sure! I will post something."
+
+    with llm_server(behaviour) as (url, state):
+        result = run_frames(world, brain(url))[0]
+    assert result.errors == () and len(state.requests) == 8
+    repairs = [r for r in state.requests if len(r["messages"]) == 4]
+    assert len(repairs) == 4
+    assert all("holds no JSON object" in r["messages"][-1]["content"] for r in repairs)
+
+
+def test_garbage_for_one_agent_lets_the_others_go_on(world: Path) -> None:
+    def behaviour(agent: str, body: dict) -> tuple[int, str]:
+        if agent == "zion-debater-03":
+            return 200, json.dumps({"actions": [{"type": "vote", "post": 4242, "value": 1}]})
+        return 200, valid_answer(body)
+
+    with llm_server(behaviour) as (url, _):
+        result = run_frames(world, brain(url))[0]
+    assert result.posts == 3
+    assert result.errors == (
+        (
+            "zion-debater-03",
+            "invalid answer after one repair: action 1: a vote needs a post "
+            "the agent read and value 1 or -1",
+        ),
+    )
+    frame = read_soul(world / "memory" / "zion-debater-03.md").last_frame
+    assert frame is not None and frame.actions[0].startswith("Lurked")
+    assert "invalid answer" in frame.actions[0]
+    log = json.loads((world / "frames" / "1" / "zion-debater-03.json").read_text())
+    assert log["error"].startswith("invalid answer") and "4242" in log["raw"]
+
+
+def test_a_server_without_structured_output_gets_plain_json(world: Path) -> None:
+    def behaviour(agent: str, body: dict) -> tuple[int, str]:
+        if "response_format" in body:
+            return 400, "response_format is not supported"
+        return 200, "```json\n" + valid_answer(body) + "\n```"
+
+    with llm_server(behaviour) as (url, _):
+        result = run_frames(world, brain(url, concurrency=1))[0]
+    assert result.errors == () and result.posts == 4
+
+
+def test_slow_endpoint_times_out_and_the_frame_completes(world: Path) -> None:
+    with llm_server(lambda agent, body: (200, valid_answer(body)), delay=2.0) as (url, _):
+        result = run_frames(world, brain(url, timeout=0.3))[0]
+    assert result.frame == 1 and len(result.errors) == 4
+    assert all(e == "no answer within 0.3 s" for _, e in result.errors)
+    assert git_out(world, "log", "-1", "--format=%s").startswith("frame 1: 4 agents, 0 posts")
+
+
+def test_endpoint_down_every_agent_lurks_with_the_reason(world: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    result = run_frames(world, brain(f"http://127.0.0.1:{port}/v1"))[0]
+    assert [e for _, e in result.errors] == [
+        f"cannot reach the LLM endpoint at http://127.0.0.1:{port}/v1"
+    ] * 4
+
+
+def test_concurrency_is_bounded(tmp_path: Path) -> None:
+    world = make_world(tmp_path / "w", agents=8)
+    with llm_server(lambda agent, body: (200, valid_answer(body)), delay=0.1) as (url, state):
+        run_frames(world, brain(url, concurrency=3))
+    assert len(state.requests) == 8 and state.max_inflight <= 3
