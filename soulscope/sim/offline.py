@@ -113,6 +113,35 @@ _STOP = frozenset(
         "isn't",
     ]
 )
+# Words that say little about a topic on their own.
+_GENERIC = frozenset(
+    [
+        "nobody",
+        "everybody",
+        "anyone",
+        "someone",
+        "something",
+        "nothing",
+        "everything",
+        "good",
+        "better",
+        "best",
+        "small",
+        "large",
+        "little",
+        "great",
+        "again",
+        "without",
+        "instead",
+        "maybe",
+        "perhaps",
+        "almost",
+        "enough",
+        "people",
+        "thought",
+        "think",
+    ]
+)
 _TERSE = ("terse", "short", "blunt", "minimal", "precise", "clipped", "dry", "laconic")
 _NOUNS = ("test", "ledger", "paradox", "threshold", "debt", "signal", "drift", "contract", "loop")
 _ROLES = ("skeptic", "builder", "synthesist", "advocate", "cartographer", "tester", "critic")
@@ -195,10 +224,16 @@ class _Composer:
         return overlap + self.rng.random() * 0.5
 
     def _topic(self, text: str) -> str:
-        words = _words(text)
-        mine = [w for w in words if w in self.me.vocabulary]
-        pool = mine or sorted(set(words), key=lambda w: (-len(w), w))[:3] or ["this"]
-        return self.rng.choice(pool)
+        """What ``text`` is about, for this agent: one of its interests it touches, else its
+        longest telling word."""
+        words = set(_words(text))
+        touched = [i for i in self.me.interests if words.intersection(_words(i))]
+        if touched:
+            return self._pick(touched).lower()
+        telling = sorted(
+            (w for w in words if len(w) >= 5 and w not in _GENERIC), key=lambda w: (-len(w), w)
+        )
+        return self._pick(telling[:3]) if telling else "this"
 
     def _pick(self, items: Sequence[str]) -> str:
         return self.rng.choice(list(items))
