@@ -14,7 +14,8 @@ How the parts talk (read this before adding a tab):
 - How a pane asks the app for something: call the app's methods
   ``app.select_agent(agent_id)``, ``app.open_frame(agent_id, frame_index)`` (Soul tab, scrolled to
   that frame; the agent is selected and parsed first when needed), ``app.open_line(agent_id, line)``,
-  ``app.show_tab(tab_id)``, and ``app.notify(text, markup=False)`` for messages. ``app.world`` is the
+  ``app.show_tab(tab_id)``, ``app.reload_world()`` (after files changed on disk, e.g. a frame was
+  run) and ``app.notify(text, markup=False)`` for messages. ``app.world`` is the
   ``World``; ``app.cache.load(agent_id)`` returns ``(Soul, ArcSummary)`` from any thread
   (parsing only when the file is new or changed); ``app.arc_label`` is the configured arc label.
 - Blocking work (parsing, git, models) runs in thread workers (``@work(thread=True, exclusive=True,
@@ -77,6 +78,7 @@ class SoulscopeApp(App[None]):
         Binding("colon", "goto_frame", "Go to frame", id="app.goto_frame"),
         Binding("c", "compare", "Compare arcs", show=False, id="app.compare"),
         Binding("p", "problems", "Problems", show=False, id="app.problems"),
+        Binding("r", "reload", "Reload", show=False, id="app.reload"),
         Binding("s", "cycle_sort", "Sort", show=False, id="app.sort"),
         Binding("j", "cursor('down')", "Down", show=False, id="app.down"),
         Binding("k", "cursor('up')", "Up", show=False, id="app.up"),
@@ -103,8 +105,7 @@ class SoulscopeApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            names = {a.id: self.world.display_name(a.id) or "" for a in self.world.agents()}
-            yield AgentList(self.world.agents(), names)
+            yield AgentList(self.world.agents(), self._names())
             with TabbedContent(id="tabs", initial=PANES[0].TAB_ID):
                 for pane_class in PANES:
                     with TabPane(pane_class.TAB_TITLE, id=pane_class.TAB_ID):
@@ -131,6 +132,14 @@ class SoulscopeApp(App[None]):
     @property
     def panes(self) -> list[Pane]:
         return list(self.query(Pane))
+
+    def _names(self) -> dict[str, str]:
+        return {a.id: self.world.display_name(a.id) or "" for a in self.world.agents()}
+
+    @property
+    def active_pane(self) -> Pane:
+        """The pane of the tab shown now."""
+        return self.query_one(f"TabPane#{self.query_one(TabbedContent).active} > Pane", Pane)
 
     @property
     def sidebar(self) -> AgentList:
@@ -176,6 +185,25 @@ class SoulscopeApp(App[None]):
             self.notify(
                 f"{soul.agent_id} has no frame #{value + 1}.", severity="warning", markup=False
             )
+
+    def reload_world(self) -> None:
+        """Read the world again from disk (after a frame was run, or files changed).
+
+        Unchanged files come from the cache; changed ones are parsed again, the selected agent's
+        included (its Soul view keeps its place).
+        """
+        self.world.refresh()
+        agents = self.world.agents()
+        self.sidebar.set_agents(agents, self._names())
+        if not agents:
+            return
+        current = self.agent_id
+        if current is None or all(a.id != current for a in agents):
+            self.select_agent(agents[0].id)
+        elif self.cache.cached(current) is not self.soul:
+            self.load_soul(current)
+        self._world_started = perf_counter()
+        self.parse_world()
 
     def show_tab(self, tab_id: str) -> None:
         self.query_one(TabbedContent).active = tab_id
@@ -266,6 +294,8 @@ class SoulscopeApp(App[None]):
 
     def on_agent_chosen(self, message: AgentChosen) -> None:
         self.select_agent(message.agent_id)
+        if message.open:
+            self.active_pane.focus_content()
 
     # -- actions -----------------------------------------------------------------------------
     def action_help(self) -> None:
@@ -275,11 +305,12 @@ class SoulscopeApp(App[None]):
         seen: set[type] = set()
         for node in [self, *self.screen.walk_children()]:
             kind = type(node)
-            if kind in seen or not getattr(kind, "BINDINGS", None):
+            # Ours only: the keys of Textual's own widgets (Input's editing keys...) are standard.
+            if kind in seen or not kind.__module__.startswith("soulscope."):
                 continue
             seen.add(kind)
             where = "everywhere" if node is self else kind.__name__
-            for b in kind.BINDINGS:
+            for b in kind.__dict__.get("BINDINGS", ()):
                 if isinstance(b, Binding) and b.description:
                     yield (where, self.get_key_display(b), b.description, b.id or "")
 
@@ -288,6 +319,10 @@ class SoulscopeApp(App[None]):
 
     def action_show_tab(self, tab_id: str) -> None:
         self.show_tab(tab_id)
+
+    def action_reload(self) -> None:
+        self.reload_world()
+        self.notify("Reading the world again from disk.", markup=False)
 
     def action_cycle_sort(self) -> None:
         sort = self.sidebar.cycle_sort()
@@ -377,4 +412,5 @@ class SoulscopeApp(App[None]):
         yield SystemCommand("List problems of this soul file", "Key p", self.action_problems)
         yield SystemCommand("Sort agents (name, frames, activity)", "Key s", self.action_cycle_sort)
         yield SystemCommand("Filter agents", "Key /", self.action_focus_filter)
+        yield SystemCommand("Reload the world from disk", "Key r", self.action_reload)
         yield SystemCommand("Help: list keys", "Key ?", self.action_help)

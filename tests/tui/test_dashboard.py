@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Input, TabbedContent
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.messages import SoulLoaded, WorldParsed, WorldProgress
 from soulscope.tui.panes.soul import SoulPane
-from soulscope.tui.screens import HelpScreen, PickScreen
+from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.world import World
 from tests.tui.conftest import ADA, frame, settle, write_world
@@ -58,6 +58,7 @@ async def test_filter_narrows_and_enter_opens_first_match(small_world: World) ->
         await settle(pilot)
         assert app.agent_id == "bo-02"
         assert "# Bo Debater" in screen_text(app)
+        assert isinstance(app.focused, SoulText)  # opened: keys now scroll the soul
         await pilot.press("slash", "ctrl+a", "backspace", "z", "z")
         assert app.sidebar.shown == []
         assert "0 of 3 agents" in str(app.query_one("#sidebar-status").render())
@@ -78,6 +79,10 @@ async def test_moving_in_the_list_selects_and_sort_cycles(small_world: World) ->
         assert app.sidebar.shown == ["ada-01", "bo-02", "cy-03"]
         # The highlight stays on the selected agent through re-sorting.
         assert app.sidebar.option_list.highlighted_option.id == "bo-02"
+        # A click on a name opens that agent.
+        await pilot.click("#agents", offset=(3, 2))
+        await settle(pilot)
+        assert app.agent_id == "cy-03"
 
 
 async def test_tabs_switch_by_key_and_by_click(small_world: World) -> None:
@@ -100,20 +105,20 @@ async def test_frames_step_with_brackets_and_go_to_frame(small_world: World) -> 
         await settle(pilot)
         assert header(app).startswith("Ada Ledger  header · 4 frames")
         await pilot.press("right_square_bracket")
-        assert header(app).startswith("Frame 1  2026-03-01")
+        assert header(app).startswith("Frame 1 — 2026-03-01  (1 of 4)")
         assert screen_text(app).startswith("## Frame 1 — 2026-03-01")
         await pilot.press("right_square_bracket", "right_square_bracket")
-        assert header(app).startswith("Frame 3  2026-03-03")
+        assert header(app).startswith("Frame 3 — 2026-03-03")
         await pilot.press("left_square_bracket")
-        assert header(app).startswith("Frame 2  2026-03-02")
+        assert header(app).startswith("Frame 2 — 2026-03-02")
         await pilot.press("colon")
         await pilot.pause()
         await pilot.press("4", "enter")
-        assert header(app).startswith("Frame 4  2026-03-04  (4 of 4)")
+        assert header(app).startswith("Frame 4 — 2026-03-04  (4 of 4)")
         await pilot.press("colon")
         await pilot.pause()
         await pilot.press("9", "9", "enter")
-        assert header(app).startswith("Frame 4")  # unchanged; a warning says why
+        assert header(app).startswith("Frame 4 —")  # unchanged; a warning says why
         assert any("No frame 99" in n.message for n in app._notifications)
 
 
@@ -126,11 +131,11 @@ async def test_enter_on_the_arc_opens_that_frame(small_world: World) -> None:
         table.focus()
         assert table.row_count == 4
         # The repeat of frame 2 is not a shift; frames 3 and 4 are.
-        marks = [str(table.get_cell_at((r, 4))) for r in range(4)]
+        marks = [str(table.get_cell_at((r, 3))) for r in range(4)]
         assert marks == ["", "= repeat", "▲ shift", "▲ shift"]
         await pilot.press("j", "j", "enter")
         assert app.query_one(TabbedContent).active == "soul"
-        assert header(app).startswith("Frame 3  2026-03-03")
+        assert header(app).startswith("Frame 3 — 2026-03-03")
         detail = str(app.query_one("#arc-detail").render())
         assert "cataloguer  →  indexer" in detail
 
@@ -158,7 +163,7 @@ async def test_markup_in_soul_files_is_shown_literally(small_world: World) -> No
         assert "# Cy [bold red]Markup[/]" in text
         assert "Posted [bold red]x[/] and [link=https://example.com]y[/link]." in text
         await pilot.press("2")
-        role = app.query_one("#arc", DataTable).get_cell_at((0, 3))
+        role = app.query_one("#arc", DataTable).get_cell_at((0, 4))
         assert str(role) == "the [i]escaper[/i]"
         assert "[b]raw[/b]  →  escaped" in str(app.query_one("#arc-detail").render())
         await pilot.press("3")
@@ -303,9 +308,58 @@ async def test_palette_runs_actions_by_name(small_world: World) -> None:
         await pilot.pause(0.5)
         await pilot.press("enter")
         await pilot.pause()
-        assert header(app).startswith("Frame 1  2026-03-01")
+        assert header(app).startswith("Frame 1 — 2026-03-01  (1 of 4)")
         await pilot.press("ctrl+p", *"show the world tab")
         await pilot.pause(0.5)
         await pilot.press("enter")
         await pilot.pause()
         assert app.query_one(TabbedContent).active == "world"
+
+
+async def test_reload_reads_grown_files_and_keeps_the_place(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        assert header(app).startswith("Frame 2 —")
+        path = small_world.soul_path("ada-01")
+        path.write_bytes(
+            path.read_bytes() + frame(5, "2026-03-05", "Kept.", "the keeper.").encode()
+        )
+        (small_world.memory_dir / "dee-04.md").write_text("# Dee\n", encoding="utf-8")
+        await pilot.press("r")
+        await settle(pilot)
+        assert len(app.soul.frames) == 5
+        assert header(app).startswith("Frame 2 —")  # still where the reader was
+        assert "dee-04" in app.sidebar.shown
+        assert app.sidebar.summaries["ada-01"].frames == 5
+
+
+async def test_world_enter_selects_the_agent(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        table = app.query_one("#world-table", DataTable)
+        table.focus()
+        await pilot.press("j", "enter")
+        await settle(pilot)
+        assert app.agent_id == "bo-02"
+        assert app.sidebar.option_list.highlighted_option.id == "bo-02"
+
+
+async def test_every_binding_has_an_id_and_q_quits(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ours = {
+            type(n)
+            for n in app.screen.walk_children()
+            if type(n).__module__.startswith("soulscope.")
+        }
+        for kind in [SoulscopeApp, HelpScreen, PickScreen, PromptScreen, *ours]:
+            for binding in kind.__dict__.get("BINDINGS", ()):
+                assert binding.id, f"{kind.__name__} binds {binding.key} without an id"
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running

@@ -33,5 +33,12 @@ class Pane(Vertical):
     # always_update: a new Soul replaces the old one without comparing two large values.
     soul: reactive[Soul | None] = reactive(None, init=False, always_update=True)
 
+    def focus_content(self) -> None:
+        """Focus this pane's first focusable widget (when the user opens an agent)."""
+        for widget in self.screen.focus_chain:
+            if self in widget.ancestors:
+                widget.focus()
+                return
+
     def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
         """New or updated summaries of whole-world agents; the default ignores them."""

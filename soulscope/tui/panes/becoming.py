@@ -73,8 +73,8 @@ class BecomingPane(Pane):
         table.add_column("#", key="index")
         table.add_column("Frame", key="frame")
         table.add_column("Date", key="date")
-        table.add_column("Role", key="role")
         table.add_column("", key="mark")
+        table.add_column("Role", key="role")
         yield table
         yield Static(id="arc-detail", markup=False)
         yield StatusLine(id="compare-title", classes="compare")
@@ -102,10 +102,11 @@ class BecomingPane(Pane):
         for s in self.statements:
             table.add_row(
                 Text(str(s.index + 1), justify="right"),
-                Text(s.frame_label),
+                # Undated frame numbers are the early era's norm: the date column says when.
+                Text(s.frame_label if s.number is not None else "—"),
                 Text(s.date or "—"),
-                Text(s.role),
                 mark(s),
+                Text(s.role),
                 key=str(s.index),
             )
         summary = self.query_one("#arc-summary", StatusLine)

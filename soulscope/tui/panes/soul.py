@@ -13,6 +13,10 @@ from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.status_line import StatusLine
 
 
+def plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 class SoulPane(Pane):
     """Shows ``soul``; the app's ``[``/``]``, ``:`` and ``p`` keys act on it."""
 
@@ -37,9 +41,13 @@ class SoulPane(Pane):
         if agent_id is not None:
             self.query_one("#soul-header", StatusLine).show(Text(f"{agent_id} · parsing…"))
 
-    def watch_soul(self, soul: Soul | None) -> None:
+    def watch_soul(self, old: Soul | None, soul: Soul | None) -> None:
         self._frame_lines = [f.line for f in soul.frames] if soul else []
+        top = self.view.top_line
         self.view.set_text(soul.display_text if soul else "")
+        if old is not None and soul is not None and old.agent_id == soul.agent_id:
+            # The same agent read again (its file grew): stay where the reader was.
+            self.view.scroll_to_line(top)
         self._update_footer()
         self._update_header()
 
@@ -104,7 +112,7 @@ class SoulPane(Pane):
         frame = self.current_frame()
         total = len(soul.frames)
         if frame is None:
-            where = f"header · {total} frames" if total else "no frames"
+            where = f"header · {plural(total, 'frame')}" if total else "no frames"
             header.show(Text.assemble((soul.name or soul.agent_id or "", "bold"), f"  {where}"))
             return
         marks = []
@@ -114,9 +122,7 @@ class SoulPane(Pane):
             marks.append("earlier than the frame before")
         header.show(
             Text.assemble(
-                (f"Frame {frame.label}", "bold"),
-                f"  {frame.when or 'no date'}",
-                ("  " + frame.title if frame.title else "", "italic"),
+                (frame.heading, "bold"),
                 (f"  ({frame.index + 1} of {total})", "dim"),
                 (f"  {', '.join(marks)}" if marks else "", "bold"),
             )
@@ -131,11 +137,9 @@ class SoulPane(Pane):
         problems = len(soul.problems)
         footer.show(
             Text.assemble(
-                f"{self.view.line_count:,} lines · {len(soul.frames)} frames · ",
+                f"{plural(self.view.line_count, 'line')} · {plural(len(soul.frames), 'frame')} · ",
                 (
-                    f"{problems} problem{'s' if problems != 1 else ''} (p lists them)"
-                    if problems
-                    else "no problems",
+                    f"{plural(problems, 'problem')} (p lists them)" if problems else "no problems",
                     "bold" if problems else "",
                 ),
             )

@@ -21,9 +21,10 @@ SORTS = ("name", "frames", "activity")
 
 @dataclass
 class AgentChosen(Message):
-    """The user moved to (or picked) an agent in the sidebar."""
+    """The user moved to an agent in the sidebar, or opened it (enter, click: ``open``)."""
 
     agent_id: str
+    open: bool = False
 
 
 class AgentList(Vertical):
@@ -94,6 +95,12 @@ class AgentList(Vertical):
             options.highlighted = self._shown.index(current)
         self._update_status()
 
+    def set_agents(self, agents: list[AgentFile], names: dict[str, str]) -> None:
+        """A new listing of the world (files added or removed)."""
+        self.agents = agents
+        self.names = names
+        self.rebuild()
+
     def set_summaries(self, summaries: Iterable[ArcSummary], failed: Iterable[str] = ()) -> None:
         self.summaries.update((s.agent_id, s) for s in summaries)
         self.failed.update(failed)
@@ -133,9 +140,8 @@ class AgentList(Vertical):
         """Enter in the filter opens the first match."""
         event.stop()
         if self._shown:
-            self.post_message(AgentChosen(self._shown[0]))
             self.option_list.highlighted = 0
-            self.option_list.focus()
+            self.post_message(AgentChosen(self._shown[0], open=True))
         else:
             self.app.notify("No agent matches the filter.", severity="warning", markup=False)
 
@@ -148,4 +154,4 @@ class AgentList(Vertical):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
-            self.post_message(AgentChosen(event.option.id))
+            self.post_message(AgentChosen(event.option.id, open=True))

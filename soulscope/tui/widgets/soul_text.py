@@ -37,33 +37,42 @@ _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
 
 
-def wrap_offsets(line: str, width: int) -> list[int]:
-    """Where each wrapped row of ``line`` starts, breaking after spaces (hard breaks for long words)."""
-    if width < 1:
-        width = 1
+def hanging_indent(line: str, width: int) -> int:
+    """How far the wrapped rows of a bullet are indented: under its text, not under its dash."""
+    m = _BULLET.match(line)
+    return min(m.end(), width // 3) if m else 0
+
+
+def wrap_offsets(line: str, width: int, indent: int = 0) -> list[int]:
+    """Where each wrapped row of ``line`` starts, breaking after spaces (hard breaks for long words).
+
+    Rows after the first are ``indent`` cells narrower (they are drawn indented).
+    """
+    width = max(width, 1)
+    rest = max(width - indent, 1)
     starts = [0]
     # One cell per character (ASCII, most accents, dashes): offsets are cells.
     if line.isascii() or cell_len(line) == len(line):
-        if len(line) <= width:
-            return starts
-        start = 0
-        while len(line) - start > width:
-            cut = line.rfind(" ", start, start + width + 1)
-            cut = start + width if cut <= start else cut + 1
+        start, room = 0, width
+        while len(line) - start > room:
+            cut = line.rfind(" ", start, start + room + 1)
+            cut = start + room if cut <= start else cut + 1
             starts.append(cut)
-            start = cut
+            start, room = cut, rest
         return starts
     # Wide or combining characters: measure cells as we go.
     start = 0
+    room = width
     used = 0
     last_space = -1
     for i, ch in enumerate(line):
         w = cell_len(ch)
-        if used + w > width and i > start:
+        if used + w > room and i > start:
             cut = last_space + 1 if last_space >= start else i
             starts.append(cut)
             start = cut
             used = cell_len(line[start:i])
+            room = rest
             last_space = -1
         used += w
         if ch == " ":
@@ -172,7 +181,7 @@ class SoulText(ScrollView, can_focus=True):
         line_row: list[int] = []
         for i, line in enumerate(self._lines):
             line_row.append(len(row_line))
-            for start in wrap_offsets(line, width):
+            for start in wrap_offsets(line, width, hanging_indent(line, width)):
                 row_line.append(i)
                 row_start.append(start)
         self._row_line, self._row_start, self._line_row = row_line, row_start, line_row
@@ -261,6 +270,8 @@ class SoulText(ScrollView, can_focus=True):
             else None
         )
         piece = self.styled_line(index)[start:end]
+        if start:
+            piece = Text(" " * hanging_indent(self._lines[index], self._layout_width)) + piece
         piece.rstrip_end(width)
         segments = [
             Segment(s.text, base + s.style if s.style else base)
