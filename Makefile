@@ -1,9 +1,12 @@
 # The two commands of the README: `make demo` and `make test`.
 .PHONY: demo test lint bench
 
+# demo-world/ is a copy of the built-in world (state/) with its own git repository, advanced 30
+# offline frames; made once, then reused.
 demo:
 	@scripts/setup
-	.venv/bin/soulscope
+	@[ -d demo-world/.git ] || .venv/bin/soulscope demo demo-world
+	.venv/bin/soulscope demo-world
 
 test:
 	@scripts/setup test

@@ -108,8 +108,11 @@ def llm_server(behaviour: Behaviour, delay: float = 0.0) -> Iterator[tuple[str, 
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up waiting (a timeout test)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        request_queue_size = 256  # the default of 5 refuses bursts of concurrent clients
+
+    server = Server(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

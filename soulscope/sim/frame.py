@@ -16,14 +16,14 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from soulscope.atomic import sync_paths, write_atomic
 from soulscope.sim import community as store
 from soulscope.sim import repo
-from soulscope.sim.brain import Brain, Decision, Feed, Outcome, Request
+from soulscope.sim.brain import TEXT_FIELDS, Brain, Decision, Feed, Outcome, Request
 from soulscope.sim.clock import Clock, read_clock, write_clock
 from soulscope.sim.community import Comment, Community, Follow, Post, Vote, channel_name
 from soulscope.sim.journal import Journal, clear_journal, plan, recover, write_journal
@@ -205,13 +205,19 @@ def _quote(text: str, limit: int = 90) -> str:
 
 
 def _decision_dict(decision: Decision) -> dict[str, Any]:
-    out = asdict(decision)
-    out["actions"] = [
-        {k: v for k, v in asdict(a).items() if v not in ("", None, 0) or k == "kind"}
-        for a in decision.actions
-    ]
-    out["relationships"] = [{"agent": a, "nature": n} for a, n in decision.relationships]
-    return out
+    """A decision for the frame log; an action shows only the fields it uses."""
+    fields = ("channel", "title", "body", "post", "parent", "value", "agent")
+    return {
+        "actions": [
+            {
+                "kind": a.kind,
+                **{f: getattr(a, f) for f in fields if getattr(a, f) not in ("", None, 0)},
+            }
+            for a in decision.actions
+        ],
+        **{name: getattr(decision, name) for name in TEXT_FIELDS},
+        "relationships": [{"agent": a, "nature": n} for a, n in decision.relationships],
+    }
 
 
 def apply(
