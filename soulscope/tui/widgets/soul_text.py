@@ -15,7 +15,7 @@ from collections import OrderedDict
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
@@ -35,6 +35,18 @@ _LABEL = re.compile(
 _BOLD = re.compile(r"\*\*[^*\n]+?\*\*")
 _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
+
+
+def slice_text(text: Text, start: int, end: int | None) -> Text:
+    """``text[start:end]`` with its spans: cheaper than Rich's slicing, which divides the whole line."""
+    stop = len(text) if end is None else end
+    piece = Text(text.plain[start:stop], no_wrap=True, end="")
+    piece.spans[:] = [
+        Span(max(span.start, start) - start, min(span.end, stop) - start, span.style)
+        for span in text.spans
+        if span.end > start and span.start < stop
+    ]
+    return piece
 
 
 def hanging_indent(line: str, width: int) -> int:
@@ -151,10 +163,6 @@ class SoulText(ScrollView, can_focus=True):
         """The file line (1-based) at the top of the view."""
         return self._top_line
 
-    def line_text(self, line: int) -> str:
-        """The text of a file line (1-based)."""
-        return self._lines[line - 1] if 1 <= line <= len(self._lines) else ""
-
     def scroll_to_line(self, line: int) -> None:
         """Put file line ``line`` (1-based) at the top of the view."""
         if not self._lines:
@@ -189,12 +197,29 @@ class SoulText(ScrollView, can_focus=True):
         self._layout_height = self.scrollable_content_region.height
         # Room below the last line, so that any line (a frame heading near the end) can be put at
         # the top of the view, as editors allow scrolling past the end.
-        self.virtual_size = Size(width, len(row_line) + max(self._layout_height - 1, 0))
+        self._set_virtual_size(Size(width, len(row_line) + max(self._layout_height - 1, 0)))
         if self._lines:
             # Keep the same file line at the top when the width changes.
             self.scroll_to(
                 y=line_row[min(top, len(self._lines)) - 1], animate=False, immediate=True
             )
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """Set the scrollable size, without a layout pass of the whole screen when it can be avoided.
+
+        A new size needs the screen's layout only when the vertical scrollbar appears or goes
+        (that changes this widget's width); otherwise updating the scrollbars and repainting this
+        widget is enough, which keeps switching agents cheap.
+        """
+        height = self.scrollable_content_region.height
+        if (size.height > height) == (
+            self.virtual_size.height > height
+        ) and self.virtual_size.height:
+            self.set_reactive(SoulText.virtual_size, size)
+            self._scroll_update(size)
+            self.refresh()
+        else:
+            self.virtual_size = size
 
     def action_scroll_end(self) -> None:
         """The last page: the last line at the bottom (not at the top, as scrolling past the end allows)."""
@@ -269,7 +294,7 @@ class SoulText(ScrollView, can_focus=True):
             if nxt < len(self._row_line) and self._row_line[nxt] == index
             else None
         )
-        piece = self.styled_line(index)[start:end]
+        piece = slice_text(self.styled_line(index), start, end)
         if start:
             piece = Text(" " * hanging_indent(self._lines[index], self._layout_width)) + piece
         piece.rstrip_end(width)
