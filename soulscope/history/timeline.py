@@ -34,6 +34,7 @@ __all__ = [
     "diff",
     "first_mention",
     "history",
+    "live_world",
     "soul_at",
     "timeline_for",
     "world_at",
@@ -459,8 +460,17 @@ def _frame_at(version: Version, data: bytes, line: int) -> Frame | None:
 _TIMELINES: weakref.WeakKeyDictionary[World, Timeline] = weakref.WeakKeyDictionary()
 
 
+def live_world(world: World) -> World:
+    """The world whose repository holds the history: a snapshot's own files are not a repo."""
+    return world.live if isinstance(world, WorldAt) else world
+
+
 def timeline_for(world: World) -> Timeline:
-    """The world's timeline, opened once and kept while the World object lives."""
+    """The world's timeline, opened once and kept while the World object lives.
+
+    A snapshot (``world_at``) shares the timeline of the world it was taken from.
+    """
+    world = live_world(world)
     t = _TIMELINES.get(world)
     if t is None:
         t = Timeline.open(world, weak=True)

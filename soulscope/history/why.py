@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soulscope.history.git import Commit, HistoryError
-from soulscope.history.timeline import Change, Timeline, relationships, timeline_for
+from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
 from soulscope.soul.model import Frame, Soul, clean
 from soulscope.soul.trajectory import Statement, arc, arc_label
 from soulscope.world import World
@@ -44,13 +44,16 @@ class Why:
     influencers: tuple[str, ...] = field(default=())  # agent ids named in "Influenced by"
 
 
-def pick_statement(soul: Soul, frame: str | None = None, index: int | None = None) -> Statement:
+def pick_statement(
+    soul: Soul, frame: str | None = None, index: int | None = None, label: str | None = None
+) -> Statement:
     """A statement of the arc by frame (number, label or date) or by its 1-based position.
 
-    A negative position counts from the end (-1 is the latest statement).
+    A negative position counts from the end (-1 is the latest statement). ``label`` is the arc's
+    label when it is not the default (Becoming, else Evolving position).
     """
-    statements = arc(soul)
-    label = arc_label(soul)
+    statements = arc(soul, label)
+    label = arc_label(soul, label)
     if not statements:
         raise HistoryError(f"{soul.agent_id} has no {label} statements")
     if index is not None:
@@ -78,13 +81,14 @@ def explain(
     frame: str | None = None,
     index: int | None = None,
     soul: Soul | None = None,
+    label: str | None = None,
 ) -> Why:
     """Why the agent holds a statement: its frame's context and the commit that brought it.
 
     Works without a repository too; then ``note`` says why the commit is unknown.
     """
     soul = soul if soul is not None else world.read(agent_id)
-    st = pick_statement(soul, frame, index)
+    st = pick_statement(soul, frame, index, label)
     f = soul.frames[st.frame_index] if st.frame_index is not None else None
     known = _known_agents(world, agent_id)
     context = {label: f.get(label) for label in CONTEXT_LABELS} if f else {}
@@ -99,7 +103,7 @@ def explain(
     why = Why(
         agent_id=agent_id,
         statement=st,
-        previous=arc(soul)[st.index - 1] if st.index > 0 else None,
+        previous=arc(soul, label)[st.index - 1] if st.index > 0 else None,
         frame=f,
         context=context,
         relationships=_relationship_changes(soul, f),
@@ -114,7 +118,7 @@ def explain(
         return _replace(why, note=str(exc))
     if change is None:
         return _replace(why, note="no commit holds this statement yet (it is not committed)")
-    log, log_note = _frame_log(timeline, world, agent_id, f, change.commit)
+    log, log_note = _frame_log(timeline, live_world(world), agent_id, f, change.commit)
     return _replace(
         why,
         commit=change.commit,

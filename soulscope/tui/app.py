@@ -47,6 +47,7 @@ from soulscope.tui.commands import AgentCommands
 from soulscope.tui.messages import SoulFailed, SoulLoaded, WorldParsed, WorldProgress
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.panes.becoming import BecomingPane
+from soulscope.tui.panes.history import HistoryPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.panes.world import WorldPane
 from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
@@ -57,7 +58,7 @@ from soulscope.world import World, WorldError
 STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss"
 
 # The tabs, in order. Append a Pane subclass here to add a tab.
-PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane]
+PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane]
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
@@ -207,6 +208,32 @@ class SoulscopeApp(App[None]):
 
     def show_tab(self, tab_id: str) -> None:
         self.query_one(TabbedContent).active = tab_id
+
+    def open_world(self, world: World) -> None:
+        """Show another world in place of this one (time travel to a snapshot, and back).
+
+        The selected agent stays selected when the other world has it.
+        """
+        self.run_worker(self._open_world(world), exclusive=True, group="open-world")
+
+    async def _open_world(self, world: World) -> None:
+        previous, tab = self.agent_id, self.query_one(TabbedContent).active
+        self.workers.cancel_group(self, "world")
+        self.workers.cancel_group(self, "soul")
+        self.world = world
+        self.cache = SoulCache(world, self.arc_label)
+        self.soul = None
+        self.set_reactive(SoulscopeApp.agent_id, None)
+        await self.recompose()
+        self.on_mount()
+        self.show_tab(tab)
+        # Keys of the tab the user was in keep working (the History tab's "o" brings them back).
+        pane = next((p for p in self.panes if tab == p.TAB_ID), None)
+        focusable = [w for w in pane.query("*") if w.focusable] if pane else []
+        if focusable:
+            focusable[0].focus()
+        if previous is not None and any(a.id == previous for a in world.agents()):
+            self.select_agent(previous)
 
     # -- selection and parsing ---------------------------------------------------------------
     def watch_agent_id(self, agent_id: str | None) -> None:

@@ -48,7 +48,8 @@ class OtherArcLoaded(Message):
 
 
 class BecomingPane(Pane):
-    """Enter on a row opens that statement's frame in the Soul tab; ``c`` compares with another arc."""
+    """Enter on a row opens that statement's frame in the Soul tab; ``c`` compares with another
+    arc; ``w`` explains the shift."""
 
     TAB_ID = "becoming"
     TAB_TITLE = "Becoming"
@@ -58,6 +59,7 @@ class BecomingPane(Pane):
         Binding(
             "escape", "close_compare", "Close comparison", show=False, id="becoming.close_compare"
         ),
+        Binding("w", "why", "Why it shifted", id="becoming.why"),
     ]
 
     def __init__(self) -> None:
@@ -139,6 +141,15 @@ class BecomingPane(Pane):
             self.app.open_frame(self.agent_id, s.frame_index)
         else:
             self.app.open_line(self.agent_id, s.line)
+
+    def action_why(self) -> None:
+        """Open the "why" panel for the highlighted statement."""
+        row = self.table.cursor_row
+        if self.agent_id is None or not 0 <= row < len(self.statements):
+            return
+        from soulscope.tui.why import WhyScreen
+
+        self.app.push_screen(WhyScreen(self.agent_id, row + 1, self.soul))
 
     def _show_detail(self, row: int) -> None:
         detail = self.query_one("#arc-detail", Static)

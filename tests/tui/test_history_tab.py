@@ -1,0 +1,245 @@
+"""The History tab and the "why" panel, driven with keys on a world whose frames are real commits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, RichLog, Static
+
+from soulscope.history.timeline import WorldAt
+from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.panes.history import DiffReady, HistoryLoaded, HistoryPane, SoulAtScreen
+from soulscope.tui.screens import PickScreen
+from soulscope.tui.why import WhyScreen
+from soulscope.world import World
+from tests.history_repos import commit, init
+from tests.tui.conftest import settle, soul, write_world
+
+SIZE = (120, 36)
+
+
+def frame(n: int, action: str, becoming: str, influence: str, relationships: str) -> str:
+    return (
+        f"## Frame {n} — 2026-03-0{n}\n- {action}\n- Influenced by: {influence}\n"
+        f"- Becoming: {becoming}\n- Relationships: {relationships}\n\n"
+    )
+
+
+ADA_FRAMES = [
+    frame(1, "Catalogued the commons.", "the cataloguer.", "the old index.", "bo-02 (stranger)"),
+    frame(2, "Indexed #12 and #15.", "the cataloguer.", "the old index.", "bo-02 (stranger)"),
+    frame(
+        3,
+        "Answered bo-02 on #15.",
+        "the indexer. From cataloguer to indexer.",
+        "bo-02's rebuttal on #15.",
+        "bo-02 (sparring partner), cy-03 (reader)",
+    ),
+    frame(4, "Wrote the guide.", "the archivist.", "cy-03's questions.", "cy-03 (reader)"),
+]
+BO_FRAMES = [
+    frame(1, "Challenged ada-01.", "the contrarian.", "nobody.", "ada-01 (target)"),
+    frame(3, "Conceded a point.", "the listener.", "ada-01's answer.", "ada-01 (peer)"),
+]
+
+
+def history_world(tmp_path: Path) -> Path:
+    """A code repository whose ``state/`` world gained one frame per commit."""
+    repo = init(tmp_path / "lantern")
+    (repo / "README.md").write_text("a simulation\n")
+    root = repo / "state"
+    names = {"ada-01": "Ada Ledger", "bo-02": "Bo Debater", "cy-03": "Cy Reader"}
+    write_world(root, {"cy-03": soul("Cy Reader", "cy-03", "Reader", [])}, names)
+    for n in range(1, 5):
+        ada = [f for f in ADA_FRAMES if int(f.split()[2]) <= n]
+        bo = [f for f in BO_FRAMES if int(f.split()[2]) <= n]
+        (root / "memory" / "ada-01.md").write_text(soul("Ada Ledger", "ada-01", "Archivist", ada))
+        if bo:
+            (root / "memory" / "bo-02.md").write_text(soul("Bo Debater", "bo-02", "Debater", bo))
+        commit(repo, f"frame {n}: 3 agents, 1 posts, 0 comments", date=f"2026-03-0{n}T12:00:00Z")
+    return root
+
+
+async def ready(pilot: Pilot) -> None:
+    pilot.app.query_one("#filter", Input).cursor_blink = False
+    await settle(pilot)
+
+
+def diff_text(app: SoulscopeApp) -> str:
+    log = app.query_one("#history-diff", RichLog)
+    return "\n".join(strip.text for strip in log.lines)
+
+
+def title(app: SoulscopeApp) -> str:
+    return str(app.query_one("#history-title", Static).render())
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return World.open(history_world(tmp_path))
+
+
+async def test_history_lists_commits_and_steps_through_diffs(world: World) -> None:
+    messages: list[object] = []
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await ready(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        pane = app.query_one(HistoryPane)
+        loaded = [m for m in messages if isinstance(m, HistoryLoaded)]
+        assert loaded and [c.commit.message[:7] for c in loaded[-1].changes] == ["frame 4"] + [
+            "frame 3",
+            "frame 2",
+            "frame 1",
+        ]
+        table = pane.table
+        assert table.row_count == 4
+        row = [str(c) for c in table.get_row_at(0)]
+        assert row[1] == "+1" and row[4] == "»" and row[5].startswith("frame 4")
+        assert str(table.get_row_at(2)[4]) == ""  # frame 2 repeated the Becoming
+        assert "1 frames added: Frame 4 — 2026-03-04" in title(app)
+        assert "+## Frame 4 — 2026-03-04" in diff_text(app)
+        # The diff colors frame headings apart from their bullets.
+        body = [m for m in messages if isinstance(m, DiffReady)][-1].body
+        assert isinstance(body, Text)
+        heading = next(s for s in body.spans if "reverse" in str(s.style))
+        assert body.plain[heading.start : heading.end].startswith("+## Frame 4")
+
+        table.focus()
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert table.cursor_row == 1 and "+## Frame 3 — 2026-03-03" in diff_text(app)
+        assert "Becoming:" in title(app) and "the indexer" in title(app)
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await settle(pilot)
+        assert table.cursor_row == 0  # the bell at the newest commit, no wrap
+
+
+async def test_side_by_side_marking_and_memory_then(world: World) -> None:
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        pane = app.query_one(HistoryPane)
+        pane.table.focus()
+        await pilot.press("t")
+        await settle(pilot)
+        assert pane.side_by_side
+        text = diff_text(app)
+        assert "before" in text and "after" in text and "## Frame 4 — 2026-03-04" in text
+        await pilot.press("t", "m")  # back to unified; mark the newest commit
+        await settle(pilot)
+        assert pane.marked is pane.changes[0]
+        await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+        await settle(pilot)
+        # The oldest commit against the marked newest: frames 2 to 4 added.
+        assert "→" in title(app) and "frames: +3 ~0 -0" in title(app)
+        assert "+## Frame 2" in diff_text(app) and "+## Frame 4" in diff_text(app)
+        await pilot.press("v")
+        await settle(pilot)
+        assert isinstance(app.screen, SoulAtScreen)
+        assert "1 frames" in app.screen.title_text and "## Frame 1" in app.screen.text
+        assert "## Frame 2" not in app.screen.text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, SoulAtScreen)
+
+
+async def test_time_travel_opens_the_past_read_only_and_comes_back(world: World) -> None:
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        app.query_one(HistoryPane).table.focus()
+        await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.world, WorldAt) and app.world.read_only
+        assert [a.id for a in app.world.agents()] == ["ada-01", "bo-02", "cy-03"]
+        assert app.agent_id == "ada-01" and len(app.soul.frames) == 1
+        assert "@" in app.sub_title
+        status = str(app.query_one("#history-status", Static).render())
+        assert "read-only" in status
+        await pilot.press("o")
+        await settle(pilot)
+        assert app.world is world and len(app.soul.frames) == 4
+
+
+async def test_history_without_a_repository_says_so(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        status = str(app.query_one("#history-status", Static).render())
+        assert status.endswith("is not in a git repository, so it has no history.")
+        await pilot.press("1")
+        assert app.soul is not None  # everything else keeps working
+
+
+async def test_why_panel_explains_and_follows_the_trail(world: World) -> None:
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        arc = app.query_one("#arc", DataTable)
+        arc.focus()
+        await pilot.press("j", "j", "w")  # the third statement: the shift to "the indexer"
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, WhyScreen) and screen.why is not None
+        why = screen.why
+        assert why.statement.text.startswith("the indexer") and why.previous is not None
+        assert why.influencers == ("bo-02",) and why.threads == (15,)
+        assert why.commit is not None and why.commit.message.startswith("frame 3")
+        body = str(screen.query_one("#why-body", Static).render())
+        assert "introduced by commit" in body and "Influenced by: bo-02's rebuttal" in body
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.query_one("#tabs").active == "history"
+        pane = app.query_one(HistoryPane)
+        assert pane.current is not None and pane.current.commit.sha == why.commit.sha
+
+        await pilot.press("2")
+        arc.focus()
+        await pilot.press("w")
+        await settle(pilot)
+        await pilot.press("a")  # two agents named: a choice, the influencer first
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.agent_id == "bo-02"
+
+
+def test_history_view(snap_compare, tmp_path: Path) -> None:
+    world = World.open(history_world(tmp_path))
+
+    async def run_before(pilot: Pilot) -> None:
+        await ready(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        pilot.app.query_one(HistoryPane).table.focus()
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+
+    assert snap_compare(SoulscopeApp(world), terminal_size=SIZE, run_before=run_before)
+
+
+def test_why_view(snap_compare, tmp_path: Path) -> None:
+    world = World.open(history_world(tmp_path))
+
+    async def run_before(pilot: Pilot) -> None:
+        await ready(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        pilot.app.query_one("#arc", DataTable).focus()
+        await pilot.press("j", "j", "w")
+        await settle(pilot)
+
+    assert snap_compare(SoulscopeApp(world), terminal_size=SIZE, run_before=run_before)
