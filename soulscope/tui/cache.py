@@ -63,6 +63,11 @@ class SoulCache:
         soul = self.world.read(agent_id)
         summary = summarize(agent_id, soul, self.label)
         with self._lock:
+            entry = self._souls.get(agent_id)
+            if entry is not None and entry[0] == stamp:
+                # Another thread parsed the same file meanwhile: keep one Soul per file version,
+                # so that the app and its panes agree on which object is current.
+                return entry[1], entry[2]
             self._souls[agent_id] = (stamp, soul, summary)
             self._souls.move_to_end(agent_id)
             while len(self._souls) > self.max_souls:

@@ -35,6 +35,21 @@ _LABEL = re.compile(
 _BOLD = re.compile(r"\*\*[^*\n]+?\*\*")
 _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
+# Characters one cell wide, from the blocks soul files are written in (Latin, Greek, Cyrillic,
+# punctuation such as dashes and quotes, arrows, box drawing), as Rich measures them.
+_SINGLE_CELLS = frozenset(
+    ch
+    for first, last in (
+        (0x20, 0x7E),
+        (0xA0, 0x2FF),
+        (0x370, 0x482),
+        (0x2000, 0x206F),
+        (0x2190, 0x21FF),
+        (0x2500, 0x25FF),
+    )
+    for ch in map(chr, range(first, last + 1))
+    if cell_len(ch) == 1
+)
 
 
 def slice_text(text: Text, start: int, end: int | None) -> Text:
@@ -63,12 +78,14 @@ def wrap_offsets(line: str, width: int, indent: int = 0) -> list[int]:
     width = max(width, 1)
     rest = max(width - indent, 1)
     starts = [0]
-    # One cell per character (ASCII, most accents, dashes): offsets are cells.
-    if line.isascii() or cell_len(line) == len(line):
+    # One cell per character (ASCII, accents, dashes, quotes, arrows): offsets are cells.
+    if _SINGLE_CELLS.issuperset(line):
         start, room = 0, width
         while len(line) - start > room:
             cut = line.rfind(" ", start, start + room + 1)
             cut = start + room if cut <= start else cut + 1
+            if cut >= len(line):
+                break  # only a space hangs past the edge: it is not worth a row of its own
             starts.append(cut)
             start, room = cut, rest
         return starts
@@ -79,7 +96,8 @@ def wrap_offsets(line: str, width: int, indent: int = 0) -> list[int]:
     last_space = -1
     for i, ch in enumerate(line):
         w = cell_len(ch)
-        if used + w > room and i > start:
+        # Break after the last space; when the word alone is still too long, break it too.
+        while used + w > room and i > start:
             cut = last_space + 1 if last_space >= start else i
             starts.append(cut)
             start = cut
