@@ -44,7 +44,14 @@ from soulscope.config import load_settings
 from soulscope.soul.model import Soul
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands
-from soulscope.tui.messages import SoulFailed, SoulLoaded, WorldParsed, WorldProgress
+from soulscope.tui.messages import (
+    FrameLanded,
+    FramesFinished,
+    SoulFailed,
+    SoulLoaded,
+    WorldParsed,
+    WorldProgress,
+)
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.panes.becoming import BecomingPane
 from soulscope.tui.panes.history import HistoryPane
@@ -52,6 +59,7 @@ from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.panes.world import WorldPane
 from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
+from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.world import World, WorldError
 
 # The styles live at the repository root (an editable install), found from the package itself.
@@ -59,6 +67,9 @@ STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss
 
 # The tabs, in order. Append a Pane subclass here to add a tab.
 PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane]
+
+# The most frames one N may run (a typo of 100000 should not lock the world for hours).
+MAX_FRAMES_AT_ONCE = 1000
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
@@ -77,6 +88,8 @@ class SoulscopeApp(App[None]):
         Binding("right_square_bracket", "step_frame(True)", "Next frame", id="app.next_frame"),
         Binding("left_square_bracket", "step_frame(False)", "Prev frame", id="app.previous_frame"),
         Binding("colon", "goto_frame", "Go to frame", id="app.goto_frame"),
+        Binding("n", "advance(1)", "Run a frame", show=False, id="app.advance"),
+        Binding("N", "advance_many", "Run frames", show=False, id="app.advance_many"),
         Binding("c", "compare", "Compare arcs", show=False, id="app.compare"),
         Binding("p", "problems", "Problems", show=False, id="app.problems"),
         Binding("r", "reload", "Reload", show=False, id="app.reload"),
@@ -111,6 +124,7 @@ class SoulscopeApp(App[None]):
                 for pane_class in PANES:
                     with TabPane(pane_class.TAB_TITLE, id=pane_class.TAB_ID):
                         yield pane_class()
+        yield FrameBar()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -389,6 +403,43 @@ class SoulscopeApp(App[None]):
             PromptScreen("Go to frame", "a number (237), a label (500b) or a date"), go
         )
 
+    def action_advance(self, steps: int = 1) -> None:
+        """Run ``steps`` frames in a worker; each lands as one commit and the views refresh."""
+        if self.world.only is not None:
+            self.notify(
+                "A single soul file has no world to advance.", severity="warning", markup=False
+            )
+            return
+        if not self.query_one(FrameBar).advance(self.world.root, steps):
+            self.notify("Frames are already running; they land one at a time.", markup=False)
+
+    def action_advance_many(self) -> None:
+        def go(answer: str | None) -> None:
+            if answer is None:
+                return
+            if not answer.isdigit() or not 1 <= int(answer) <= MAX_FRAMES_AT_ONCE:
+                self.notify(
+                    f"Give a number of frames from 1 to {MAX_FRAMES_AT_ONCE}.",
+                    severity="warning",
+                    markup=False,
+                )
+                return
+            self.action_advance(int(answer))
+
+        self.push_screen(PromptScreen("Run how many frames?", "a number, e.g. 10"), go)
+
+    def on_frame_landed(self, message: FrameLanded) -> None:
+        self.reload_world()
+        if message.step == message.steps:
+            lurked = len(message.result.errors)
+            note = f"; {lurked} agents lurked on errors" if lurked else ""
+            self.notify(f"{message.result.message} ({message.brain} brain{note}).", markup=False)
+
+    def on_frames_finished(self, message: FramesFinished) -> None:
+        if message.error:
+            ran = f" after {message.done} of {message.steps} frames" if message.done else ""
+            self.notify(f"Frames stopped{ran}: {message.error}", severity="error", markup=False)
+
     def action_problems(self) -> None:
         soul = self.soul
         if soul is None:
@@ -436,6 +487,10 @@ class SoulscopeApp(App[None]):
             "Go to frame", "Key : asks for a number, label or date", self.action_goto_frame
         )
         yield SystemCommand("Compare arcs with another agent", "Key c", self.action_compare)
+        yield SystemCommand(
+            "Run a frame", "Key n: every active agent acts once, one commit", self.action_advance
+        )
+        yield SystemCommand("Run several frames", "Key N asks how many", self.action_advance_many)
         yield SystemCommand("List problems of this soul file", "Key p", self.action_problems)
         yield SystemCommand("Sort agents (name, frames, activity)", "Key s", self.action_cycle_sort)
         yield SystemCommand("Filter agents", "Key /", self.action_focus_filter)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from soulscope.sim.frame import FrameResult
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary
 
@@ -45,3 +46,33 @@ class WorldParsed(Message):
     total: int
     failed: int
     seconds: float
+
+
+@dataclass
+class FrameProgress(Message):
+    """Frame ``step`` of ``steps`` is ``what`` ("reading", "deciding", "writing"): ``done`` of ``total``."""
+
+    step: int
+    steps: int
+    what: str
+    done: int
+    total: int
+
+
+@dataclass
+class FrameLanded(Message):
+    """A frame is committed: the world on disk has changed."""
+
+    result: FrameResult
+    step: int
+    steps: int
+    brain: str
+
+
+@dataclass
+class FramesFinished(Message):
+    """The frame worker stopped: ``done`` of ``steps`` frames ran; ``error`` says why it stopped early."""
+
+    done: int
+    steps: int
+    error: str | None
