@@ -15,6 +15,7 @@ mention against ``git log -S``. Run: ``python bench/history.py``.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import subprocess
 import sys
@@ -197,6 +198,27 @@ def measure(repo: Path, agent: str, term: str) -> list[tuple[str, float, float]]
     ]
 
 
+async def tab_open_seconds(world: World) -> float:
+    """Seconds from pressing the History tab's key to its commits and first diff on screen."""
+    from textual.widgets import RichLog
+
+    from soulscope.tui.app import SoulscopeApp
+    from soulscope.tui.panes.history import HistoryPane
+
+    app = SoulscopeApp(world)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        pane = app.query_one(HistoryPane)
+        log = app.query_one("#history-diff", RichLog)
+        started = time.perf_counter()
+        # What the tab's key does; pilot.press would also wait for the app to go idle.
+        app.show_tab(HistoryPane.TAB_ID)
+        while not (pane.table.row_count and log.lines):
+            await asyncio.sleep(0.002)
+        return time.perf_counter() - started
+
+
 def main() -> int:
     rows: list[tuple[str, str, float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -221,7 +243,8 @@ def main() -> int:
             t.history(GEN_AGENT)
             t.git.close()
 
-        tab = best_of(open_tab)
+        tab_data = best_of(open_tab)
+        tab = min(asyncio.run(tab_open_seconds(World.open(gen))) for _ in range(3))
 
     from rich.console import Console
     from rich.table import Table
@@ -240,9 +263,11 @@ def main() -> int:
     console = Console()
     console.print(table)
     console.print(
-        f"History tab data for the 1,000-commit file (cold): {tab:.3f} s "
+        f"Opening the History tab on the 1,000-commit file, from the tab's action to the commits "
+        f"listed and the newest diff on screen (headless dashboard, best of 3): {tab:.3f} s "
         f"(target {TAB_TARGET_S} s: {'ok' if tab <= TAB_TARGET_S else 'MISSED'}); "
-        f"generating that history with git fast-import took {built:.2f} s."
+        f"every commit's frames, read after that (cold, core only): {tab_data:.3f} s. "
+        f"Generating that history with git fast-import took {built:.2f} s."
     )
     return 0 if not failed and tab <= TAB_TARGET_S else 1
 

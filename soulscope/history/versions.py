@@ -161,7 +161,8 @@ class Versions:
             piece = data[pos:end]
             block = known.get(piece)
             if block is None:
-                block = known[piece] = Block(piece)
+                # setdefault: two threads cutting at once still share one Block per text.
+                block = known.setdefault(piece, Block(piece))
             blocks.append(block)
             pos = end
         frame_at = first

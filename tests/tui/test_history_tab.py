@@ -134,7 +134,7 @@ async def test_side_by_side_marking_and_memory_then(world: World) -> None:
         assert "before" in text and "after" in text and "## Frame 4 — 2026-03-04" in text
         await pilot.press("t", "m")  # back to unified; mark the newest commit
         await settle(pilot)
-        assert pane.marked is pane.changes[0]
+        assert pane.marked is pane.commits[0]
         await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
         await settle(pilot)
         # The oldest commit against the marked newest: frames 2 to 4 added.

@@ -9,9 +9,12 @@ while there, comes back.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
-from rich.console import RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -20,20 +23,38 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, RichLog, Static
+from textual.widgets.data_table import RowKey
 
-from soulscope.history.git import HistoryError
+from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import clean
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.soul_text import SoulText
 
+# Rows given to the table before the first paint (more than a screen holds).
+FIRST_ROWS = 120
+FRAME_COLUMNS = ("added", "changed", "removed", "becoming")
+# How long reading every commit's frames waits for the first diff to be painted.
+PAINT_WAIT_S = 0.5
+
+
+@dataclass
+class HistoryListed(Message):
+    """An agent's commits, newest first (one ``git log``): shown while the frames are read."""
+
+    agent_id: str
+    commits: list[FileChange]
+    rows: list[tuple[Cell, ...]]  # made off the UI thread
+    row: int  # the row to highlight: the newest, or a commit asked for before the list came
+
 
 @dataclass
 class HistoryLoaded(Message):
-    """An agent's history by frame, newest first."""
+    """What each of those commits did to the frames, as rows to replace the first ones."""
 
     agent_id: str
     changes: list[Change]
+    rows: list[tuple[Cell, ...]]
 
 
 @dataclass
@@ -54,21 +75,52 @@ class DiffReady(Message):
     body: RenderableType
 
 
-def change_row(change: Change) -> tuple[Text, ...]:
-    """A commit list row: date, +frames, ~, -, Becoming mark, message, flags."""
-    c = change.commit
-    return (
-        Text(c.date[:16].replace("T", " ")),
-        Text(f"+{len(change.frames_added)}" if change.frames_added else "", style="green"),
-        Text(f"~{len(change.frames_changed)}" if change.frames_changed else "", style="yellow"),
-        Text(f"-{len(change.frames_removed)}" if change.frames_removed else "", style="red"),
-        Text("»" if change.becoming_changed else "", style="bold magenta"),
-        Text(clean(c.message)),
-        Text(" ".join(change.flags), style="bold red" if change.truncated else "dim"),
-    )
+class Cell:
+    """A table cell whose width is known up front.
+
+    DataTable measures every cell of every row it is given; measuring Rich Text for thousands
+    of commits costs more than reading their history from git, so the width is computed once
+    from the plain text.
+    """
+
+    __slots__ = ("text", "width")
+
+    def __init__(self, text: str, style: str = "") -> None:
+        self.text = Text(text, style=style, no_wrap=True, overflow="ellipsis")
+        self.width = cell_len(text)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.text
+
+    def __str__(self) -> str:
+        return self.text.plain
 
 
-def change_title(change: Change, marked: Change | None = None) -> Text:
+def change_row(fc: FileChange, change: Change | None = None) -> tuple[Cell, ...]:
+    """A commit list row: date, +frames, ~, -, Becoming mark, message, flags.
+
+    Without ``change`` (frames not read yet) the frame columns are blank.
+    """
+    c = fc.commit
+    if change is None:
+        marks = [Cell("") for _ in range(4)]
+        flags = Cell("")
+    else:
+        marks = [
+            Cell(f"+{len(change.frames_added)}" if change.frames_added else "", "green"),
+            Cell(f"~{len(change.frames_changed)}" if change.frames_changed else "", "yellow"),
+            Cell(f"-{len(change.frames_removed)}" if change.frames_removed else "", "red"),
+            Cell("»" if change.becoming_changed else "", "bold magenta"),
+        ]
+        flags = Cell(" ".join(change.flags), "bold red" if change.truncated else "dim")
+    # Month, day and time: the year and the author are in the title above the diff.
+    return (Cell(c.date[5:16].replace("T", " ")), *marks, Cell(clean(c.message)), flags)
+
+
+def change_title(change: Change | FileChange, marked: FileChange | None = None) -> Text:
     """What the diff shows, in a few lines above it."""
     c = change.commit
     out = Text(end="")
@@ -79,6 +131,8 @@ def change_title(change: Change, marked: Change | None = None) -> Text:
     out.append(f"{c.short} ", style="bold yellow")
     out.append(f"{c.date[:16].replace('T', ' ')}  {c.author}\n", style="dim")
     out.append(clean(c.message) + "\n", style="bold")
+    if not isinstance(change, Change):
+        return out
     for word, headings, style in (
         ("added", change.frames_added, "green"),
         ("changed", change.frames_changed, "yellow"),
@@ -136,11 +190,15 @@ class HistoryPane(Pane):
 
     def __init__(self) -> None:
         super().__init__(id="history-pane")
-        self.changes: list[Change] = []
-        self.marked: Change | None = None
+        self.commits: list[FileChange] = []
+        self.changes: list[Change] = []  # by frame, once read; empty until then
+        self.marked: FileChange | None = None
         self.side_by_side = False
         self._pending_commit: str | None = None  # select once the history arrives
         self._shown: tuple[str, ...] | None = None
+        self._loaded_for: str | None = None  # the agent whose history was asked for
+        self._row_keys: list[RowKey] = []  # the table's rows, in commit order
+        self._painted = threading.Event()  # set once a diff is on screen
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-status", markup=False)
@@ -149,10 +207,11 @@ class HistoryPane(Pane):
                 id="history-commits", cursor_type="row", zebra_stripes=True
             )
             table.add_column("Date", key="date")
-            table.add_column("+", key="added")
-            table.add_column("~", key="changed")
-            table.add_column("-", key="removed")
-            table.add_column("B", key="becoming")
+            # Fixed widths: these columns are filled in after the rows are listed.
+            table.add_column("+", key="added", width=3)
+            table.add_column("~", key="changed", width=3)
+            table.add_column("-", key="removed", width=3)
+            table.add_column("B", key="becoming", width=1)
             table.add_column("Message", key="message")
             table.add_column("", key="flags")
             yield table
@@ -170,56 +229,99 @@ class HistoryPane(Pane):
 
     # -- loading -----------------------------------------------------------------------------
     def watch_agent_id(self, agent_id: str | None) -> None:
+        self.commits = []
+        self._row_keys = []
         self.changes = []
         self.marked = None
         self._shown = None
         self.table.clear()
         self.query_one("#history-title", Static).update(Text(""))
         self.query_one("#history-diff", RichLog).clear()
-        if agent_id is None:
-            return
-        self._status(f"{agent_id} · reading history…")
-        self.load_history(agent_id)
+        self._loaded_for = None
+        # git is asked only when the tab is seen: switching agents elsewhere costs nothing here.
+        if agent_id is not None and self.region.area:
+            self._load()
+
+    def on_show(self) -> None:
+        if self.agent_id is not None and self._loaded_for != self.agent_id:
+            self._load()
+
+    def _load(self) -> None:
+        self._loaded_for = self.agent_id
+        self._status(f"{self.agent_id} · reading history…")
+        self.load_history(self.agent_id)
 
     # Workers are not exclusive: an answer for an agent or commit no longer shown is dropped
     # when it arrives (the agent and key checks below), and nothing is left half done.
     @work(thread=True, group="history", exit_on_error=False)
     def load_history(self, agent_id: str) -> None:
         try:
-            changes = timeline_for(self.app.world).history(agent_id)
+            timeline = self.timeline
+            commits = timeline.commits(agent_id)
         except HistoryError as exc:
             self.post_message(HistoryFailed(agent_id, str(exc)))
             return
-        self.post_message(HistoryLoaded(agent_id, changes))
+        pending = self._pending_commit
+        row = next((i for i, c in enumerate(commits) if c.commit.sha == pending), 0)
+        self.post_message(HistoryListed(agent_id, commits, [change_row(fc) for fc in commits], row))
+        # The highlighted commit's diff comes next, then every commit's frames: those are read
+        # once the list and the diff are on screen, so that reading them does not delay that.
+        key = self._key(commits[row], None, self.side_by_side)
+        painted = self._painted = threading.Event()
+        self.post_message(self._diff(agent_id, key, commits[row], None, self.side_by_side))
+        painted.wait(PAINT_WAIT_S)
+        changes = timeline.history(agent_id)
+        rows = [change_row(fc, ch) for fc, ch in zip(commits, changes, strict=True)]
+        self.post_message(HistoryLoaded(agent_id, changes, rows))
 
     def on_history_failed(self, message: HistoryFailed) -> None:
         message.stop()
         if message.agent_id == self.agent_id:
             self._status(message.error[:1].upper() + message.error[1:] + ".")
 
-    def on_history_loaded(self, message: HistoryLoaded) -> None:
+    def on_history_listed(self, message: HistoryListed) -> None:
         message.stop()
         if message.agent_id != self.agent_id:
             return
-        self.changes = message.changes
+        self.commits = message.commits
+        self._pending_commit = None
+        self.marked = None
+        # The worker computes this row's diff already: highlighting it must not ask again.
+        self._shown = self._key(self.commits[message.row], None, self.side_by_side)
         table = self.table
         table.clear()
-        table.add_rows(change_row(c) for c in self.changes)
+        # A screenful first, so that the list paints at once; the rest right after.
+        first = max(message.row + 1, FIRST_ROWS)
+        self._row_keys = [table.add_row(*cells) for cells in message.rows[:first]]
+        table.move_cursor(row=message.row)
         self._status()
-        row = 0
-        if self._pending_commit is not None:
-            row = next(
-                (i for i, c in enumerate(self.changes) if c.commit.sha == self._pending_commit), 0
-            )
-            self._pending_commit = None
-        table.move_cursor(row=row)
-        self._show(row)
+        self.call_later(self._add_rows, message.agent_id, message.rows[first:])
+
+    def _add_rows(self, agent_id: str, rows: list[tuple[Cell, ...]]) -> None:
+        if agent_id == self.agent_id:
+            table = self.table
+            self._row_keys += [table.add_row(*cells) for cells in rows]
+
+    def on_history_loaded(self, message: HistoryLoaded) -> None:
+        message.stop()
+        if message.agent_id != self.agent_id or len(message.rows) != len(self._row_keys):
+            return
+        self.changes = message.changes
+        table = self.table
+        # Only the frame columns change: update those cells in place (cheap, no re-layout).
+        for key, cells in zip(self._row_keys, message.rows, strict=True):
+            for column, cell in zip(FRAME_COLUMNS, cells[1:5], strict=True):
+                table.update_cell(key, column, cell)
+            table.update_cell(key, "flags", cells[6], update_width=bool(cells[6].width))
+        self._status()
 
     def _status(self, text: str | None = None) -> None:
         if text is None:
-            n = len(self.changes)
+            n = len(self.commits)
             shifts = sum(c.becoming_changed for c in self.changes)
-            text = f"{self.agent_id} · {n} commits · Becoming changed in {shifts}"
+            text = f"{self.agent_id} · {n} commits · " + (
+                f"Becoming changed in {shifts}" if self.changes else "reading frames…"
+            )
             if self.marked is not None:
                 text += f" · marked {self.marked.commit.short} (m again clears)"
             world = self.app.world
@@ -233,29 +335,42 @@ class HistoryPane(Pane):
         self._show(event.cursor_row)
 
     def _show(self, row: int) -> None:
-        if not 0 <= row < len(self.changes) or self.agent_id is None:
+        if not 0 <= row < len(self.commits) or self.agent_id is None:
             return
-        change = self.changes[row]
+        change = self.commits[row]
         marked = self.marked if self.marked is not change else None
-        key = (
-            change.commit.sha,
-            marked.commit.sha if marked else "",
-            "side" if self.side_by_side else "unified",
-        )
+        key = self._key(change, marked, self.side_by_side)
         if key == self._shown:
             return
         self._shown = key
         self.load_diff(self.agent_id, key, change, marked, self.side_by_side)
+
+    @staticmethod
+    def _key(change: FileChange, marked: FileChange | None, side_by_side: bool) -> tuple[str, ...]:
+        """What a diff view shows: a commit, the marked one if any, and the layout."""
+        layout = "side" if side_by_side else "unified"
+        return (change.commit.sha, marked.commit.sha if marked else "", layout)
 
     @work(thread=True, group="history-diff", exit_on_error=False)
     def load_diff(
         self,
         agent_id: str,
         key: tuple[str, ...],
-        change: Change,
-        marked: Change | None,
+        change: FileChange,
+        marked: FileChange | None,
         side_by_side: bool,
     ) -> None:
+        self.post_message(self._diff(agent_id, key, change, marked, side_by_side))
+
+    def _diff(
+        self,
+        agent_id: str,
+        key: tuple[str, ...],
+        change: FileChange,
+        marked: FileChange | None,
+        side_by_side: bool,
+    ) -> DiffReady:
+        """The diff view for a commit (or the marked one against it); runs in a worker."""
         from soulscope.history.render import side_by_side as columns
         from soulscope.history.render import unified_text
 
@@ -273,9 +388,15 @@ class HistoryPane(Pane):
                     )
                 old_blob, new_blob, text = a.new_blob, b.new_blob, d.unified
             else:
-                title = change_title(change)
+                title = change_title(timeline.change(change))
                 old_blob, new_blob = change.old_blob, change.new_blob
-                text = timeline.change_diff(change) if not side_by_side else ""
+                text = (
+                    timeline.git.diff(
+                        change.old_blob, change.new_blob, change.old_path, change.path
+                    )
+                    if not side_by_side
+                    else ""
+                )
             if side_by_side:
                 old = timeline.git.blob(old_blob).decode("utf-8", "replace") if old_blob else ""
                 new = timeline.git.blob(new_blob).decode("utf-8", "replace") if new_blob else ""
@@ -284,7 +405,7 @@ class HistoryPane(Pane):
                 body = unified_text(text) if text else Text("no change to the file", style="dim")
         except HistoryError as exc:
             title, body = Text(str(exc)), Text("")
-        self.post_message(DiffReady(agent_id, key, title, body))
+        return DiffReady(agent_id, key, title, body)
 
     def on_diff_ready(self, message: DiffReady) -> None:
         message.stop()
@@ -295,19 +416,20 @@ class HistoryPane(Pane):
         log.clear()
         log.write(message.body, expand=True)
         log.scroll_home(animate=False)
+        self.call_after_refresh(self._painted.set)
 
     # -- actions -----------------------------------------------------------------------------
     @property
-    def current(self) -> Change | None:
+    def current(self) -> FileChange | None:
         row = self.table.cursor_row
-        return self.changes[row] if 0 <= row < len(self.changes) else None
+        return self.commits[row] if 0 <= row < len(self.commits) else None
 
     def action_step(self, delta: int) -> None:
-        if not self.changes:
+        if not self.commits:
             self.app.bell()
             return
         row = self.table.cursor_row + delta
-        if not 0 <= row < len(self.changes):
+        if not 0 <= row < len(self.commits):
             self.app.bell()
             return
         self.table.move_cursor(row=row)
@@ -327,7 +449,7 @@ class HistoryPane(Pane):
 
     def select_commit(self, sha: str) -> None:
         """Highlight a commit (when the history is still loading, as soon as it arrives)."""
-        row = next((i for i, c in enumerate(self.changes) if c.commit.sha == sha), None)
+        row = next((i for i, c in enumerate(self.commits) if c.commit.sha == sha), None)
         if row is None:
             self._pending_commit = sha
         else:
@@ -347,7 +469,7 @@ class HistoryPane(Pane):
         self.show_memory(self.agent_id, current)
 
     @work(thread=True, group="history-memory", exit_on_error=False)
-    def show_memory(self, agent_id: str, change: Change) -> None:
+    def show_memory(self, agent_id: str, change: FileChange) -> None:
         from soulscope.soul.parse import parse
 
         soul = parse(self.timeline.git.blob(change.new_blob), agent_id=agent_id)
