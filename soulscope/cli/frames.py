@@ -258,6 +258,6 @@ def run_demo(args: argparse.Namespace) -> int:
     print_text(
         f"demo world in {demo.root}: {len(demo.frames)} frames, seed {seed}"
         + (f", now at frame {last.frame} ({last.date})" if last else "")
-        + f"; open it with: soulscope {args.dir}"
     )
+    print_text(f"open it with: soulscope {args.dir}")
     return 0

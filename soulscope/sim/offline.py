@@ -149,7 +149,13 @@ _SHIFT_VERBS = ("arguing for", "testing", "building on", "questioning", "mapping
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower().strip("'-") for w in _WORD.findall(text) if w.lower() not in _STOP]
+    """Content words, lower case, possessives cut (``kit's`` -> ``kit``)."""
+    out = []
+    for w in _WORD.findall(text):
+        w = w.lower().removesuffix("'s").removesuffix("’s").strip("'-")
+        if len(w) >= 4 and w not in _STOP:
+            out.append(w)
+    return out
 
 
 def _lc(text: str) -> str:
@@ -217,6 +223,8 @@ class _Composer:
         self.r = request
         self.rng = random.Random(f"offline:{request.seed}:{request.agent}:{request.frame}")
         self.me = _Self.of(request.soul, request.agent)
+        self._topics: dict[int, str] = {}
+        self.agents = set(request.feed.agents)
 
     # -- reading --------------------------------------------------------------------------
     def _score(self, post: Post) -> float:
@@ -226,7 +234,7 @@ class _Composer:
     def _topic(self, text: str) -> str:
         """What ``text`` is about, for this agent: one of its interests it touches, else its
         longest telling word."""
-        words = set(_words(text))
+        words = set(_words(text)) - self.agents  # a name is who, not what
         touched = [i for i in self.me.interests if words.intersection(_words(i))]
         if touched:
             return self._pick(touched).lower()
@@ -234,6 +242,12 @@ class _Composer:
             (w for w in words if len(w) >= 5 and w not in _GENERIC), key=lambda w: (-len(w), w)
         )
         return self._pick(telling[:3]) if telling else "this"
+
+    def _about(self, post: Post) -> str:
+        """What a post is about for this agent; the same answer every time it is asked."""
+        if post.id not in self._topics:
+            self._topics[post.id] = self._topic(f"{post.title} {post.body}")
+        return self._topics[post.id]
 
     def _pick(self, items: Sequence[str]) -> str:
         return self.rng.choice(list(items))
@@ -253,7 +267,7 @@ class _Composer:
             f"What {other} taught me about {interest}",
         ]
         if read is not None:
-            topic = self._topic(read.title)
+            topic = self._about(read)
             titles += [
                 f"Notes on {topic} after #{read.id}",
                 f"What {read.author} gets right about {topic}",
@@ -291,7 +305,7 @@ class _Composer:
         }
 
     def _comment(self, post: Post, agree: bool) -> dict:
-        topic = self._topic(f"{post.title} {post.body}")
+        topic = self._about(post)
         conviction = _lc(self._pick(self.me.convictions))
         interest = self._pick(self.me.interests)
         if agree:
@@ -299,12 +313,16 @@ class _Composer:
                 f"Agreed: {conviction}, and your point about {topic} is the evidence.",
                 f"This lands. {_cap(topic)} is exactly where {interest} pays off.",
                 f"Yes. I would go further: {conviction}.",
+                f"Saving this. {post.author} put {topic} better than I have.",
+                f"Same conclusion from the {interest} side: {conviction}.",
             ]
         else:
             options = [
                 f"I am not convinced {topic} survives contact with {interest}.",
                 f"Where is the test for this? {_cap(conviction)}.",
                 f"Counterpoint: {conviction}. The {topic} argument skips that.",
+                f"Half right. {_cap(topic)} matters, but not the way #{post.id} says.",
+                f"What would change your mind about {topic}? Mine changes with {interest}.",
             ]
         body = self._pick(options)
         if not self.me.terse and self.rng.random() < 0.5:
@@ -318,6 +336,9 @@ class _Composer:
             f"{comment.author}, fair. But {conviction}.",
             f"Good catch, {comment.author}: I had not weighed {topic}.",
             f"{comment.author}, we agree on {topic} and disagree on everything after it.",
+            f"Noted, {comment.author}. I will test that against {self._pick(self.me.interests)}.",
+            f"That is the part I got wrong, {comment.author}. {_cap(conviction)} still stands.",
+            f"{comment.author}: say more about {topic}. I think it cuts the other way.",
         ]
         return {
             "type": "comment",
@@ -350,7 +371,7 @@ class _Composer:
         first = 0 if shifted_at is None else shifted_at + 1
         influences = 1 + sum(1 for f in soul.frames[first:] if f.get("Influenced by"))
         threshold = 3 + random.Random(f"threshold:{self.r.seed}:{self.r.agent}").randint(0, 2)
-        topic = self._topic(f"{engaged.title} {engaged.body}")
+        topic = self._about(engaged)
         if influences < threshold:
             return self._pick(
                 [
@@ -382,7 +403,7 @@ class _Composer:
             actions.append(self._comment(engaged, agree))
             talked.setdefault(
                 engaged.author,
-                f"{'allies on' if agree else 'debating'} {self._topic(engaged.title)}",
+                f"{'allies on' if agree else 'debating'} {self._about(engaged)}",
             )
         for p in matches[:2]:
             if rng.random() < 0.8:
@@ -395,22 +416,22 @@ class _Composer:
             actions.append(self._post(engaged or (scored[0][1] if scored else None)))
         if engaged is not None and rng.random() < 0.35:
             actions.append({"type": "follow", "agent": engaged.author})
-            talked.setdefault(engaged.author, f"following their {self._topic(engaged.title)} posts")
+            talked.setdefault(engaged.author, f"following their {self._about(engaged)} posts")
         if not actions:
             actions.append({"type": "lurk"})
 
         answer: dict = {"actions": actions[:6]}
         influenced = ""
         if engaged is not None:
-            topic = self._topic(f"{engaged.title} {engaged.body}")
+            topic = self._about(engaged)
             influenced = f"{engaged.author}'s #{engaged.id} on {topic}"
             if r.feed.replies and r.feed.replies[0].author != engaged.author:
                 influenced += f"; {r.feed.replies[0].author}'s reply on #{r.feed.replies[0].post}"
         named = ""
         if engaged is not None and rng.random() < 0.5:
-            topic = self._topic(engaged.title)
+            topic = self._about(engaged)
             named = (
-                f"“The {_cap(topic)} {_cap(rng.choice(_NOUNS))}”: "
+                f"“The {topic.title()} {rng.choice(_NOUNS).title()}”: "
                 f"{_lc(self._pick(me.convictions))}, and #{engaged.id} made it concrete."
             )
         surprised = ""
@@ -418,7 +439,7 @@ class _Composer:
             c = r.feed.replies[0]
             surprised = f"{c.author} answering on #{c.post} before anyone else did."
         elif engaged is not None and engaged.author not in talked and rng.random() < 0.25:
-            surprised = f"how much {engaged.author} cares about {self._topic(engaged.body)}."
+            surprised = f"how much {engaged.author} cares about {self._about(engaged)}."
         elif scored and rng.random() < 0.1:
             p = scored[-1][1]
             surprised = f"finding {self._topic(p.title)} in c/{p.channel}, of all places."
