@@ -167,3 +167,18 @@ def test_worlds_outside_git_or_inside_soulscope_are_refused(
     if (DEMO_WORLD / "memory").is_dir():
         with pytest.raises(RepoError, match="soulscope's own repository"):
             FrameRunner(DEMO_WORLD, OfflineBrain())
+
+
+def test_a_torn_community_line_is_ignored_then_cut(world: Path) -> None:
+    run_frames(world, OfflineBrain())
+    posts = world / "community" / "posts.jsonl"
+    whole = posts.read_bytes()
+    last_id = community.Community.load(world).next_post_id - 1
+    with open(posts, "ab") as f:  # what a crash in the middle of an append leaves
+        f.write(b'{"id": 999, "frame": 2, "da')
+    assert community.Community.load(world).next_post_id == last_id + 1
+    result = run_frames(world, OfflineBrain())[0]
+    data = posts.read_bytes()
+    assert data.startswith(whole) and b'"id": 999' not in data
+    new = [json.loads(line) for line in data[len(whole) :].splitlines()]
+    assert [p["id"] for p in new] == list(range(last_id + 1, last_id + 1 + result.posts))

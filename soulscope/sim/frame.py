@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from soulscope.atomic import sync_paths, write_atomic
+from soulscope.atomic import cut_torn_tail, sync_paths, write_atomic
 from soulscope.sim import community as store
 from soulscope.sim import repo
 from soulscope.sim.brain import TEXT_FIELDS, Brain, Decision, Feed, Outcome, Request
@@ -397,6 +397,8 @@ class FrameRunner:
                 f"{log_dir} already holds logs of frame {clock.frame}; the world's clock is behind its frames"
             )
         clock_file = root / "world.json"
+        for path in touched_community:
+            cut_torn_tail(path)  # before the journal records sizes, so a rollback ends on a line
         message = commit_message(clock.frame, len(chosen), changes.posts, changes.comments)
         journal = Journal(
             frame=clock.frame,
