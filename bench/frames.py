@@ -88,7 +88,7 @@ def offline(agents: int, frames: int, work: Path) -> dict:
     floor_world = work / f"f{agents}x{frames}"
     shutil.copytree(world, floor_world)
     changes = []  # per frame: (path, bytes appended or whole new file)
-    total = git = 0.0
+    total = git = think = write = 0.0
     before = snapshot(world)
     with FrameRunner(world, OfflineBrain()) as runner:
         for _ in range(frames):
@@ -96,6 +96,8 @@ def offline(agents: int, frames: int, work: Path) -> dict:
             result = runner.step()
             total += time.perf_counter() - t
             git += result.timings["git"]
+            think += result.timings["read"] + result.timings["decide"]
+            write += result.timings["write"]
             after = snapshot(world)
             changes.append(delta(before, after))
             before = after
@@ -118,6 +120,8 @@ def offline(agents: int, frames: int, work: Path) -> dict:
         "scenario": f"offline {agents} x {frames}",
         "agents/s": agents * frames / total,
         "s/frame": total / frames,
+        "read+decide ms": 1000 * think / frames,
+        "write+sync ms": 1000 * write / frames,
         "ms/commit": 1000 * git / frames,
         "git share": git / total,
         "floor s/frame": floor / frames,
