@@ -119,3 +119,17 @@ def test_concurrency_is_bounded(tmp_path: Path) -> None:
     with llm_server(lambda agent, body: (200, valid_answer(body)), delay=0.1) as (url, state):
         run_frames(world, brain(url, concurrency=3))
     assert len(state.requests) == 8 and state.max_inflight <= 3
+
+
+def test_a_long_soul_keeps_its_header_and_newest_frames(early_world: Path) -> None:
+    from soulscope.sim.brain import Feed, Request
+    from soulscope.sim.llm import MAX_SOUL_CHARS, messages_for
+
+    path = max((early_world / "memory").glob("*.md"), key=lambda p: p.stat().st_size)
+    soul = read_soul(path)
+    assert len(soul.source) > MAX_SOUL_CHARS
+    request = Request(path.stem, 9, "2026-04-01", 0, soul, Feed(agents=(path.stem,)), ("code",))
+    prompt = messages_for(request)[1]["content"]
+    assert soul.preamble.strip() in prompt and "earlier frames omitted" in prompt
+    assert soul.frames[-1].source in prompt and soul.frames[0].source not in prompt
+    assert len(prompt) < MAX_SOUL_CHARS + 2000

@@ -38,9 +38,10 @@ def _soul_text(request: Request) -> str:
     text = soul.source
     if len(text) <= MAX_SOUL_CHARS:
         return text
-    head = soul.preamble + "".join(
-        s.source for s in soul.sections if s.line < (soul.frames[0].line if soul.frames else 10**9)
-    )
+    first_frame = soul.frames[0].line if soul.frames else len(text)
+    head = soul.preamble + "".join(s.source for s in soul.sections if s.line < first_frame)
+    if len(head) > MAX_SOUL_CHARS // 2:  # early-era files keep long History sections up top
+        head = head[: MAX_SOUL_CHARS // 2] + "\n[the rest of the header omitted]\n"
     budget = MAX_SOUL_CHARS - len(head)
     kept: list[str] = []
     for frame in reversed(soul.frames):

@@ -90,6 +90,7 @@ class SoulscopeApp(App[None]):
         Binding("colon", "goto_frame", "Go to frame", id="app.goto_frame"),
         Binding("n", "advance(1)", "Run a frame", show=False, id="app.advance"),
         Binding("N", "advance_many", "Run frames", show=False, id="app.advance_many"),
+        Binding("x", "stop_frames", "Stop frames", show=False, id="app.stop_frames"),
         Binding("c", "compare", "Compare arcs", show=False, id="app.compare"),
         Binding("p", "problems", "Problems", show=False, id="app.problems"),
         Binding("r", "reload", "Reload", show=False, id="app.reload"),
@@ -428,6 +429,14 @@ class SoulscopeApp(App[None]):
 
         self.push_screen(PromptScreen("Run how many frames?", "a number, e.g. 10"), go)
 
+    def action_stop_frames(self) -> None:
+        bar = self.query_one(FrameBar)
+        if not bar.running:
+            self.notify("No frames are running.", markup=False)
+            return
+        bar.stop()
+        self.notify("Frames stop once the one running has landed.", markup=False)
+
     def on_frame_landed(self, message: FrameLanded) -> None:
         self.reload_world()
         if message.step == message.steps:
@@ -491,6 +500,9 @@ class SoulscopeApp(App[None]):
             "Run a frame", "Key n: every active agent acts once, one commit", self.action_advance
         )
         yield SystemCommand("Run several frames", "Key N asks how many", self.action_advance_many)
+        yield SystemCommand(
+            "Stop running frames", "Key x: after the frame that is running", self.action_stop_frames
+        )
         yield SystemCommand("List problems of this soul file", "Key p", self.action_problems)
         yield SystemCommand("Sort agents (name, frames, activity)", "Key s", self.action_cycle_sort)
         yield SystemCommand("Filter agents", "Key /", self.action_focus_filter)

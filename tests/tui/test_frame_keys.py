@@ -78,3 +78,22 @@ async def test_a_world_outside_git_says_why(tmp_path: Path) -> None:
         finished = seen(messages, FramesFinished)
         assert finished and "not in a git repository" in (finished[0].error or "")
         assert (memory / "a.md").read_text() == "# A\n\n## Identity\n- **ID:** a\n"
+
+
+async def test_x_stops_after_the_running_frame(tmp_path: Path) -> None:
+    root = make_world(tmp_path / "w", agents=2)
+    messages: list[object] = []
+    app = SoulscopeApp(World.open(root))
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        await pilot.press("N", "5", "0", "enter")
+        while not seen(messages, FrameLanded):  # the window keeps handling input meanwhile
+            await pilot.pause(0.02)
+        await pilot.press("x")
+        await settle(pilot)
+        finished = seen(messages, FramesFinished)
+        assert len(finished) == 1 and 1 <= finished[0].done < 50
+        # Whatever ran landed whole: one commit per frame, the clock where the frames stopped.
+        frames = git_out(root, "log", "--format=%s").splitlines()
+        assert sum(s.startswith("frame ") for s in frames) == finished[0].done
+        assert git_out(root, "status", "--porcelain") == ""
