@@ -406,6 +406,14 @@ class SoulscopeApp(App[None]):
 
     def action_advance(self, steps: int = 1) -> None:
         """Run ``steps`` frames in a worker; each lands as one commit and the views refresh."""
+        if self.world.read_only:
+            self.notify(
+                f"{self.world.name} is the world as it was at a past commit, read-only; "
+                "o in the History tab comes back to now.",
+                severity="warning",
+                markup=False,
+            )
+            return
         if self.world.only is not None:
             self.notify(
                 "A single soul file has no world to advance.", severity="warning", markup=False

@@ -15,7 +15,7 @@ from soulscope.tui.panes.history import DiffReady, HistoryLoaded, HistoryPane, S
 from soulscope.tui.screens import PickScreen
 from soulscope.tui.why import WhyScreen
 from soulscope.world import World
-from tests.history_repos import commit, init
+from tests.history_repos import commit, git, init
 from tests.tui.conftest import settle, soul, write_world
 
 SIZE = (120, 36)
@@ -165,6 +165,12 @@ async def test_time_travel_opens_the_past_read_only_and_comes_back(world: World)
         assert "@" in app.sub_title
         status = str(app.query_one("#history-status", Static).render())
         assert "read-only" in status
+        repo = app.world.live.root.parent
+        await pilot.press("n")  # running a frame in the past is refused, in one sentence
+        await settle(pilot)
+        assert len(app.soul.frames) == 1
+        assert git(repo, "rev-list", "--count", "HEAD").strip() == "4"
+        assert any("read-only" in n.message for n in app._notifications)
         await pilot.press("o")
         await settle(pilot)
         assert app.world is world and len(app.soul.frames) == 4
