@@ -151,6 +151,7 @@ class Timeline:
         self._world: Callable[[], World | None] = weakref.ref(world) if weak else lambda: world
         self.git = git
         self._versions = Versions()
+        self._paths: dict[str, str] = {}  # agent id -> its file, relative to the repository
         self._commits: dict[str, list[FileChange]] = {}
         self._histories: dict[str, list[Change]] = {}
 
@@ -171,10 +172,14 @@ class Timeline:
 
     def path_of(self, agent_id: str) -> str:
         """The agent's soul file relative to the repository root (its current name)."""
-        try:
-            return self.git.relpath(self.world.soul_path(agent_id))
-        except WorldError as exc:
-            raise HistoryError(str(exc)) from exc
+        path = self._paths.get(agent_id)
+        if path is None:
+            try:
+                path = self.git.relpath(self.world.soul_path(agent_id))
+            except WorldError as exc:
+                raise HistoryError(str(exc)) from exc
+            self._paths[agent_id] = path
+        return path
 
     def memory_paths(self) -> list[str]:
         """What a world-wide question searches: the memory folder, or the single soul file."""
