@@ -32,6 +32,7 @@ def change_dict(c: Change) -> dict[str, Any]:
         "frames_added": list(c.frames_added),
         "frames_changed": list(c.frames_changed),
         "frames_removed": list(c.frames_removed),
+        "header_changed": c.header_changed,
         "becoming_changed": c.becoming_changed,
         "becoming": c.becoming_after,
         "size": c.size_after,
