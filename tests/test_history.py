@@ -364,3 +364,17 @@ def test_timeline_keeps_each_distinct_block_once(tmp_path: Path) -> None:
     assert len(timeline.history("ada")) == 20
     # 20 frames and the header sections: appending reuses every block already seen.
     assert len(timeline._versions.blocks) == 20 + 1
+
+
+def test_appending_after_a_blank_line_changes_no_frame(tmp_path: Path) -> None:
+    """Writers open each entry with a blank line, which lands at the end of the frame above."""
+    repo = ada_world(tmp_path)
+    text = HEADER + "## Frame 1 — 2026-03-01\n- Began.\n- Becoming: the listener.\n"
+    write(repo, "ada.md", text)
+    commit(repo, "frame 1")
+    text += "\n## Frame 2 — 2026-03-02\n- Went on.\n- Becoming: the builder.\n"
+    write(repo, "ada.md", text)
+    commit(repo, "frame 2")
+    latest = history(World.open(repo), "ada")[0]
+    assert latest.frames_added == ("Frame 2 — 2026-03-02",)
+    assert latest.frames_changed == () and not latest.rewrote and latest.becoming_changed

@@ -198,3 +198,31 @@ def test_history_errors_are_one_sentence(tmp_path: Path) -> None:
         assert out.returncode != 0, args
         assert needle in out.stderr, (args, out.stderr)
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_history_and_why_of_a_world_advanced_by_the_frame_runner(tmp_path: Path) -> None:
+    world = tmp_path / "sim-world"
+    steps = [
+        ("init", str(world), "--date", "2026-05-01"),
+        ("register", str(world), "--id", "ada", "--name", "Ada", "--archetype", "Coder",
+         "--voice", "terse", "--conviction", "Tests first", "--interest", "parsers",
+         "--channel", "code"),
+        ("register", str(world), "--id", "bo", "--name", "Bo", "--archetype", "Debater",
+         "--voice", "formal", "--conviction", "Doubt", "--interest", "logic", "--channel", "code"),
+        ("frame", "-w", str(world), "--steps", "2"),
+    ]  # fmt: skip
+    for args in steps:
+        out = run(*args)
+        assert out.returncode == 0, out.stderr
+    rows = json.loads(run("history", "ada", "-w", str(world), "--json").stdout)
+    assert [r["message"].split(":")[0] for r in rows] == ["frame 2", "frame 1", "register ada"]
+    assert [r["frames_added"] for r in rows[:2]] == [
+        ["Frame 2 — 2026-05-03"],
+        ["Frame 1 — 2026-05-02"],
+    ]
+    assert all(r["frames_changed"] == [] for r in rows)
+    why = json.loads(run("why", "ada", "--shift", "-1", "-w", str(world), "--json").stdout)
+    assert why["commit"]["commit"] == rows[0]["commit"]
+    # The frame runner's log of what the agent saw and answered in that frame.
+    assert why["frame_log"]["frame"] == 2 and why["frame_log"]["agent"] == "ada"
+    assert why["frame_log"]["brain"] == "offline"

@@ -265,15 +265,22 @@ def frame_diff(before: Version, after: Version) -> FrameDiff:
         waiting.setdefault(old[i].key, []).append(i)
     added: list[str] = []
     changed: list[str] = []
-    changed_old: set[int] = set()
+    paired: set[int] = set()
+    touched: set[int] = set()  # old frames edited or removed
     for j in came:
         queue = waiting.get(new[j].key)
         if queue:
-            changed_old.add(queue.pop(0))
-            changed.append(new[j].heading)
+            i = queue.pop(0)
+            paired.add(i)
+            # Writers open the next entry with a blank line, which lands at the end of the
+            # frame before it: a frame that only gained trailing blank lines is unchanged.
+            if old[i].source.rstrip() != new[j].source.rstrip():
+                changed.append(new[j].heading)
+                touched.add(i)
         else:
             added.append(new[j].heading)
-    removed = [old[i].heading for i in gone if i not in changed_old]
+    removed = [i for i in gone if i not in paired]
+    touched.update(removed)
     last = len(old) - 1
-    rewrote = any(i != last for i in gone)
-    return FrameDiff(tuple(added), tuple(changed), tuple(removed), rewrote)
+    rewrote = any(i != last for i in touched)
+    return FrameDiff(tuple(added), tuple(changed), tuple(old[i].heading for i in removed), rewrote)
