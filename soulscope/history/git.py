@@ -178,6 +178,11 @@ class Git:
             self._remember(sha, data)
         return sha, kind, data
 
+    def head(self) -> str | None:
+        """The commit HEAD points at now; None in a repository without commits."""
+        found = self._object("HEAD^{commit}")
+        return found[0] if found else None
+
     def read(self, rev: str, path: str) -> tuple[str, bytes] | None:
         """The blob id and bytes of ``path`` at ``rev``; None where the file is absent there.
 

@@ -152,8 +152,9 @@ class Timeline:
         self.git = git
         self._versions = Versions()
         self._paths: dict[str, str] = {}  # agent id -> its file, relative to the repository
-        self._commits: dict[str, list[FileChange]] = {}
-        self._histories: dict[str, list[Change]] = {}
+        # By file: the HEAD it was read at and the commits; the commits and what they did.
+        self._commits: dict[str, tuple[str | None, list[FileChange]]] = {}
+        self._histories: dict[str, tuple[list[FileChange], list[Change]]] = {}
 
     @classmethod
     def open(cls, world: World, *, weak: bool = False) -> Timeline:
@@ -201,23 +202,27 @@ class Timeline:
         One ``git log`` and no file contents: the fast list a view shows before the details.
         """
         path = self.path_of(agent_id)
-        found = self._commits.get(path)
-        if found is None:
-            self.git.require_full_history()
-            found = self.git.file_history(path)
-            if not found:
-                raise HistoryError(f"no commit touches {path}, so {agent_id} has no history yet")
-            self._commits[path] = found
+        head = self.git.head()  # a frame that lands makes a new HEAD: the list is read again
+        cached = self._commits.get(path)
+        if cached is not None and cached[0] == head:
+            return cached[1]
+        self.git.require_full_history()
+        found = self.git.file_history(path) if head else []
+        if not found:
+            raise HistoryError(f"no commit touches {path}, so {agent_id} has no history yet")
+        self._commits[path] = (head, found)
         return found
 
     def history(self, agent_id: str) -> list[Change]:
         """What every commit did to the agent's memory, by frame, newest first."""
         path = self.path_of(agent_id)
-        found = self._histories.get(path)
-        if found is None:
-            commits = self.commits(agent_id)
-            self.prefetch([b for fc in commits for b in (fc.old_blob, fc.new_blob)])
-            found = self._histories[path] = [self.change(fc) for fc in commits]
+        commits = self.commits(agent_id)
+        cached = self._histories.get(path)
+        if cached is not None and cached[0] is commits:
+            return cached[1]
+        self.prefetch([b for fc in commits for b in (fc.old_blob, fc.new_blob)])
+        found = [self.change(fc) for fc in commits]
+        self._histories[path] = (commits, found)
         return found
 
     def prefetch(self, blobs: list[str | None]) -> None:

@@ -119,6 +119,31 @@ async def test_history_lists_commits_and_steps_through_diffs(world: World) -> No
         assert table.cursor_row == 0  # the bell at the newest commit, no wrap
 
 
+async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
+    world: World,
+) -> None:
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        pane = app.query_one(HistoryPane)
+        pane.table.focus()
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        chosen = pane.current.commit.sha
+        memory = world.memory_dir / "ada-01.md"
+        memory.write_text(
+            memory.read_text() + frame(5, "Kept the ledger.", "the keeper.", "cy-03.", "")
+        )
+        commit(world.root.parent, "frame 5: 3 agents, 0 posts, 0 comments")
+        app.reload_world()
+        await settle(pilot)
+        assert pane.table.row_count == 5 and pane.commits[0].commit.message.startswith("frame 5")
+        assert pane.current.commit.sha == chosen  # the selection stays on its commit
+        assert str(pane.table.get_row_at(0)[1]) == "+1"
+
+
 async def test_side_by_side_marking_and_memory_then(world: World) -> None:
     app = SoulscopeApp(world)
     async with app.run_test(size=SIZE) as pilot:

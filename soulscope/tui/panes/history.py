@@ -27,7 +27,7 @@ from textual.widgets.data_table import RowKey
 
 from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
-from soulscope.soul.model import clean
+from soulscope.soul.model import Soul, clean
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.soul_text import SoulText
 
@@ -242,6 +242,20 @@ class HistoryPane(Pane):
         if agent_id is not None and self.region.area:
             self._load()
 
+    def watch_soul(self, old: Soul | None, new: Soul | None) -> None:
+        # The same agent's file read again (a frame landed, the world was reloaded): its history
+        # may have grown. The timeline reads git again only when HEAD moved.
+        if (
+            old is not None
+            and new is not None
+            and old.agent_id == new.agent_id
+            and self.commits
+            and self.region.area
+        ):
+            current = self.current
+            self._pending_commit = current.commit.sha if current else None  # stay on it
+            self._load()
+
     def on_show(self) -> None:
         if self.agent_id is not None and self._loaded_for != self.agent_id:
             self._load()
@@ -260,6 +274,8 @@ class HistoryPane(Pane):
             commits = timeline.commits(agent_id)
         except HistoryError as exc:
             self.post_message(HistoryFailed(agent_id, str(exc)))
+            return
+        if commits is self.commits:  # HEAD did not move: what is shown is current
             return
         pending = self._pending_commit
         row = next((i for i, c in enumerate(commits) if c.commit.sha == pending), 0)
