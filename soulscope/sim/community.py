@@ -114,8 +114,16 @@ class Community:
     def next_comment_id(self) -> int:
         return max((c.id for c in self.comments), default=0) + 1
 
+    @cached_property
+    def _following(self) -> dict[str, frozenset[str]]:
+        out: dict[str, set[str]] = {}
+        for f in self.follows:
+            out.setdefault(f.follower, set()).add(f.followee)
+        return {k: frozenset(v) for k, v in out.items()}
+
     def following(self, agent_id: str) -> set[str]:
-        return {f.followee for f in self.follows if f.follower == agent_id}
+        """Whom ``agent_id`` follows (a new set: callers may add to it)."""
+        return set(self._following.get(agent_id, ()))
 
 
 def paths(root: Path) -> dict[str, Path]:

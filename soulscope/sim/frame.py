@@ -129,15 +129,16 @@ def _relations(soul: Soul, agents: set[str]) -> set[str]:
     return set()
 
 
-def _answers(community: Community, comment: Comment, agent: str) -> bool:
-    """Whether ``comment`` is by someone else on ``agent``'s post or in reply to its comment."""
-    if comment.author == agent:
-        return False
-    post = community.by_id.get(comment.post)
-    parent = community.comment_by_id.get(comment.parent) if comment.parent is not None else None
-    return (post is not None and post.author == agent) or (
-        parent is not None and parent.author == agent
-    )
+def _replies(community: Community, comments: list[Comment]) -> dict[str, list[Comment]]:
+    """Comments by agent answered: on its post or in reply to its comment, by someone else."""
+    out: dict[str, list[Comment]] = {}
+    for c in comments:
+        post = community.by_id.get(c.post)
+        parent = community.comment_by_id.get(c.parent) if c.parent is not None else None
+        targets = {x.author for x in (post, parent) if x is not None} - {c.author}
+        for agent in sorted(targets):
+            out.setdefault(agent, []).append(c)
+    return out
 
 
 def build_requests(
@@ -151,6 +152,7 @@ def build_requests(
     recent_posts.sort(key=lambda p: (-p.frame, -p.id))
     recent_comments = [c for c in community.comments if c.frame >= since]
     recent_comments.sort(key=lambda c: (-c.frame, -c.id))
+    replies_to = _replies(community, recent_comments)
     by_channel: dict[str, list[Post]] = {}
     for p in recent_posts:
         by_channel.setdefault(channel_name(p.channel), []).append(p)
@@ -166,7 +168,7 @@ def build_requests(
             (p for ch in channels for p in by_channel.get(ch, ()) if p.author != agent),
             key=lambda p: (-p.frame, -p.id),
         )[:FEED_POSTS]
-        replies = [c for c in recent_comments if _answers(community, c, agent)][:FEED_REPLIES]
+        replies = replies_to.get(agent, [])[:FEED_REPLIES]
         related_agents = (community.following(agent) | _relations(soul, known)) - {agent}
         related = sorted(
             (x for a in sorted(related_agents) for x in activity.get(a, ())),
