@@ -378,3 +378,13 @@ def test_appending_after_a_blank_line_changes_no_frame(tmp_path: Path) -> None:
     latest = history(World.open(repo), "ada")[0]
     assert latest.frames_added == ("Frame 2 — 2026-03-02",)
     assert latest.frames_changed == () and not latest.rewrote and latest.becoming_changed
+
+
+def test_repository_without_commits(tmp_path: Path) -> None:
+    repo = ada_world(tmp_path)
+    write(repo, "ada.md", HEADER + frame(1, "the listener."))
+    world = World.open(repo)
+    with pytest.raises(HistoryError, match="ada has no history yet"):
+        history(world, "ada")
+    with pytest.raises(HistoryError, match="unknown revision 'HEAD'"):
+        soul_at(world, "ada", "HEAD")

@@ -179,9 +179,16 @@ class Git:
         return sha, kind, data
 
     def head(self) -> str | None:
-        """The commit HEAD points at now; None in a repository without commits."""
-        found = self._object("HEAD^{commit}")
-        return found[0] if found else None
+        """The commit HEAD points at now; None in a repository without commits.
+
+        Read from the ref files (loose or packed), without starting a git process.
+        """
+        from git.refs.symbolic import SymbolicReference
+
+        try:
+            return SymbolicReference.dereference_recursive(self.repo, "HEAD")
+        except ValueError:  # HEAD names a branch with no commit yet
+            return None
 
     def read(self, rev: str, path: str) -> tuple[str, bytes] | None:
         """The blob id and bytes of ``path`` at ``rev``; None where the file is absent there.
