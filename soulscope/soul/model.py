@@ -25,6 +25,13 @@ def label_key(label: str) -> str:
     return " ".join(label.lower().split())
 
 
+def frame_label(number: int | None, suffix: str, date: str | None) -> str | None:
+    """``237``, ``500b``, ``408 solo``; the date for unnumbered frames; None when neither is known."""
+    if number is not None:
+        return f"{number}{suffix}" if len(suffix) <= 1 else f"{number} {suffix}"
+    return date
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Something odd in a file, with the 1-based line where it is."""
@@ -89,13 +96,7 @@ class Frame:
     @property
     def label(self) -> str:
         """Short name for lists: ``237``, ``500b``, ``408 solo`` or the date."""
-        if self.number is not None:
-            return (
-                f"{self.number}{self.suffix}"
-                if len(self.suffix) <= 1
-                else f"{self.number} {self.suffix}"
-            )
-        return self.date or "?"
+        return frame_label(self.number, self.suffix, self.date) or "?"
 
     @property
     def when(self) -> str | None:

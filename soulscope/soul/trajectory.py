@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from soulscope.soul.model import Frame, Soul, label_key
+from soulscope.soul.model import Frame, Soul, frame_label, label_key
 
 DEFAULT_LABEL = "Becoming"
 FALLBACK_LABEL = "Evolving position"
@@ -36,13 +36,7 @@ class Statement:
 
     @property
     def frame_label(self) -> str:
-        if self.number is not None:
-            return (
-                f"{self.number}{self.suffix}"
-                if len(self.suffix) <= 1
-                else f"{self.number} {self.suffix}"
-            )
-        return self.date or "—"
+        return frame_label(self.number, self.suffix, self.date) or "—"
 
 
 def role_of(text: str) -> str:
