@@ -38,9 +38,10 @@ FEED_POSTS = 8
 FEED_REPLIES = 5
 FEED_RELATED = 5
 FRAMES_DIR = "frames"
-# Fault injection for the crash tests: the runner stops and waits at this point of a frame.
+# Fault injection for the crash tests: the runner says where it is and waits there, at "writing"
+# (half the agents' files written), "written" (all written, not committed) or "committed" (the
+# commit made, the journal not yet cleared).
 PAUSE_ENV = "SOULSCOPE_FRAME_PAUSE"
-PAUSE_POINTS = ("writing", "written", "committed")
 _AGENT_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
