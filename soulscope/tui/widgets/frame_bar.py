@@ -79,6 +79,7 @@ class FrameBar(Horizontal):
                 last = monotonic()
                 self.post_message(FrameProgress(done + 1, steps, what, n, total))
 
+        error = None
         try:
             # The runner gets the path, not the app's World: it refreshes its own listing.
             with FrameRunner(root, brain) as runner:
@@ -89,9 +90,10 @@ class FrameBar(Horizontal):
                     done += 1
                     self.post_message(FrameLanded(result, done, steps, brain.name))
         except (WorldError, OSError, FrameInterrupted) as exc:
-            self.post_message(FramesFinished(done, steps, str(exc)))
-            return
-        self.post_message(FramesFinished(done, steps, None))
+            error = str(exc)
+        finally:
+            # Posted whatever happened, so the bar never stays "running" after a failure.
+            self.post_message(FramesFinished(done, steps, error))
 
     def _show(self, text: Text, done: int, total: int | None) -> None:
         self.query_one("#frame-status", StatusLine).show(text)
