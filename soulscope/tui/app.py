@@ -131,7 +131,7 @@ class SoulscopeApp(App[None]):
     def on_mount(self) -> None:
         self.sub_title = self.world.name
         # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
-        self.sidebar.option_list.focus()
+        self.sidebar.list.focus()
         if not self.world.agents():
             self.notify(
                 f"No soul files in {self.world.memory_dir}.", severity="warning", markup=False
@@ -276,11 +276,12 @@ class SoulscopeApp(App[None]):
         self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
 
     def on_soul_loaded(self, message: SoulLoaded) -> None:
-        if message.agent_id == self.agent_id:
+        # A worker may finish while the app is closing and its widgets are going away.
+        if self.is_running and message.agent_id == self.agent_id:
             self._show_soul(message.agent_id, message.soul)
 
     def on_soul_failed(self, message: SoulFailed) -> None:
-        if message.agent_id == self.agent_id:
+        if self.is_running and message.agent_id == self.agent_id:
             self.notify(message.error, severity="error", markup=False)
             for pane in self.panes:
                 pane.soul = None
@@ -313,6 +314,8 @@ class SoulscopeApp(App[None]):
         self.post_message(WorldParsed(len(agents), failed, perf_counter() - self._world_started))
 
     def on_world_progress(self, message: WorldProgress) -> None:
+        if not self.is_running:
+            return
         self.sidebar.set_summaries(
             message.summaries, (agent_id for agent_id, _ in message.failures)
         )

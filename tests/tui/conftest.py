@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from soulscope.tui.widgets.agent_list import SELECT_DELAY
 from soulscope.world import World
 
 
@@ -100,7 +101,8 @@ def small_world(tmp_path: Path) -> World:
 
 
 async def settle(pilot: Pilot) -> None:
-    """Wait until the workers are done and their messages handled."""
+    """Wait until a cursor move has selected its agent, the workers are done and their messages handled."""
+    await pilot.pause(SELECT_DELAY + 0.05)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.text import Text
 from textual.command import CommandList, CommandPalette
 from textual.widgets import DataTable, Input, TabbedContent
 
@@ -40,8 +39,9 @@ async def test_window_paints_listing_before_parsing_then_fills_counts(small_worl
         parsed = [m for m in messages if isinstance(m, WorldParsed)]
         assert len(parsed) == 1 and parsed[0].failed == 0
         # Counts beside the names: frames and shifts.
-        prompt = app.sidebar.option_list.get_option("ada-01").prompt
-        assert isinstance(prompt, Text) and prompt.plain == "ada-01  4f 2s"
+        rows = app.sidebar.list.visible_rows()
+        assert rows[0].startswith("ada-01") and rows[0].endswith(" 4f 2s")
+        assert rows[1].startswith("bo-02") and rows[1].endswith(" 2f 1s")
         assert app.agent_id == "ada-01" and app.soul is not None
         assert "# Ada Ledger" in screen_text(app)
 
@@ -78,7 +78,7 @@ async def test_moving_in_the_list_selects_and_sort_cycles(small_world: World) ->
         assert app.sidebar.sort == "activity"
         assert app.sidebar.shown == ["ada-01", "bo-02", "cy-03"]
         # The highlight stays on the selected agent through re-sorting.
-        assert app.sidebar.option_list.highlighted_option.id == "bo-02"
+        assert app.sidebar.list.highlighted == "bo-02"
         # A click on a name opens that agent.
         await pilot.click("#agents", offset=(3, 2))
         await settle(pilot)
@@ -210,7 +210,8 @@ async def test_unreadable_file_is_a_notification_not_a_crash(small_world: World)
         assert app.soul is None
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert any("cannot read" in e and "bo-02.md" in e for e in errors)
-        assert "unreadable" in app.sidebar.option_list.get_option("bo-02").prompt.plain
+        assert "bo-02" in app.sidebar.list.visible_rows()[1]
+        assert app.sidebar.list.visible_rows()[1].endswith(" unreadable")
         assert any("1 of 3 soul files could not be read" in n.message for n in app._notifications)
 
 
@@ -256,6 +257,7 @@ async def test_later_corpus_opens_and_arcs_fill(later_world: Path) -> None:
         assert app.soul is not None and len(app.soul.frames) == 25
         await pilot.press("2")
         assert app.query_one("#arc", DataTable).row_count == 29
+        await pilot.press("3")
         world = app.query_one("#world-table", DataTable)
         assert world.row_count == 3
 
@@ -345,7 +347,7 @@ async def test_world_enter_selects_the_agent(small_world: World) -> None:
         await pilot.press("j", "enter")
         await settle(pilot)
         assert app.agent_id == "bo-02"
-        assert app.sidebar.option_list.highlighted_option.id == "bo-02"
+        assert app.sidebar.list.highlighted == "bo-02"
 
 
 async def test_every_binding_has_an_id_and_q_quits(small_world: World) -> None:
@@ -363,3 +365,44 @@ async def test_every_binding_has_an_id_and_q_quits(small_world: World) -> None:
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_world_tab_fills_while_parsing_when_shown(small_world: World) -> None:
+    messages: list[object] = []
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        world = app.query_one("#world-table", DataTable)
+        assert world.row_count == 3
+        assert str(world.get_cell("ada-01", "frames")) == "4"
+        assert str(app.query_one("#world-status").render()) == "3 agents  (enter selects one)"
+
+
+async def test_many_agents_list_scrolls_and_counts(tmp_path: Path) -> None:
+    souls = {
+        f"agent-{i:03d}": frame(i, "2026-03-01", "Acted.", f"the agent {i}.") for i in range(300)
+    }
+    app = SoulscopeApp(World.open(write_world(tmp_path / "many", souls)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert len(app.sidebar.shown) == 300
+        await pilot.press("end")
+        await settle(pilot)
+        assert app.agent_id == "agent-299"
+        rows = app.sidebar.list.visible_rows()
+        assert rows[-1].startswith("agent-299") and rows[-1].endswith(" 1f 0s")
+        await pilot.press("s")  # by frames: every agent has one, so by id
+        assert app.sidebar.shown[:2] == ["agent-000", "agent-001"]
+        assert app.sidebar.list.highlighted == "agent-299"
+
+
+async def test_quitting_while_the_world_is_parsed_is_clean(early_world: Path) -> None:
+    app = SoulscopeApp(World.open(early_world))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        assert app.workers  # still parsing
+        app.select_agent("zion-coder-04")  # and one more soul on its way
+        await pilot.press("q")
+    # run_test re-raises any error the app met on the way out (workers still report meanwhile)
+    assert app.return_code == 0

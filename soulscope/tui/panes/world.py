@@ -23,6 +23,9 @@ class WorldPane(Pane):
     def __init__(self) -> None:
         super().__init__(id="world-pane")
         self._rows: set[str] = set()
+        # Summaries not in the table yet: a hidden tab takes them when it is shown, so that a
+        # growing table does not lay out the whole screen again while the user is elsewhere.
+        self._pending: dict[str, ArcSummary] = {}
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="world-status")
@@ -39,8 +42,17 @@ class WorldPane(Pane):
         return self.query_one("#world-table", DataTable)
 
     def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
+        self._pending.update((s.agent_id, s) for s in summaries)
+        if self.region.area:
+            self._apply_pending()
+
+    def on_show(self) -> None:
+        self._apply_pending()
+
+    def _apply_pending(self) -> None:
         table = self.table
-        for s in summaries:
+        pending, self._pending = self._pending, {}
+        for s in pending.values():
             cells = (
                 Text(s.agent_id),
                 Text(str(s.frames), justify="right"),

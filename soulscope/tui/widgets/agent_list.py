@@ -9,14 +9,17 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Input, OptionList
-from textual.widgets.option_list import Option
+from textual.timer import Timer
+from textual.widgets import Input
 
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.widgets.status_line import StatusLine
+from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import AgentFile
 
 SORTS = ("name", "frames", "activity")
+# How long the cursor rests on an agent before it is shown: a switch costs a repaint of every pane.
+SELECT_DELAY = 0.12
 
 
 @dataclass
@@ -28,7 +31,7 @@ class AgentChosen(Message):
 
 
 class AgentList(Vertical):
-    """A filter box over an ``OptionList`` (one line per agent, rendered only when visible)."""
+    """A filter box over a ``VirtualList`` of agent ids (only the visible rows are rendered)."""
 
     def __init__(self, agents: list[AgentFile], names: dict[str, str]) -> None:
         super().__init__(id="sidebar")
@@ -38,24 +41,24 @@ class AgentList(Vertical):
         self.failed: set[str] = set()
         self.sort = SORTS[0]
         self.query_text = ""
-        self._shown: list[str] = []
+        self._pending: Timer | None = None  # the debounced selection of the cursor's agent
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter agents  (/)", id="filter")
-        yield OptionList(id="agents")
+        yield VirtualList(self.row, id="agents")
         yield StatusLine(id="sidebar-status")
 
     def on_mount(self) -> None:
         self.rebuild()
 
     @property
-    def option_list(self) -> OptionList:
-        return self.query_one("#agents", OptionList)
+    def list(self) -> VirtualList:
+        return self.query_one("#agents", VirtualList)
 
     @property
     def shown(self) -> list[str]:
         """The agent ids the list shows now, in order."""
-        return list(self._shown)
+        return self.list.keys
 
     # -- contents ----------------------------------------------------------------------------
     def _matches(self, agent: AgentFile) -> bool:
@@ -64,35 +67,37 @@ class AgentList(Vertical):
 
     def _ordered(self, agents: Iterable[AgentFile]) -> list[AgentFile]:
         by_id = sorted(agents, key=lambda a: a.id)
+        summaries = self.summaries
         if self.sort == "frames":
-            return sorted(
-                by_id, key=lambda a: -self.summaries[a.id].frames if a.id in self.summaries else 1
-            )
+            # Most frames first; agents not parsed yet last.
+            return sorted(by_id, key=lambda a: -summaries[a.id].frames if a.id in summaries else 1)
         if self.sort == "activity":
             # Newest first; agents not parsed yet (or undated) after the dated ones.
-            dated = [a for a in by_id if a.id in self.summaries and self.summaries[a.id].last_date]
-            dated.sort(key=lambda a: self.summaries[a.id].last_date or "", reverse=True)
-            return dated + [a for a in by_id if a not in dated]
+            def newest(a: AgentFile) -> tuple[bool, str]:
+                s = summaries.get(a.id)
+                return (s is not None and s.last_date is not None, s.last_date or "" if s else "")
+
+            return sorted(by_id, key=newest, reverse=True) if summaries else by_id
         return by_id
 
-    def _prompt(self, agent: AgentFile) -> Text:
-        text = Text(agent.id, no_wrap=True, overflow="ellipsis")
-        s = self.summaries.get(agent.id)
+    def row(self, agent_id: str, width: int) -> Text:
+        """An agent's line: its id, and its counts (frames, shifts) at the right edge."""
+        s = self.summaries.get(agent_id)
         if s is not None:
-            text.append(f"  {s.frames}f {s.shifts}s", style="dim")
-        elif agent.id in self.failed:
-            text.append("  unreadable", style="bold")
-        return text
+            counts = Text(f" {s.frames}f {s.shifts}s", style="dim")
+        elif agent_id in self.failed:
+            counts = Text(" unreadable", style="bold")
+        else:
+            counts = Text("")
+        name = Text(agent_id, no_wrap=True, overflow="ellipsis")
+        room = max(width - len(counts), 1)
+        name.truncate(room, overflow="ellipsis", pad=True)
+        return name + counts
 
     def rebuild(self) -> None:
-        """Refill the list from the filter, the sort and the counts, keeping the highlight."""
-        options = self.option_list
-        current = options.highlighted_option.id if options.highlighted_option else None
+        """Refill the list from the filter, the sort and the counts, keeping the cursor's agent."""
         shown = self._ordered(a for a in self.agents if self._matches(a))
-        self._shown = [a.id for a in shown]
-        options.set_options(Option(self._prompt(a), id=a.id) for a in shown)
-        if current in self._shown:
-            options.highlighted = self._shown.index(current)
+        self.list.set_keys([a.id for a in shown])
         self._update_status()
 
     def set_agents(self, agents: list[AgentFile], names: dict[str, str]) -> None:
@@ -104,7 +109,12 @@ class AgentList(Vertical):
     def set_summaries(self, summaries: Iterable[ArcSummary], failed: Iterable[str] = ()) -> None:
         self.summaries.update((s.agent_id, s) for s in summaries)
         self.failed.update(failed)
-        self.rebuild()
+        if self.sort == "name":
+            # The order stands; only the counts of visible rows change.
+            self.list.refresh()
+            self._update_status()
+        else:
+            self.rebuild()
 
     def cycle_sort(self) -> str:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
@@ -112,15 +122,12 @@ class AgentList(Vertical):
         return self.sort
 
     def highlight(self, agent_id: str) -> None:
-        """Move the highlight to ``agent_id`` when it is shown (without announcing it again)."""
-        if agent_id in self._shown:
-            options = self.option_list
-            with options.prevent(OptionList.OptionHighlighted):
-                options.highlighted = self._shown.index(agent_id)
+        """Move the cursor to ``agent_id`` when it is shown (without announcing it again)."""
+        self.list.move_to(agent_id)
 
     def _update_status(self) -> None:
         total = len(self.agents)
-        shown = len(self._shown)
+        shown = len(self.list.keys)
         parsed = len(self.summaries) + len(self.failed)
         parts = [f"{shown} of {total} agents" if shown != total else f"{total} agents"]
         if parsed < total:
@@ -133,25 +140,32 @@ class AgentList(Vertical):
         event.stop()
         self.query_text = event.value.strip().lower()
         self.rebuild()
-        if self._shown:
-            self.option_list.highlighted = 0
+        if self.shown:
+            self.list.move_to(self.shown[0])
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the filter opens the first match."""
         event.stop()
-        if self._shown:
-            self.option_list.highlighted = 0
-            self.post_message(AgentChosen(self._shown[0], open=True))
+        if self.shown:
+            self.list.move_to(self.shown[0])
+            self._choose(self.shown[0], open=True)
         else:
             self.app.notify("No agent matches the filter.", severity="warning", markup=False)
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    def on_virtual_list_highlighted(self, event: VirtualList.Highlighted) -> None:
+        """Moving through the list shows each agent once the cursor rests (held keys stay fast)."""
         event.stop()
-        # Typing in the filter moves the highlight too; only a move in the list itself selects.
-        if event.option.id is not None and self.option_list.has_focus:
-            self.post_message(AgentChosen(event.option.id))
+        if self._pending is not None:
+            self._pending.stop()
+        key = event.key
+        self._pending = self.set_timer(SELECT_DELAY, lambda: self._choose(key))
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
-        if event.option.id is not None:
-            self.post_message(AgentChosen(event.option.id, open=True))
+        self._choose(event.key, open=True)
+
+    def _choose(self, agent_id: str, open: bool = False) -> None:
+        if self._pending is not None:
+            self._pending.stop()
+            self._pending = None
+        self.post_message(AgentChosen(agent_id, open=open))
