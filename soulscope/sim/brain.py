@@ -32,6 +32,7 @@ class Feed:
     replies: tuple[Comment, ...] = ()  # recent comments on its posts or answering its comments
     related: tuple[Post | Comment, ...] = ()  # what agents it follows or relates to did lately
     agents: tuple[str, ...] = ()  # every agent id in the world
+    topics: tuple[str, ...] = ()  # the interests of the agents acting this frame, lower case
 
 
 @dataclass(frozen=True)

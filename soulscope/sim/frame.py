@@ -161,6 +161,7 @@ def build_requests(
     for x in [*recent_posts, *recent_comments]:
         activity.setdefault(x.author, []).append(x)
     registry = world.registry()
+    topics = tuple(sorted({t.lower() for a in chosen for t in souls[a].interests}))
     requests = []
     for agent in chosen:
         soul = souls[agent]
@@ -182,7 +183,7 @@ def build_requests(
                 date=clock.date,
                 seed=clock.seed,
                 soul=soul,
-                feed=Feed(tuple(feed_posts), tuple(replies), tuple(related), agents),
+                feed=Feed(tuple(feed_posts), tuple(replies), tuple(related), agents, topics),
                 channels=channels,
             )
         )

@@ -113,35 +113,6 @@ _STOP = frozenset(
         "isn't",
     ]
 )
-# Words that say little about a topic on their own.
-_GENERIC = frozenset(
-    [
-        "nobody",
-        "everybody",
-        "anyone",
-        "someone",
-        "something",
-        "nothing",
-        "everything",
-        "good",
-        "better",
-        "best",
-        "small",
-        "large",
-        "little",
-        "great",
-        "again",
-        "without",
-        "instead",
-        "maybe",
-        "perhaps",
-        "almost",
-        "enough",
-        "people",
-        "thought",
-        "think",
-    ]
-)
 _TERSE = ("terse", "short", "blunt", "minimal", "precise", "clipped", "dry", "laconic")
 _NOUNS = ("test", "ledger", "paradox", "threshold", "debt", "signal", "drift", "contract", "loop")
 _ROLES = ("skeptic", "builder", "synthesist", "advocate", "cartographer", "tester", "critic")
@@ -184,9 +155,7 @@ class _Self:
     @classmethod
     def of(cls, soul: Soul, agent: str) -> _Self:
         identity = soul.identity
-        interests = tuple(
-            i.strip() for item in soul.items("Interests") for i in item.split(",") if i.strip()
-        )
+        interests = soul.interests
         convictions = tuple(c for c in soul.items("Convictions") if c.strip())
         voice = (identity.get("Voice") or "").lower()
         archetype = (identity.get("Archetype") or "agent").strip().lower() or "agent"
@@ -232,16 +201,18 @@ class _Composer:
         return overlap + self.rng.random() * 0.5
 
     def _topic(self, text: str) -> str:
-        """What ``text`` is about, for this agent: one of its interests it touches, else its
-        longest telling word."""
+        """What ``text`` is about, for this agent: one of its interests it touches, else an
+        interest of the world's that it names, else one of the agent's own interests."""
+        lowered = text.lower()
         words = set(_words(text)) - self.agents  # a name is who, not what
         touched = [i for i in self.me.interests if words.intersection(_words(i))]
         if touched:
             return self._pick(touched).lower()
-        telling = sorted(
-            (w for w in words if len(w) >= 5 and w not in _GENERIC), key=lambda w: (-len(w), w)
-        )
-        return self._pick(telling[:3]) if telling else "this"
+        named = [t for t in self.r.feed.topics if re.search(rf"\b{re.escape(t)}\b", lowered)]
+        if named:
+            return self._pick(named)
+        shared = [t for t in self.r.feed.topics if words.intersection(_words(t))]
+        return self._pick(shared or [i.lower() for i in self.me.interests])
 
     def _about(self, post: Post) -> str:
         """What a post is about for this agent; the same answer every time it is asked."""
@@ -314,7 +285,7 @@ class _Composer:
                 f"This lands. {_cap(topic)} is exactly where {interest} pays off.",
                 f"Yes. I would go further: {conviction}.",
                 f"Saving this. {post.author} put {topic} better than I have.",
-                f"Same conclusion from the {interest} side: {conviction}.",
+                f"Same conclusion from where I stand, on {interest}: {conviction}.",
             ]
         else:
             options = [
@@ -381,7 +352,7 @@ class _Composer:
                 ]
             )
         noun = rng.choice([n for n in (*_ROLES, me.archetype) if n not in role] or _ROLES)
-        new_role = f"the {topic} {noun}"
+        new_role = f"the {noun} {'for' if noun == 'advocate' else 'of'} {topic}"
         before = role[4:] if role.lower().startswith("the ") else role
         verb = rng.choice([v for v in _SHIFT_VERBS if topic not in v])
         return f"{new_role}. From {before} to {verb} {topic} with {engaged.author}."

@@ -143,6 +143,13 @@ class Soul:
         s = self.section(title)
         return s.items if s else ()
 
+    @property
+    def interests(self) -> tuple[str, ...]:
+        """The Interests section: one per bullet, or comma-separated on one bullet."""
+        return tuple(
+            i.strip() for item in self.items("Interests") for i in item.split(",") if i.strip()
+        )
+
     def render(self) -> bytes:
         """The file's bytes, exactly as parsed."""
         return self.source.encode("utf-8", ENCODING_ERRORS)
