@@ -467,11 +467,12 @@ class SoulscopeApp(App[None]):
         if not soul.problems:
             self.notify(f"{self.agent_id}: no problems found.", markup=False)
             return
-        choices = [(str(p.line), str(p)) for p in soul.problems]
+        # Keyed by position: one line can hold several problems (a duplicate that is also late).
+        choices = [(str(i), str(p)) for i, p in enumerate(soul.problems)]
 
-        def go(line: str | None) -> None:
-            if line is not None and self.agent_id is not None:
-                self.open_line(self.agent_id, int(line))
+        def go(key: str | None) -> None:
+            if key is not None and self.agent_id is not None:
+                self.open_line(self.agent_id, soul.problems[int(key)].line)
 
         self.push_screen(PickScreen(f"{len(choices)} problems in {self.agent_id}", choices), go)
 

@@ -7,8 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import DataTable, Input, Static
+
+from soulscope.tui.widgets.virtual_list import VirtualList
 
 
 class HelpScreen(ModalScreen[None]):
@@ -59,39 +60,46 @@ class PromptScreen(ModalScreen[str | None]):
 class PickScreen(ModalScreen[str | None]):
     """Pick one of many (agents, problems): type to narrow, enter picks; dismissed with its id."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="pick.cancel"),
+        Binding("down", "move('cursor_down')", "Down", show=False, id="pick.down"),
+        Binding("up", "move('cursor_up')", "Up", show=False, id="pick.up"),
+    ]
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
         super().__init__(id="pick")
         self.pick_title = title
-        self.choices = choices  # (id, label): labels are data, shown as plain text
+        self.labels = dict(choices)  # id -> label: labels are data, shown as plain text
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(self.pick_title), classes="dialog-title")
             yield Input(placeholder="type to narrow", id="pick-filter")
-            yield OptionList(*self._options(""), id="pick-list")
+            yield VirtualList(lambda key, _width: Text(self.labels[key]), id="pick-list")
 
-    def _options(self, query: str) -> list[Option]:
-        q = query.lower()
-        return [Option(Text(label), id=key) for key, label in self.choices if q in label.lower()]
+    def on_mount(self) -> None:
+        self.query_one(VirtualList).set_keys(list(self.labels))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        options = self.query_one(OptionList)
-        options.set_options(self._options(event.value.strip()))
-        if options.option_count:
-            options.highlighted = 0
+        q = event.value.strip().lower()
+        self.query_one(VirtualList).set_keys(
+            [k for k, label in self.labels.items() if q in label.lower()]
+        )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        options = self.query_one(OptionList)
-        if options.option_count:
-            self.dismiss(options.get_option_at_index(options.highlighted or 0).id)
+        key = self.query_one(VirtualList).highlighted
+        if key is not None:
+            self.dismiss(key)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
-        self.dismiss(event.option.id)
+        self.dismiss(event.key)
+
+    def action_move(self, action: str) -> None:
+        """Up and down move the list's cursor while the filter keeps the focus."""
+        getattr(self.query_one(VirtualList), f"action_{action}")()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

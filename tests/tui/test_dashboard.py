@@ -12,6 +12,7 @@ from soulscope.tui.messages import SoulLoaded, WorldParsed, WorldProgress
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import World
 from tests.tui.conftest import ADA, frame, settle, write_world
 
@@ -406,3 +407,21 @@ async def test_quitting_while_the_world_is_parsed_is_clean(early_world: Path) ->
         await pilot.press("q")
     # run_test re-raises any error the app met on the way out (workers still report meanwhile)
     assert app.return_code == 0
+
+
+async def test_problems_on_one_line_are_listed_apart(tmp_path: Path) -> None:
+    # Frame 1 again after frame 2: a duplicated heading that also goes back in time.
+    text = ADA.split("## Frame 3")[0] + frame(1, "2026-03-01", "Again.", "the cataloguer.")
+    world = World.open(write_world(tmp_path / "w", {"ada-01": text}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        problems = app.soul.problems
+        assert len(problems) == 2 and problems[0].line == problems[1].line
+        await pilot.press("p")
+        picker = app.screen.query_one(VirtualList)
+        assert len(picker.keys) == 2
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, PickScreen)
+        assert app.query_one(SoulPane).view.top_line == problems[1].line
