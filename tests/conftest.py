@@ -50,3 +50,11 @@ def later_world() -> Path:
 @pytest.fixture
 def strays() -> Path:
     return corpus_dir("rappterbook", "strays")
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The real all-MiniLM-L6-v2 on CPU, loaded once for the whole session."""
+    from soulscope.recall.semantic import MiniLM
+
+    return MiniLM(device="cpu")

@@ -1,0 +1,92 @@
+"""BM25 over chunks: a tokenizer that keeps thread numbers and agent ids, rank-bm25 for the statistics.
+
+rank-bm25's BM25Okapi gives a term found in more than half of the corpus a zero or negative IDF
+(floored at ``epsilon`` times the mean IDF), which on a single agent's file silences exactly the
+words that agent uses most; BM25Plus's ``log((N + 1) / df)`` is positive for every term, so we use
+it. rank-bm25 also divides by zero on an empty corpus; an empty index simply matches nothing.
+
+rank-bm25 scores a query by walking every document's term dictionary in Python. We keep its IDF,
+lengths and parameters but precompute, once, a postings list per term (document rows and their
+term weights), so a query costs one vector addition per query term.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+# A token is a thread number (#7448), or a run of letters/digits joined by - _ . (zion-coder-06, v1.2).
+_TOKEN = re.compile(r"#\d+|[^\W_]+(?:[-_.][^\W_]+)*")
+_JOINERS = re.compile(r"[-_.]")
+_STOPWORDS = """
+a an and are as at be been but by did do does for from had has have he her his how i if
+in into is it its me my no not of on or our she so than that the their them then there
+these they this to was we were what when where which who whom why will with you your s
+"""
+STOPWORDS = frozenset(_STOPWORDS.split())
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased tokens; ``#7448`` also yields ``7448``, ``zion-coder-06`` also its parts."""
+    out: list[str] = []
+    for match in _TOKEN.finditer(text.lower()):
+        token = match.group()
+        if token.startswith("#"):
+            out += (token, token[1:])
+            continue
+        if token in STOPWORDS:
+            continue
+        out.append(token)
+        if _JOINERS.search(token):
+            out += [p for p in _JOINERS.split(token) if p and p not in STOPWORDS]
+    return out
+
+
+class LexicalIndex:
+    """BM25Plus over tokenized documents, scored through precomputed postings."""
+
+    def __init__(
+        self,
+        documents: Sequence[Sequence[str]],
+        k1: float = 1.5,
+        b: float = 0.75,
+        delta: float = 1.0,
+    ) -> None:
+        self.size = len(documents)
+        self.k1, self.b, self.delta = k1, b, delta
+        self.idf: dict[str, float] = {}
+        self._postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        if not any(documents):
+            return  # empty corpus (or only empty documents): nothing can match
+        from rank_bm25 import BM25Plus
+
+        bm25 = BM25Plus([list(d) for d in documents], k1=k1, b=b, delta=delta)
+        self.idf = bm25.idf
+        norm = k1 * (1 - b + b * np.asarray(bm25.doc_len, dtype=np.float64) / bm25.avgdl)
+        rows: dict[str, list[int]] = {}
+        freqs: dict[str, list[int]] = {}
+        for row, counts in enumerate(bm25.doc_freqs):
+            for term, tf in counts.items():
+                rows.setdefault(term, []).append(row)
+                freqs.setdefault(term, []).append(tf)
+        for term, term_rows in rows.items():
+            r = np.asarray(term_rows, dtype=np.int64)
+            tf = np.asarray(freqs[term], dtype=np.float64)
+            weight = self.idf[term] * tf * (k1 + 1) / (norm[r] + tf)
+            self._postings[term] = (r, weight)
+
+    def scores(self, query: Sequence[str]) -> np.ndarray:
+        """Each document's BM25Plus score, zero where it holds no query term.
+
+        rank-bm25's ``get_scores`` also gives every document ``idf * delta`` per query term, known
+        or not; that constant cannot change a ranking, and leaving it out makes "no match" zero.
+        """
+        out = np.zeros(self.size, dtype=np.float64)
+        for term in query:
+            posting = self._postings.get(term)
+            if posting is not None:
+                rows, weight = posting
+                out[rows] += weight
+        return out

