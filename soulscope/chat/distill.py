@@ -1,0 +1,329 @@
+"""The FileRAG loop: a conversation distilled, block by block, into the user's plain-text soul file.
+
+Every message is appended to ``users/{id}.buffer.jsonl`` the moment it exists, so a crash loses
+nothing. Every ``interval`` user turns, or earlier when the user changes the subject (the new
+message's cosine to the centroid of their last ``window`` buffered messages falls below ``drift``),
+the buffer becomes a block of short facts appended to ``users/{id}.txt``::
+
+    # User alice
+    Facts soulscope remembers about this user, one block per distillation.
+
+    ## Turns 1-5
+    - My cat is named Pixel.
+
+A block whose embedding is ``dedup`` or more similar to an existing block is not written again.
+Facts come from the LLM when one is configured, else from the user's own statements (questions
+and requests are not facts about them). :func:`flush_on_signals` distils what is left on SIGINT and
+SIGTERM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import signal
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from soulscope.atomic import append_atomic, write_atomic
+from soulscope.chat.llm import LLM, LLMError
+from soulscope.recall.chunks import chunk_soul
+from soulscope.recall.hybrid import RecallIndex
+from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
+from soulscope.soul.parse import parse
+from soulscope.world import check_id
+
+_BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_ASKING = re.compile(
+    r"^(what|who|whom|whose|when|where|why|how|which|can|could|would|should|will|is|are|am|do|"
+    r"does|did|tell|explain|describe|show|give|list|please|hey|hi|hello|thanks|thank)\b",
+    re.I,
+)
+_FACT_MAX = 240
+_FACTS_PER_BLOCK = 12
+DISTIL_PROMPT = (
+    "Below is part of a conversation. List the short facts about the user that are worth "
+    "remembering in later conversations (who they are, what they do, own, like, plan, and the "
+    "people and projects they mention). One fact per line, each starting with '- '. Write "
+    "nothing else; if there are none, write '- none'."
+)
+
+
+@dataclass(frozen=True)
+class DistillSettings:
+    """When to distil and what counts as a duplicate; all configurable."""
+
+    interval: int = 5  # user turns per block
+    drift: float = 0.25  # below this cosine the topic has changed
+    window: int = 4  # buffered user messages the drift is measured against
+    dedup: float = 0.92  # at or above this cosine a block repeats an existing one
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One distillation: the turns it covers and its facts."""
+
+    first: int
+    last: int
+    facts: tuple[str, ...]
+
+    def render(self) -> str:
+        body = "".join(f"- {_one_line(f)}\n" for f in self.facts)
+        return f"## Turns {self.first}-{self.last}\n{body}\n"
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.facts)
+
+
+class Distiller:
+    """The buffer and soul file of one user in one world."""
+
+    def __init__(
+        self,
+        folder: Path,
+        user_id: str,
+        encoder: Encoder | None = None,
+        llm: LLM | None = None,
+        settings: DistillSettings | None = None,
+        cache: EmbeddingCache | None = None,
+    ) -> None:
+        self.user_id = check_id(user_id)
+        self.soul_path = folder / f"{user_id}.txt"
+        self.buffer_path = folder / f"{user_id}.buffer.jsonl"
+        self.encoder = encoder
+        self.llm = llm
+        self.settings = settings or DistillSettings()
+        self.cache = cache
+        self.skipped_duplicates = 0
+        self.last_error: str | None = None  # why the LLM could not distil (extractive was used)
+        self._buffer, self._through = self._load_buffer()
+        # Vectors of buffered messages, for the drift check; kept in memory, not in the disk cache,
+        # because a message is compared only while it is buffered.
+        self._vectors: dict[str, np.ndarray] = {}
+        self._index: tuple[tuple[int, int], RecallIndex] | None = None
+        self._turn = max(
+            [self._through, self._last_block_turn()] + [m["turn"] for m in self._buffer]
+        )
+
+    # -- the buffer -------------------------------------------------------------------------
+
+    def _load_buffer(self) -> tuple[list[dict], int]:
+        messages: list[dict] = []
+        through = 0
+        try:
+            lines = self.buffer_path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return messages, through
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue  # a torn last line from a crash mid-write of an older version
+            if "through" in entry:
+                through = max(through, int(entry["through"]))
+            elif {"turn", "role", "text"} <= set(entry):
+                messages.append(entry)
+        return messages, through
+
+    def _last_block_turn(self) -> int:
+        try:
+            text = self.soul_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return 0
+        return max((int(m.group(2)) for m in _BLOCK.finditer(text)), default=0)
+
+    @property
+    def pending(self) -> list[dict]:
+        """Buffered messages not yet distilled."""
+        return list(self._buffer)
+
+    def add(self, role: str, text: str) -> Block | None:
+        """Buffer a message (on disk at once); distil when the interval or a topic drift says so.
+
+        Returns the block written, if this message caused one.
+        """
+        written = None
+        if role == "user":
+            turns = self._user_turns()
+            if turns >= self.settings.interval or (turns and self._drifted(text)):
+                written = self.distil()
+            self._turn += 1
+        entry = {"turn": max(self._turn, 1), "role": role, "text": text}
+        append_atomic(self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode())
+        self._buffer.append(entry)
+        if role != "user" and self._user_turns() >= self.settings.interval:
+            written = self.distil() or written
+        return written
+
+    def _user_turns(self) -> int:
+        return len({m["turn"] for m in self._buffer if m["role"] == "user"})
+
+    def _drifted(self, text: str) -> bool:
+        if self.encoder is None:
+            return False
+        recent = [m["text"] for m in self._buffer if m["role"] == "user"][-self.settings.window :]
+        missing = [t for t in dict.fromkeys([text, *recent]) if t not in self._vectors]
+        if missing:
+            self._vectors.update(zip(missing, self.encoder.encode(missing), strict=True))
+        centroid = np.mean([self._vectors[t] for t in recent], axis=0)
+        norm = float(np.linalg.norm(centroid))
+        if norm == 0:
+            return False
+        return float(self._vectors[text] @ centroid) / norm < self.settings.drift
+
+    # -- distillation ----------------------------------------------------------------------
+
+    def flush(self) -> Block | None:
+        """Distil whatever is buffered (on exit)."""
+        return self.distil() if self._buffer else None
+
+    def distil(self) -> Block | None:
+        """Turn the buffer into a block; returns it, or None when nothing new was worth writing."""
+        if not self._buffer:
+            return None
+        turns = [m["turn"] for m in self._buffer]
+        facts = self._facts(self._buffer)
+        block = Block(min(turns), max(turns), tuple(facts)) if facts else None
+        if block is not None and self._duplicate(block):
+            self.skipped_duplicates += 1
+            block = None
+        if block is not None:
+            if not self.soul_path.exists():
+                header = (
+                    f"# User {self.user_id}\n"
+                    "Facts soulscope remembers about this user, one block per distillation.\n\n"
+                )
+                append_atomic(self.soul_path, header.encode())
+            append_atomic(self.soul_path, block.render().encode())
+        # The buffer keeps only where distillation got to, so turn numbers carry on after a restart.
+        write_atomic(self.buffer_path, (json.dumps({"through": max(turns)}) + "\n").encode())
+        self._buffer = []
+        self._vectors = {}
+        self._through = max(turns)
+        return block
+
+    def _facts(self, messages: Sequence[dict]) -> list[str]:
+        if self.llm is not None:
+            transcript = "\n".join(f"{m['role']}: {m['text']}" for m in messages)
+            try:
+                reply = self.llm.complete(
+                    [
+                        {"role": "system", "content": DISTIL_PROMPT},
+                        {"role": "user", "content": transcript},
+                    ],
+                    max_tokens=400,
+                )
+                facts = _bullets(reply)
+                self.last_error = None
+                return facts
+            except LLMError as exc:
+                self.last_error = str(exc)  # fall back to extractive: the turns must not be lost
+        return extract_facts([m["text"] for m in messages if m["role"] == "user"])
+
+    def blocks(self) -> list[Block]:
+        """The blocks of the user's soul file, in order."""
+        try:
+            text = self.soul_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        heads = list(_BLOCK.finditer(text))
+        out = []
+        for i, m in enumerate(heads):
+            end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+            out.append(
+                Block(int(m.group(1)), int(m.group(2)), tuple(_bullets(text[m.end() : end])))
+            )
+        return out
+
+    def _duplicate(self, block: Block) -> bool:
+        existing = [b.text for b in self.blocks()]
+        if block.text in existing:
+            return True
+        if not existing or self.encoder is None:
+            return False
+        vectors = embed([block.text, *existing], self.encoder, self.cache)
+        return float(np.max(vectors[1:] @ vectors[0])) >= self.settings.dedup
+
+    def recall(self, question: str, k: int = 3) -> list[str]:
+        """The facts of the ``k`` blocks most relevant to ``question`` (hybrid with an encoder)."""
+        index = self._soul_index()
+        if index is None:
+            return []
+        mode = "hybrid" if index.dense_ready else "bm25"
+        facts: list[str] = []
+        for hit in index.search(question, k=k, mode=mode):
+            if _BLOCK.match("## " + hit.chunk.heading):
+                facts += _bullets(hit.chunk.text)
+        return facts
+
+    def _soul_index(self) -> RecallIndex | None:
+        """The index over the soul file, rebuilt only when the file has changed."""
+        try:
+            st = self.soul_path.stat()
+        except FileNotFoundError:
+            return None
+        stamp = (st.st_size, st.st_mtime_ns)
+        if self._index is None or self._index[0] != stamp:
+            soul = parse(self.soul_path.read_bytes(), agent_id=self.user_id)
+            index = RecallIndex(chunk_soul(soul, self.user_id))
+            if self.encoder is not None:
+                index.attach(self.encoder, self.cache)
+            self._index = (stamp, index)
+        return self._index[1]
+
+
+def extract_facts(statements: Sequence[str]) -> list[str]:
+    """The user's own statements, sentence by sentence, without questions, requests or greetings."""
+    facts: list[str] = []
+    for statement in statements:
+        for sentence in _SENTENCE.split(" ".join(statement.split())):
+            sentence = sentence.strip()
+            if (
+                len(sentence.split()) < 3
+                or sentence.endswith("?")
+                or _ASKING.match(sentence)
+                or sentence in facts
+            ):
+                continue
+            facts.append(sentence[:_FACT_MAX])
+    return facts[:_FACTS_PER_BLOCK]
+
+
+def _bullets(text: str) -> list[str]:
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith(("- ", "* ")):
+            fact = line[2:].strip()
+            if fact and fact.lower().strip(".") != "none":
+                out.append(fact[:_FACT_MAX])
+    return out[:_FACTS_PER_BLOCK]
+
+
+def _one_line(text: str) -> str:
+    """A fact is one line: newlines would let it open a heading and break the file's blocks."""
+    return " ".join(text.split())
+
+
+@contextlib.contextmanager
+def flush_on_signals(distiller: Distiller) -> Iterator[None]:
+    """Run a conversation; on normal exit, Ctrl-C (SIGINT) or SIGTERM, distil what is left."""
+
+    def terminate(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second TERM must not cut the flush short
+        try:
+            distiller.flush()
+        finally:
+            signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,151 @@
+"""Retrieve -> prompt -> stream: a conversation with one agent, or about the whole world.
+
+Talking *to an agent*, the model answers in that agent's voice from its own soul file; talking
+*about the world*, it is an analyst over every soul file. Either way the prompt holds the
+retrieved chunks, each under the tag answers cite (``[zion-coder-06 · frame 221 · 2026-03-22]``).
+Without an endpoint the answer is the evidence itself, ranked and cited, and nothing touches the
+network.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from soulscope.chat.llm import LLM, Message
+from soulscope.recall.chunks import Chunk
+from soulscope.recall.hybrid import RecallIndex
+from soulscope.soul.model import Soul, clean
+from soulscope.world import World, WorldError
+
+HISTORY_TURNS = 3  # earlier exchanges kept in the prompt
+OFFLINE_NOTE = (
+    "Offline mode: no LLM endpoint is configured (set OPENAI_BASE_URL or [llm] base_url), "
+    "so here is the evidence from memory, best first."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A chunk the answer may cite, numbered in retrieval order."""
+
+    number: int
+    chunk: Chunk
+
+    @property
+    def tag(self) -> str:
+        return self.chunk.citation
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What goes to the model, and the evidence it was given."""
+
+    question: str
+    messages: list[Message]
+    citations: list[Citation]
+    search_mode: str  # "hybrid", or "bm25" while the embedding model is not loaded
+
+
+@dataclass
+class ChatSession:
+    """A conversation: with ``agent`` when given, else about the whole world."""
+
+    world: World
+    index: RecallIndex
+    llm: LLM | None = None
+    agent: str | None = None
+    k: int = 6
+    history: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def offline(self) -> bool:
+        return self.llm is None
+
+    def prepare(self, question: str, remembered: Sequence[str] = ()) -> Prompt:
+        """Retrieve evidence for ``question`` and build the messages.
+
+        ``remembered`` are facts distilled from earlier conversations with this user.
+        """
+        mode = "hybrid" if self.index.dense_ready else "bm25"
+        hits = self.index.search(question, k=self.k, mode=mode, agent=self.agent)
+        citations = [Citation(i, h.chunk) for i, h in enumerate(hits, 1)]
+        messages: list[Message] = [
+            {"role": "system", "content": self._system(citations, remembered)}
+        ]
+        for asked, answered in self.history[-HISTORY_TURNS:]:
+            messages += [
+                {"role": "user", "content": asked},
+                {"role": "assistant", "content": answered},
+            ]
+        messages.append({"role": "user", "content": question})
+        return Prompt(question, messages, citations, mode)
+
+    def answer(self, prompt: Prompt, cancel: threading.Event | None = None) -> Iterator[str]:
+        """The answer's text as it streams (offline: the evidence, at once)."""
+        if self.llm is None:
+            yield offline_answer(prompt.citations)
+            return
+        yield from self.llm.stream(prompt.messages, cancel=cancel)
+
+    def remember(self, question: str, answer: str) -> None:
+        """Keep a finished exchange for the next prompts."""
+        self.history.append((question, answer))
+
+    def _system(self, citations: Sequence[Citation], remembered: Sequence[str]) -> str:
+        evidence = "\n\n".join(f"{c.tag}\n{c.chunk.text}" for c in citations) or "(nothing found)"
+        user = ""
+        if remembered:
+            user = "\n\nWhat you remember about the person you are talking to:\n" + "\n".join(
+                f"- {fact}" for fact in remembered
+            )
+        cite = (
+            "Cite the entries you draw on with their tags exactly as written, for example "
+            f"{citations[0].tag}. "
+            if citations
+            else ""
+        )
+        if self.agent is None:
+            return (
+                "You are an analyst of a community of AI agents. Each agent keeps a soul file: "
+                "an identity header, then one entry per simulation frame (actions, Named, "
+                "Influenced by, Surprised by, Reinforced, Becoming, Relationships). Answer from "
+                f"the entries below only; say so when they do not tell. {cite}\n\n"
+                f"Entries:\n\n{evidence}{user}"
+            )
+        soul = self._soul()
+        name = (soul.name if soul else None) or self.world.display_name(self.agent) or self.agent
+        header = _identity_header(soul) if soul else ""
+        return (
+            f"You are {clean(name)} ({self.agent}), an agent in a simulated community. Speak in "
+            "the first person, in your own voice, from your memory below; do not invent "
+            f"memories it does not hold. {cite}\n\nWho you are:\n{header}\n\n"
+            f"From your memory:\n\n{evidence}{user}"
+        )
+
+    def _soul(self) -> Soul | None:
+        try:
+            return self.world.read(self.agent) if self.agent else None
+        except WorldError:
+            return None
+
+
+def _identity_header(soul: Soul) -> str:
+    lines = [f"- {k}: {clean(v)}" for k, v in soul.identity.items()]
+    for title in ("Convictions", "Interests"):
+        items = soul.items(title)
+        if items:
+            lines.append(f"- {title}: " + "; ".join(clean(i) for i in items))
+    return "\n".join(lines)
+
+
+def offline_answer(citations: Sequence[Citation]) -> str:
+    """The evidence as a Markdown answer: ranked, cited, each entry quoted whole."""
+    if not citations:
+        return OFFLINE_NOTE + "\n\nNothing in memory matches the question."
+    parts = [OFFLINE_NOTE]
+    for c in citations:
+        quoted = "\n".join("> " + line for line in c.chunk.text.splitlines())
+        parts.append(f"{c.number}. **{c.tag}** (line {c.chunk.line})\n\n{quoted}")
+    return "\n\n".join(parts)

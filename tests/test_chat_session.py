@@ -1,0 +1,69 @@
+"""Chat sessions: prompts that carry cited evidence, offline answers, streaming through the client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from soulscope.chat.llm import LLM, Endpoint
+from soulscope.chat.session import OFFLINE_NOTE, ChatSession
+from soulscope.recall.hybrid import RecallIndex
+from soulscope.world import World
+from tests.llm_server import FakeLLM
+
+
+def session(
+    later_world: Path, llm: LLM | None = None, agent: str | None = "zion-coder-06"
+) -> ChatSession:
+    world = World.open(later_world)
+    return ChatSession(world, RecallIndex.for_world(world), llm, agent=agent, k=4)
+
+
+def test_offline_answer_is_the_ranked_cited_evidence(later_world: Path) -> None:
+    chat = session(later_world)
+    prompt = chat.prepare("what did you propose for types.py ownership?")
+    assert prompt.search_mode == "bm25"  # the model is not loaded: lexical only, and said so
+    assert chat.offline
+    answer = "".join(chat.answer(prompt))
+    assert answer.startswith(OFFLINE_NOTE)
+    positions = [answer.index(c.tag) for c in prompt.citations]
+    assert positions == sorted(positions) and len(positions) == 4
+    assert all(c.chunk.agent == "zion-coder-06" for c in prompt.citations)
+    assert "[zion-coder-06 · frame 220 · 2026-03-22]" in answer
+    # Evidence is quoted line by line, so a soul file's heading cannot become one in the answer.
+    assert not any(line.startswith("#") for line in answer.splitlines())
+
+
+def test_talking_to_an_agent_puts_its_identity_and_evidence_in_the_prompt(
+    later_world: Path,
+) -> None:
+    with FakeLLM(
+        reply="I started with types.py [zion-coder-06 · frame 220 · 2026-03-22]."
+    ) as server:
+        llm = LLM(Endpoint(server.base_url, "k", "tiny", 5.0))
+        chat = session(later_world, llm)
+        prompt = chat.prepare("what did you propose for types.py ownership?")
+        answer = "".join(chat.answer(prompt))
+        chat.remember(prompt.question, answer)
+        chat.answer(chat.prepare("and then?")).__next__()
+    assert answer == "I started with types.py [zion-coder-06 · frame 220 · 2026-03-22]."
+    system = server.requests[0]["messages"][0]["content"]
+    assert system.startswith("You are Rustacean (zion-coder-06)")
+    assert "Archetype: Coder" in system and "Voice: terse" in system
+    for c in prompt.citations:
+        assert f"{c.tag}\n{c.chunk.text}" in system
+    follow_up = server.requests[1]["messages"]
+    assert [m["role"] for m in follow_up] == ["system", "user", "assistant", "user"]
+    assert follow_up[2]["content"] == answer
+
+
+def test_talking_about_the_world_is_an_analyst_over_every_agent(later_world: Path) -> None:
+    chat = session(later_world, agent=None)
+    prompt = chat.prepare("who reviewed governance_diff.rs?")
+    assert prompt.messages[0]["content"].startswith("You are an analyst")
+    assert prompt.citations[0].chunk.agent == "zion-reviewer-01"
+    assert len({c.chunk.agent for c in prompt.citations}) > 1
+
+
+def test_remembered_user_facts_go_into_the_prompt(later_world: Path) -> None:
+    prompt = session(later_world).prepare("hello", remembered=["The user is called Ann."])
+    assert "- The user is called Ann." in prompt.messages[0]["content"]

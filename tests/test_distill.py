@@ -1,0 +1,135 @@
+"""FileRAG distillation: buffer on disk at once, blocks every N turns or on drift, dedup, LLM or not."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from soulscope.chat.distill import Distiller, DistillSettings, extract_facts
+from soulscope.chat.llm import LLM, Endpoint
+from soulscope.recall.semantic import EmbeddingCache
+from tests.llm_server import FakeLLM
+
+CAT_TALK = [
+    "My cat is named Pixel and she sits on my keyboard.",
+    "Pixel is a grey tabby I adopted in 2021.",
+    "What food is best for an older cat?",
+    "She also hates the vacuum cleaner.",
+    "I brush Pixel every Sunday morning.",
+]
+
+
+def talk(d: Distiller, messages: list[str]) -> list:
+    written = []
+    for m in messages:
+        written.append(d.add("user", m))
+        written.append(d.add("assistant", f"Noted: {m[:20]}"))
+    return [b for b in written if b is not None]
+
+
+def test_every_message_is_on_disk_at_once_and_five_turns_make_a_block(tmp_path: Path) -> None:
+    d = Distiller(tmp_path, "ann")
+    d.add("user", CAT_TALK[0])
+    on_disk = [json.loads(x) for x in d.buffer_path.read_text().splitlines()]
+    assert on_disk == [{"turn": 1, "role": "user", "text": CAT_TALK[0]}]
+    assert not d.soul_path.exists()
+    d.add("assistant", "Hello Pixel.")
+    blocks = talk(d, CAT_TALK[1:])
+    assert [(b.first, b.last) for b in blocks] == [(1, 5)]
+    text = d.soul_path.read_text()
+    assert text.startswith("# User ann\n")
+    assert "## Turns 1-5\n- My cat is named Pixel and she sits on my keyboard.\n" in text
+    assert "older cat" not in text  # a question is not a fact about the user
+    assert d.buffer_path.read_text() == '{"through": 5}\n'
+
+
+def test_a_restart_keeps_the_buffer_and_the_turn_numbers(tmp_path: Path) -> None:
+    talk(Distiller(tmp_path, "ann"), CAT_TALK)  # turns 1-5 distilled
+    first = Distiller(tmp_path, "ann")
+    talk(first, ["I moved to Lisbon last spring.", "I work as a ferry mechanic."])
+    # The process dies here; a new one finds both turns waiting and numbers on from them.
+    again = Distiller(tmp_path, "ann")
+    assert [m["turn"] for m in again.pending if m["role"] == "user"] == [6, 7]
+    block = again.flush()
+    assert (block.first, block.last) == (6, 7)
+    assert block.facts == ("I moved to Lisbon last spring.", "I work as a ferry mechanic.")
+    assert again.flush() is None
+
+
+def test_facts_cannot_break_the_file(tmp_path: Path) -> None:
+    d = Distiller(tmp_path, "ann")
+    d.add("user", "I wrote this line\n## Turns 1-99\nand this one too.")
+    d.flush()
+    lines = d.soul_path.read_text().splitlines()
+    assert [ln for ln in lines if ln.startswith("## ")] == ["## Turns 1-1"]
+    assert [b.last for b in Distiller(tmp_path, "ann").blocks()] == [1]
+
+
+def test_extractive_facts_skip_questions_requests_and_greetings() -> None:
+    facts = extract_facts(
+        ["Hi there! I use Pop!_OS with Fish shell. Can you help me? Tell me a joke."]
+    )
+    assert facts == ["I use Pop!_OS with Fish shell."]
+
+
+def test_the_llm_distils_when_one_is_configured(tmp_path: Path) -> None:
+    reply = "- The user has a cat named Pixel\n- The user brushes Pixel on Sundays"
+    with FakeLLM(reply=reply) as server:
+        d = Distiller(tmp_path, "ann", llm=LLM(Endpoint(server.base_url, "k", "tiny", 5.0)))
+        talk(d, CAT_TALK)
+    assert d.blocks()[0].facts == (
+        "The user has a cat named Pixel",
+        "The user brushes Pixel on Sundays",
+    )
+    transcript = server.requests[-1]["messages"][1]["content"]
+    assert transcript.startswith(f"user: {CAT_TALK[0]}\nassistant: Noted")
+
+
+def test_an_llm_failure_falls_back_to_extractive_and_says_why(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    d = Distiller(tmp_path, "ann", llm=LLM(Endpoint(f"http://127.0.0.1:{port}/v1", "k", "m", 2.0)))
+    talk(d, CAT_TALK)
+    assert "cannot connect" in d.last_error
+    assert d.blocks()[0].facts[0] == CAT_TALK[0]
+
+
+@pytest.mark.slow
+def test_a_change_of_subject_distils_early(tmp_path: Path, minilm) -> None:
+    d = Distiller(tmp_path, "ann", encoder=minilm, cache=EmbeddingCache(tmp_path / "c.sqlite3"))
+    talk(d, CAT_TALK[:3])
+    assert not d.soul_path.exists()
+    written = d.add("user", "My quarterly VAT return for the bakery is due in March.")
+    assert written is not None and (written.first, written.last) == (1, 3)
+    assert [m["turn"] for m in d.pending] == [4]
+
+
+@pytest.mark.slow
+def test_a_block_that_repeats_an_earlier_one_is_skipped(tmp_path: Path, minilm) -> None:
+    settings = DistillSettings(interval=2, drift=-1.0)  # no drift: only duplicates are tested
+    d = Distiller(
+        tmp_path, "ann", encoder=minilm, settings=settings, cache=EmbeddingCache(tmp_path / "c")
+    )
+    talk(d, ["My cat is named Pixel.", "Pixel is a grey tabby."])
+    talk(d, ["My cat is called Pixel.", "Pixel is a gray tabby."])  # the same facts, reworded
+    talk(d, ["I restore old motorbikes.", "My workshop is in Porto."])
+    assert [(b.first, b.last) for b in d.blocks()] == [(1, 2), (5, 6)]
+    assert d.skipped_duplicates == 1
+
+
+@pytest.mark.slow
+def test_recall_finds_the_relevant_facts(tmp_path: Path, minilm) -> None:
+    settings = DistillSettings(interval=2, drift=-1.0)
+    d = Distiller(
+        tmp_path, "ann", encoder=minilm, settings=settings, cache=EmbeddingCache(tmp_path / "c")
+    )
+    talk(d, ["My cat is named Pixel.", "Pixel is a grey tabby."])
+    talk(d, ["I restore old motorbikes.", "My workshop is in Porto."])
+    assert d.recall("where is the garage where I fix bikes?", k=1) == [
+        "I restore old motorbikes.",
+        "My workshop is in Porto.",
+    ]
