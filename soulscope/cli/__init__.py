@@ -9,7 +9,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from soulscope.cli import frames, history, souls
+from soulscope.cli import frames, history, recall, souls
 from soulscope.cli.output import CommandError
 
 # Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
@@ -17,6 +17,7 @@ AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
     souls.register,
     history.register,
     frames.register,
+    recall.register,
 ]
 
 

@@ -1,0 +1,251 @@
+"""Commands that ask memory questions: search, ask, chat."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from soulscope.chat.llm import LLM, Endpoint, LLMError
+from soulscope.chat.session import ChatSession
+from soulscope.cli.output import (
+    CommandError,
+    add_json_option,
+    add_world_option,
+    emit_json,
+    open_world,
+    print_text,
+)
+from soulscope.recall.hybrid import MODES, FrameRange, Hit, RecallError, RecallIndex
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.world import World, WorldError, check_id
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("search", help="find the frames that answer a question (hybrid retrieval)")
+    p.add_argument("query", nargs="?", help="what to look for")
+    p.add_argument("--agent", "-a", help="only this agent's soul file")
+    p.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
+    _add_mode_option(p)
+    p.add_argument("--frames", help="frame range by number: 220-240, 220-, -240 or 231")
+    p.add_argument(
+        "--queries",
+        metavar="FILE",
+        help="run many queries (one per line, or JSON lines with a 'query' field; '-' for "
+        "stdin) with one model load; prints one JSON line per query",
+    )
+    add_world_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_search)
+
+    p = sub.add_parser(
+        "ask", help="ask an agent a question; it answers from its soul file, citing frames"
+    )
+    p.add_argument("agent")
+    p.add_argument("question")
+    _add_mode_option(p)
+    p.add_argument("-k", type=int, default=6, help="how many entries go into the prompt")
+    add_world_option(p)
+    p.set_defaults(run=run_ask)
+
+    p = sub.add_parser(
+        "chat",
+        help="a line-mode chat (stdin/stdout) that distils what you tell it into users/ID.txt",
+    )
+    p.add_argument("--user", required=True, help="your user id (your soul file is users/ID.txt)")
+    p.add_argument("--agent", "-a", help="talk to this agent (default: about the whole world)")
+    _add_mode_option(p)
+    p.add_argument("-k", type=int, default=6, help="how many entries go into each prompt")
+    add_world_option(p)
+    p.set_defaults(run=run_chat)
+
+
+def _add_mode_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default="hybrid",
+        help="hybrid (default), bm25 (no model load) or dense",
+    )
+
+
+def hit_dict(hit: Hit) -> dict[str, Any]:
+    c = hit.chunk
+    return {
+        "agent": c.agent,
+        "frame": c.number,
+        "label": c.frame_label,
+        "date": c.date,
+        "heading": c.heading,
+        "line": c.line,
+        "score": round(hit.score, 6),
+        "citation": c.citation,
+        "text": c.text,
+    }
+
+
+def _check_agent(world: World, agent: str | None) -> None:
+    if agent is not None:
+        try:
+            world.agent(agent)
+        except WorldError as exc:
+            raise CommandError(str(exc)) from exc
+
+
+def build_index(world: World, agent: str | None, mode: str) -> RecallIndex:
+    """The index over ``agent`` (or the world), with embeddings unless the mode is bm25."""
+    _check_agent(world, agent)
+    index = RecallIndex.for_world(world, agents=[agent] if agent else None)
+    for problem in index.skipped:
+        print(f"soulscope: skipped: {problem}", file=sys.stderr)
+    if mode != "bm25":
+        try:
+            index.attach(MiniLM(), EmbeddingCache())
+        except EncoderError as exc:
+            raise CommandError(str(exc)) from exc
+    return index
+
+
+def _queries(path: str) -> Iterator[dict[str, Any]]:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read queries from {path}: {exc}") from exc
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("{"):
+            try:
+                entry = json.loads(line)
+            except ValueError as exc:
+                raise CommandError(f"{path}, line {number}: not valid JSON ({exc})") from exc
+            if not isinstance(entry, dict) or not isinstance(entry.get("query"), str):
+                raise CommandError(f"{path}, line {number}: a JSON line needs a 'query' string")
+            yield entry
+        else:
+            yield {"query": line}
+
+
+def run_search(args: argparse.Namespace) -> int:
+    if not args.query and not args.queries:
+        raise CommandError("give a query, or --queries FILE")
+    if args.k < 1:
+        raise CommandError("-k must be at least 1")
+    world = open_world(args.world)
+    index = build_index(world, args.agent, args.mode)
+    try:
+        frames = FrameRange.parse(args.frames) if args.frames else None
+        if args.queries:
+            for entry in _queries(args.queries):
+                hits = index.search(
+                    entry["query"], k=args.k, mode=args.mode, frames=frames, agent=args.agent
+                )
+                out = {"query": entry["query"], "hits": [hit_dict(h) for h in hits]}
+                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            return 0
+        hits = index.search(args.query, k=args.k, mode=args.mode, agent=args.agent, frames=frames)
+    except RecallError as exc:
+        raise CommandError(str(exc)) from exc
+    if args.json:
+        emit_json([hit_dict(h) for h in hits])
+        return 0
+    if not hits:
+        print("no matches")
+        return 0
+    for i, h in enumerate(hits, 1):
+        print_text(
+            f"{i}. {h.chunk.citation}  line {h.chunk.line}  score {h.score:.3f}", style="bold"
+        )
+        body = h.chunk.text.splitlines()[1:] or [h.chunk.text]
+        excerpt = "\n".join("   " + line for line in body[:4])
+        print_text(excerpt + ("\n   …" if len(body) > 4 else ""))
+    return 0
+
+
+def _llm() -> LLM | None:
+    endpoint = Endpoint.from_settings()
+    if endpoint is None:
+        print(
+            "soulscope: offline mode (no OPENAI_BASE_URL): answering with the evidence itself",
+            file=sys.stderr,
+        )
+        return None
+    if endpoint.note:
+        print(f"soulscope: {endpoint.note}", file=sys.stderr)
+    return LLM(endpoint)
+
+
+def _stream(session: ChatSession, question: str, remembered: Sequence[str] = ()) -> str:
+    """Print an answer as it streams, then its sources; returns the answer's text."""
+    prompt = session.prepare(question, remembered)
+    pieces: list[str] = []
+    for piece in session.answer(prompt):
+        pieces.append(piece)
+        sys.stdout.write(piece)
+        sys.stdout.flush()
+    answer = "".join(pieces)
+    if not session.offline and prompt.citations:
+        sys.stdout.write("\n\nSources:\n")
+        for c in prompt.citations:
+            sys.stdout.write(f"  {c.number}. {c.tag} line {c.chunk.line}\n")
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+    session.remember(question, answer)
+    return answer
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    world = open_world(args.world)
+    index = build_index(world, args.agent, args.mode)
+    session = ChatSession(world, index, _llm(), agent=args.agent, k=args.k)
+    try:
+        _stream(session, args.question)
+    except LLMError as exc:
+        raise CommandError(str(exc)) from exc
+    return 0
+
+
+def run_chat(args: argparse.Namespace) -> int:
+    from soulscope.chat.distill import Distiller, flush_on_signals
+
+    try:
+        check_id(args.user)
+    except WorldError as exc:
+        raise CommandError(str(exc)) from exc
+    world = open_world(args.world)
+    index = build_index(world, args.agent, args.mode)
+    llm = _llm()
+    session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
+    distiller = Distiller(
+        world.root / "users",
+        args.user,
+        encoder=index.encoder,
+        llm=llm,
+        cache=EmbeddingCache() if index.encoder else None,
+    )
+    interactive = sys.stdin.isatty()
+    with flush_on_signals(distiller):
+        while True:
+            if interactive:
+                sys.stdout.write("you> ")
+                sys.stdout.flush()
+            line = sys.stdin.readline()
+            if not line:
+                break
+            question = line.strip()
+            if not question:
+                continue
+            distiller.add("user", question)
+            try:
+                answer = _stream(session, question, distiller.recall(question))
+            except LLMError as exc:
+                print(f"soulscope: {exc} (your message was kept; send it again)", file=sys.stderr)
+                continue
+            distiller.add("assistant", answer)
+    if distiller.last_error:
+        print(f"soulscope: distilled without the LLM: {distiller.last_error}", file=sys.stderr)
+    return 0
