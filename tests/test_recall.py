@@ -16,7 +16,6 @@ from soulscope.recall.chunks import chunk_soul
 from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, pick_device, verify_weights
-from soulscope.soul.parse import parse
 from soulscope.world import World
 
 
@@ -182,9 +181,3 @@ def test_device_choice(monkeypatch: pytest.MonkeyPatch) -> None:
         else "cpu"
     )
     assert pick_device() == expected
-
-
-def test_user_soul_chunks_are_sections() -> None:
-    soul = parse("# User ann\nFacts.\n\n## Turns 1-5\n- My cat is named Pixel.\n\n", agent_id="ann")
-    chunks = chunk_soul(soul, "ann")
-    assert [c.heading for c in chunks] == ["Turns 1-5"] and "Pixel" in chunks[0].text

@@ -31,10 +31,9 @@ import numpy as np
 
 from soulscope.atomic import append_atomic, write_atomic
 from soulscope.chat.llm import LLM, LLMError
-from soulscope.recall.chunks import chunk_soul
+from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
-from soulscope.soul.parse import parse
 from soulscope.world import check_id
 
 _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
@@ -71,6 +70,7 @@ class Block:
     first: int
     last: int
     facts: tuple[str, ...]
+    line: int = 0  # of its heading in the soul file, once written
 
     def render(self) -> str:
         body = "".join(f"- {_one_line(f)}\n" for f in self.facts)
@@ -105,8 +105,12 @@ class Distiller:
         self._buffer, self._through = self._load_buffer()
         # Vectors of buffered messages, for the drift check; kept in memory, not in the disk cache,
         # because a message is compared only while it is buffered.
-        self._vectors: dict[str, np.ndarray] = {}
+        self._message_vectors: dict[str, np.ndarray] = {}
+        # The soul file's blocks, their vectors and an index over them, kept while the file is
+        # unchanged: a conversation reads them at every message.
+        self._blocks: tuple[tuple[int, int], list[Block]] | None = None
         self._index: tuple[tuple[int, int], RecallIndex] | None = None
+        self._block_vectors: dict[str, np.ndarray] = {}
         self._turn = max(
             [self._through, self._last_block_turn()] + [m["turn"] for m in self._buffer]
         )
@@ -168,14 +172,14 @@ class Distiller:
         if self.encoder is None:
             return False
         recent = [m["text"] for m in self._buffer if m["role"] == "user"][-self.settings.window :]
-        missing = [t for t in dict.fromkeys([text, *recent]) if t not in self._vectors]
+        missing = [t for t in dict.fromkeys([text, *recent]) if t not in self._message_vectors]
         if missing:
-            self._vectors.update(zip(missing, self.encoder.encode(missing), strict=True))
-        centroid = np.mean([self._vectors[t] for t in recent], axis=0)
+            self._message_vectors.update(zip(missing, self.encoder.encode(missing), strict=True))
+        centroid = np.mean([self._message_vectors[t] for t in recent], axis=0)
         norm = float(np.linalg.norm(centroid))
         if norm == 0:
             return False
-        return float(self._vectors[text] @ centroid) / norm < self.settings.drift
+        return float(self._message_vectors[text] @ centroid) / norm < self.settings.drift
 
     # -- distillation ----------------------------------------------------------------------
 
@@ -204,7 +208,7 @@ class Distiller:
         # The buffer keeps only where distillation got to, so turn numbers carry on after a restart.
         write_atomic(self.buffer_path, (json.dumps({"through": max(turns)}) + "\n").encode())
         self._buffer = []
-        self._vectors = {}
+        self._message_vectors = {}
         self._through = max(turns)
         return block
 
@@ -226,20 +230,37 @@ class Distiller:
                 self.last_error = str(exc)  # fall back to extractive: the turns must not be lost
         return extract_facts([m["text"] for m in messages if m["role"] == "user"])
 
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            st = self.soul_path.stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_size, st.st_mtime_ns)
+
     def blocks(self) -> list[Block]:
         """The blocks of the user's soul file, in order."""
-        try:
-            text = self.soul_path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        stamp = self._stamp()
+        if stamp is None:
             return []
-        heads = list(_BLOCK.finditer(text))
-        out = []
-        for i, m in enumerate(heads):
-            end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
-            out.append(
-                Block(int(m.group(1)), int(m.group(2)), tuple(_bullets(text[m.end() : end])))
-            )
-        return out
+        if self._blocks is None or self._blocks[0] != stamp:
+            text = self.soul_path.read_text(encoding="utf-8", errors="replace")
+            heads = list(_BLOCK.finditer(text))
+            out = []
+            for i, m in enumerate(heads):
+                end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+                facts = tuple(_bullets(text[m.end() : end]))
+                line = text.count("\n", 0, m.start()) + 1
+                out.append(Block(int(m.group(1)), int(m.group(2)), facts, line))
+            self._blocks = (stamp, out)
+        return self._blocks[1]
+
+    def _block_rows(self, texts: Sequence[str]) -> np.ndarray:
+        assert self.encoder is not None
+        missing = [t for t in dict.fromkeys(texts) if t not in self._block_vectors]
+        if missing:
+            vectors = embed(missing, self.encoder, self.cache)
+            self._block_vectors.update(zip(missing, vectors, strict=True))
+        return np.stack([self._block_vectors[t] for t in texts])
 
     def _duplicate(self, block: Block) -> bool:
         existing = [b.text for b in self.blocks()]
@@ -247,7 +268,7 @@ class Distiller:
             return True
         if not existing or self.encoder is None:
             return False
-        vectors = embed([block.text, *existing], self.encoder, self.cache)
+        vectors = self._block_rows([block.text, *existing])
         return float(np.max(vectors[1:] @ vectors[0])) >= self.settings.dedup
 
     def recall(self, question: str, k: int = 3) -> list[str]:
@@ -256,24 +277,25 @@ class Distiller:
         if index is None:
             return []
         mode = "hybrid" if index.dense_ready else "bm25"
-        facts: list[str] = []
-        for hit in index.search(question, k=k, mode=mode):
-            if _BLOCK.match("## " + hit.chunk.heading):
-                facts += _bullets(hit.chunk.text)
-        return facts
+        return [
+            f for hit in index.search(question, k=k, mode=mode) for f in hit.chunk.text.split("\n")
+        ]
 
     def _soul_index(self) -> RecallIndex | None:
-        """The index over the soul file, rebuilt only when the file has changed."""
-        try:
-            st = self.soul_path.stat()
-        except FileNotFoundError:
+        """An index over the blocks (one chunk each, its facts), rebuilt when the file changes."""
+        stamp = self._stamp()
+        if stamp is None:
             return None
-        stamp = (st.st_size, st.st_mtime_ns)
         if self._index is None or self._index[0] != stamp:
-            soul = parse(self.soul_path.read_bytes(), agent_id=self.user_id)
-            index = RecallIndex(chunk_soul(soul, self.user_id))
-            if self.encoder is not None:
-                index.attach(self.encoder, self.cache)
+            blocks = [b for b in self.blocks() if b.facts]
+            chunks = [
+                Chunk(self.user_id, "section", f"Turns {b.first}-{b.last}", b.line, b.text)
+                for b in blocks
+            ]
+            index = RecallIndex(chunks)
+            if self.encoder is not None and chunks:
+                # The same texts as the dedup check embeds: no block is encoded twice.
+                index.attach(self.encoder, vectors=self._block_rows([c.text for c in chunks]))
             self._index = (stamp, index)
         return self._index[1]
 

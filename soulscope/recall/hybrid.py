@@ -106,9 +106,19 @@ class RecallIndex:
     def agents(self) -> list[str]:
         return list(self._agents)
 
-    def attach(self, encoder: Encoder, cache: EmbeddingCache | None = None) -> None:
-        """Embed every chunk (cached vectors are read back, the rest encoded) for dense search."""
-        self.vectors = embed([c.text for c in self.chunks], encoder, cache)
+    def attach(
+        self,
+        encoder: Encoder,
+        cache: EmbeddingCache | None = None,
+        vectors: np.ndarray | None = None,
+    ) -> None:
+        """Enable dense search: embed every chunk (cached vectors are read back, the rest
+        encoded), or take ``vectors`` the caller already has, one unit row per chunk."""
+        if vectors is None:
+            vectors = embed([c.text for c in self.chunks], encoder, cache)
+        if len(vectors) != len(self.chunks):
+            raise ValueError(f"{len(vectors)} vectors for {len(self.chunks)} chunks")
+        self.vectors = vectors
         self.encoder = encoder
 
     @property
