@@ -9,7 +9,7 @@ import pytest
 
 from soulscope.chat.llm import LLM, Endpoint, LLMError, normalize_base_url
 from soulscope.config import load_settings
-from tests.llm_server import FakeLLM
+from tests.streaming_llm import FakeLLM
 
 MESSAGES = [{"role": "user", "content": "When did you start caring about ownership?"}]
 

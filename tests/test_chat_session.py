@@ -8,7 +8,7 @@ from soulscope.chat.llm import LLM, Endpoint
 from soulscope.chat.session import OFFLINE_NOTE, ChatSession
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.world import World
-from tests.llm_server import FakeLLM
+from tests.streaming_llm import FakeLLM
 
 
 def session(

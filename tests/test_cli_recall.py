@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.llm_server import FakeLLM
+from tests.streaming_llm import FakeLLM
 
 HIT_KEYS = {"agent", "frame", "label", "date", "heading", "line", "score", "citation", "text"}
 
@@ -216,3 +216,36 @@ def test_sigterm_distils_before_exit(later_world: Path, tmp_path: Path) -> None:
     soul = (world / "users" / "bo.txt").read_text()
     assert "## Turns 1-2\n- My boat is called Heron.\n- I sail on Lake Geneva.\n" in soul
     assert buffer.read_text() == '{"through": 2}\n'
+
+
+def test_search_and_ask_at_a_revision_see_memory_as_it_stood(tmp_path: Path) -> None:
+    from tests.history_repos import HEADER, commit, frame, init
+
+    repo = init(tmp_path / "repo")
+    soul = repo / "memory" / "ada.md"
+    soul.parent.mkdir()
+    soul.write_text(HEADER + frame(1, "the reader."))
+    first = commit(repo, "frame 1: 1 agents, 0 posts, 0 comments")
+    soul.write_text(HEADER + frame(1, "the reader.") + frame(2, "the lighthouse keeper."))
+    commit(repo, "frame 2: 1 agents, 0 posts, 0 comments")
+
+    def frames(*extra: str) -> set[int]:
+        out = run(
+            "search", "lighthouse keeper", "-w", str(repo), "--mode", "bm25", "--json", *extra
+        )
+        assert out.returncode == 0, out.stderr
+        return {h["frame"] for h in json.loads(out.stdout)}
+
+    assert frames() == {2}
+    assert frames("--at", first) == set()
+    assert frames("--at", "HEAD~1") == set()
+    asked = run(
+        "ask", "ada", "what of #101 and #102?", "-w", str(repo), "--mode", "bm25", "--at", first
+    )
+    assert (
+        asked.returncode == 0
+        and "frame 2" not in asked.stdout
+        and "[ada · frame 1 · 2026-03-01]" in asked.stdout
+    )
+    bad = run("search", "x", "-w", str(repo), "--mode", "bm25", "--at", "no-such-rev")
+    assert bad.returncode != 0 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

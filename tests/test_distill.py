@@ -11,7 +11,7 @@ import pytest
 from soulscope.chat.distill import Distiller, DistillSettings, extract_facts
 from soulscope.chat.llm import LLM, Endpoint
 from soulscope.recall.semantic import EmbeddingCache
-from tests.llm_server import FakeLLM
+from tests.streaming_llm import FakeLLM
 
 CAT_TALK = [
     "My cat is named Pixel and she sits on my keyboard.",

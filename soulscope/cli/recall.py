@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
     _add_mode_option(p)
     p.add_argument("--frames", help="frame range by number: 220-240, 220-, -240 or 231")
+    _add_at_option(p)
     p.add_argument(
         "--queries",
         metavar="FILE",
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("question")
     _add_mode_option(p)
     p.add_argument("-k", type=int, default=6, help="how many entries go into the prompt")
+    _add_at_option(p)
     add_world_option(p)
     p.set_defaults(run=run_ask)
 
@@ -70,6 +72,28 @@ def _add_mode_option(p: argparse.ArgumentParser) -> None:
         default="hybrid",
         help="hybrid (default), bm25 (no model load) or dense",
     )
+
+
+def _add_at_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--at",
+        metavar="REV",
+        help="memory as it stood at a git revision (sha, tag, HEAD~5, a date)",
+    )
+
+
+def _open(args: argparse.Namespace) -> World:
+    """The world named by --world, as of --at when given."""
+    world = open_world(args.world)
+    if not getattr(args, "at", None):
+        return world
+    from soulscope.history.git import HistoryError
+    from soulscope.history.timeline import world_at
+
+    try:
+        return world_at(world, args.at)
+    except HistoryError as exc:
+        raise CommandError(str(exc)) from exc
 
 
 def hit_dict(hit: Hit) -> dict[str, Any]:
@@ -135,7 +159,7 @@ def run_search(args: argparse.Namespace) -> int:
         raise CommandError("give a query, or --queries FILE")
     if args.k < 1:
         raise CommandError("-k must be at least 1")
-    world = open_world(args.world)
+    world = _open(args)
     index = build_index(world, args.agent, args.mode)
     try:
         frames = FrameRange.parse(args.frames) if args.frames else None
@@ -199,7 +223,7 @@ def _stream(session: ChatSession, question: str, remembered: Sequence[str] = ())
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    world = open_world(args.world)
+    world = _open(args)
     index = build_index(world, args.agent, args.mode)
     session = ChatSession(world, index, _llm(), agent=args.agent, k=args.k)
     try:
