@@ -12,6 +12,12 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
 
     [soul]
     arc_label = "Becoming"
+
+    [chat]
+    user = "ann"          # whose users/ID.txt chats distil into (default: $SOULSCOPE_USER, $USER)
+    interval = 5          # distil every N user turns
+    drift = 0.25          # ...or earlier, when the topic drifts below this cosine
+    dedup = 0.92          # skip a block at least this similar to an existing one
 """
 
 from __future__ import annotations
@@ -46,6 +52,10 @@ class Settings:
     llm_timeout: float = 60.0
     embed_device: str | None = None
     arc_label: str | None = None
+    chat_user: str | None = None
+    distill_interval: int = 5
+    distill_drift: float = 0.25
+    distill_dedup: float = 0.92
     problem: str | None = None  # why the config file could not be read, if it could not
 
     @property
@@ -69,6 +79,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     llm = data.get("llm", {}) if isinstance(data.get("llm"), dict) else {}
     emb = data.get("embeddings", {}) if isinstance(data.get("embeddings"), dict) else {}
     soul = data.get("soul", {}) if isinstance(data.get("soul"), dict) else {}
+    chat = data.get("chat", {}) if isinstance(data.get("chat"), dict) else {}
 
     def pick(var: str, section: dict, key: str) -> str | None:
         value = env.get(var) or section.get(key)
@@ -86,5 +97,16 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         llm_timeout=llm_timeout,
         embed_device=pick("SOULSCOPE_DEVICE", emb, "device"),
         arc_label=pick("SOULSCOPE_ARC_LABEL", soul, "arc_label"),
+        chat_user=pick("SOULSCOPE_USER", chat, "user") or env.get("USER") or None,
+        distill_interval=int(_number(chat.get("interval"), 5)),
+        distill_drift=_number(chat.get("drift"), 0.25),
+        distill_dedup=_number(chat.get("dedup"), 0.92),
         problem=problem,
     )
+
+
+def _number(value: object, default: float) -> float:
+    """A number from the config file, or the default when it is absent or not a number."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return float(value)

@@ -31,6 +31,7 @@ import numpy as np
 
 from soulscope.atomic import append_atomic, write_atomic
 from soulscope.chat.llm import LLM, LLMError
+from soulscope.config import Settings
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
@@ -61,6 +62,15 @@ class DistillSettings:
     drift: float = 0.25  # below this cosine the topic has changed
     window: int = 4  # buffered user messages the drift is measured against
     dedup: float = 0.92  # at or above this cosine a block repeats an existing one
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DistillSettings:
+        """The ``[chat]`` section of the config file."""
+        return cls(
+            interval=max(1, settings.distill_interval),
+            drift=settings.distill_drift,
+            dedup=settings.distill_dedup,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from soulscope.cli.output import (
     open_world,
     print_text,
 )
+from soulscope.config import load_settings
 from soulscope.recall.hybrid import MODES, FrameRange, Hit, RecallError, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
 from soulscope.world import World, WorldError, check_id
@@ -57,7 +58,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "chat",
         help="a line-mode chat (stdin/stdout) that distils what you tell it into users/ID.txt",
     )
-    p.add_argument("--user", required=True, help="your user id (your soul file is users/ID.txt)")
+    p.add_argument(
+        "--user",
+        help="your user id: your soul file is users/ID.txt (default: [chat] user, $SOULSCOPE_USER or $USER)",
+    )
     p.add_argument("--agent", "-a", help="talk to this agent (default: about the whole world)")
     _add_mode_option(p)
     p.add_argument("-k", type=int, default=6, help="how many entries go into each prompt")
@@ -234,10 +238,14 @@ def run_ask(args: argparse.Namespace) -> int:
 
 
 def run_chat(args: argparse.Namespace) -> int:
-    from soulscope.chat.distill import Distiller, flush_on_signals
+    from soulscope.chat.distill import Distiller, DistillSettings, flush_on_signals
 
+    settings = load_settings()
+    user = args.user or settings.chat_user
+    if not user:
+        raise CommandError("say who you are with --user ID (or [chat] user in the config file)")
     try:
-        check_id(args.user)
+        check_id(user)
     except WorldError as exc:
         raise CommandError(str(exc)) from exc
     world = open_world(args.world)
@@ -246,7 +254,8 @@ def run_chat(args: argparse.Namespace) -> int:
     session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
     distiller = Distiller(
         world.root / "users",
-        args.user,
+        user,
+        settings=DistillSettings.from_settings(settings),
         encoder=index.encoder,
         llm=llm,
         cache=EmbeddingCache() if index.encoder else None,

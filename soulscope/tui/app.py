@@ -43,7 +43,7 @@ import soulscope
 from soulscope.config import load_settings
 from soulscope.soul.model import Soul
 from soulscope.tui.cache import SoulCache
-from soulscope.tui.commands import AgentCommands
+from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.messages import (
     FrameLanded,
     FramesFinished,
@@ -54,6 +54,7 @@ from soulscope.tui.messages import (
 )
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.panes.becoming import BecomingPane
+from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.panes.history import HistoryPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.panes.world import WorldPane
@@ -66,7 +67,7 @@ from soulscope.world import World, WorldError
 STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss"
 
 # The tabs, in order. Append a Pane subclass here to add a tab.
-PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane]
+PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatPane]
 
 # The most frames one N may run (a typo of 100000 should not lock the world for hours).
 MAX_FRAMES_AT_ONCE = 1000
@@ -80,7 +81,7 @@ class SoulscopeApp(App[None]):
 
     CSS_PATH = STYLES
     TITLE = "soulscope"
-    COMMANDS = App.COMMANDS | {AgentCommands}
+    COMMANDS = App.COMMANDS | {AgentCommands, ChatCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("question_mark", "help", "Help", id="app.help"),

@@ -1,4 +1,4 @@
-"""Command-palette providers: "go to agent" over the world's agents."""
+"""Command-palette providers: "go to agent" over the world's agents, and the chat's commands."""
 
 from __future__ import annotations
 
@@ -48,3 +48,24 @@ class AgentCommands(Provider):
                     partial(self.app.select_agent, agent_id),
                     help="Show this agent",
                 )
+
+
+class ChatCommands(Provider):
+    """``Test the LLM connection``: one sentence on whether the chat's endpoint answers."""
+
+    TITLE = "Test the LLM connection"
+    HELP = "Ask the configured OpenAI-compatible endpoint for its models"
+
+    def _run(self) -> None:
+        from soulscope.tui.panes.chat import ChatPane
+
+        self.app.query_one(ChatPane).test_connection()
+
+    async def discover(self) -> Hits:
+        yield DiscoveryHit(Content(self.TITLE), self._run, help=self.HELP)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        score, offsets = matcher.fuzzy_search.match(query, self.TITLE)
+        if score > 0:
+            yield Hit(score, highlight(self.TITLE, offsets, "reverse"), self._run, help=self.HELP)

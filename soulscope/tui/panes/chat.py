@@ -1,0 +1,274 @@
+"""The Chat tab: ask the selected agent (in its own voice) or the whole world, with cited frames.
+
+The index is built when the tab is first seen, in a thread worker: BM25 at once, then the
+embedding model loads and hybrid search takes over (the status line says which is in use).
+Answers stream through an async worker into ``Markdown.get_stream()`` (batched writes); Esc
+cancels, a new question cancels the one in flight, a failure is one sentence and the question goes
+back into the input. The evidence of the last answer is listed under it: enter on one opens that
+frame in the Soul tab. Every exchange is buffered for distillation into ``users/ID.txt``, and what
+is left is distilled when the dashboard closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from soulscope.chat.distill import Distiller, DistillSettings
+from soulscope.chat.llm import LLM, Endpoint, LLMError
+from soulscope.chat.session import ChatSession, Citation, offline_answer
+from soulscope.config import load_settings
+from soulscope.recall.hybrid import RecallIndex
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.status_line import StatusLine
+from soulscope.world import id_problem
+
+OFFLINE = "offline (no OPENAI_BASE_URL): answers are the evidence"
+
+
+@dataclass
+class IndexReady(Message):
+    """The chat index can answer: ``dense`` once the embedding model is in."""
+
+    dense: bool
+    note: str | None = None  # why hybrid search is not available, when it is not
+
+
+class ChatPane(Pane):
+    """A conversation with the selected agent, or about the world."""
+
+    TAB_ID = "chat"
+    TAB_TITLE = "Chat"
+    TAB_KEY = "5"
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel answer", id="chat.cancel"),
+        Binding("ctrl+t", "toggle_target", "Agent / world", id="chat.target"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="chat-pane")
+        self.settings = load_settings()
+        endpoint = Endpoint.from_settings(self.settings)
+        self.llm: LLM | None = LLM(endpoint) if endpoint else None
+        self.about_world = False  # False: talk to the selected agent
+        self.index: RecallIndex | None = None
+        self.search_note = "search not started"
+        self.citations: list[Citation] = []
+        self.distiller: Distiller | None = None
+        self._sessions: dict[str | None, ChatSession] = {}  # one conversation per target
+        self._index_lock = threading.Lock()
+        self._started = False
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="chat-status")
+        yield VerticalScroll(id="chat-log")
+        yield OptionList(id="chat-citations")
+        yield Input(
+            id="chat-input",
+            placeholder="Ask… (enter sends · esc cancels · ctrl+t agent / world)",
+        )
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-citations", OptionList).display = False
+        self._status()
+
+    # -- what is shown ------------------------------------------------------------------------
+    @property
+    def target(self) -> str | None:
+        """The agent talked to, or None when talking about the world."""
+        return None if self.about_world else self.agent_id
+
+    def _status(self) -> None:
+        who = "about the world" if self.target is None else f"to {self.target}"
+        llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.base_url}"
+        self.query_one("#chat-status", StatusLine).show(Text(f"{who} · {llm} · {self.search_note}"))
+
+    def watch_agent_id(self, agent_id: str | None) -> None:
+        self._status()
+
+    def on_show(self) -> None:
+        if not self._started:
+            self._started = True
+            self.search_note = "indexing…"
+            self._status()
+            self.build_index()
+        self.query_one("#chat-input", Input).focus()
+
+    # -- the index and the model ----------------------------------------------------------------
+    def _ensure_index(self) -> RecallIndex:
+        """The BM25 index over the world (built once; safe from any thread)."""
+        with self._index_lock:
+            if self.index is None:
+                self.index = RecallIndex.for_world(self.app.world)
+            return self.index
+
+    @work(thread=True, group="chat-index", exit_on_error=False)
+    def build_index(self) -> None:
+        index = self._ensure_index()
+        self.post_message(IndexReady(dense=False))
+        try:
+            encoder = MiniLM()
+            index.attach(encoder, EmbeddingCache())
+        except EncoderError as exc:
+            self.post_message(IndexReady(dense=False, note=str(exc)))
+            return
+        if self.distiller is not None:
+            self.distiller.encoder = encoder
+        self.post_message(IndexReady(dense=True))
+
+    def on_index_ready(self, message: IndexReady) -> None:
+        index = self.index
+        size = len(index) if index is not None else 0
+        if message.dense:
+            self.search_note = f"hybrid search, {size} chunks"
+        elif message.note:
+            self.search_note = f"BM25 only: {message.note}"
+        else:
+            self.search_note = f"BM25, {size} chunks (embedding model loading…)"
+        self._status()
+
+    def _session(self) -> ChatSession:
+        target = self.target
+        session = self._sessions.get(target)
+        if session is None:
+            session = ChatSession(self.app.world, self._ensure_index(), self.llm, agent=target)
+            self._sessions[target] = session
+        return session
+
+    def _distiller(self) -> Distiller | None:
+        if self.distiller is None:
+            user = self.settings.chat_user or "you"
+            if id_problem(user):
+                return None
+            index = self.index
+            self.distiller = Distiller(
+                self.app.world.root / "users",
+                user,
+                encoder=index.encoder if index is not None else None,
+                llm=self.llm,
+                settings=DistillSettings.from_settings(self.settings),
+                cache=EmbeddingCache(),
+            )
+        return self.distiller
+
+    # -- asking --------------------------------------------------------------------------------
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        question = event.value.strip()
+        if not question:
+            return
+        event.input.value = ""
+        log = self.query_one("#chat-log", VerticalScroll)
+        asked = Static(Text(f"› {question}", style="bold"), classes="chat-question", markup=False)
+        answer = Markdown("", classes="chat-answer")
+        await log.mount_all([asked, answer])
+        log.scroll_end(animate=False)
+        self.ask(question, answer)  # exclusive: a question still streaming is cancelled
+
+    @work(exclusive=True, group="chat-answer", exit_on_error=False)
+    async def ask(self, question: str, view: Markdown) -> None:
+        session = await asyncio.to_thread(self._session)
+        distiller = await asyncio.to_thread(self._distiller)
+        remembered = await asyncio.to_thread(distiller.recall, question) if distiller else []
+        prompt = await asyncio.to_thread(session.prepare, question, remembered)
+        self._show_citations(prompt.citations)
+        if distiller is not None:
+            await asyncio.to_thread(distiller.add, "user", question)
+        log = self.query_one("#chat-log", VerticalScroll)
+        stream = Markdown.get_stream(view)
+        pieces: list[str] = []
+        try:
+            if session.llm is None:
+                pieces.append(offline_answer(prompt.citations))
+                await stream.write(pieces[0])
+            else:
+                async for piece in session.llm.astream(prompt.messages):
+                    pieces.append(piece)
+                    await stream.write(piece)
+                    # Follow the answer only while the reader is at the bottom.
+                    if log.is_vertical_scroll_end:
+                        log.scroll_end(animate=False)
+        except LLMError as exc:
+            await stream.stop()
+            await view.update(f"*Not answered: {exc}*")
+            self.notify(str(exc), severity="error", markup=False)
+            entry = self.query_one("#chat-input", Input)
+            if not entry.value:
+                entry.value = question  # the question goes back, to be sent again
+            return
+        except asyncio.CancelledError:
+            await stream.stop()
+            await view.update("".join(pieces) + "\n\n*(cancelled)*")
+            raise
+        await stream.stop()
+        text = "".join(pieces)
+        session.remember(question, text)
+        if distiller is not None:
+            await asyncio.to_thread(distiller.add, "assistant", text)
+        log.scroll_end(animate=False)
+
+    def _show_citations(self, citations: list[Citation]) -> None:
+        self.citations = citations
+        options = self.query_one("#chat-citations", OptionList)
+        options.clear_options()
+        options.add_options(
+            Option(Text(f"{c.number}. {c.tag}  line {c.chunk.line}"), id=str(c.number))
+            for c in citations
+        )
+        options.display = bool(citations)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        citation = next(c for c in self.citations if str(c.number) == event.option.id)
+        chunk = citation.chunk
+        # Focus left in this (now hidden) tab would make the tabs come back here.
+        self.screen.set_focus(None)
+        self.app.call_after_refresh(lambda: self.app.active_pane.focus_content())
+        if chunk.frame_index is not None:
+            self.app.open_frame(chunk.agent, chunk.frame_index)
+        else:
+            self.app.open_line(chunk.agent, chunk.line)
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_cancel(self) -> None:
+        self.workers.cancel_group(self, "chat-answer")
+
+    def action_toggle_target(self) -> None:
+        self.about_world = not self.about_world
+        self._status()
+
+    def test_connection(self) -> None:
+        """Say in one sentence whether the LLM answers (the palette's "test connection")."""
+        if self.llm is None:
+            self.notify(f"Chat is {OFFLINE}.", markup=False)
+            return
+        self._check(self.llm)
+
+    @work(thread=True, group="chat-check", exit_on_error=False)
+    def _check(self, llm: LLM) -> None:
+        try:
+            text, severity = llm.check(), "information"
+        except LLMError as exc:
+            text, severity = str(exc), "error"
+        text = text[:1].upper() + text[1:] + "."
+        self.app.call_from_thread(self.notify, text, severity=severity, markup=False)
+
+    def on_unmount(self) -> None:
+        # Quitting the dashboard distils what the conversation left in the buffer.
+        if self.distiller is not None:
+            # In a read-only world the buffer stays and is distilled next time.
+            with contextlib.suppress(OSError):
+                self.distiller.flush()

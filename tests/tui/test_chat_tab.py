@@ -1,0 +1,155 @@
+"""The Chat tab with a real OpenAI-compatible server on loopback, and offline."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Markdown, OptionList, TabbedContent
+
+from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.panes.chat import ChatPane
+from soulscope.tui.panes.soul import SoulPane
+from soulscope.world import World
+from tests.streaming_llm import FakeLLM
+from tests.tui.conftest import ADA, BO, CY, settle, write_world
+
+pytestmark = pytest.mark.slow  # the tab loads the embedding model when it is first shown
+SIZE = (110, 32)
+
+
+def world_in(tmp_path: Path) -> World:
+    root = write_world(
+        tmp_path / "world",
+        {"ada-01": ADA, "bo-02": BO, "cy-03": CY},
+        {"ada-01": "Ada Ledger", "bo-02": "Bo Debater", "cy-03": "Cy [bold red]Markup[/]"},
+    )
+    return World.open(root)
+
+
+async def open_chat(pilot: Pilot) -> ChatPane:
+    pilot.app.query_one("#filter", Input).cursor_blink = False
+    await settle(pilot)
+    await pilot.press("5")
+    await settle(pilot)
+    pane = pilot.app.query_one(ChatPane)
+    pane.query_one("#chat-input", Input).cursor_blink = False
+    return pane
+
+
+async def ask(pilot: Pilot, question: str) -> None:
+    await pilot.press(*question, "enter")  # typing lands in the chat input, focused by the tab
+    await settle(pilot)
+
+
+def answers(pane: ChatPane) -> list[str]:
+    return [m.source for m in pane.query(".chat-answer").results(Markdown)]
+
+
+async def test_offline_answer_lists_citations_and_enter_opens_the_frame(tmp_path: Path) -> None:
+    app = SoulscopeApp(world_in(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_chat(pilot)
+        assert "offline" in str(pane.query_one("#chat-status").render())
+        assert pane.search_note.startswith("hybrid search")  # the model loaded in its worker
+        await ask(pilot, "the index guide")
+        [answer] = answers(pane)
+        assert answer.startswith("Offline mode")
+        assert pane.citations[0].tag == "[ada-01 · frame 3 · 2026-03-03]"
+        citations = pane.query_one("#chat-citations", OptionList)
+        assert citations.option_count == len(pane.citations)
+        citations.focus()
+        citations.highlighted = 0
+        await pilot.pause()
+        assert app.focused is citations, app.focused
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.query_one(TabbedContent).active == SoulPane.TAB_ID
+        assert app.query_one(SoulPane).current_frame().number == 3
+
+
+async def test_streams_from_the_endpoint_in_the_agents_voice(tmp_path: Path, monkeypatch) -> None:
+    with FakeLLM(reply="I wrote the **index guide** [ada-01 · frame 3 · 2026-03-03].") as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
+        app = SoulscopeApp(world_in(tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            pane = await open_chat(pilot)
+            await ask(pilot, "what did you write?")
+            assert answers(pane) == ["I wrote the **index guide** [ada-01 · frame 3 · 2026-03-03]."]
+            await pilot.press("ctrl+t")  # now about the world
+            await ask(pilot, "who argued?")
+    prompts = [r["messages"][0]["content"] for r in server.requests]
+    first, second = (p for p in prompts if not p.startswith("Below is part of a conversation"))
+    assert first.startswith("You are Ada Ledger (ada-01)")
+    assert second.startswith("You are an analyst")
+    # The change of subject and then quitting each distilled the buffer through the LLM.
+    assert prompts[1].startswith("Below is part") and prompts[-1].startswith("Below is part")
+
+
+async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, monkeypatch) -> None:
+    with FakeLLM(reply=" ".join(f"w{i}" for i in range(3000))) as server:
+        server.delay = 0.02  # a minute to stream it all: both answers are cancelled long before
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
+        app = SoulscopeApp(world_in(tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            pane = await open_chat(pilot)
+
+            async def streaming(n: int) -> None:
+                while len(answers(pane)) < n or "w3" not in answers(pane)[n - 1]:
+                    await pilot.pause(0.05)
+
+            await pilot.press(*"first", "enter")
+            await streaming(1)
+            await pilot.press(*"second", "enter")  # cancels "first"
+            await streaming(2)
+            await pilot.press("escape")  # cancels "second"
+            await settle(pilot)
+            first, second = answers(pane)
+            assert first.startswith("w0 w1") and first.endswith("*(cancelled)*")
+            assert second.startswith("w0 w1") and second.endswith("*(cancelled)*")
+            assert "w2999" not in first + second
+            assert server.closed_early.wait(5)
+
+
+async def test_a_failure_is_one_sentence_and_the_question_goes_back(
+    tmp_path: Path, monkeypatch
+) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    app = SoulscopeApp(world_in(tmp_path))
+    notes: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.notify = lambda text, **kw: notes.append(text)  # type: ignore[method-assign]
+        pane = await open_chat(pilot)
+        await ask(pilot, "anyone there?")
+        assert pane.query_one("#chat-input", Input).value == "anyone there?"
+        assert any(f"cannot connect to the LLM at http://127.0.0.1:{port}/v1" in n for n in notes)
+        pane.test_connection()
+        await settle(pilot)
+        assert sum("cannot connect" in n.lower() for n in notes) == 2
+
+
+async def test_quitting_distils_the_conversation(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("SOULSCOPE_USER", "ann")
+    world = world_in(tmp_path)
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_chat(pilot)
+        await ask(pilot, "I keep a ledger of every frame.")
+        assert (world.root / "users" / "ann.buffer.jsonl").is_file()
+    soul = (world.root / "users" / "ann.txt").read_text()
+    assert "## Turns 1-1\n- I keep a ledger of every frame.\n" in soul
+
+
+def test_chat_snapshot(snap_compare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_chat(pilot)
+        await ask(pilot, "the index guide")
+
+    assert snap_compare(SoulscopeApp(world_in(tmp_path)), terminal_size=SIZE, run_before=run_before)
