@@ -377,7 +377,38 @@ async def test_world_tab_fills_while_parsing_when_shown(small_world: World) -> N
         world = app.query_one("#world-table", DataTable)
         assert world.row_count == 3
         assert str(world.get_cell("ada-01", "frames")) == "4"
-        assert str(app.query_one("#world-status").render()) == "3 agents  (enter selects one)"
+        assert str(app.query_one("#world-status").render()).startswith(
+            "3 agents  (enter selects one"
+        )
+
+
+async def test_world_columns_sort_by_a_click_on_their_header(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        world = app.query_one("#world-table", DataTable)
+
+        def agents() -> list[str]:
+            return [str(world.get_cell_at((r, 0))) for r in range(world.row_count)]
+
+        def header(key: str) -> tuple[int, int]:
+            x = 0
+            for column in world.ordered_columns:
+                if column.key.value == key:
+                    return (x + 1, 0)
+                x += column.get_render_width(world)
+            raise KeyError(key)
+
+        assert agents() == ["ada-01", "bo-02", "cy-03"]
+        await pilot.click("#world-table", offset=header("last"))  # latest first
+        assert agents() == ["ada-01", "bo-02", "cy-03"]  # ties (03-04) by id
+        await pilot.click("#world-table", offset=header("last"))  # again: earliest first
+        assert agents() == ["cy-03", "ada-01", "bo-02"]
+        await pilot.click("#world-table", offset=header("frames"))  # most first
+        assert agents() == ["ada-01", "bo-02", "cy-03"]
+        await pilot.click("#world-table", offset=header("latest"))  # alphabetical
+        assert agents() == ["cy-03", "ada-01", "bo-02"]
 
 
 async def test_many_agents_list_scrolls_and_counts(tmp_path: Path) -> None:

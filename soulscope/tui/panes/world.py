@@ -26,6 +26,8 @@ class WorldPane(Pane):
         # Summaries not in the table yet: a hidden tab takes them when it is shown, so that a
         # growing table does not lay out the whole screen again while the user is elsewhere.
         self._pending: dict[str, ArcSummary] = {}
+        self._summaries: dict[str, ArcSummary] = {}  # the rows' values, for sorting
+        self._sort: tuple[str, bool] | None = None  # (column key, reverse) chosen by the user
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="world-status")
@@ -52,6 +54,7 @@ class WorldPane(Pane):
     def _apply_pending(self) -> None:
         table = self.table
         pending, self._pending = self._pending, {}
+        self._summaries.update(pending)
         for s in pending.values():
             cells = (
                 Text(s.agent_id),
@@ -68,6 +71,40 @@ class WorldPane(Pane):
             else:
                 self._rows.add(s.agent_id)
                 table.add_row(*cells, key=s.agent_id)
+        if self._sort is not None and pending:
+            self._apply_sort()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        """A click on a column's header sorts by it; a second click reverses the order."""
+        event.stop()
+        column = str(event.column_key.value)
+        if self._sort is not None and self._sort[0] == column:
+            self._sort = (column, not self._sort[1])
+        else:
+            # Numbers and dates: the most (the latest) first; text: alphabetical.
+            self._sort = (column, column in ("frames", "shifts", "last"))
+        self._apply_sort()
+
+    def _apply_sort(self) -> None:
+        if self._sort is None:
+            return
+        column, reverse = self._sort
+        summaries = self._summaries
+
+        def value(agent_cell: Text) -> str | int:
+            s = summaries[agent_cell.plain]
+            return {
+                "agent": s.agent_id,
+                "frames": s.frames,
+                "shifts": s.shifts,
+                "last": s.last_date or "",
+                "latest": s.latest.role.lower() if s.latest else "",
+            }[column]
+
+        # Sorts are stable: ordering by id first keeps ties in id order, either direction.
+        table = self.table
+        table.sort("agent", key=lambda cell: cell.plain)
+        table.sort("agent", key=value, reverse=reverse)
 
     def show_progress(self, done: int, total: int) -> None:
         """The status line above the table: how far the world's parsing is."""
@@ -75,7 +112,7 @@ class WorldPane(Pane):
         if done < total:
             status.show(Text(f"parsing the world… {done}/{total} agents"))
         else:
-            status.show(Text(f"{total} agents  (enter selects one)"))
+            status.show(Text(f"{total} agents  (enter selects one · a click on a header sorts)"))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
