@@ -33,6 +33,7 @@ def test_soul_view(snap_compare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot) -> None:
         await ready(pilot)
         await pilot.press("right_square_bracket", "right_square_bracket")
+        await settle(pilot)
 
     assert snap_compare(app_on(tmp_path), terminal_size=SIZE, run_before=run_before)
 
@@ -41,6 +42,7 @@ def test_becoming_view(snap_compare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot) -> None:
         await ready(pilot)
         await pilot.press("2", "tab", "tab", "j", "j")
+        await settle(pilot)
 
     assert snap_compare(app_on(tmp_path), terminal_size=SIZE, run_before=run_before)
 
@@ -49,5 +51,6 @@ def test_world_view(snap_compare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot) -> None:
         await ready(pilot)
         await pilot.press("3")
+        await settle(pilot)
 
     assert snap_compare(app_on(tmp_path), terminal_size=SIZE, run_before=run_before)
