@@ -153,3 +153,20 @@ def test_chat_snapshot(snap_compare, tmp_path: Path) -> None:
         await ask(pilot, "the index guide")
 
     assert snap_compare(SoulscopeApp(world_in(tmp_path)), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_a_frame_run_meanwhile_is_found_after_a_reload(tmp_path: Path) -> None:
+    world = world_in(tmp_path)
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_chat(pilot)
+        await pilot.press("ctrl+t")  # about the whole world
+        await ask(pilot, "lighthouse")
+        assert all(c.chunk.number != 5 for c in pane.citations)
+        with world.soul_path("bo-02").open("a") as f:
+            f.write("## Frame 5 — 2026-03-05\n- Climbed the lighthouse to watch the commons.\n\n")
+        app.reload_world()
+        await settle(pilot)
+        await ask(pilot, "lighthouse")
+        assert pane.citations[0].tag == "[bo-02 · frame 5 · 2026-03-05]"
+        assert pane.index.dense_ready  # the new index kept the loaded model

@@ -70,6 +70,7 @@ class ChatPane(Pane):
         self.distiller: Distiller | None = None
         self._sessions: dict[str | None, ChatSession] = {}  # one conversation per target
         self._index_lock = threading.Lock()
+        self._index_stamp: tuple[tuple[str, int, float], ...] = ()
         self._started = False
 
     def compose(self) -> ComposeResult:
@@ -109,10 +110,22 @@ class ChatPane(Pane):
 
     # -- the index and the model ----------------------------------------------------------------
     def _ensure_index(self) -> RecallIndex:
-        """The BM25 index over the world (built once; safe from any thread)."""
+        """The index over the world as it is on disk now (safe from any thread).
+
+        Built once, and again when the world's files changed (a frame was run and the world
+        reloaded): the embedding cache then embeds only the new chunks.
+        """
         with self._index_lock:
-            if self.index is None:
-                self.index = RecallIndex.for_world(self.app.world)
+            world = self.app.world
+            stamp = tuple((a.id, a.size, a.mtime) for a in world.agents())
+            if self.index is None or stamp != self._index_stamp:
+                index = RecallIndex.for_world(world)
+                encoder = self.index.encoder if self.index is not None else None
+                if encoder is not None:
+                    index.attach(encoder, EmbeddingCache())
+                self.index, self._index_stamp = index, stamp
+                for session in self._sessions.values():
+                    session.index = index
             return self.index
 
     @work(thread=True, group="chat-index", exit_on_error=False)
@@ -121,10 +134,14 @@ class ChatPane(Pane):
         self.post_message(IndexReady(dense=False))
         try:
             encoder = MiniLM()
+            # Outside the lock: questions meanwhile are answered with BM25.
             index.attach(encoder, EmbeddingCache())
         except EncoderError as exc:
             self.post_message(IndexReady(dense=False, note=str(exc)))
             return
+        with self._index_lock:
+            if self.index is not None and self.index is not index:  # rebuilt meanwhile
+                self.index.attach(encoder, EmbeddingCache())
         if self.distiller is not None:
             self.distiller.encoder = encoder
         self.post_message(IndexReady(dense=True))
@@ -141,10 +158,12 @@ class ChatPane(Pane):
         self._status()
 
     def _session(self) -> ChatSession:
+        """The conversation with the current target, over an up-to-date index."""
+        index = self._ensure_index()
         target = self.target
         session = self._sessions.get(target)
         if session is None:
-            session = ChatSession(self.app.world, self._ensure_index(), self.llm, agent=target)
+            session = ChatSession(self.app.world, index, self.llm, agent=target)
             self._sessions[target] = session
         return session
 
