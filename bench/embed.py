@@ -46,7 +46,7 @@ def main() -> int:
         f"device: {encoder.device} ({name}); torch {torch.__version__}, {torch.get_num_threads()} threads"
     )
     print(
-        f"model load (after import): {load:.2f} s; {len(texts)} chunks, mean {sum(map(len, texts)) / len(texts):.0f} chars\n"
+        f"import and model load: {load:.2f} s; {len(texts)} chunks, mean {sum(map(len, texts)) / len(texts):.0f} chars\n"
     )
     encoder.encode(texts[:32])  # warm-up: first call pays for kernels and allocations
 
