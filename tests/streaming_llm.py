@@ -125,7 +125,7 @@ class FakeLLM:
 
             def _stream(self, body: dict[str, Any]) -> None:
                 self._chunk({"role": "assistant", "content": ""})
-                words = fake.reply.split(" ")
+                words = fake.reply.split(" ")[: body.get("max_tokens") or None]  # a word a token
                 for i, word in enumerate(words):
                     if fake.behaviour == "garbage" and i == 1:
                         self._event("{this is not json")

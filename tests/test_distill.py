@@ -98,6 +98,18 @@ def test_an_llm_failure_falls_back_to_extractive_and_says_why(tmp_path: Path) ->
     assert d.blocks()[0].facts[0] == CAT_TALK[0]
 
 
+def test_leaving_does_not_wait_for_a_slow_llm(tmp_path: Path) -> None:
+    # The server would take a minute to finish; on the way out the turns are distilled locally.
+    with FakeLLM(reply=" ".join(f"w{i}" for i in range(3000))) as server:
+        server.delay = 0.02
+        d = Distiller(tmp_path, "ann", llm=LLM(Endpoint(server.base_url, "k", "tiny", 30.0)))
+        d.add("user", CAT_TALK[0])
+        block = d.flush(within=0.5)
+        assert server.closed_early.wait(5)  # the request was closed, not left streaming
+    assert "did not finish within 0.5 s" in d.last_error
+    assert block.facts == (CAT_TALK[0],)
+
+
 @pytest.mark.slow
 def test_a_change_of_subject_distils_early(tmp_path: Path, minilm) -> None:
     d = Distiller(tmp_path, "ann", encoder=minilm, cache=EmbeddingCache(tmp_path / "c.sqlite3"))

@@ -45,6 +45,8 @@ _ASKING = re.compile(
     re.I,
 )
 _FACT_MAX = 240
+# On the way out (quit, SIGTERM) the LLM gets this long; after it, the facts are extracted locally.
+EXIT_SECONDS = 8.0
 _FACTS_PER_BLOCK = 12
 DISTIL_PROMPT = (
     "Below is part of a conversation. List the short facts about the user that are worth "
@@ -193,16 +195,17 @@ class Distiller:
 
     # -- distillation ----------------------------------------------------------------------
 
-    def flush(self) -> Block | None:
-        """Distil whatever is buffered (on exit)."""
-        return self.distil() if self._buffer else None
+    def flush(self, within: float | None = EXIT_SECONDS) -> Block | None:
+        """Distil whatever is buffered (on exit): through the LLM if it answers ``within``
+        seconds, else extractively, so that leaving is never held up for long."""
+        return self.distil(within) if self._buffer else None
 
-    def distil(self) -> Block | None:
+    def distil(self, within: float | None = None) -> Block | None:
         """Turn the buffer into a block; returns it, or None when nothing new was worth writing."""
         if not self._buffer:
             return None
         turns = [m["turn"] for m in self._buffer]
-        facts = self._facts(self._buffer)
+        facts = self._facts(self._buffer, within)
         block = Block(min(turns), max(turns), tuple(facts)) if facts else None
         if block is not None and self._duplicate(block):
             self.skipped_duplicates += 1
@@ -222,7 +225,7 @@ class Distiller:
         self._through = max(turns)
         return block
 
-    def _facts(self, messages: Sequence[dict]) -> list[str]:
+    def _facts(self, messages: Sequence[dict], within: float | None = None) -> list[str]:
         if self.llm is not None:
             transcript = "\n".join(f"{m['role']}: {m['text']}" for m in messages)
             try:
@@ -232,6 +235,7 @@ class Distiller:
                         {"role": "user", "content": transcript},
                     ],
                     max_tokens=400,
+                    within=within,
                 )
                 facts = _bullets(reply)
                 self.last_error = None

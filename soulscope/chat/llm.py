@@ -8,6 +8,7 @@ says what it changed. Every failure becomes an :class:`LLMError` whose text is o
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,10 +134,17 @@ class LLM:
         messages: Sequence[Message],
         max_tokens: int | None = None,
         cancel: threading.Event | None = None,
+        timeout: float | None = None,
     ) -> Iterator[str]:
-        """The answer's text as it arrives; empty deltas are skipped; ``cancel`` stops it."""
+        """The answer's text as it arrives; empty deltas are skipped; ``cancel`` stops it.
+
+        ``timeout`` replaces the endpoint's own for this request (seconds of silence allowed).
+        """
+        client = self._sync()
+        if timeout is not None:
+            client = client.with_options(timeout=timeout)
         try:
-            response = self._sync().chat.completions.create(
+            response = client.chat.completions.create(
                 model=self.model, messages=list(messages), stream=True, max_tokens=max_tokens
             )
             with response:
@@ -175,9 +183,28 @@ class LLM:
         page = await self._async().models.list()
         return [m.id for m in page.data]
 
-    def complete(self, messages: Sequence[Message], max_tokens: int | None = None) -> str:
-        """The whole answer at once (used for distillation)."""
-        return "".join(self.stream(messages, max_tokens=max_tokens))
+    def complete(
+        self,
+        messages: Sequence[Message],
+        max_tokens: int | None = None,
+        within: float | None = None,
+    ) -> str:
+        """The whole answer at once (used for distillation).
+
+        ``within``: seconds the whole answer may take; past them the request is closed and an
+        LLMError raised, so that a caller on its way out (quit, SIGTERM) is never held for long.
+        """
+        if within is None:
+            return "".join(self.stream(messages, max_tokens=max_tokens))
+        deadline = time.monotonic() + within
+        pieces = []
+        for piece in self.stream(messages, max_tokens=max_tokens, timeout=within):
+            pieces.append(piece)
+            if time.monotonic() > deadline:
+                raise LLMError(
+                    f"the LLM at {self.endpoint.base_url} did not finish within {within:g} s"
+                )
+        return "".join(pieces)
 
     def _explain(self, exc: BaseException) -> LLMError:
         """Turn any client failure into one sentence that says what to do."""

@@ -237,7 +237,8 @@ class ChatPane(Pane):
         session.remember(question, text)
         if distiller is not None:
             await asyncio.to_thread(distiller.add, "assistant", text)
-        log.scroll_end(animate=False)
+        # After the layout pass, so that the end is where the finished answer ends.
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     def _show_citations(self, citations: list[Citation]) -> None:
         self.citations = citations
