@@ -70,6 +70,19 @@ class Endpoint:
         )
 
 
+def make_client(endpoint: Endpoint, asynchronous: bool = False) -> Any:
+    """The ``openai`` client for an endpoint (the one way soulscope builds one)."""
+    import openai
+
+    cls = openai.AsyncOpenAI if asynchronous else openai.OpenAI
+    return cls(
+        base_url=endpoint.base_url,
+        api_key=endpoint.api_key,
+        timeout=endpoint.timeout,
+        max_retries=0,  # a retry would hide the failure for minutes
+    )
+
+
 class LLM:
     """Chat completions over HTTP; streaming, with cancellation and one-sentence errors."""
 
@@ -81,26 +94,12 @@ class LLM:
 
     def _sync(self) -> Any:
         if self._client is None:
-            import openai
-
-            self._client = openai.OpenAI(
-                base_url=self.endpoint.base_url,
-                api_key=self.endpoint.api_key,
-                timeout=self.endpoint.timeout,
-                max_retries=0,  # a retry would hide the failure for minutes
-            )
+            self._client = make_client(self.endpoint)
         return self._client
 
     def _async(self) -> Any:
         if self._aclient is None:
-            import openai
-
-            self._aclient = openai.AsyncOpenAI(
-                base_url=self.endpoint.base_url,
-                api_key=self.endpoint.api_key,
-                timeout=self.endpoint.timeout,
-                max_retries=0,
-            )
+            self._aclient = make_client(self.endpoint, asynchronous=True)
         return self._aclient
 
     @property

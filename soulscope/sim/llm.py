@@ -13,8 +13,10 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
+from soulscope.chat.llm import Endpoint, make_client
 from soulscope.config import Settings
 from soulscope.sim.brain import (
     DECISION_SCHEMA,
@@ -110,16 +112,29 @@ def parse_answer(text: str) -> Any:
             raise DecisionError(f"the answer is not valid JSON ({exc.msg})") from None
 
 
+async def _first_model(client: Any) -> str:
+    """The first model the server lists (what a model-less configuration means, as in chat)."""
+    try:
+        page = await client.models.list()
+    except Exception:  # noqa: BLE001 - the decisions report the failure, one per agent
+        return "default"
+    return page.data[0].id if page.data else "default"
+
+
 class LlmBrain:
-    """Decides through the ``openai`` client against ``settings.base_url``."""
+    """Decides through the ``openai`` client, on the same endpoint (normalised base URL) as chat."""
 
     name = "llm"
 
     def __init__(self, settings: Settings, concurrency: int = 8, timeout: float | None = None):
-        self.settings = settings
-        self.concurrency = max(1, concurrency)
+        endpoint = Endpoint.from_settings(settings)
+        if endpoint is None:
+            raise ValueError("no LLM endpoint is configured")
         self.timeout = timeout or settings.llm_timeout
+        self.endpoint = replace(endpoint, timeout=self.timeout)
+        self.concurrency = max(1, concurrency)
         self.structured = True  # until the server refuses response_format
+        self.model = endpoint.model
 
     def decide(
         self, requests: Sequence[Request], progress: Progress | None = None
@@ -129,14 +144,9 @@ class LlmBrain:
     async def _decide_all(
         self, requests: Sequence[Request], progress: Progress | None
     ) -> list[Outcome]:
-        from openai import AsyncOpenAI
-
-        client = AsyncOpenAI(
-            base_url=self.settings.base_url,
-            api_key=self.settings.api_key or "none",
-            timeout=self.timeout,
-            max_retries=0,
-        )
+        client = make_client(self.endpoint, asynchronous=True)
+        if self.model is None:
+            self.model = await _first_model(client)
         gate = asyncio.Semaphore(self.concurrency)
         done = 0
 
@@ -157,7 +167,7 @@ class LlmBrain:
     async def _ask(self, client: Any, messages: list[dict[str, str]]) -> str:
         import openai
 
-        kwargs: dict[str, Any] = {"model": self.settings.model or "default", "messages": messages}
+        kwargs: dict[str, Any] = {"model": self.model or "default", "messages": messages}
         if self.structured:
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -203,7 +213,7 @@ class LlmBrain:
         except (TimeoutError, openai.APITimeoutError):
             reason = f"no answer within {self.timeout:g} s"
         except openai.APIConnectionError:
-            reason = f"cannot reach the LLM endpoint at {self.settings.base_url}"
+            reason = f"cannot reach the LLM endpoint at {self.endpoint.base_url}"
         except openai.APIStatusError as exc:
             reason = f"the LLM endpoint answered HTTP {exc.status_code}"
         return Outcome(Decision.lurk(), "\n\n".join(answers), messages, error=reason)
