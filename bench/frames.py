@@ -26,7 +26,7 @@ from soulscope.sim.frame import FrameRunner  # noqa: E402
 from soulscope.sim.llm import LlmBrain  # noqa: E402
 from soulscope.sim.offline import OfflineBrain  # noqa: E402
 from soulscope.soul.write import render_header  # noqa: E402
-from tests.llmserver import llm_server, valid_answer  # noqa: E402
+from tests.openai_server import OpenAIServer, valid_answer  # noqa: E402
 from tests.simworld import ARCHETYPES  # noqa: E402
 
 TARGET_S = 1.0
@@ -135,10 +135,12 @@ def llm(work: Path, agents: int = 32) -> list[dict]:
     world = build_world(work / "llm", agents)
     rows = []
     base = None
-    with llm_server(lambda agent, body: (200, valid_answer(body)), delay=LLM_DELAY) as (url, _):
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), models=("m",), latency=LLM_DELAY
+    ) as server:
         for concurrency in (1, 8, 32):
             brain = LlmBrain(
-                Settings(base_url=url, api_key="k", model="m"), concurrency=concurrency
+                Settings(base_url=server.base_url, api_key="k", model="m"), concurrency=concurrency
             )
             with FrameRunner(world, brain) as runner:
                 t = time.perf_counter()

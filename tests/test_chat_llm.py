@@ -9,7 +9,7 @@ import pytest
 
 from soulscope.chat.llm import LLM, Endpoint, LLMError, normalize_base_url
 from soulscope.config import load_settings
-from tests.streaming_llm import FakeLLM
+from tests.openai_server import OpenAIServer
 
 MESSAGES = [{"role": "user", "content": "When did you start caring about ownership?"}]
 
@@ -22,7 +22,7 @@ def endpoint(
 
 
 def test_streams_the_reply_skipping_empty_deltas() -> None:
-    with FakeLLM(reply="one two three") as server:
+    with OpenAIServer(reply="one two three") as server:
         pieces = list(LLM(endpoint(server.base_url)).stream(MESSAGES))
     assert pieces == ["one", " two", " three"]  # the role-only and None deltas never show up
     assert server.requests[0]["stream"] is True
@@ -30,7 +30,7 @@ def test_streams_the_reply_skipping_empty_deltas() -> None:
 
 
 async def test_async_stream_matches_the_sync_one() -> None:
-    with FakeLLM(reply="one two three") as server:
+    with OpenAIServer(reply="one two three") as server:
         pieces = [p async for p in LLM(endpoint(server.base_url)).astream(MESSAGES)]
     assert pieces == ["one", " two", " three"]
 
@@ -53,7 +53,7 @@ def test_base_url_is_fixed_and_the_fix_is_said(given: str, fixed: str, said: str
 
 
 def test_a_base_url_without_v1_still_reaches_the_server() -> None:
-    with FakeLLM(reply="fine") as server:
+    with OpenAIServer(reply="fine") as server:
         bare = server.base_url.removesuffix("/v1") + "/"
         llm = LLM(endpoint(bare))
         assert "".join(llm.stream(MESSAGES)) == "fine"
@@ -61,7 +61,7 @@ def test_a_base_url_without_v1_still_reaches_the_server() -> None:
 
 
 def test_no_model_configured_uses_the_first_one_listed() -> None:
-    with FakeLLM(reply="ok", models=("first", "second")) as server:
+    with OpenAIServer(reply="ok", models=("first", "second")) as server:
         llm = LLM(endpoint(server.base_url, model=None))
         assert "".join(llm.stream(MESSAGES)) == "ok"
     assert server.requests[0]["model"] == "first"
@@ -83,37 +83,37 @@ def test_connection_refused() -> None:
 
 
 def test_wrong_key_is_401() -> None:
-    with FakeLLM(api_key="right") as server, pytest.raises(LLMError) as err:
+    with OpenAIServer(api_key="right") as server, pytest.raises(LLMError) as err:
         list(LLM(endpoint(server.base_url, key="wrong")).stream(MESSAGES))
     assert "refused the API key (401)" in one_sentence(err.value)
     assert "OPENAI_API_KEY" in str(err.value)
 
 
 def test_unknown_model_names_the_ones_served() -> None:
-    with FakeLLM(models=("tiny", "small")) as server, pytest.raises(LLMError) as err:
+    with OpenAIServer(models=("tiny", "small")) as server, pytest.raises(LLMError) as err:
         list(LLM(endpoint(server.base_url, model="huge")).stream(MESSAGES))
     text = one_sentence(err.value)
     assert "no model 'huge'" in text and "tiny, small" in text
 
 
 def test_wrong_path_says_where_the_api_usually_is() -> None:
-    with FakeLLM() as server, pytest.raises(LLMError) as err:
+    with OpenAIServer() as server, pytest.raises(LLMError) as err:
         url = server.base_url.removesuffix("/v1") + "/api"  # not fixed: it has a path
         list(LLM(endpoint(url)).stream(MESSAGES))
     assert "/v1" in one_sentence(err.value) and "404" in str(err.value)
 
 
 def test_timeout() -> None:
-    with FakeLLM() as server:
-        server.behaviour = "slow"
+    with OpenAIServer() as server:
+        server.failure = "slow"
         with pytest.raises(LLMError) as err:
             list(LLM(endpoint(server.base_url, timeout=0.5)).stream(MESSAGES))
     assert "did not answer within 0.5 s" in one_sentence(err.value)
 
 
 def test_stall_mid_stream_is_a_timeout_after_the_first_words() -> None:
-    with FakeLLM(reply="a b c d") as server:
-        server.behaviour = "stall"
+    with OpenAIServer(reply="a b c d") as server:
+        server.failure = "stall"
         got: list[str] = []
         with pytest.raises(LLMError) as err:
             for piece in LLM(endpoint(server.base_url, timeout=0.5)).stream(MESSAGES):
@@ -123,16 +123,16 @@ def test_stall_mid_stream_is_a_timeout_after_the_first_words() -> None:
 
 
 def test_malformed_stream() -> None:
-    with FakeLLM(reply="a b c") as server:
-        server.behaviour = "garbage"
+    with OpenAIServer(reply="a b c") as server:
+        server.failure = "garbage"
         with pytest.raises(LLMError) as err:
             list(LLM(endpoint(server.base_url)).stream(MESSAGES))
     assert "malformed" in one_sentence(err.value)
 
 
 def test_cancel_stops_the_stream_and_hangs_up() -> None:
-    with FakeLLM(reply=" ".join(f"w{i}" for i in range(200))) as server:
-        server.delay = 0.01
+    with OpenAIServer(reply=" ".join(f"w{i}" for i in range(200))) as server:
+        server.pace = 0.01
         cancel = threading.Event()
         got = []
         for piece in LLM(endpoint(server.base_url)).stream(MESSAGES, cancel=cancel):
@@ -144,7 +144,7 @@ def test_cancel_stops_the_stream_and_hangs_up() -> None:
 
 
 def test_check_connection_says_what_is_there() -> None:
-    with FakeLLM(models=("tiny",)) as server:
+    with OpenAIServer(models=("tiny",)) as server:
         assert LLM(endpoint(server.base_url)).check() == (
             f"connected to {server.base_url}; model 'tiny' is ready"
         )

@@ -8,7 +8,7 @@ from soulscope.chat.llm import LLM, Endpoint
 from soulscope.chat.session import OFFLINE_NOTE, ChatSession
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.world import World
-from tests.streaming_llm import FakeLLM
+from tests.openai_server import OpenAIServer
 
 
 def session(
@@ -36,7 +36,7 @@ def test_offline_answer_is_the_ranked_cited_evidence(later_world: Path) -> None:
 def test_talking_to_an_agent_puts_its_identity_and_evidence_in_the_prompt(
     later_world: Path,
 ) -> None:
-    with FakeLLM(
+    with OpenAIServer(
         reply="I started with types.py [zion-coder-06 · frame 220 · 2026-03-22]."
     ) as server:
         llm = LLM(Endpoint(server.base_url, "k", "tiny", 5.0))

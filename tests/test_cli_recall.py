@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.streaming_llm import FakeLLM
+from tests.openai_server import OpenAIServer
 
 HIT_KEYS = {"agent", "frame", "label", "date", "heading", "line", "score", "citation", "text"}
 
@@ -114,7 +114,7 @@ def test_ask_offline_answers_with_the_evidence(later_world: Path) -> None:
 
 
 def test_ask_streams_from_the_endpoint_and_lists_sources(later_world: Path) -> None:
-    with FakeLLM(reply="Types first, [zion-coder-06 · frame 220 · 2026-03-22].") as server:
+    with OpenAIServer(reply="Types first, [zion-coder-06 · frame 220 · 2026-03-22].") as server:
         bare = server.base_url.removesuffix("/v1")
         out = run(
             "ask",

@@ -11,7 +11,7 @@ import pytest
 from soulscope.chat.distill import Distiller, DistillSettings, extract_facts
 from soulscope.chat.llm import LLM, Endpoint
 from soulscope.recall.semantic import EmbeddingCache
-from tests.streaming_llm import FakeLLM
+from tests.openai_server import OpenAIServer
 
 CAT_TALK = [
     "My cat is named Pixel and she sits on my keyboard.",
@@ -77,7 +77,7 @@ def test_extractive_facts_skip_questions_requests_and_greetings() -> None:
 
 def test_the_llm_distils_when_one_is_configured(tmp_path: Path) -> None:
     reply = "- The user has a cat named Pixel\n- The user brushes Pixel on Sundays"
-    with FakeLLM(reply=reply) as server:
+    with OpenAIServer(reply=reply) as server:
         d = Distiller(tmp_path, "ann", llm=LLM(Endpoint(server.base_url, "k", "tiny", 5.0)))
         talk(d, CAT_TALK)
     assert d.blocks()[0].facts == (
@@ -100,8 +100,8 @@ def test_an_llm_failure_falls_back_to_extractive_and_says_why(tmp_path: Path) ->
 
 def test_leaving_does_not_wait_for_a_slow_llm(tmp_path: Path) -> None:
     # The server would take a minute to finish; on the way out the turns are distilled locally.
-    with FakeLLM(reply=" ".join(f"w{i}" for i in range(3000))) as server:
-        server.delay = 0.02
+    with OpenAIServer(reply=" ".join(f"w{i}" for i in range(3000))) as server:
+        server.pace = 0.02
         d = Distiller(tmp_path, "ann", llm=LLM(Endpoint(server.base_url, "k", "tiny", 30.0)))
         d.add("user", CAT_TALK[0])
         block = d.flush(within=0.5)

@@ -13,7 +13,7 @@ from soulscope.sim.community import Community
 from soulscope.sim.frame import run_frames
 from soulscope.sim.llm import LlmBrain
 from soulscope.soul.parse import read_soul
-from tests.llmserver import llm_server, valid_answer
+from tests.openai_server import OpenAIServer, valid_answer
 from tests.simworld import git_out, make_world
 
 
@@ -28,15 +28,17 @@ def brain(url: str, timeout: float = 20.0, concurrency: int = 8) -> LlmBrain:
 
 
 def test_valid_answers_become_the_frame(world: Path) -> None:
-    with llm_server(lambda agent, body: (200, valid_answer(body))) as (url, state):
-        result = run_frames(world, brain(url))[0]
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), models=("m",)
+    ) as server:
+        result = run_frames(world, brain(server.base_url))[0]
     assert result.errors == () and result.posts == 4
-    assert all(r["response_format"]["type"] == "json_schema" for r in state.requests)
+    assert all(r["response_format"]["type"] == "json_schema" for r in server.requests)
     soul = read_soul(world / "memory" / "zion-coder-01.md")
     frame = soul.last_frame
     assert frame is not None and frame.first("Becoming").startswith("the validated agent")
     assert len(soul.frames) == 1  # the heading-like text in the post did not open a frame
-    prompt = state.requests[0]["messages"][1]["content"]
+    prompt = server.requests[0]["messages"][1]["content"]
     assert "# Your soul file" in prompt and "## Identity" in prompt
     log = json.loads((world / "frames" / "1" / "zion-coder-01.json").read_text())
     assert log["brain"] == "llm" and log["context"][0]["role"] == "system"
@@ -54,10 +56,10 @@ def test_an_invalid_answer_is_repaired_once(world: Path) -> None:
         repairing = "not valid" in body["messages"][-1]["content"]
         return 200, valid_answer(body) if repairing else "Sure! I will post something."
 
-    with llm_server(behaviour) as (url, state):
-        result = run_frames(world, brain(url))[0]
-    assert result.errors == () and len(state.requests) == 8
-    repairs = [r for r in state.requests if len(r["messages"]) == 4]
+    with OpenAIServer(answer=behaviour, models=("m",)) as server:
+        result = run_frames(world, brain(server.base_url))[0]
+    assert result.errors == () and len(server.requests) == 8
+    repairs = [r for r in server.requests if len(r["messages"]) == 4]
     assert len(repairs) == 4
     assert all("holds no JSON object" in r["messages"][-1]["content"] for r in repairs)
 
@@ -68,8 +70,8 @@ def test_garbage_for_one_agent_lets_the_others_go_on(world: Path) -> None:
             return 200, json.dumps({"actions": [{"type": "vote", "post": 4242, "value": 1}]})
         return 200, valid_answer(body)
 
-    with llm_server(behaviour) as (url, _):
-        result = run_frames(world, brain(url))[0]
+    with OpenAIServer(answer=behaviour, models=("m",)) as server:
+        result = run_frames(world, brain(server.base_url))[0]
     assert result.posts == 3
     assert result.errors == (
         (
@@ -91,14 +93,16 @@ def test_a_server_without_structured_output_gets_plain_json(world: Path) -> None
             return 400, "response_format is not supported"
         return 200, "```json\n" + valid_answer(body) + "\n```"
 
-    with llm_server(behaviour) as (url, _):
-        result = run_frames(world, brain(url, concurrency=1))[0]
+    with OpenAIServer(answer=behaviour, models=("m",)) as server:
+        result = run_frames(world, brain(server.base_url, concurrency=1))[0]
     assert result.errors == () and result.posts == 4
 
 
 def test_slow_endpoint_times_out_and_the_frame_completes(world: Path) -> None:
-    with llm_server(lambda agent, body: (200, valid_answer(body)), delay=2.0) as (url, _):
-        result = run_frames(world, brain(url, timeout=0.3))[0]
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), latency=2.0, models=("m",)
+    ) as server:
+        result = run_frames(world, brain(server.base_url, timeout=0.3))[0]
     assert result.frame == 1 and len(result.errors) == 4
     assert all(e == "no answer within 0.3 s" for _, e in result.errors)
     assert git_out(world, "log", "-1", "--format=%s").startswith("frame 1: 4 agents, 0 posts")
@@ -116,9 +120,11 @@ def test_endpoint_down_every_agent_lurks_with_the_reason(world: Path) -> None:
 
 def test_concurrency_is_bounded(tmp_path: Path) -> None:
     world = make_world(tmp_path / "w", agents=8)
-    with llm_server(lambda agent, body: (200, valid_answer(body)), delay=0.1) as (url, state):
-        run_frames(world, brain(url, concurrency=3))
-    assert len(state.requests) == 8 and state.max_inflight <= 3
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), latency=0.1, models=("m",)
+    ) as server:
+        run_frames(world, brain(server.base_url, concurrency=3))
+    assert len(server.requests) == 8 and server.max_inflight <= 3
 
 
 def test_a_long_soul_keeps_its_header_and_newest_frames(early_world: Path) -> None:

@@ -13,7 +13,7 @@ from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.world import World
-from tests.streaming_llm import FakeLLM
+from tests.openai_server import OpenAIServer
 from tests.tui.conftest import ADA, BO, CY, settle, write_world
 
 pytestmark = pytest.mark.slow  # the tab loads the embedding model when it is first shown
@@ -71,7 +71,9 @@ async def test_offline_answer_lists_citations_and_enter_opens_the_frame(tmp_path
 
 
 async def test_streams_from_the_endpoint_in_the_agents_voice(tmp_path: Path, monkeypatch) -> None:
-    with FakeLLM(reply="I wrote the **index guide** [ada-01 · frame 3 · 2026-03-03].") as server:
+    with OpenAIServer(
+        reply="I wrote the **index guide** [ada-01 · frame 3 · 2026-03-03]."
+    ) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
         app = SoulscopeApp(world_in(tmp_path))
@@ -90,8 +92,8 @@ async def test_streams_from_the_endpoint_in_the_agents_voice(tmp_path: Path, mon
 
 
 async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, monkeypatch) -> None:
-    with FakeLLM(reply=" ".join(f"w{i}" for i in range(3000))) as server:
-        server.delay = 0.02  # a minute to stream it all: both answers are cancelled long before
+    with OpenAIServer(reply=" ".join(f"w{i}" for i in range(3000))) as server:
+        server.pace = 0.02  # a minute to stream it all: both answers are cancelled long before
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
         app = SoulscopeApp(world_in(tmp_path))
@@ -113,7 +115,7 @@ async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, m
             assert second.startswith("w0 w1") and second.endswith("*(cancelled)*")
             assert "w2999" not in first + second
             assert server.closed_early.wait(5)
-            server.delay = 0  # quitting distils the two questions: let that answer come at once
+            server.pace = 0  # quitting distils the two questions: let that answer come at once
 
 
 async def test_a_failure_is_one_sentence_and_the_question_goes_back(
