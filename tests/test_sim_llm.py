@@ -139,3 +139,15 @@ def test_a_long_soul_keeps_its_header_and_newest_frames(early_world: Path) -> No
     assert soul.preamble.strip() in prompt and "earlier frames omitted" in prompt
     assert soul.frames[-1].source in prompt and soul.frames[0].source not in prompt
     assert len(prompt) < MAX_SOUL_CHARS + 2000
+
+
+def test_the_brain_shares_chats_endpoint_rules(world: Path) -> None:
+    # A base URL without /v1 and with a trailing slash, and no model: fixed and resolved as in chat.
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), models=("served",)
+    ) as server:
+        root = server.base_url.removesuffix("/v1") + "/"
+        settings = Settings(base_url=root, api_key="k", model=None, llm_timeout=20.0)
+        result = run_frames(world, LlmBrain(settings))[0]
+    assert result.errors == () and result.posts == 4
+    assert {r["model"] for r in server.requests} == {"served"}
