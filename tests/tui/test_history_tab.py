@@ -68,6 +68,16 @@ async def ready(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def open_history(pilot: Pilot) -> HistoryPane:
+    """The History tab shown, its commit list focused."""
+    await ready(pilot)
+    await pilot.press("4")
+    await settle(pilot)
+    pane = pilot.app.query_one(HistoryPane)
+    pane.table.focus()
+    return pane
+
+
 def diff_text(app: SoulscopeApp) -> str:
     log = app.query_one("#history-diff", RichLog)
     return "\n".join(strip.text for strip in log.lines)
@@ -124,11 +134,7 @@ async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
 ) -> None:
     app = SoulscopeApp(world)
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await pilot.press("4")
-        await settle(pilot)
-        pane = app.query_one(HistoryPane)
-        pane.table.focus()
+        pane = await open_history(pilot)
         await pilot.press("right_square_bracket")
         await settle(pilot)
         chosen = pane.current.commit.sha
@@ -147,11 +153,7 @@ async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
 async def test_side_by_side_marking_and_memory_then(world: World) -> None:
     app = SoulscopeApp(world)
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await pilot.press("4")
-        await settle(pilot)
-        pane = app.query_one(HistoryPane)
-        pane.table.focus()
+        pane = await open_history(pilot)
         await pilot.press("t")
         await settle(pilot)
         assert pane.side_by_side
@@ -177,10 +179,7 @@ async def test_side_by_side_marking_and_memory_then(world: World) -> None:
 async def test_time_travel_opens_the_past_read_only_and_comes_back(world: World) -> None:
     app = SoulscopeApp(world)
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot)
-        await pilot.press("4")
-        await settle(pilot)
-        app.query_one(HistoryPane).table.focus()
+        await open_history(pilot)
         await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
         await pilot.press("o")
         await settle(pilot)
@@ -252,10 +251,7 @@ def test_history_view(snap_compare, tmp_path: Path) -> None:
     world = World.open(history_world(tmp_path))
 
     async def run_before(pilot: Pilot) -> None:
-        await ready(pilot)
-        await pilot.press("4")
-        await settle(pilot)
-        pilot.app.query_one(HistoryPane).table.focus()
+        await open_history(pilot)
         await pilot.press("right_square_bracket")
         await settle(pilot)
 
