@@ -24,6 +24,9 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
         "OPENAI_BASE_URL",
         "OPENAI_API_KEY",
         "SOULSCOPE_MODEL",
+        "SOULSCOPE_EMBED_BASE_URL",
+        "SOULSCOPE_EMBED_MODEL",
+        "SOULSCOPE_EMBED_API_KEY",
     ):
         monkeypatch.delenv(var, raising=False)
 

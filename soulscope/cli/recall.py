@@ -21,7 +21,7 @@ from soulscope.cli.output import (
 )
 from soulscope.config import load_settings
 from soulscope.recall.hybrid import MODES, FrameRange, Hit, RecallError, RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
 from soulscope.world import World, WorldError, check_id
 
 
@@ -131,10 +131,43 @@ def build_index(world: World, agent: str | None, mode: str) -> RecallIndex:
         print(f"soulscope: skipped: {problem}", file=sys.stderr)
     if mode != "bm25":
         try:
-            index.attach(MiniLM(), EmbeddingCache())
+            encoder = load_encoder()
+            index.attach(encoder, EmbeddingCache(), progress=_Progress(encoder.device))
         except EncoderError as exc:
             raise CommandError(str(exc)) from exc
+        except KeyboardInterrupt:
+            raise CommandError(
+                "stopped embedding; what was embedded is cached and the next search resumes "
+                "there (--mode bm25 answers without embeddings)",
+                code=130,
+            ) from None
     return index
+
+
+class _Progress:
+    """Says on stderr what a first embedding is doing, batch by batch, so it never looks stuck."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self.tty = sys.stderr.isatty()
+        self.shown = -1.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if done == 0:
+            print(
+                f"soulscope: embedding {total:,} texts on {self.device} for dense search, once: "
+                "each batch is cached as it lands (Ctrl-C keeps them; --mode bm25 answers now)",
+                file=sys.stderr,
+            )
+            return
+        share = done / total
+        if self.tty:
+            end = "\n" if done == total else ""
+            print(f"\rsoulscope: embedded {done:,}/{total:,}", end=end, file=sys.stderr)
+        elif share - self.shown >= 0.1 or done == total:  # a log gets a line per tenth
+            print(f"soulscope: embedded {done:,}/{total:,}", file=sys.stderr)
+            self.shown = share
+        sys.stderr.flush()
 
 
 def _queries(path: str) -> Iterator[dict[str, Any]]:
