@@ -23,7 +23,7 @@ import numpy as np
 from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, chunk_soul, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, Encoder, Progress, embed
-from soulscope.recall.temporal import GATE, Intent, read_intent
+from soulscope.recall.temporal import GATE, TOP, Intent, read_intent
 from soulscope.world import World, WorldError
 
 MODES = ("hybrid", "bm25", "dense")
@@ -237,7 +237,7 @@ class RecallIndex:
             topical = self.search("", len(self.chunks), mode, agent, frames, list(intent.topic))
             pool = [h for h in topical if id(h.chunk) in about and h.chunk.kind == "frame"]
         gate = GATE * pool[0].score if pool[0].score > 0 else 0.0
-        timely = [h for h in pool if h.score >= gate]  # by relevance: ties in time keep it
+        timely = pool[: max(TOP, sum(h.score >= gate for h in pool))]  # still by relevance
         timely.sort(key=lambda h: _when(h, agent is not None), reverse=intent.order == "latest")
         chosen = {id(h.chunk) for h in timely}
         rest = [h for h in ranked if id(h.chunk) not in chosen]

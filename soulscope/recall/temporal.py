@@ -5,13 +5,13 @@ earliest frame that is about it, not by the frame that happens to use the questi
 :func:`read_intent` finds the order asked for (earliest or latest), the date and frame bounds
 written in the question, and an agent it names; what is left are the question's words.
 
-The order applies to the chunks that are about the question's topic: its words other than the
+The order applies to the frames that are about the question's topic: its words other than the
 cue ("first", "start", ...) and the verb right after the cue ("first *argued*", "start *caring*"),
-which says what was done rather than what about. A chunk must hold every topic word (stemmed,
-as BM25 reads them), and be nearly as relevant as the best such chunk (``GATE`` times its fused
-score), so "why did you start defending forgetting?" finds the frame that started defending it,
-not the first frame that mentions forgetting. With a topic word named, the earliest chunk is the
-frame where ``soulscope first`` finds the word.
+which says what was done rather than what about. A frame must hold every topic word (stemmed,
+as BM25 reads them), and be among the ``TOP`` most relevant such frames or score at least
+``GATE`` times the best one; so "why did you start defending forgetting?" finds the frame that
+started defending it, not the first frame that mentions forgetting, and with a topic word named
+the earliest frame is the one where ``soulscope first`` finds the word.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from datetime import date
 
 from soulscope.recall.lexical import STOPWORDS, tokenize
 
-GATE = 0.6  # a chunk in the time order scores at least this share of the best one
+TOP = 5  # the most relevant frames about the topic always take part in the time order
+GATE = 0.6  # ...and so does every frame scoring at least this share of the best one
 
 _EARLIEST = re.compile(
     r"\b(first|firstly|start|started|starts|starting|begin|began|begins|beginning|begun|"
