@@ -240,41 +240,57 @@ class Distiller:
         return self._distil(within=within)
 
     def _distil(self, before: int | None = None, within: float | None = None) -> Block | None:
-        """Distil the buffered messages (those of turns before ``before`` when given)."""
+        """Distil the buffered messages (those of turns before ``before`` when given), at most
+        ``interval`` user turns a block; returns the last block written."""
         with self._locked(".distil", wait=False) as mine:
             if not mine:
                 return None  # another conversation is distilling; these turns wait for the next
             with self._locked():
                 messages, _ = self._read()
             taken = [m for m in messages if before is None or m["turn"] < before]
-            if not taken:
-                return None
-            turns = [m["turn"] for m in taken]
-            facts = self._facts(taken, within)
-            block = Block(min(turns), max(turns), tuple(facts)) if facts else None
-            if block is not None and self._duplicate(block):
-                self.skipped_duplicates += 1
-                block = None
-            with self._locked():
-                if block is not None:
-                    if not self.soul_path.exists():
-                        header = (
-                            f"# User {self.user_id}\n"
-                            "Facts soulscope remembers about this user, one block per "
-                            "distillation.\n\n"
-                        )
-                        append_atomic(self.soul_path, header.encode())
-                    append_atomic(self.soul_path, block.render().encode())
-                # Only this process removes messages, so what was taken is still there; what
-                # other conversations added meanwhile stays, after where distillation got to.
-                now, _ = self._read()
-                gone = {i for i, m in enumerate(messages) if m in taken}
-                kept = [m for i, m in enumerate(now) if i not in gone]
-                lines = [json.dumps({"through": max(turns)})]
-                lines += [json.dumps(m, ensure_ascii=False) for m in kept]
-                write_atomic(self.buffer_path, ("\n".join(lines) + "\n").encode())
+            written = None
+            for group in _groups(taken, self.settings.interval):
+                block = self._block(group, within)
+                with self._locked():
+                    if block is not None:
+                        self._append(block)
+                    self._drop(group)
+                written = block or written
             self._message_vectors = {}
-            return block
+            return written
+
+    def _block(self, messages: Sequence[dict], within: float | None) -> Block | None:
+        # The user's turns: an answer buffered after its question was distilled is context only.
+        turns = [m["turn"] for m in messages if m["role"] == "user"] or [m["turn"] for m in messages]
+        facts = self._facts(messages, within)
+        block = Block(min(turns), max(turns), tuple(facts)) if facts else None
+        if block is not None and self._duplicate(block):
+            self.skipped_duplicates += 1
+            return None
+        return block
+
+    def _append(self, block: Block) -> None:
+        if not self.soul_path.exists():
+            header = (
+                f"# User {self.user_id}\n"
+                "Facts soulscope remembers about this user, one block per distillation.\n\n"
+            )
+            append_atomic(self.soul_path, header.encode())
+        append_atomic(self.soul_path, block.render().encode())
+
+    def _drop(self, distilled: Sequence[dict]) -> None:
+        """Remove distilled messages from the buffer (hold the lock); the rest stays as it is.
+
+        Only the distilling process removes messages, so all of them are still there; what other
+        conversations added meanwhile stays, after the turn distillation got to.
+        """
+        kept, _ = self._read()
+        for m in distilled:
+            kept.remove(m)
+        through = max(m["turn"] for m in distilled)
+        lines = [json.dumps({"through": through})]
+        lines += [json.dumps(m, ensure_ascii=False) for m in kept]
+        write_atomic(self.buffer_path, ("\n".join(lines) + "\n").encode())
 
     def _facts(self, messages: Sequence[dict], within: float | None = None) -> list[str]:
         if self.llm is not None:
@@ -383,6 +399,16 @@ def extract_facts(statements: Sequence[str]) -> list[str]:
 
 def _user_turns(messages: Sequence[dict]) -> int:
     return len({m["turn"] for m in messages if m["role"] == "user"})
+
+
+def _groups(messages: Sequence[dict], size: int) -> list[list[dict]]:
+    """Messages in groups of at most ``size`` user turns each (a turn is never split)."""
+    turns = sorted({m["turn"] for m in messages if m["role"] == "user"})
+    bounds = turns[size::size]  # the first user turn of each group after the first
+    groups: list[list[dict]] = [[] for _ in range(len(bounds) + 1)]
+    for m in sorted(messages, key=lambda m: m["turn"]):
+        groups[sum(m["turn"] >= b for b in bounds)].append(m)
+    return [g for g in groups if g]
 
 
 def _capped(text: str) -> str:

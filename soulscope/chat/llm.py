@@ -253,7 +253,8 @@ class LLM:
             return "".join(self.stream(messages, max_tokens=max_tokens))
         deadline = time.monotonic() + within
         pieces = []
-        for piece in self.stream(messages, max_tokens=max_tokens, timeout=within):
+        silence = min(within, self.endpoint.timeout)
+        for piece in self.stream(messages, max_tokens=max_tokens, timeout=silence):
             pieces.append(piece)
             if time.monotonic() > deadline:
                 raise LLMError(f"the LLM at {self.endpoint.shown} did not finish within {within:g} s")

@@ -25,6 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, RichLog, Static
 from textual.widgets.data_table import RowKey
 
+from soulscope.controls import visible
 from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
@@ -86,7 +87,7 @@ class Cell:
     __slots__ = ("text", "width")
 
     def __init__(self, text: str, style: str = "") -> None:
-        self.text = Text(text, style=style, no_wrap=True, overflow="ellipsis")
+        self.text = Text(visible(text), style=style, no_wrap=True, overflow="ellipsis")
         self.width = cell_len(text)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
@@ -416,9 +417,13 @@ class HistoryPane(Pane):
             if side_by_side:
                 old = timeline.git.blob(old_blob).decode("utf-8", "replace") if old_blob else ""
                 new = timeline.git.blob(new_blob).decode("utf-8", "replace") if new_blob else ""
-                body: RenderableType = columns(old, new)
+                body: RenderableType = columns(visible(old), visible(new))
             else:
-                body = unified_text(text) if text else Text("no change to the file", style="dim")
+                body = (
+                    visible(unified_text(text))
+                    if text
+                    else Text("no change to the file", style="dim")
+                )
         except HistoryError as exc:
             title, body = Text(str(exc)), Text("")
         return DiffReady(agent_id, key, title, body)
@@ -427,7 +432,7 @@ class HistoryPane(Pane):
         message.stop()
         if message.agent_id != self.agent_id or message.key != self._shown:
             return
-        self.query_one("#history-title", Static).update(message.title)
+        self.query_one("#history-title", Static).update(visible(message.title))
         log = self.query_one("#history-diff", RichLog)
         log.clear()
         log.write(message.body, expand=True)

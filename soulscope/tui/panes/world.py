@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
+from soulscope.controls import visible
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
@@ -61,7 +62,7 @@ class WorldPane(Pane):
                 Text(str(s.frames), justify="right"),
                 Text(str(s.shifts), justify="right"),
                 Text(s.last_date or "—"),
-                Text(s.latest.role if s.latest else "—"),
+                Text(visible(s.latest.role) if s.latest else "—"),
             )
             if s.agent_id in self._rows:
                 for key, cell in zip(

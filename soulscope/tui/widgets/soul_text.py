@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from soulscope.controls import visible
 _TITLE = re.compile(r"^# ")
 _FRAME = re.compile(r"^##\s*Frame\b", re.I)
 _SECTION = re.compile(r"^##")
@@ -162,7 +163,7 @@ class SoulText(ScrollView, can_focus=True):
     # -- content -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
         """Show ``text`` (already decoded for display), scrolled to the top."""
-        self._lines = text.split("\n")
+        self._lines = visible(text).split("\n")
         if len(self._lines) > 1 and self._lines[-1] == "":
             self._lines.pop()  # a final newline ends the last line; it is not a line of its own
         self._styled.clear()
