@@ -165,11 +165,11 @@ async def test_markup_in_soul_files_is_shown_literally(small_world: World) -> No
         assert "Posted [bold red]x[/] and [link=https://example.com]y[/link]." in text
         await pilot.press("2")
         role = app.query_one("#arc", DataTable).get_cell_at((0, 4))
-        assert str(role) == "the [i]escaper[/i]"
+        assert str(role) == "[i]escaper[/i]"
         assert "[b]raw[/b]  →  escaped" in str(app.query_one("#arc-detail").render())
         await pilot.press("3")
         world = app.query_one("#world-table", DataTable)
-        assert str(world.get_cell("cy-03", "latest")) == "the [i]escaper[/i]"
+        assert str(world.get_cell("cy-03", "latest")) == "[i]escaper[/i]"
         # The palette lists the registry's display name as written.
         await pilot.press("ctrl+p", *"cy")
         await pilot.pause(0.5)
