@@ -293,10 +293,10 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         rows = [[str(table.get_cell_at((r, c))) for c in range(3)] for r in range(table.row_count)]
         # Aligned by frame number: Bo wrote frames 2 and 4 only.
         assert rows == [
-            ["1", "the cataloguer", ""],
-            ["2", "the cataloguer", "the contrarian"],
-            ["3", "the indexer  ▲", ""],
-            ["4", "the archivist  ▲", "the listener  ▲"],
+            ["1", "cataloguer", ""],
+            ["2", "cataloguer", "contrarian"],
+            ["3", "indexer  ▲", ""],
+            ["4", "archivist  ▲", "listener  ▲"],
         ]
         app.query_one("#arc", DataTable).focus()
         await pilot.press("escape")
