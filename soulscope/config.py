@@ -24,13 +24,18 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
     interval = 5          # distil every N user turns
     drift = 0.25          # ...or earlier, when the topic drifts below this cosine
     dedup = 0.92          # skip a block at least this similar to an existing one
+
+    [keys]                # the dashboard's keys, by action id (? in the dashboard lists the ids)
+    "history.mark" = "M"
+    "app.next_frame" = ["right_square_bracket", "l"]
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -68,6 +73,7 @@ class Settings:
     distill_interval: int = 5
     distill_drift: float = 0.25
     distill_dedup: float = 0.92
+    keys: Mapping[str, str] = field(default_factory=dict)  # dashboard action id -> keys
     problem: str | None = None  # why the config file could not be read, if it could not
 
     @property
@@ -87,7 +93,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            problem = f"cannot read {path}: {exc}"
+            problem = f"the config file {path} cannot be read ({exc}); its settings are ignored"
     llm = data.get("llm", {}) if isinstance(data.get("llm"), dict) else {}
     emb = data.get("embeddings", {}) if isinstance(data.get("embeddings"), dict) else {}
     soul = data.get("soul", {}) if isinstance(data.get("soul"), dict) else {}
@@ -97,6 +103,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         value = env.get(var) or section.get(key)
         return str(value) if value else None
 
+    keys, keys_problem = _keys(data.get("keys", {}))
+    problem = problem or keys_problem
     timeout = pick("SOULSCOPE_LLM_TIMEOUT", llm, "timeout")
     try:
         llm_timeout = float(timeout) if timeout else 60.0
@@ -119,8 +127,28 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         distill_interval=int(_number(chat.get("interval"), 5)),
         distill_drift=_number(chat.get("drift"), 0.25),
         distill_dedup=_number(chat.get("dedup"), 0.92),
+        keys=keys,
         problem=problem,
     )
+
+
+def _keys(table: object) -> tuple[dict[str, str], str | None]:
+    """The ``[keys]`` table as action id -> comma-separated keys, and what was wrong with it."""
+    if not isinstance(table, dict):
+        return {}, "the [keys] table of the config file is not a table of action ids"
+    keys: dict[str, str] = {}
+    bad: list[str] = []
+    for action_id, value in table.items():
+        if isinstance(value, str) and value.strip():
+            keys[action_id] = value.strip()
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            keys[action_id] = ",".join(v.strip() for v in value)
+        else:
+            bad.append(action_id)
+    problem = (
+        f"in [keys], {', '.join(bad)} should be a key name or a list of key names" if bad else None
+    )
+    return keys, problem
 
 
 def _number(value: object, default: float) -> float:

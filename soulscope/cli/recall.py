@@ -16,8 +16,11 @@ from soulscope.cli.output import (
     add_json_option,
     add_world_option,
     emit_json,
+    emit_json_line,
     open_world,
+    print_error,
     print_text,
+    write,
 )
 from soulscope.config import load_settings
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
@@ -138,7 +141,7 @@ def build_index(world: World, agent: str | None, mode: str) -> RecallIndex:
     _check_agent(world, agent)
     index = RecallIndex.for_world(world, agents=[agent] if agent else None)
     for problem in index.skipped:
-        print(f"soulscope: skipped: {problem}", file=sys.stderr)
+        print_error(f"skipped: {problem}")
     if mode != "bm25":
         try:
             encoder = load_encoder()
@@ -164,10 +167,9 @@ class _Progress:
 
     def __call__(self, done: int, total: int) -> None:
         if done == 0:
-            print(
-                f"soulscope: embedding {total:,} texts on {self.device} for dense search, once: "
-                "each batch is cached as it lands (Ctrl-C keeps them; --mode bm25 answers now)",
-                file=sys.stderr,
+            print_error(
+                f"embedding {total:,} texts on {self.device} for dense search, once: "
+                "each batch is cached as it lands (Ctrl-C keeps them; --mode bm25 answers now)"
             )
             return
         share = done / total
@@ -175,7 +177,7 @@ class _Progress:
             end = "\n" if done == total else ""
             print(f"\rsoulscope: embedded {done:,}/{total:,}", end=end, file=sys.stderr)
         elif share - self.shown >= 0.1 or done == total:  # a log gets a line per tenth
-            print(f"soulscope: embedded {done:,}/{total:,}", file=sys.stderr)
+            print_error(f"embedded {done:,}/{total:,}")
             self.shown = share
         sys.stderr.flush()
 
@@ -215,13 +217,14 @@ def run_search(args: argparse.Namespace) -> int:
                 found = index.find(
                     entry["query"], k=args.k, mode=args.mode, frames=frames, agent=args.agent
                 )
-                out = {
-                    "query": entry["query"],
-                    "time_order": found.reordered,
-                    "read_as": found.intent.describe(),
-                    "hits": found_hits(found),
-                }
-                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+                emit_json_line(
+                    {
+                        "query": entry["query"],
+                        "time_order": found.reordered,
+                        "read_as": found.intent.describe(),
+                        "hits": found_hits(found),
+                    }
+                )
             return 0
         found = index.find(args.query, k=args.k, mode=args.mode, agent=args.agent, frames=frames)
     except RecallError as exc:
@@ -256,13 +259,10 @@ def run_search(args: argparse.Namespace) -> int:
 def _llm() -> LLM | None:
     endpoint = Endpoint.from_settings()
     if endpoint is None:
-        print(
-            "soulscope: offline mode (no OPENAI_BASE_URL): answering with the evidence itself",
-            file=sys.stderr,
-        )
+        print_error("offline mode (no OPENAI_BASE_URL): answering with the evidence itself")
         return None
     if endpoint.note:
-        print(f"soulscope: {endpoint.note}", file=sys.stderr)
+        print_error(endpoint.note)
     return LLM(endpoint)
 
 
@@ -272,15 +272,10 @@ def _stream(session: ChatSession, question: str, remembered: Sequence[str] = ())
     pieces: list[str] = []
     for piece in session.answer(prompt):
         pieces.append(piece)
-        sys.stdout.write(piece)
-        sys.stdout.flush()
+        write(piece)
     answer = "".join(pieces)
-    if not session.offline and prompt.citations:
-        sys.stdout.write("\n\nSources:\n")
-        for c in prompt.citations:
-            sys.stdout.write(f"  {c.number}. {c.tag} line {c.chunk.line}\n")
-    sys.stdout.write("\n")
-    sys.stdout.flush()
+    sources = "".join(f"  {c.number}. {c.tag} line {c.chunk.line}\n" for c in prompt.citations)
+    write(f"\n\nSources:\n{sources}\n" if not session.offline and sources else "\n")
     session.remember(question, answer)
     return answer
 
@@ -320,11 +315,11 @@ def run_chat(args: argparse.Namespace) -> int:
         cache=EmbeddingCache() if index.encoder else None,
     )
     interactive = sys.stdin.isatty()
+    failed = 0  # answers the LLM could not give
     with flush_on_signals(distiller):
         while True:
             if interactive:
-                sys.stdout.write("you> ")
-                sys.stdout.flush()
+                write("you> ")
             line = sys.stdin.readline()
             if not line:
                 break
@@ -335,9 +330,10 @@ def run_chat(args: argparse.Namespace) -> int:
             try:
                 answer = _stream(session, question, distiller.recall(question))
             except LLMError as exc:
-                print(f"soulscope: {exc} (your message was kept; send it again)", file=sys.stderr)
+                failed += 1
+                print_error(f"{exc} (your message was kept; send it again)")
                 continue
             distiller.add("assistant", answer)
     if distiller.last_error:
-        print(f"soulscope: distilled without the LLM: {distiller.last_error}", file=sys.stderr)
-    return 0
+        print_error(f"distilled without the LLM: {distiller.last_error}")
+    return 1 if failed else 0
