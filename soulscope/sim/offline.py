@@ -205,7 +205,7 @@ class _Composer:
         self.rng = random.Random(f"offline:{request.seed}:{request.agent}:{request.frame}")
         self.me = _Self.of(request.soul, request.agent)
         self._topics: dict[int, str] = {}
-        self.agents = set(request.feed.agents)
+        self.agents = request.feed.agents
 
     # -- reading --------------------------------------------------------------------------
     def _score(self, post: Post) -> float:
@@ -216,7 +216,7 @@ class _Composer:
         """What ``text`` is about, for this agent: one of its interests it touches, else an
         interest of the world's that it names, else one of the agent's own interests."""
         lowered = text.lower()
-        words = set(_words(text)) - self.agents  # a name is who, not what
+        words = {w for w in _words(text) if w not in self.agents}  # a name is who, not what
         touched = [i for i in self.me.interests if words.intersection(_words(i))]
         if touched:
             return self._pick(touched).lower()
@@ -402,9 +402,8 @@ class _Composer:
             talked.setdefault(engaged.author, f"following their {self._about(engaged)} posts")
         # Only agents that still exist: an author whose soul file was removed is read, never
         # followed or related to.
-        exists = set(r.feed.agents)
-        actions = [a for a in actions if a["type"] != "follow" or a["agent"] in exists]
-        talked = {a: why for a, why in talked.items() if a in exists}
+        actions = [a for a in actions if a["type"] != "follow" or a["agent"] in r.feed.agents]
+        talked = {a: why for a, why in talked.items() if a in r.feed.agents}
         if not actions:
             actions.append({"type": "lurk"})
 
