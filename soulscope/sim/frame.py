@@ -312,7 +312,8 @@ def apply(
             "decision": _decision_dict(decision),
             "error": outcome.error,
         }
-        out.logs[agent] = (json.dumps(log, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        # One line: json's C encoder (an indented log costs 4 s per 10,000 agents); ``jq .`` reads it.
+        out.logs[agent] = (json.dumps(log, ensure_ascii=False) + "\n").encode("utf-8")
     return out
 
 
