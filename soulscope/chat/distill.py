@@ -203,7 +203,9 @@ class Distiller:
             turn = self._turn or max(self._last_turn(messages, through), 1)
             entry = {"turn": turn, "role": role, "text": text}
             cut_torn_tail(self.buffer_path)
-            append_durable(self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode())
+            append_durable(
+                self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+            )
             earlier = messages
             messages = [*messages, entry]
         # The message is on disk: only now may distillation (and the LLM) run.
@@ -261,7 +263,9 @@ class Distiller:
 
     def _block(self, messages: Sequence[dict], within: float | None) -> Block | None:
         # The user's turns: an answer buffered after its question was distilled is context only.
-        turns = [m["turn"] for m in messages if m["role"] == "user"] or [m["turn"] for m in messages]
+        turns = [m["turn"] for m in messages if m["role"] == "user"] or [
+            m["turn"] for m in messages
+        ]
         facts = self._facts(messages, within)
         block = Block(min(turns), max(turns), tuple(facts)) if facts else None
         if block is not None and self._duplicate(block):
