@@ -42,6 +42,7 @@ from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
 from soulscope.world import check_id
 
 _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
+_LISTED = re.compile(r"^\s*[-*] \S", re.M)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _ASKING = re.compile(
     r"^(what|who|whom|whose|when|where|why|how|which|can|could|would|should|will|is|are|am|do|"
@@ -308,6 +309,12 @@ class Distiller:
                     max_tokens=400,
                     within=within,
                 )
+                if not _LISTED.search(reply):
+                    # Neither facts nor "- none": not a distillation, whatever it is.
+                    raise LLMError(
+                        f"the LLM at {self.llm.endpoint.shown} answered the distillation "
+                        "without a list of facts"
+                    )
                 self.last_error = None
                 return _bullets(reply)
             except LLMError as exc:
