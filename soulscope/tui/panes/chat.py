@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Markdown, OptionList, Static
@@ -28,10 +27,11 @@ from textual.widgets.option_list import Option
 from soulscope.chat.distill import Distiller, DistillSettings
 from soulscope.chat.llm import LLM, Endpoint, LLMError
 from soulscope.chat.session import ChatSession, Citation, offline_answer
-from soulscope.config import load_settings
+from soulscope.config import Settings
 from soulscope.controls import visible
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import id_problem
@@ -52,18 +52,13 @@ class ChatPane(Pane):
 
     TAB_ID = "chat"
     TAB_TITLE = "Chat"
-    TAB_KEY = "5"
+    MAIN = "#chat-input"
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel answer", id="chat.cancel"),
-        Binding("ctrl+t", "toggle_target", "Agent / world", id="chat.target"),
-    ]
+    BINDINGS = bindings("chat")
 
     def __init__(self) -> None:
         super().__init__(id="chat-pane")
-        self.settings = load_settings()
-        endpoint = Endpoint.from_settings(self.settings)
-        self.llm: LLM | None = LLM(endpoint) if endpoint else None
+        self.llm: LLM | None = None  # once mounted, from the app's settings
         self.about_world = False  # False: talk to the selected agent
         self.index: RecallIndex | None = None
         self.search_note = "search not started"
@@ -83,7 +78,13 @@ class ChatPane(Pane):
             placeholder="Ask… (enter sends · esc cancels · ctrl+t agent / world)",
         )
 
+    @property
+    def settings(self) -> Settings:
+        return self.app.settings
+
     def on_mount(self) -> None:
+        endpoint = Endpoint.from_settings(self.settings)
+        self.llm = LLM(endpoint) if endpoint else None
         self.query_one("#chat-citations", OptionList).display = False
         self._status()
 
@@ -267,7 +268,15 @@ class ChatPane(Pane):
 
     # -- actions -----------------------------------------------------------------------------
     def action_cancel(self) -> None:
-        self.workers.cancel_group(self, "chat-answer")
+        """Esc: stop the answer being written; with none, leave the input for the conversation."""
+        answering = any(
+            w.node is self and w.group == "chat-answer" and not w.is_finished
+            for w in self.workers
+        )
+        if answering:
+            self.workers.cancel_group(self, "chat-answer")
+        elif isinstance(self.app.focused, Input):
+            self.query_one("#chat-log").focus()
 
     def action_toggle_target(self) -> None:
         self.about_world = not self.about_world
