@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from pathlib import Path
 from time import monotonic, perf_counter
 
 from textual import work
@@ -43,7 +42,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
-import soulscope
+from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
 from soulscope.soul.lookup import find_frame
 from soulscope.sim.frame import frame_errors
@@ -70,8 +69,7 @@ from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.world import World, WorldError
 
-# The styles live at the repository root (an editable install), found from the package itself.
-STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss"
+STYLES = bundled("styles") / "app.tcss"
 
 # The tabs, in order. Append a Pane subclass here to add a tab.
 PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatPane]
