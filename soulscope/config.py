@@ -9,6 +9,12 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
 
     [embeddings]
     device = "cpu"        # cuda, mps or cpu; empty = automatic
+    base_url = "http://127.0.0.1:8081/v1"  # an OpenAI-compatible /v1/embeddings endpoint instead
+    model = "bge-small"   # the model it serves (vectors are cached under this name)
+    api_key = "..."
+    batch = 64            # texts per request
+    concurrency = 4       # requests in flight
+    timeout = 60          # seconds
 
     [soul]
     arc_label = "Becoming"
@@ -56,6 +62,12 @@ class Settings:
     model: str | None = None
     llm_timeout: float = 60.0
     embed_device: str | None = None
+    embed_base_url: str | None = None
+    embed_model: str | None = None
+    embed_api_key: str | None = None
+    embed_batch: int = 64
+    embed_concurrency: int = 4
+    embed_timeout: float = 60.0
     arc_label: str | None = None
     chat_user: str | None = None
     distill_interval: int = 5
@@ -104,6 +116,12 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         model=pick("SOULSCOPE_MODEL", llm, "model"),
         llm_timeout=llm_timeout,
         embed_device=pick("SOULSCOPE_DEVICE", emb, "device"),
+        embed_base_url=pick("SOULSCOPE_EMBED_BASE_URL", emb, "base_url"),
+        embed_model=pick("SOULSCOPE_EMBED_MODEL", emb, "model"),
+        embed_api_key=pick("SOULSCOPE_EMBED_API_KEY", emb, "api_key"),
+        embed_batch=int(_number(emb.get("batch"), 64)),
+        embed_concurrency=int(_number(emb.get("concurrency"), 4)),
+        embed_timeout=_number(emb.get("timeout"), 60.0),
         arc_label=pick("SOULSCOPE_ARC_LABEL", soul, "arc_label"),
         chat_user=pick("SOULSCOPE_USER", chat, "user") or env.get("USER") or None,
         distill_interval=int(_number(chat.get("interval"), 5)),

@@ -15,7 +15,7 @@ from soulscope.cli.output import (
 )
 from soulscope.soul import export
 from soulscope.soul.model import Frame, Soul
-from soulscope.soul.trajectory import arc, compare, summarize
+from soulscope.soul.trajectory import Statement, arc, compare, summarize
 from soulscope.world import World, WorldError
 
 
@@ -28,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("becoming", help="an agent's identity arc (its Becoming statements)")
     p.add_argument("agent")
     p.add_argument("--label", help="the arc's label (default: Becoming, else Evolving position)")
+    p.add_argument(
+        "--semantic",
+        action="store_true",
+        help="shift magnitude as the embedding model's cosine distance (default: lexical)",
+    )
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_becoming)
@@ -112,30 +117,51 @@ def run_becoming(args: argparse.Namespace) -> int:
     world = open_world(args.world)
     soul = read_soul(world, args.agent)
     statements = arc(soul, args.label)
+    magnitudes = [s.magnitude for s in statements]
+    if args.semantic and statements:
+        magnitudes = semantic_drift(statements)
     if args.json:
-        emit_json([export.statement_dict(s) for s in statements])
+        emit_json(
+            [
+                {**export.statement_dict(s), "magnitude": m}
+                for s, m in zip(statements, magnitudes, strict=True)
+            ]
+        )
         return 0
     if not statements:
         print_text(f"{args.agent} has no identity statements yet.")
         return 0
     print_table(
-        ["#", "frame", "date", "", "role", "statement"],
+        ["#", "frame", "date", "kind", "drift", "role", "statement"],
         [
             (
                 s.index + 1,
                 s.frame_label,
                 s.date,
-                "shift" if s.shift else ("repeat" if s.repeat else ""),
+                s.kind + (" (from ≠ previous)" if s.from_mismatch else ""),
+                f"{m:.2f}",
                 s.role,
                 s.text,
             )
-            for s in statements
+            for s, m in zip(statements, magnitudes, strict=True)
         ],
         title=f"{soul.name or args.agent}: {len(statements)} statements, "
         f"{sum(s.shift for s in statements)} shifts",
         wrap=["statement", "role"],
     )
     return 0
+
+
+def semantic_drift(statements: list[Statement]) -> list[float]:
+    """Shift magnitudes from the embedding model (loaded here only: ``becoming`` stays light)."""
+    from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
+    from soulscope.soul.trajectory import drift
+
+    try:
+        encoder, cache = MiniLM(), EmbeddingCache()
+        return drift(statements, lambda texts: embed(texts, encoder, cache))
+    except EncoderError as exc:
+        raise CommandError(str(exc)) from exc
 
 
 def select_frame(soul: Soul, spec: str) -> Frame:

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from soulscope.controls import visible
 from soulscope.history.git import HistoryError
 from soulscope.history.why import Why, explain
 from soulscope.soul.model import Soul
@@ -82,7 +83,7 @@ class WhyScreen(ModalScreen[None]):
 
         self.why = message.why
         body = self.query_one("#why-body", Static)
-        body.update(why_text(message.why) if message.why else Text(message.error or ""))
+        body.update(visible(why_text(message.why) if message.why else Text(message.error or "")))
 
     def action_agent(self) -> None:
         why = self.why

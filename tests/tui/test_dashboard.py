@@ -169,11 +169,11 @@ async def test_markup_in_soul_files_is_shown_literally(small_world: World) -> No
         assert "Posted [bold red]x[/] and [link=https://example.com]y[/link]." in text
         await pilot.press("2")
         role = app.query_one("#arc", DataTable).get_cell_at((0, 4))
-        assert str(role) == "the [i]escaper[/i]"
+        assert str(role) == "[i]escaper[/i]"
         assert "[b]raw[/b]  →  escaped" in str(app.query_one("#arc-detail").render())
         await pilot.press("3")
         world = app.query_one("#world-table", DataTable)
-        assert str(world.get_cell("cy-03", "latest")) == "the [i]escaper[/i]"
+        assert str(world.get_cell("cy-03", "latest")) == "[i]escaper[/i]"
         # The palette lists the registry's display name as written.
         await pilot.press("ctrl+p", *"cy")
         await pilot.pause(0.5)
@@ -297,10 +297,10 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         rows = [[str(table.get_cell_at((r, c))) for c in range(3)] for r in range(table.row_count)]
         # Aligned by frame number: Bo wrote frames 2 and 4 only.
         assert rows == [
-            ["1", "the cataloguer", ""],
-            ["2", "the cataloguer", "the contrarian"],
-            ["3", "the indexer  ▲", ""],
-            ["4", "the archivist  ▲", "the listener  ▲"],
+            ["1", "cataloguer", ""],
+            ["2", "cataloguer", "contrarian"],
+            ["3", "indexer  ▲", ""],
+            ["4", "archivist  ▲", "listener  ▲"],
         ]
         app.query_one("#arc", DataTable).focus()
         await pilot.press("escape")

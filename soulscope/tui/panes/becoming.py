@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from soulscope.controls import visible
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import Statement, arc, compare
 from soulscope.tui.actions import bindings
@@ -32,7 +33,7 @@ def mark(statement: Statement) -> Text:
 def compared_role(statement: Statement | None) -> Text:
     if statement is None:
         return Text("")
-    text = Text(statement.role)
+    text = Text(visible(statement.role))
     if statement.shift:
         text.append("  ▲", style="bold")
     return text
@@ -106,7 +107,7 @@ class BecomingPane(Pane):
                 Text(s.frame_label if s.number is not None else "—"),
                 Text(s.date or "—"),
                 mark(s),
-                Text(s.role),
+                Text(visible(s.role)),
                 key=str(s.index),
             )
         summary = self.query_one("#arc-summary", StatusLine)
@@ -186,7 +187,7 @@ class BecomingPane(Pane):
             text.append(s.from_role or "?", style="italic")
             text.append("  →  ")
             text.append(s.to_role or "?", style="bold")
-        detail.update(text, layout=layout)
+        detail.update(visible(text), layout=layout)
 
     # -- comparison with another agent's arc --------------------------------------------------
     def compare_with(self, agent_id: str) -> None:

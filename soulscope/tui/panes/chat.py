@@ -28,6 +28,7 @@ from soulscope.chat.distill import Distiller, DistillSettings
 from soulscope.chat.llm import LLM, Endpoint, LLMError
 from soulscope.chat.session import ChatSession, Citation, offline_answer
 from soulscope.config import Settings
+from soulscope.controls import visible
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
 from soulscope.tui.actions import bindings
@@ -95,7 +96,7 @@ class ChatPane(Pane):
 
     def _status(self) -> None:
         who = "about the world" if self.target is None else f"to {self.target}"
-        llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.base_url}"
+        llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.shown}"
         self.query_one("#chat-status", StatusLine).show(Text(f"{who} · {llm} · {self.search_note}"))
 
     def watch_agent_id(self, agent_id: str | None) -> None:
@@ -192,7 +193,9 @@ class ChatPane(Pane):
             return
         event.input.value = ""
         log = self.query_one("#chat-log", VerticalScroll)
-        asked = Static(Text(f"› {question}", style="bold"), classes="chat-question", markup=False)
+        asked = Static(
+            Text(visible(f"› {question}"), style="bold"), classes="chat-question", markup=False
+        )
         answer = Markdown("", classes="chat-answer")
         await log.mount_all([asked, answer])
         log.scroll_end(animate=False)
@@ -213,25 +216,25 @@ class ChatPane(Pane):
         try:
             if session.llm is None:
                 pieces.append(offline_answer(prompt.citations))
-                await stream.write(pieces[0])
+                await stream.write(visible(pieces[0]))
             else:
                 async for piece in session.llm.astream(prompt.messages):
                     pieces.append(piece)
-                    await stream.write(piece)
+                    await stream.write(visible(piece))
                     # Follow the answer only while the reader is at the bottom.
                     if log.is_vertical_scroll_end:
                         log.scroll_end(animate=False)
         except LLMError as exc:
             await stream.stop()
-            await view.update(f"*Not answered: {exc}*")
-            self.notify(str(exc), severity="error", markup=False)
+            await view.update(visible(f"*Not answered: {exc}*"))
+            self.notify(visible(str(exc)), severity="error", markup=False)
             entry = self.query_one("#chat-input", Input)
             if not entry.value:
                 entry.value = question  # the question goes back, to be sent again
             return
         except asyncio.CancelledError:
             await stream.stop()
-            await view.update("".join(pieces) + "\n\n*(cancelled)*")
+            await view.update(visible("".join(pieces)) + "\n\n*(cancelled)*")
             raise
         await stream.stop()
         text = "".join(pieces)
@@ -293,7 +296,7 @@ class ChatPane(Pane):
         except LLMError as exc:
             text, severity = str(exc), "error"
         text = text[:1].upper() + text[1:] + "."
-        self.app.call_from_thread(self.notify, text, severity=severity, markup=False)
+        self.app.call_from_thread(self.notify, visible(text), severity=severity, markup=False)
 
     def on_unmount(self) -> None:
         # Quitting the dashboard distils what the conversation left in the buffer.

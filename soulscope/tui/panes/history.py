@@ -26,6 +26,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, RichLog, Static
 from textual.widgets.data_table import RowKey
 
+from soulscope.controls import visible
 from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
@@ -88,7 +89,7 @@ class Cell:
     __slots__ = ("text", "width")
 
     def __init__(self, text: str, style: str = "") -> None:
-        self.text = Text(text, style=style, no_wrap=True, overflow="ellipsis")
+        self.text = Text(visible(text), style=style, no_wrap=True, overflow="ellipsis")
         self.width = cell_len(text)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
@@ -473,9 +474,13 @@ class HistoryPane(Pane):
             if side_by_side:
                 old = timeline.git.blob(old_blob).decode("utf-8", "replace") if old_blob else ""
                 new = timeline.git.blob(new_blob).decode("utf-8", "replace") if new_blob else ""
-                body: RenderableType = columns(old, new)
+                body: RenderableType = columns(visible(old), visible(new))
             else:
-                body = unified_text(text) if text else Text("no change to the file", style="dim")
+                body = (
+                    visible(unified_text(text))
+                    if text
+                    else Text("no change to the file", style="dim")
+                )
         except HistoryError as exc:
             title, body = Text(str(exc)), Text("")
         return DiffReady(agent_id, key, title, body)
@@ -484,7 +489,7 @@ class HistoryPane(Pane):
         message.stop()
         if message.agent_id != self.agent_id or message.key != self._shown:
             return
-        self.query_one("#history-title", Static).update(message.title)
+        self.query_one("#history-title", Static).update(visible(message.title))
         self.query_one(DiffView).show(message.body)
         self.call_after_refresh(self._painted.set)
 

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
+from soulscope.controls import visible
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.actions import BY_ID, bindings
 from soulscope.tui.panes.base import Pane
@@ -75,7 +76,7 @@ class WorldPane(Pane):
                 Text(str(s.frames), justify="right"),
                 Text(str(s.shifts), justify="right"),
                 Text(s.last_date or "—"),
-                Text(s.latest.role if s.latest else "—"),
+                Text(visible(s.latest.role) if s.latest else "—"),
             )
             if s.agent_id in self._rows:
                 for key, cell in zip(

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from soulscope.controls import visible
 from soulscope.tui.actions import bindings
 
 _TITLE = re.compile(r"^# ")
@@ -157,7 +158,7 @@ class SoulText(ScrollView, can_focus=True):
     # -- content -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
         """Show ``text`` (already decoded for display), scrolled to the top."""
-        self._lines = text.split("\n")
+        self._lines = visible(text).split("\n")
         if len(self._lines) > 1 and self._lines[-1] == "":
             self._lines.pop()  # a final newline ends the last line; it is not a line of its own
         self._styled.clear()
