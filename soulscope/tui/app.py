@@ -417,13 +417,18 @@ class SoulscopeApp(App[None]):
         names = {
             "up": ("cursor_up", "scroll_up"),
             "down": ("cursor_down", "scroll_down"),
-            "first": ("first", "scroll_top", "scroll_home"),
-            "last": ("last", "scroll_bottom", "scroll_end"),
+            "first": ("first", "scroll_top"),
+            "last": ("last", "scroll_bottom"),
         }[direction]
         for action in names:
             if hasattr(focused, f"action_{action}"):
                 await focused.run_action(action)
                 return
+        # A text view: to its top or bottom at once (an animation would lag the next key).
+        if direction == "first":
+            focused.scroll_home(animate=False)
+        elif direction == "last":
+            focused.scroll_end(animate=False)
 
     def action_step_frame(self, forward: bool) -> None:
         if self.soul is None:
