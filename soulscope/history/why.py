@@ -57,6 +57,7 @@ class PostInfo:
     frame: str | None = None  # the frame it was posted in
     date: str | None = None
     mentions: tuple[Place, ...] = ()  # other agents' frames naming the thread, time order
+    frame_index: int | None = None  # that frame in the author's file, when the world has it
 
     @property
     def citation(self) -> str | None:
@@ -140,7 +141,7 @@ class Why:
             )
         for post in self.posts:
             if post.citation:
-                out.setdefault(post.citation, (post.author or "", None))
+                out.setdefault(post.citation, (post.author or "", post.frame_index))
             for m in post.mentions:
                 out.setdefault(cite(m.agent, m.frame), (m.agent, m.index))
         for state in self.influencer_states:
@@ -539,10 +540,12 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
         mentions = tuple(m for m in index.mentions(n) if m.agent != why.agent_id)[:MAX_MENTIONS]
         post = store.get(n)
         if post is not None:
+            author = index.agents.get(post.author)
+            found = author.soul.find_frames(str(post.frame)) if author else []
             out.append(
                 PostInfo(
                     n, "community", post.author, post.title, _trim(post.body), str(post.frame),
-                    post.date, mentions,
+                    post.date, mentions, found[0].index if found else None,
                 )
             )
         elif n in seen:

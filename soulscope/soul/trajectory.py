@@ -395,6 +395,7 @@ class ArcSummary:
     latest: Statement | None
     frames: int
     last_date: str | None
+    drift: tuple[float, ...] = ()  # each statement's shift magnitude, in arc order
 
 
 def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary:
@@ -408,4 +409,5 @@ def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary
         latest=statements[-1] if statements else None,
         frames=len(soul.frames),
         last_date=max(dates) if dates else None,
+        drift=tuple(s.magnitude for s in statements),
     )

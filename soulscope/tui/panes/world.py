@@ -1,16 +1,28 @@
-"""The World tab: every agent's latest Becoming, shifts, frames and last activity."""
+"""The World tab: every agent's latest Becoming, shifts, drift, frames and last activity."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.renderables.sparkline import Sparkline
 from textual.widgets import DataTable
 
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
+
+
+DRIFT_WIDTH = 12
+
+
+def drift_line(drift: tuple[float, ...]) -> RenderableType:
+    """An agent's shift magnitudes over time as a sparkline (the first statement has none)."""
+    if len(drift) < 2:
+        return Text("—")
+    return Sparkline(list(drift[1:]), width=min(DRIFT_WIDTH, len(drift) - 1))
 
 
 class WorldPane(Pane):
@@ -35,6 +47,7 @@ class WorldPane(Pane):
         table.add_column("Agent", key="agent")
         table.add_column("Frames", key="frames")
         table.add_column("Shifts", key="shifts")
+        table.add_column("Drift", key="drift")
         table.add_column("Last activity", key="last")
         table.add_column("Latest Becoming", key="latest")
         yield table
@@ -60,12 +73,13 @@ class WorldPane(Pane):
                 Text(s.agent_id),
                 Text(str(s.frames), justify="right"),
                 Text(str(s.shifts), justify="right"),
+                drift_line(s.drift),
                 Text(s.last_date or "—"),
                 Text(s.latest.role if s.latest else "—"),
             )
             if s.agent_id in self._rows:
                 for key, cell in zip(
-                    ("agent", "frames", "shifts", "last", "latest"), cells, strict=True
+                    ("agent", "frames", "shifts", "drift", "last", "latest"), cells, strict=True
                 ):
                     table.update_cell(s.agent_id, key, cell)
             else:
@@ -82,7 +96,7 @@ class WorldPane(Pane):
             self._sort = (column, not self._sort[1])
         else:
             # Numbers and dates: the most (the latest) first; text: alphabetical.
-            self._sort = (column, column in ("frames", "shifts", "last"))
+            self._sort = (column, column in ("frames", "shifts", "drift", "last"))
         self._apply_sort()
 
     def _apply_sort(self) -> None:
@@ -97,6 +111,7 @@ class WorldPane(Pane):
                 "agent": s.agent_id,
                 "frames": s.frames,
                 "shifts": s.shifts,
+                "drift": sum(s.drift) / len(s.drift) if s.drift else 0.0,
                 "last": s.last_date or "",
                 "latest": s.latest.role.lower() if s.latest else "",
             }[column]
