@@ -144,8 +144,10 @@ def why_text(why: Why) -> Text:
                 out.append(f"  ({p.source})\n", style="dim")
                 if p.body:
                     out.append(f"    {p.body}\n")
-            else:
+            elif p.mentions:
                 out.append(f"  ({len(p.mentions)} mentions across the world)\n", style="dim")
+            else:
+                out.append("  (named nowhere else in this world)\n", style="dim")
             for m in p.mentions[:5]:
                 out.append(f"    {m.agent} · frame {m.frame}", style="dim")
                 out.append(f"  {m.text}\n")

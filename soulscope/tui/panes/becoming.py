@@ -159,7 +159,7 @@ class BecomingPane(Pane):
             title.show(Text(""))
             return
         peak = max(range(1, len(values)), key=values.__getitem__)
-        hint = "" if kind != "lexical" else "  (m: semantic, with the embedding model)"
+        hint = "" if kind != "lexical" else "  (m: semantic)"
         title.show(
             Text.assemble(
                 ("drift", "bold"),
