@@ -46,7 +46,11 @@ _ORDINALS = (
 _NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
 # One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
 _COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
-_COUNTER_WORD = re.compile(rf"^{_COUNTER}$", re.I)
+_ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+# Inside a role only ordinals and numerals count ("the 15th archivist"); "the quiet one" keeps "one".
+_COUNTER_WORD = re.compile(
+    rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
+)
 # A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
 _COUNTER_PREFIX = re.compile(
     rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
