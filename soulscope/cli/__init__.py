@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from soulscope.cli import frames, history, recall, souls
-from soulscope.cli.output import CommandError
+from soulscope.cli.output import CommandError, print_error
 
 # Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
 AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
         return int(args.run(args) or 0)
     except CommandError as exc:
-        print(f"soulscope: {exc}", file=sys.stderr)
+        print_error(str(exc))
         return exc.code
     except KeyboardInterrupt:
         print("soulscope: interrupted", file=sys.stderr)

@@ -158,11 +158,9 @@ def run_diff(args: argparse.Namespace) -> int:
     if not d.unified:
         print_text("no difference")
     else:
-        from rich.console import Console
-
         from soulscope.history.render import unified_text
 
-        Console().print(unified_text(clean(d.unified)))
+        print_text(unified_text(clean(d.unified)))
     return 0
 
 
@@ -202,9 +200,7 @@ def run_why(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(why_dict(why))
         return 0
-    from rich.console import Console
-
     from soulscope.history.render import why_text
 
-    Console().print(why_text(why))
+    print_text(why_text(why))
     return 0

@@ -16,8 +16,11 @@ from soulscope.cli.output import (
     add_json_option,
     add_world_option,
     emit_json,
+    emit_json_line,
     open_world,
+    print_error,
     print_text,
+    write,
 )
 from soulscope.config import load_settings
 from soulscope.recall.hybrid import MODES, FrameRange, Hit, RecallError, RecallIndex
@@ -128,7 +131,7 @@ def build_index(world: World, agent: str | None, mode: str) -> RecallIndex:
     _check_agent(world, agent)
     index = RecallIndex.for_world(world, agents=[agent] if agent else None)
     for problem in index.skipped:
-        print(f"soulscope: skipped: {problem}", file=sys.stderr)
+        print_error(f"skipped: {problem}")
     if mode != "bm25":
         try:
             index.attach(MiniLM(), EmbeddingCache())
@@ -172,8 +175,7 @@ def run_search(args: argparse.Namespace) -> int:
                 hits = index.search(
                     entry["query"], k=args.k, mode=args.mode, frames=frames, agent=args.agent
                 )
-                out = {"query": entry["query"], "hits": [hit_dict(h) for h in hits]}
-                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+                emit_json_line({"query": entry["query"], "hits": [hit_dict(h) for h in hits]})
             return 0
         hits = index.search(args.query, k=args.k, mode=args.mode, agent=args.agent, frames=frames)
     except RecallError as exc:
@@ -197,13 +199,10 @@ def run_search(args: argparse.Namespace) -> int:
 def _llm() -> LLM | None:
     endpoint = Endpoint.from_settings()
     if endpoint is None:
-        print(
-            "soulscope: offline mode (no OPENAI_BASE_URL): answering with the evidence itself",
-            file=sys.stderr,
-        )
+        print_error("offline mode (no OPENAI_BASE_URL): answering with the evidence itself")
         return None
     if endpoint.note:
-        print(f"soulscope: {endpoint.note}", file=sys.stderr)
+        print_error(endpoint.note)
     return LLM(endpoint)
 
 
@@ -213,15 +212,10 @@ def _stream(session: ChatSession, question: str, remembered: Sequence[str] = ())
     pieces: list[str] = []
     for piece in session.answer(prompt):
         pieces.append(piece)
-        sys.stdout.write(piece)
-        sys.stdout.flush()
+        write(piece)
     answer = "".join(pieces)
-    if not session.offline and prompt.citations:
-        sys.stdout.write("\n\nSources:\n")
-        for c in prompt.citations:
-            sys.stdout.write(f"  {c.number}. {c.tag} line {c.chunk.line}\n")
-    sys.stdout.write("\n")
-    sys.stdout.flush()
+    sources = "".join(f"  {c.number}. {c.tag} line {c.chunk.line}\n" for c in prompt.citations)
+    write(f"\n\nSources:\n{sources}\n" if not session.offline and sources else "\n")
     session.remember(question, answer)
     return answer
 
@@ -261,11 +255,11 @@ def run_chat(args: argparse.Namespace) -> int:
         cache=EmbeddingCache() if index.encoder else None,
     )
     interactive = sys.stdin.isatty()
+    failed = 0  # answers the LLM could not give
     with flush_on_signals(distiller):
         while True:
             if interactive:
-                sys.stdout.write("you> ")
-                sys.stdout.flush()
+                write("you> ")
             line = sys.stdin.readline()
             if not line:
                 break
@@ -276,9 +270,10 @@ def run_chat(args: argparse.Namespace) -> int:
             try:
                 answer = _stream(session, question, distiller.recall(question))
             except LLMError as exc:
-                print(f"soulscope: {exc} (your message was kept; send it again)", file=sys.stderr)
+                failed += 1
+                print_error(f"{exc} (your message was kept; send it again)")
                 continue
             distiller.add("assistant", answer)
     if distiller.last_error:
-        print(f"soulscope: distilled without the LLM: {distiller.last_error}", file=sys.stderr)
-    return 0
+        print_error(f"distilled without the LLM: {distiller.last_error}")
+    return 1 if failed else 0

@@ -40,7 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("show", help="an agent's parsed soul, or one frame of it")
     p.add_argument("agent")
     p.add_argument(
-        "--frame", help="frame number or label (237, 500b), or #K for the K-th frame in the file"
+        "--frame",
+        help="frame number or label (237, 500b), a date (2026-03-15, 2026-03-15 19:50), or #K for "
+        "the K-th frame in the file; the nearest frame is named when none matches",
     )
     add_world_option(p)
     add_json_option(p)
@@ -163,20 +165,13 @@ def semantic_drift(statements: list[Statement]) -> list[float]:
 
 
 def select_frame(soul: Soul, spec: str) -> Frame:
-    """A frame by number/label, or ``#K`` for the K-th frame in file order."""
-    spec = spec.strip()
-    if spec.startswith("#"):
-        try:
-            k = int(spec[1:])
-        except ValueError:
-            raise CommandError(f"'{spec}' is not a frame position (use #1, #2, ...)") from None
-        if not 1 <= k <= len(soul.frames):
-            raise CommandError(f"there is no frame #{k}: this soul has {len(soul.frames)} frames")
-        return soul.frames[k - 1]
-    found = soul.find_frames(spec) or [f for f in soul.frames if f.date == spec]
-    if not found:
-        raise CommandError(f"no frame {spec} in {soul.agent_id}")
-    return found[0]
+    """The frame ``spec`` names (number, label, date, ``#K``), as the dashboard's ``:`` finds it."""
+    from soulscope.soul.lookup import find_frame
+
+    found = find_frame(soul, spec)
+    if found.frame is None:
+        raise CommandError((found.problem or f"no frame {spec}").rstrip("."))
+    return found.frame
 
 
 def print_soul(soul: Soul, frame_spec: str | None, as_json: bool) -> int:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
+from soulscope.tui.actions import bindings
 from soulscope.tui.widgets.virtual_list import VirtualList
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key binding of the app and of the widgets on the screen below, with its id."""
+    """Every action of the dashboard: where it acts, its keys, what it does, its id for ``[keys]``."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+    BINDINGS = bindings("dialog", only=["dialog.close"])
 
     def __init__(self, rows: list[tuple[str, str, str, str]]) -> None:
         super().__init__(id="help")
@@ -28,7 +28,7 @@ class HelpScreen(ModalScreen[None]):
                 classes="dialog-title",
             )
             table: DataTable[Text] = DataTable(id="help-table", cursor_type="row")
-            table.add_columns("Where", "Key", "Does", "Id")
+            table.add_columns("Where", "Keys", "Does", "Id (for [keys])")
             for row in self.rows:
                 table.add_row(*(Text(cell) for cell in row))
             yield table
@@ -37,7 +37,7 @@ class HelpScreen(ModalScreen[None]):
 class PromptScreen(ModalScreen[str | None]):
     """Asks for one line of text; dismissed with the text, or None on escape."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+    BINDINGS = bindings("dialog", only=["dialog.close"])
 
     def __init__(self, title: str, placeholder: str = "") -> None:
         super().__init__(id="prompt")
@@ -53,18 +53,12 @@ class PromptScreen(ModalScreen[str | None]):
         event.stop()
         self.dismiss(event.value.strip() or None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class PickScreen(ModalScreen[str | None]):
     """Pick one of many (agents, problems): type to narrow, enter picks; dismissed with its id."""
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="pick.cancel"),
-        Binding("down", "move('cursor_down')", "Down", show=False, id="pick.down"),
-        Binding("up", "move('cursor_up')", "Up", show=False, id="pick.up"),
-    ]
+    BINDINGS = bindings("dialog")
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
         super().__init__(id="pick")
@@ -101,5 +95,3 @@ class PickScreen(ModalScreen[str | None]):
         """Up and down move the list's cursor while the filter keeps the focus."""
         getattr(self.query_one(VirtualList), f"action_{action}")()
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from soulscope.chat.llm import LLMError
+from soulscope.controls import visible
 from soulscope.history.git import HistoryError
 from soulscope.history.why import Why, explain
 from soulscope.soul.model import Soul
@@ -97,7 +98,7 @@ class WhyScreen(ModalScreen[None]):
         self.why = message.why
         self.query_one("#why-title", Static).update(self._title())
         body = self.query_one("#why-body", Static)
-        body.update(why_text(message.why) if message.why else Text(message.error or ""))
+        body.update(visible(why_text(message.why) if message.why else Text(message.error or "")))
         self.query_one("#why-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_scroll(self, direction: str) -> None:

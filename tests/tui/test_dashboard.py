@@ -119,8 +119,12 @@ async def test_frames_step_with_brackets_and_go_to_frame(small_world: World) -> 
         await pilot.press("colon")
         await pilot.pause()
         await pilot.press("9", "9", "enter")
-        assert header(app).startswith("Frame 4 —")  # unchanged; a warning says why
-        assert any("No frame 99" in n.message for n in app._notifications)
+        # No frame 99: the nearest is shown, and a warning says so.
+        assert header(app).startswith("Frame 4 —")
+        assert any(
+            "no frame 99" in n.message and "nearest is Frame 4 — 2026-03-04 (#4)" in n.message
+            for n in app._notifications
+        )
 
 
 async def test_enter_on_the_arc_opens_that_frame(small_world: World) -> None:

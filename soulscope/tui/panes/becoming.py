@@ -11,8 +11,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Sparkline, Static
 
+from soulscope.controls import visible
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import Statement, arc, compare
+from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import WorldError
@@ -36,7 +38,7 @@ def mark(statement: Statement) -> Text:
 def compared_role(statement: Statement | None) -> Text:
     if statement is None:
         return Text("")
-    text = Text(statement.role)
+    text = Text(visible(statement.role))
     if statement.shift:
         text.append("  ▲", style="bold")
     return text
@@ -66,19 +68,18 @@ class BecomingPane(Pane):
 
     TAB_ID = "becoming"
     TAB_TITLE = "Becoming"
-    TAB_KEY = "2"
+    MAIN = "#arc"
 
     BINDINGS = [
-        Binding(
-            "escape", "close_compare", "Close comparison", show=False, id="becoming.close_compare"
-        ),
-        Binding("w", "why", "Why it shifted", id="becoming.why"),
+        *bindings("becoming"),
         Binding("m", "semantic_drift", "Semantic drift", id="becoming.semantic_drift"),
     ]
 
     def __init__(self) -> None:
         super().__init__(id="becoming-pane")
         self.statements: list[Statement] = []
+        self.shifts_only = False
+        self.rows: list[Statement] = []  # the statements shown, one per table row
         self.other_id: str | None = None  # the agent compared with, if any
         self.other: list[Statement] = []
         self._stale = False  # the table shows an older soul than ``soul``
@@ -119,14 +120,15 @@ class BecomingPane(Pane):
         self._stale = False
         table = self.table
         table.clear()
-        for s in self.statements:
+        self.rows = [s for s in self.statements if s.shift or not self.shifts_only]
+        for s in self.rows:
             table.add_row(
                 Text(str(s.index + 1), justify="right"),
                 # Undated frame numbers are the early era's norm: the date column says when.
                 Text(s.frame_label if s.number is not None else "—"),
                 Text(s.date or "—"),
                 mark(s),
-                Text(s.role),
+                Text(visible(s.role)),
                 key=str(s.index),
             )
         summary = self.query_one("#arc-summary", StatusLine)
@@ -140,6 +142,7 @@ class BecomingPane(Pane):
                 Text.assemble(
                     (soul.name or soul.agent_id or "", "bold"),
                     f"  {len(self.statements)} statements · {shifts} shifts",
+                    ("  · shifts only" if self.shifts_only else "", "bold"),
                     ("  (enter opens the frame)", "dim"),
                 )
             )
@@ -213,7 +216,7 @@ class BecomingPane(Pane):
         _, frame_index = self._target
         self._target = None
         rows = [
-            i for i, s in enumerate(self.statements)
+            i for i, s in enumerate(self.rows)
             if s.frame_index is not None and 0 <= s.frame_index <= frame_index
         ]
         row = rows[-1] if rows else 0
@@ -227,9 +230,9 @@ class BecomingPane(Pane):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        if self.agent_id is None or not 0 <= event.cursor_row < len(self.statements):
+        if self.agent_id is None or not 0 <= event.cursor_row < len(self.rows):
             return
-        s = self.statements[event.cursor_row]
+        s = self.rows[event.cursor_row]
         if s.frame_index is not None:
             self.app.open_frame(self.agent_id, s.frame_index)
         else:
@@ -238,7 +241,7 @@ class BecomingPane(Pane):
     def action_why(self) -> None:
         """Open the "why" panel for the highlighted statement."""
         row = self.table.cursor_row
-        if self.agent_id is None or not 0 <= row < len(self.statements):
+        if self.agent_id is None or not 0 <= row < len(self.rows):
             return
         from soulscope.chat.llm import LLM, Endpoint
         from soulscope.tui.why import WhyScreen
@@ -246,23 +249,45 @@ class BecomingPane(Pane):
         # The narrative is the configured LLM's when there is one, else written offline.
         endpoint = Endpoint.from_settings()
         llm = LLM(endpoint) if endpoint else None
-        self.app.push_screen(WhyScreen(self.agent_id, row + 1, self.soul, llm))
+        self.app.push_screen(WhyScreen(self.agent_id, self.rows[row].index + 1, self.soul, llm))
+
+    def action_toggle_shifts(self) -> None:
+        """Show only the statements that shift the arc, or every statement (the cursor stays on
+        its statement, or the nearest shown before it)."""
+        row = self.table.cursor_row
+        current = self.rows[row].index if 0 <= row < len(self.rows) else 0
+        self.shifts_only = not self.shifts_only
+        self._fill(self.soul)
+        at = max((i for i, s in enumerate(self.rows) if s.index <= current), default=0)
+        self.table.move_cursor(row=at)
+
+    def step_shift(self, delta: int) -> bool:
+        """Move the cursor to the next (``delta`` 1) or previous (-1) shift; False when none."""
+        if self._stale:
+            self._fill(self.soul)
+        row = self.table.cursor_row
+        order = range(row + 1, len(self.rows)) if delta > 0 else range(row - 1, -1, -1)
+        target = next((i for i in order if self.rows[i].shift), None)
+        if target is None:
+            return False
+        self.table.move_cursor(row=target)
+        return True
 
     def _show_detail(self, row: int) -> None:
         detail = self.query_one("#arc-detail", Static)
         # Its height follows the text; while the tab is hidden the layout can wait until it shows.
         layout = self.region.area > 0
-        if not 0 <= row < len(self.statements):
+        if not 0 <= row < len(self.rows):
             detail.update(Text(""), layout=layout)
             return
-        s = self.statements[row]
+        s = self.rows[row]
         text = Text.assemble((s.heading, "bold"), f"  line {s.line}\n", s.text)
         if s.from_role or s.to_role:
             text.append("\n")
             text.append(s.from_role or "?", style="italic")
             text.append("  →  ")
             text.append(s.to_role or "?", style="bold")
-        detail.update(text, layout=layout)
+        detail.update(visible(text), layout=layout)
 
     # -- comparison with another agent's arc --------------------------------------------------
     def compare_with(self, agent_id: str) -> None:

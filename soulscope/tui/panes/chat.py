@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Markdown, OptionList, Static
@@ -28,9 +27,11 @@ from textual.widgets.option_list import Option
 from soulscope.chat.distill import Distiller, DistillSettings
 from soulscope.chat.llm import LLM, Endpoint, LLMError
 from soulscope.chat.session import ChatSession, Citation, offline_answer
-from soulscope.config import load_settings
+from soulscope.config import Settings
+from soulscope.controls import visible
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import id_problem
@@ -51,18 +52,13 @@ class ChatPane(Pane):
 
     TAB_ID = "chat"
     TAB_TITLE = "Chat"
-    TAB_KEY = "5"
+    MAIN = "#chat-input"
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel answer", id="chat.cancel"),
-        Binding("ctrl+t", "toggle_target", "Agent / world", id="chat.target"),
-    ]
+    BINDINGS = bindings("chat")
 
     def __init__(self) -> None:
         super().__init__(id="chat-pane")
-        self.settings = load_settings()
-        endpoint = Endpoint.from_settings(self.settings)
-        self.llm: LLM | None = LLM(endpoint) if endpoint else None
+        self.llm: LLM | None = None  # once mounted, from the app's settings
         self.about_world = False  # False: talk to the selected agent
         self.index: RecallIndex | None = None
         self.search_note = "search not started"
@@ -82,7 +78,13 @@ class ChatPane(Pane):
             placeholder="Ask… (enter sends · esc cancels · ctrl+t agent / world)",
         )
 
+    @property
+    def settings(self) -> Settings:
+        return self.app.settings
+
     def on_mount(self) -> None:
+        endpoint = Endpoint.from_settings(self.settings)
+        self.llm = LLM(endpoint) if endpoint else None
         self.query_one("#chat-citations", OptionList).display = False
         self._status()
 
@@ -94,7 +96,7 @@ class ChatPane(Pane):
 
     def _status(self) -> None:
         who = "about the world" if self.target is None else f"to {self.target}"
-        llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.base_url}"
+        llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.shown}"
         self.query_one("#chat-status", StatusLine).show(Text(f"{who} · {llm} · {self.search_note}"))
 
     def watch_agent_id(self, agent_id: str | None) -> None:
@@ -191,7 +193,9 @@ class ChatPane(Pane):
             return
         event.input.value = ""
         log = self.query_one("#chat-log", VerticalScroll)
-        asked = Static(Text(f"› {question}", style="bold"), classes="chat-question", markup=False)
+        asked = Static(
+            Text(visible(f"› {question}"), style="bold"), classes="chat-question", markup=False
+        )
         answer = Markdown("", classes="chat-answer")
         await log.mount_all([asked, answer])
         log.scroll_end(animate=False)
@@ -212,25 +216,25 @@ class ChatPane(Pane):
         try:
             if session.llm is None:
                 pieces.append(offline_answer(prompt.citations))
-                await stream.write(pieces[0])
+                await stream.write(visible(pieces[0]))
             else:
                 async for piece in session.llm.astream(prompt.messages):
                     pieces.append(piece)
-                    await stream.write(piece)
+                    await stream.write(visible(piece))
                     # Follow the answer only while the reader is at the bottom.
                     if log.is_vertical_scroll_end:
                         log.scroll_end(animate=False)
         except LLMError as exc:
             await stream.stop()
-            await view.update(f"*Not answered: {exc}*")
-            self.notify(str(exc), severity="error", markup=False)
+            await view.update(visible(f"*Not answered: {exc}*"))
+            self.notify(visible(str(exc)), severity="error", markup=False)
             entry = self.query_one("#chat-input", Input)
             if not entry.value:
                 entry.value = question  # the question goes back, to be sent again
             return
         except asyncio.CancelledError:
             await stream.stop()
-            await view.update("".join(pieces) + "\n\n*(cancelled)*")
+            await view.update(visible("".join(pieces)) + "\n\n*(cancelled)*")
             raise
         await stream.stop()
         text = "".join(pieces)
@@ -264,7 +268,15 @@ class ChatPane(Pane):
 
     # -- actions -----------------------------------------------------------------------------
     def action_cancel(self) -> None:
-        self.workers.cancel_group(self, "chat-answer")
+        """Esc: stop the answer being written; with none, leave the input for the conversation."""
+        answering = any(
+            w.node is self and w.group == "chat-answer" and not w.is_finished
+            for w in self.workers
+        )
+        if answering:
+            self.workers.cancel_group(self, "chat-answer")
+        elif isinstance(self.app.focused, Input):
+            self.query_one("#chat-log").focus()
 
     def action_toggle_target(self) -> None:
         self.about_world = not self.about_world
@@ -284,7 +296,7 @@ class ChatPane(Pane):
         except LLMError as exc:
             text, severity = str(exc), "error"
         text = text[:1].upper() + text[1:] + "."
-        self.app.call_from_thread(self.notify, text, severity=severity, markup=False)
+        self.app.call_from_thread(self.notify, visible(text), severity=severity, markup=False)
 
     def on_unmount(self) -> None:
         # Quitting the dashboard distils what the conversation left in the buffer.
