@@ -9,6 +9,12 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
 
     [embeddings]
     device = "cpu"        # cuda, mps or cpu; empty = automatic
+    base_url = "http://127.0.0.1:8081/v1"  # an OpenAI-compatible /v1/embeddings endpoint instead
+    model = "bge-small"   # the model it serves (vectors are cached under this name)
+    api_key = "..."
+    batch = 64            # texts per request
+    concurrency = 4       # requests in flight
+    timeout = 60          # seconds
 
     [soul]
     arc_label = "Becoming"
@@ -18,13 +24,18 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
     interval = 5          # distil every N user turns
     drift = 0.25          # ...or earlier, when the topic drifts below this cosine
     dedup = 0.92          # skip a block at least this similar to an existing one
+
+    [keys]                # the dashboard's keys, by action id (? in the dashboard lists the ids)
+    "history.mark" = "M"
+    "app.next_frame" = ["right_square_bracket", "l"]
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -51,11 +62,18 @@ class Settings:
     model: str | None = None
     llm_timeout: float = 60.0
     embed_device: str | None = None
+    embed_base_url: str | None = None
+    embed_model: str | None = None
+    embed_api_key: str | None = None
+    embed_batch: int = 64
+    embed_concurrency: int = 4
+    embed_timeout: float = 60.0
     arc_label: str | None = None
     chat_user: str | None = None
     distill_interval: int = 5
     distill_drift: float = 0.25
     distill_dedup: float = 0.92
+    keys: Mapping[str, str] = field(default_factory=dict)  # dashboard action id -> keys
     problem: str | None = None  # why the config file could not be read, if it could not
 
     @property
@@ -75,7 +93,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            problem = f"cannot read {path}: {exc}"
+            problem = f"the config file {path} cannot be read ({exc}); its settings are ignored"
     llm = data.get("llm", {}) if isinstance(data.get("llm"), dict) else {}
     emb = data.get("embeddings", {}) if isinstance(data.get("embeddings"), dict) else {}
     soul = data.get("soul", {}) if isinstance(data.get("soul"), dict) else {}
@@ -85,6 +103,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         value = env.get(var) or section.get(key)
         return str(value) if value else None
 
+    keys, keys_problem = _keys(data.get("keys", {}))
+    problem = problem or keys_problem
     timeout = pick("SOULSCOPE_LLM_TIMEOUT", llm, "timeout")
     try:
         llm_timeout = float(timeout) if timeout else 60.0
@@ -96,13 +116,39 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         model=pick("SOULSCOPE_MODEL", llm, "model"),
         llm_timeout=llm_timeout,
         embed_device=pick("SOULSCOPE_DEVICE", emb, "device"),
+        embed_base_url=pick("SOULSCOPE_EMBED_BASE_URL", emb, "base_url"),
+        embed_model=pick("SOULSCOPE_EMBED_MODEL", emb, "model"),
+        embed_api_key=pick("SOULSCOPE_EMBED_API_KEY", emb, "api_key"),
+        embed_batch=int(_number(emb.get("batch"), 64)),
+        embed_concurrency=int(_number(emb.get("concurrency"), 4)),
+        embed_timeout=_number(emb.get("timeout"), 60.0),
         arc_label=pick("SOULSCOPE_ARC_LABEL", soul, "arc_label"),
         chat_user=pick("SOULSCOPE_USER", chat, "user") or env.get("USER") or None,
         distill_interval=int(_number(chat.get("interval"), 5)),
         distill_drift=_number(chat.get("drift"), 0.25),
         distill_dedup=_number(chat.get("dedup"), 0.92),
+        keys=keys,
         problem=problem,
     )
+
+
+def _keys(table: object) -> tuple[dict[str, str], str | None]:
+    """The ``[keys]`` table as action id -> comma-separated keys, and what was wrong with it."""
+    if not isinstance(table, dict):
+        return {}, "the [keys] table of the config file is not a table of action ids"
+    keys: dict[str, str] = {}
+    bad: list[str] = []
+    for action_id, value in table.items():
+        if isinstance(value, str) and value.strip():
+            keys[action_id] = value.strip()
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            keys[action_id] = ",".join(v.strip() for v in value)
+        else:
+            bad.append(action_id)
+    problem = (
+        f"in [keys], {', '.join(bad)} should be a key name or a list of key names" if bad else None
+    )
+    return keys, problem
 
 
 def _number(value: object, default: float) -> float:

@@ -8,13 +8,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from soulscope.bundled import SOURCE_ROOT, bundled
 from soulscope.soul.model import Soul
 from soulscope.soul.parse import parse
 
 MAX_ID_LENGTH = 64
 _AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEMO_WORLD = PROJECT_ROOT / "state"
+# soulscope's own checkout (its worlds are not advanced in place) and the built-in demo world.
+PROJECT_ROOT = SOURCE_ROOT
+DEMO_WORLD = bundled("state")
 
 
 class WorldError(Exception):

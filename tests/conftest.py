@@ -18,20 +18,31 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
-    for var in (
-        "SOULSCOPE_CONFIG",
-        "SOULSCOPE_WORLD",
-        "OPENAI_BASE_URL",
-        "OPENAI_API_KEY",
-        "SOULSCOPE_MODEL",
-    ):
+    # Every SOULSCOPE_* variable (SOULSCOPE_ARC_LABEL, SOULSCOPE_DEVICE, SOULSCOPE_USER, ...), not a
+    # list that a new setting would slip past; SOULSCOPE_SHARED only says where the corpus is.
+    for var in list(os.environ):
+        if var.startswith("SOULSCOPE_") and var != "SOULSCOPE_SHARED":
+            monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("USER", "tester")
+    for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
         monkeypatch.delenv(var, raising=False)
+    # The config file is one this test controls: absent unless a test writes it.
+    monkeypatch.setenv("SOULSCOPE_CONFIG", str(home / "config" / "soulscope" / "config.toml"))
+
+
+def under_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
 
 
 def corpus_dir(*parts: str) -> Path:
+    """A folder or file of the shared corpus. Where it is absent the test is skipped with the
+    reason, except under CI (``CI=true``), where every test must run and a missing corpus fails."""
     path = CORPUS.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"the shared corpus is not here ({path} is absent)")
+        reason = f"the shared corpus is not here ({path} is absent)"
+        if under_ci():
+            pytest.fail(f"{reason}; under CI every test must run", pytrace=False)
+        pytest.skip(reason)
     return path
 
 

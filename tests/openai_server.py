@@ -5,11 +5,21 @@
 request's ``stream`` flag decides the form: SSE chunks word by word (a role-only first chunk and
 empty/None deltas in between) or one JSON chat completion. ``max_tokens`` caps the words (a word a
 token). ``latency`` is waited before answering, ``pace`` between streamed words. ``failure``
-makes the answer fail: ``"garbage"`` (a chunk or body that is not JSON), ``"slow"`` (sleeps longer
-than any test timeout before answering), ``"stall"`` (sends part of the answer, then stalls).
+(one of ``FAILURES``) makes every chat answer fail in one way:
+
+- ``"500"``, ``"401"``: that HTTP status with an OpenAI-style error body;
+- ``"hang"``: sleeps longer than any test timeout before answering;
+- ``"stall"``: sends part of the answer, then stalls;
+- ``"html"``: HTTP 200 with an HTML page (a proxy's or captive portal's);
+- ``"garbage"``: a body, or a streamed chunk, that is not JSON;
+- ``"shape"``: valid JSON of the wrong shape (no ``choices``);
+- ``"huge"``: the reply repeated to ``HUGE_BYTES`` and more;
+- ``"cut"``: the connection closes mid-answer (no ``[DONE]``, a body shorter than announced).
+
 A wrong key gets 401, an unknown model 404, and any path outside ``/v1`` 404.
 
-Every chat request body is kept in ``requests``; ``max_inflight`` is the most requests received
+Every chat request body is kept in ``requests``, its query parameters in ``queries`` and its
+``Authorization`` header in ``authorizations``; ``max_inflight`` is the most requests received
 and not yet answered at once; ``closed_early`` is set when a client hangs up mid-answer.
 """
 
@@ -22,9 +32,15 @@ import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 Answer = Callable[[str, dict[str, Any]], tuple[int, str]]
 STALL_S = 30.0  # longer than any client timeout a test sets
+HUGE_BYTES = 2_000_000
+FAILURES = ("ok", "500", "401", "hang", "stall", "html", "garbage", "shape", "huge", "cut")
+HTML_PAGE = (
+    "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Proxy login</body></html>"
+)
 _AGENT = re.compile(r"agent id ([A-Za-z0-9._-]+)")
 _CHANNELS = re.compile(r"post only in your channels \(([^)]*)\)")
 
@@ -83,6 +99,8 @@ class OpenAIServer:
         self.pace = 0.0
         self.failure = "ok"
         self.requests: list[dict[str, Any]] = []
+        self.queries: list[dict[str, str]] = []
+        self.authorizations: list[str | None] = []
         self.max_inflight = 0
         self.closed_early = threading.Event()
         self._inflight = 0
@@ -112,13 +130,18 @@ class OpenAIServer:
         try:
             if body.get("model") not in self.models:
                 return 404, f"model {body.get('model')} not found"
-            if self.failure == "slow":
+            if self.failure == "hang":
                 time.sleep(STALL_S)
             if self.latency:
                 time.sleep(self.latency)
-            if self.answer is None:
-                return 200, self.reply
-            return self.answer(agent_of(body), body)
+            if self.failure in ("500", "401"):
+                return int(self.failure), "the server failed" if self.failure == "500" else "no"
+            status, content = (
+                (200, self.reply) if self.answer is None else self.answer(agent_of(body), body)
+            )
+            if self.failure == "huge":
+                content = " ".join([content] * (HUGE_BYTES // max(len(content), 1) + 1))
+            return status, content
         finally:
             # Counted down before the answer is sent, so that a client that sends its next
             # request the moment this one is answered is never seen twice.
@@ -156,8 +179,11 @@ class OpenAIServer:
                     return False
                 return True
 
+            def _route(self) -> str:
+                return urlsplit(self.path).path
+
             def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                if self.path != "/v1/models":
+                if self._route() != "/v1/models":
                     return self._error(404, f"no route {self.path}", "not_found")
                 if self._authorized():
                     data = [{"id": m, "object": "model", "owned_by": "test"} for m in server.models]
@@ -166,18 +192,25 @@ class OpenAIServer:
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                if self.path != "/v1/chat/completions":
+                if self._route() != "/v1/chat/completions":
                     return self._error(404, f"no route {self.path}", "not_found")
+                with server._lock:
+                    server.queries.append(dict(parse_qsl(urlsplit(self.path).query)))
+                    server.authorizations.append(self.headers.get("Authorization"))
                 if not self._authorized():
                     return
                 status, content = server._decide(body)
                 try:
                     if status == 404:
                         self._error(404, content, "model_not_found")
+                    elif status == 401:
+                        self._error(401, "Incorrect API key provided", "invalid_api_key")
                     elif status != 200:
                         self._error(status, content, "invalid_request_error")
                     else:
                         words = content.split(" ")[: body.get("max_tokens") or None]
+                        if server.failure == "huge":  # past any max_tokens, in big pieces
+                            words = [content[i : i + 65536] for i in range(0, len(content), 65536)]
                         if body.get("stream"):
                             self._stream(words)
                         else:
@@ -203,6 +236,19 @@ class OpenAIServer:
                 data = json.dumps(payload).encode()
                 if server.failure == "garbage":
                     data = b"{this is not json"
+                elif server.failure == "shape":
+                    data = json.dumps({"result": content}).encode()
+                elif server.failure == "html":
+                    return self._send(200, "text/html; charset=utf-8", HTML_PAGE.encode())
+                elif server.failure == "cut":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data[: len(data) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
                 if server.failure == "stall":
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
@@ -233,6 +279,8 @@ class OpenAIServer:
                 )
 
             def _stream(self, words: list[str]) -> None:
+                if server.failure == "html":
+                    return self._send(200, "text/html; charset=utf-8", HTML_PAGE.encode())
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
@@ -246,6 +294,11 @@ class OpenAIServer:
                         return
                     if server.failure == "stall" and i == 2:
                         time.sleep(STALL_S)
+                    if server.failure == "cut" and i == 2:
+                        return  # the connection closes: no finish_reason, no [DONE]
+                    if server.failure == "shape":
+                        self._event(json.dumps({"result": word}))
+                        continue
                     self._chunk({"content": word if i == 0 else " " + word})
                     self._chunk({"content": None})  # keep-alive style empty delta
                     if server.pace:

@@ -105,7 +105,7 @@ def test_wrong_path_says_where_the_api_usually_is() -> None:
 
 def test_timeout() -> None:
     with OpenAIServer() as server:
-        server.failure = "slow"
+        server.failure = "hang"
         with pytest.raises(LLMError) as err:
             list(LLM(endpoint(server.base_url, timeout=0.5)).stream(MESSAGES))
     assert "did not answer within 0.5 s" in one_sentence(err.value)

@@ -218,7 +218,9 @@ def test_merges_count_against_their_first_parent(tmp_path: Path) -> None:
     assert [c.commit.sha for c in changes] == expected and len(expected) == 4
     top = changes[0]
     assert top.commit.sha == merge and len(top.commit.parents) == 2
-    assert top.frames_added == ("Frame 2 — 2026-03-02",) and not top.becoming_changed
+    assert top.frames_added == ("Frame 2 — 2026-03-02",)
+    # The merged frame puts a new role between the listener and the main writer: a shift.
+    assert top.becoming_changed
 
 
 def test_empty_commits_are_not_history_but_are_revisions(tmp_path: Path) -> None:

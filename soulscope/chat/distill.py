@@ -1,7 +1,8 @@
 """The FileRAG loop: a conversation distilled, block by block, into the user's plain-text soul file.
 
-Every message is appended to ``users/{id}.buffer.jsonl`` the moment it exists, so a crash loses
-nothing. Every ``interval`` user turns, or earlier when the user changes the subject (the new
+Every message is appended to ``users/{id}.buffer.jsonl`` (and fsynced) the moment it exists, before
+any call to the LLM, so a crash loses nothing; conversations running at once for one user share
+the buffer under a lock and lose nothing either. Every ``interval`` user turns, or earlier when the user changes the subject (the new
 message's cosine to the centroid of their last ``window`` buffered messages falls below ``drift``),
 the buffer becomes a block of short facts appended to ``users/{id}.txt``::
 
@@ -13,14 +14,17 @@ the buffer becomes a block of short facts appended to ``users/{id}.txt``::
 
 A block whose embedding is ``dedup`` or more similar to an existing block is not written again.
 Facts come from the LLM when one is configured, else from the user's own statements (questions
-and requests are not facts about them). :func:`flush_on_signals` distils what is left on SIGINT and
+and requests are not facts about them); when the LLM fails or its reply is unusable, from the
+statements too, and ``last_error`` says why. :func:`flush_on_signals` distils what is left on SIGINT and
 SIGTERM.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
+import os
 import re
 import signal
 from collections.abc import Iterator, Sequence
@@ -29,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from soulscope.atomic import append_atomic, write_atomic
+from soulscope.atomic import append_atomic, append_durable, cut_torn_tail, write_atomic
 from soulscope.chat.llm import LLM, LLMError
 from soulscope.config import Settings
 from soulscope.recall.chunks import Chunk
@@ -38,6 +42,7 @@ from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
 from soulscope.world import check_id
 
 _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
+_LISTED = re.compile(r"^\s*[-*] \S", re.M)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _ASKING = re.compile(
     r"^(what|who|whom|whose|when|where|why|how|which|can|could|would|should|will|is|are|am|do|"
@@ -45,6 +50,7 @@ _ASKING = re.compile(
     re.I,
 )
 _FACT_MAX = 240
+_ANSWER_MAX = 4000  # characters of an answer kept in the buffer: context for the facts
 # On the way out (quit, SIGTERM) the LLM gets this long; after it, the facts are extracted locally.
 EXIT_SECONDS = 8.0
 _FACTS_PER_BLOCK = 12
@@ -94,7 +100,13 @@ class Block:
 
 
 class Distiller:
-    """The buffer and soul file of one user in one world."""
+    """The buffer and soul file of one user in one world.
+
+    Several conversations (processes) may talk for one user at once: every read and write of the
+    buffer holds ``users/{id}.lock``, and one of them at a time distils (``users/{id}.distil.lock``,
+    not waited for: a conversation that finds another distilling leaves its turns for later).
+    The LLM is called with neither lock held, after the message is on disk.
+    """
 
     def __init__(
         self,
@@ -108,13 +120,14 @@ class Distiller:
         self.user_id = check_id(user_id)
         self.soul_path = folder / f"{user_id}.txt"
         self.buffer_path = folder / f"{user_id}.buffer.jsonl"
+        self.lock_path = folder / f"{user_id}.lock"
         self.encoder = encoder
         self.llm = llm
         self.settings = settings or DistillSettings()
         self.cache = cache
         self.skipped_duplicates = 0
         self.last_error: str | None = None  # why the LLM could not distil (extractive was used)
-        self._buffer, self._through = self._load_buffer()
+        self._turn = 0  # the turn of this conversation's last user message
         # Vectors of buffered messages, for the drift check; kept in memory, not in the disk cache,
         # because a message is compared only while it is buffered.
         self._message_vectors: dict[str, np.ndarray] = {}
@@ -123,13 +136,27 @@ class Distiller:
         self._blocks: tuple[tuple[int, int], list[Block]] | None = None
         self._index: tuple[tuple[int, int], RecallIndex] | None = None
         self._block_vectors: dict[str, np.ndarray] = {}
-        self._turn = max(
-            [self._through, self._last_block_turn()] + [m["turn"] for m in self._buffer]
-        )
 
     # -- the buffer -------------------------------------------------------------------------
 
-    def _load_buffer(self) -> tuple[list[dict], int]:
+    @contextlib.contextmanager
+    def _locked(self, suffix: str = "", wait: bool = True) -> Iterator[bool]:
+        """Hold ``users/{id}.lock{suffix}``; yields False when ``wait`` is off and it is taken."""
+        path = self.lock_path.with_name(self.lock_path.name + suffix)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            yield True
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def _read(self) -> tuple[list[dict], int]:
+        """The buffered messages and the turn distillation got to (hold the lock)."""
         messages: list[dict] = []
         through = 0
         try:
@@ -140,12 +167,17 @@ class Distiller:
             try:
                 entry = json.loads(line)
             except ValueError:
-                continue  # a torn last line from a crash mid-write of an older version
+                continue  # a torn last line from a crash mid-write
+            if not isinstance(entry, dict):
+                continue
             if "through" in entry:
                 through = max(through, int(entry["through"]))
             elif {"turn", "role", "text"} <= set(entry):
                 messages.append(entry)
         return messages, through
+
+    def _last_turn(self, messages: Sequence[dict], through: int) -> int:
+        return max([through, self._last_block_turn()] + [m["turn"] for m in messages])
 
     def _last_block_turn(self) -> int:
         try:
@@ -156,34 +188,40 @@ class Distiller:
 
     @property
     def pending(self) -> list[dict]:
-        """Buffered messages not yet distilled."""
-        return list(self._buffer)
+        """Buffered messages not yet distilled (by every conversation of this user)."""
+        with self._locked():
+            return self._read()[0]
 
     def add(self, role: str, text: str) -> Block | None:
-        """Buffer a message (on disk at once); distil when the interval or a topic drift says so.
-
-        Returns the block written, if this message caused one.
-        """
-        written = None
+        """Buffer a message (written and fsynced before anything else); distil when the interval
+        or a topic drift says so. Returns the block written, if this message caused one."""
+        if role != "user":
+            text = _capped(text)  # an answer is context for the facts, not one of them
+        with self._locked():
+            messages, through = self._read()
+            if role == "user":
+                self._turn = self._last_turn(messages, through) + 1
+            turn = self._turn or max(self._last_turn(messages, through), 1)
+            entry = {"turn": turn, "role": role, "text": text}
+            cut_torn_tail(self.buffer_path)
+            append_durable(
+                self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+            )
+            earlier = messages
+            messages = [*messages, entry]
+        # The message is on disk: only now may distillation (and the LLM) run.
         if role == "user":
-            turns = self._user_turns()
-            if turns >= self.settings.interval or (turns and self._drifted(text)):
-                written = self.distil()
-            self._turn += 1
-        entry = {"turn": max(self._turn, 1), "role": role, "text": text}
-        append_atomic(self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode())
-        self._buffer.append(entry)
-        if role != "user" and self._user_turns() >= self.settings.interval:
-            written = self.distil() or written
-        return written
+            turns = _user_turns(earlier)
+            if turns >= self.settings.interval or (turns and self._drifted(text, earlier)):
+                return self._distil(before=turn)
+        elif _user_turns(messages) >= self.settings.interval:
+            return self._distil()
+        return None
 
-    def _user_turns(self) -> int:
-        return len({m["turn"] for m in self._buffer if m["role"] == "user"})
-
-    def _drifted(self, text: str) -> bool:
+    def _drifted(self, text: str, earlier: Sequence[dict]) -> bool:
         if self.encoder is None:
             return False
-        recent = [m["text"] for m in self._buffer if m["role"] == "user"][-self.settings.window :]
+        recent = [m["text"] for m in earlier if m["role"] == "user"][-self.settings.window :]
         missing = [t for t in dict.fromkeys([text, *recent]) if t not in self._message_vectors]
         if missing:
             self._message_vectors.update(zip(missing, self.encoder.encode(missing), strict=True))
@@ -198,32 +236,66 @@ class Distiller:
     def flush(self, within: float | None = EXIT_SECONDS) -> Block | None:
         """Distil whatever is buffered (on exit): through the LLM if it answers ``within``
         seconds, else extractively, so that leaving is never held up for long."""
-        return self.distil(within) if self._buffer else None
+        return self._distil(within=within)
 
     def distil(self, within: float | None = None) -> Block | None:
         """Turn the buffer into a block; returns it, or None when nothing new was worth writing."""
-        if not self._buffer:
-            return None
-        turns = [m["turn"] for m in self._buffer]
-        facts = self._facts(self._buffer, within)
+        return self._distil(within=within)
+
+    def _distil(self, before: int | None = None, within: float | None = None) -> Block | None:
+        """Distil the buffered messages (those of turns before ``before`` when given), at most
+        ``interval`` user turns a block; returns the last block written."""
+        with self._locked(".distil", wait=False) as mine:
+            if not mine:
+                return None  # another conversation is distilling; these turns wait for the next
+            with self._locked():
+                messages, _ = self._read()
+            taken = [m for m in messages if before is None or m["turn"] < before]
+            written = None
+            for group in _groups(taken, self.settings.interval):
+                block = self._block(group, within)
+                with self._locked():
+                    if block is not None:
+                        self._append(block)
+                    self._drop(group)
+                written = block or written
+            self._message_vectors = {}
+            return written
+
+    def _block(self, messages: Sequence[dict], within: float | None) -> Block | None:
+        # The user's turns: an answer buffered after its question was distilled is context only.
+        turns = [m["turn"] for m in messages if m["role"] == "user"] or [
+            m["turn"] for m in messages
+        ]
+        facts = self._facts(messages, within)
         block = Block(min(turns), max(turns), tuple(facts)) if facts else None
         if block is not None and self._duplicate(block):
             self.skipped_duplicates += 1
-            block = None
-        if block is not None:
-            if not self.soul_path.exists():
-                header = (
-                    f"# User {self.user_id}\n"
-                    "Facts soulscope remembers about this user, one block per distillation.\n\n"
-                )
-                append_atomic(self.soul_path, header.encode())
-            append_atomic(self.soul_path, block.render().encode())
-        # The buffer keeps only where distillation got to, so turn numbers carry on after a restart.
-        write_atomic(self.buffer_path, (json.dumps({"through": max(turns)}) + "\n").encode())
-        self._buffer = []
-        self._message_vectors = {}
-        self._through = max(turns)
+            return None
         return block
+
+    def _append(self, block: Block) -> None:
+        if not self.soul_path.exists():
+            header = (
+                f"# User {self.user_id}\n"
+                "Facts soulscope remembers about this user, one block per distillation.\n\n"
+            )
+            append_atomic(self.soul_path, header.encode())
+        append_atomic(self.soul_path, block.render().encode())
+
+    def _drop(self, distilled: Sequence[dict]) -> None:
+        """Remove distilled messages from the buffer (hold the lock); the rest stays as it is.
+
+        Only the distilling process removes messages, so all of them are still there; what other
+        conversations added meanwhile stays, after the turn distillation got to.
+        """
+        kept, _ = self._read()
+        for m in distilled:
+            kept.remove(m)
+        through = max(m["turn"] for m in distilled)
+        lines = [json.dumps({"through": through})]
+        lines += [json.dumps(m, ensure_ascii=False) for m in kept]
+        write_atomic(self.buffer_path, ("\n".join(lines) + "\n").encode())
 
     def _facts(self, messages: Sequence[dict], within: float | None = None) -> list[str]:
         if self.llm is not None:
@@ -237,9 +309,14 @@ class Distiller:
                     max_tokens=400,
                     within=within,
                 )
-                facts = _bullets(reply)
+                if not _LISTED.search(reply):
+                    # Neither facts nor "- none": not a distillation, whatever it is.
+                    raise LLMError(
+                        f"the LLM at {self.llm.endpoint.shown} answered the distillation "
+                        "without a list of facts"
+                    )
                 self.last_error = None
-                return facts
+                return _bullets(reply)
             except LLMError as exc:
                 self.last_error = str(exc)  # fall back to extractive: the turns must not be lost
         return extract_facts([m["text"] for m in messages if m["role"] == "user"])
@@ -329,6 +406,24 @@ def extract_facts(statements: Sequence[str]) -> list[str]:
                 continue
             facts.append(sentence[:_FACT_MAX])
     return facts[:_FACTS_PER_BLOCK]
+
+
+def _user_turns(messages: Sequence[dict]) -> int:
+    return len({m["turn"] for m in messages if m["role"] == "user"})
+
+
+def _groups(messages: Sequence[dict], size: int) -> list[list[dict]]:
+    """Messages in groups of at most ``size`` user turns each (a turn is never split)."""
+    turns = sorted({m["turn"] for m in messages if m["role"] == "user"})
+    bounds = turns[size::size]  # the first user turn of each group after the first
+    groups: list[list[dict]] = [[] for _ in range(len(bounds) + 1)]
+    for m in sorted(messages, key=lambda m: m["turn"]):
+        groups[sum(m["turn"] >= b for b in bounds)].append(m)
+    return [g for g in groups if g]
+
+
+def _capped(text: str) -> str:
+    return text if len(text) <= _ANSWER_MAX else text[: _ANSWER_MAX - 1] + "…"
 
 
 def _bullets(text: str) -> list[str]:

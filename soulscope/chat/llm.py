@@ -3,25 +3,45 @@
 Most failures people hit with such clients come from the base URL (a missing ``/v1``, a trailing
 slash, a pasted ``/chat/completions``); :func:`normalize_base_url` fixes what it safely can and
 says what it changed. Every failure becomes an :class:`LLMError` whose text is one sentence.
+
+A base URL may carry credentials (``http://user:pass@host/v1``, ``?api_key=...``): requests use
+them, every text soulscope shows or writes goes through :func:`redact` first, so they are never
+printed, logged or committed; nor is the API key.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from soulscope.config import Settings, load_settings
 
 Message = dict[str, str]
 _PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the client insists on one
+HIDDEN = "***"
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]*[^\s'\"<>.,:;!?)]")
+_USERINFO = re.compile(r"(?<=://)[^/?#@]*@")
+_QUERY_VALUE = re.compile(r"(?<=[?&])([^=&#]*)=[^&#]*")
+_MIN_SECRET = 4  # shorter secrets are hidden inside URLs only, not wherever their letters appear
 
 
 class LLMError(Exception):
     """A failure talking to the LLM, said in one sentence."""
+
+
+def redact(text: str) -> str:
+    """``text`` with the user-info and query values of every URL in it hidden."""
+
+    def hide(m: re.Match[str]) -> str:
+        url = _USERINFO.sub(HIDDEN + "@", m.group(0), count=1)
+        return _QUERY_VALUE.sub(lambda q: f"{q.group(1)}={HIDDEN}", url)
+
+    return _URL.sub(hide, text)
 
 
 def normalize_base_url(url: str) -> tuple[str, str | None]:
@@ -43,20 +63,49 @@ def normalize_base_url(url: str) -> tuple[str, str | None]:
     if not path:
         path = "/v1"
         notes.append("added /v1 (OpenAI-compatible servers answer under it)")
-    fixed = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-    note = f"base URL {url.strip()!r} -> {fixed!r}: " + ", ".join(notes) if notes else None
+    # The query string stays: it may hold the key (``?api_key=``) the server wants.
+    fixed = urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+    note = (
+        f"base URL {redact(url.strip())!r} -> {redact(fixed)!r}: " + ", ".join(notes)
+        if notes
+        else None
+    )
     return fixed, note
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    """Where and how to reach the LLM."""
+    """Where and how to reach the LLM; ``shown`` and ``redact`` are what may be printed of it."""
 
-    base_url: str
-    api_key: str
+    base_url: str = field(repr=False)  # may hold credentials: print ``shown``
+    api_key: str = field(repr=False)
     model: str | None  # None: the first model the server lists
     timeout: float
-    note: str | None = None  # what normalize_base_url changed
+    note: str | None = None  # what normalize_base_url changed (already redacted)
+
+    @property
+    def shown(self) -> str:
+        """The base URL as it may be printed: user-info and query values hidden."""
+        return redact(self.base_url)
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The base URL's query parameters, sent with every request."""
+        return dict(parse_qsl(urlsplit(self.base_url).query, keep_blank_values=True))
+
+    def redact(self, text: str) -> str:
+        """``text`` with this endpoint's secrets hidden, wherever they appear in it."""
+        text = redact(text)
+        parts = urlsplit(self.base_url)
+        secrets = {self.api_key, *self.query.values()}
+        if "@" in parts.netloc:
+            userinfo = parts.netloc.rpartition("@")[0]
+            secrets |= {userinfo, *userinfo.split(":", 1)}
+        secrets |= {unquote(s) for s in secrets}
+        for secret in sorted(secrets - {_PLACEHOLDER_KEY}, key=len, reverse=True):
+            if len(secret) >= _MIN_SECRET:
+                text = text.replace(secret, HIDDEN)
+        return text
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Endpoint | None:
@@ -75,8 +124,11 @@ def make_client(endpoint: Endpoint, asynchronous: bool = False) -> Any:
     import openai
 
     cls = openai.AsyncOpenAI if asynchronous else openai.OpenAI
+    parts = urlsplit(endpoint.base_url)
     return cls(
-        base_url=endpoint.base_url,
+        # The query goes as default_query: the client would drop it from the base URL.
+        base_url=urlunsplit((*parts[:3], "", "")),
+        default_query=endpoint.query or None,
         api_key=endpoint.api_key,
         timeout=endpoint.timeout,
         max_retries=0,  # a retry would hide the failure for minutes
@@ -123,10 +175,10 @@ class LLM:
         if self.endpoint.model and names and self.endpoint.model not in names:
             # llama.cpp serves its one model under any name, so this is a warning, not a failure.
             return (
-                f"connected to {self.endpoint.base_url}; it lists {', '.join(names[:5])} "
+                f"connected to {self.endpoint.shown}; it lists {', '.join(names[:5])} "
                 f"but not '{self.endpoint.model}'"
             )
-        return f"connected to {self.endpoint.base_url}; model '{self.model}' is ready"
+        return f"connected to {self.endpoint.shown}; model '{self.model}' is ready"
 
     def stream(
         self,
@@ -146,13 +198,15 @@ class LLM:
             response = client.chat.completions.create(
                 model=self.model, messages=list(messages), stream=True, max_tokens=max_tokens
             )
+            reply = _Reply(response)
             with response:
                 for chunk in response:
                     if cancel is not None and cancel.is_set():
                         return
-                    text = _delta_text(chunk)
+                    text = reply.take(chunk)
                     if text:
                         yield text
+            reply.finish(self.endpoint.shown)
         except LLMError:
             raise
         except Exception as exc:
@@ -168,11 +222,13 @@ class LLM:
             response = await self._async().chat.completions.create(
                 model=model, messages=list(messages), stream=True, max_tokens=max_tokens
             )
+            reply = _Reply(response)
             async with response:
                 async for chunk in response:
-                    text = _delta_text(chunk)
+                    text = reply.take(chunk)
                     if text:
                         yield text
+            reply.finish(self.endpoint.shown)
         except LLMError:
             raise
         except Exception as exc:
@@ -197,19 +253,23 @@ class LLM:
             return "".join(self.stream(messages, max_tokens=max_tokens))
         deadline = time.monotonic() + within
         pieces = []
-        for piece in self.stream(messages, max_tokens=max_tokens, timeout=within):
+        silence = min(within, self.endpoint.timeout)
+        for piece in self.stream(messages, max_tokens=max_tokens, timeout=silence):
             pieces.append(piece)
             if time.monotonic() > deadline:
                 raise LLMError(
-                    f"the LLM at {self.endpoint.base_url} did not finish within {within:g} s"
+                    f"the LLM at {self.endpoint.shown} did not finish within {within:g} s"
                 )
         return "".join(pieces)
 
     def _explain(self, exc: BaseException) -> LLMError:
-        """Turn any client failure into one sentence that says what to do."""
+        """Turn any client failure into one sentence that says what to do, secrets hidden."""
+        return LLMError(self.endpoint.redact(str(self._sentence(exc))))
+
+    def _sentence(self, exc: BaseException) -> LLMError:
         import openai
 
-        url = self.endpoint.base_url
+        url = self.endpoint.shown
         if isinstance(exc, openai.APITimeoutError | TimeoutError):
             return LLMError(f"the LLM at {url} did not answer within {self.endpoint.timeout:g} s")
         if isinstance(exc, openai.APIConnectionError | ConnectionError):
@@ -227,7 +287,7 @@ class LLM:
         raise exc  # a programming error, not the server's: let it surface
 
     def _not_found(self) -> str:
-        url = self.endpoint.base_url
+        url = self.endpoint.shown
         try:
             names = [m.id for m in self._sync().models.list().data]
         except Exception:
@@ -236,13 +296,50 @@ class LLM:
         return f"the LLM at {url} has no model '{self._model}' (404); it serves: {shown}"
 
 
-def _delta_text(chunk: Any) -> str | None:
-    """The text of a streamed chunk; None for keep-alives, role-only and empty deltas."""
-    choices = getattr(chunk, "choices", None)
-    if not choices:
-        return None
-    delta = getattr(choices[0], "delta", None)
-    return getattr(delta, "content", None) if delta is not None else None
+class _Reply:
+    """What a streamed answer held so far, to tell a finished answer from an unusable one.
+
+    A server that answers HTTP 200 with an HTML page, with JSON of another shape, or that closes
+    the stream before its last chunk, gives the client nothing to raise on: the stream just ends.
+    """
+
+    def __init__(self, response: Any) -> None:
+        raw = getattr(response, "response", None)
+        headers = getattr(raw, "headers", None) or {}
+        self.kind = str(headers.get("content-type", "")).split(";")[0].strip().lower()
+        self.chunks = 0  # chunks with a choice in them
+        self.text = False
+        self.finished = False
+
+    def take(self, chunk: Any) -> str | None:
+        """The text of a streamed chunk; None for keep-alives, role-only and empty deltas."""
+        choices = getattr(chunk, "choices", None)
+        if not choices or not isinstance(choices, list):
+            return None
+        self.chunks += 1
+        choice = choices[0]
+        if getattr(choice, "finish_reason", None):
+            self.finished = True
+        delta = getattr(choice, "delta", None)
+        text = getattr(delta, "content", None) if delta is not None else None
+        if not isinstance(text, str):
+            return None
+        self.text = self.text or bool(text)
+        return text
+
+    def finish(self, url: str) -> None:
+        """Raise LLMError when the stream that just ended was not a whole, non-empty answer."""
+        if self.kind == "text/html":
+            raise LLMError(
+                f"the LLM at {url} answered with an HTML page, not a chat completion: "
+                "is the base URL that of a proxy or a login page?"
+            )
+        if not self.chunks:
+            raise LLMError(f"the LLM at {url} sent no chat completion (a reply of another shape)")
+        if not self.finished:
+            raise LLMError(f"the LLM at {url} closed the answer before it was finished")
+        if not self.text:
+            raise LLMError(f"the LLM at {url} sent an empty answer")
 
 
 def _short(text: str, limit: int = 160) -> str:

@@ -20,6 +20,7 @@ from soulscope.soul.model import Soul, clean
 from soulscope.world import World, WorldError
 
 HISTORY_TURNS = 3  # earlier exchanges kept in the prompt
+MAX_ANSWER_CHARS = 50_000  # an answer past this is cut: a model that never stops is not read out
 OFFLINE_NOTE = (
     "Offline mode: no LLM endpoint is configured (set OPENAI_BASE_URL or [llm] base_url), "
     "so here is the evidence from memory, best first."
@@ -69,7 +70,7 @@ class ChatSession:
         ``remembered`` are facts distilled from earlier conversations with this user.
         """
         mode = "hybrid" if self.index.dense_ready else "bm25"
-        hits = self.index.search(question, k=self.k, mode=mode, agent=self.agent)
+        hits = self.index.find(question, k=self.k, mode=mode, agent=self.agent).hits
         citations = [Citation(i, h.chunk) for i, h in enumerate(hits, 1)]
         messages: list[Message] = [
             {"role": "system", "content": self._system(citations, remembered)}
@@ -87,7 +88,16 @@ class ChatSession:
         if self.llm is None:
             yield offline_answer(prompt.citations)
             return
-        yield from self.llm.stream(prompt.messages, cancel=cancel)
+        cancel = cancel or threading.Event()
+        length = 0
+        for piece in self.llm.stream(prompt.messages, cancel=cancel):
+            piece = piece[: MAX_ANSWER_CHARS - length]
+            length += len(piece)
+            yield piece
+            if length >= MAX_ANSWER_CHARS:
+                cancel.set()  # closes the request
+                yield f"\n\n[answer cut at {MAX_ANSWER_CHARS:,} characters]"
+                return
 
     def remember(self, question: str, answer: str) -> None:
         """Keep a finished exchange for the next prompts."""

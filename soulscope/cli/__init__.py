@@ -9,8 +9,9 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from soulscope import __version__
 from soulscope.cli import frames, history, recall, souls
-from soulscope.cli.output import CommandError
+from soulscope.cli.output import CommandError, print_error
 
 # Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
 AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect, search and advance the memory of AI agents kept in soul files.",
         epilog="Run 'soulscope [WORLD]' with no command to open the dashboard.",
     )
+    parser.add_argument("--version", action="version", version=f"soulscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for register in AREAS:
         register(sub)
@@ -56,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
         return int(args.run(args) or 0)
     except CommandError as exc:
-        print(f"soulscope: {exc}", file=sys.stderr)
+        print_error(str(exc))
         return exc.code
     except KeyboardInterrupt:
         print("soulscope: interrupted", file=sys.stderr)

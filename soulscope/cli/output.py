@@ -1,4 +1,9 @@
-"""What every command shares: errors as one sentence, opening the world, JSON and tables."""
+"""What every command shares: errors as one sentence, opening the world, JSON and tables.
+
+Everything a command prints goes through here, and here only text is made safe for the terminal:
+control characters in soul files, commits and LLM answers are shown, never obeyed
+(:func:`soulscope.controls.visible`), and Rich markup in them is never read (cells are ``Text``).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,13 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from soulscope.controls import json_escaped, visible
 from soulscope.world import DEMO_WORLD, World, WorldError
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 
 class CommandError(Exception):
@@ -47,8 +56,23 @@ def open_world(path: str | None) -> World:
 
 
 def emit_json(value: Any) -> None:
-    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    sys.stdout.write(json_escaped(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
+
+
+def emit_json_line(value: Any) -> None:
+    """One JSON value on one line (for commands that print a stream of them)."""
+    sys.stdout.write(json_escaped(json.dumps(value, ensure_ascii=False)) + "\n")
+
+
+def write(text: str) -> None:
+    """Write text as it comes (a streamed answer), flushed, control characters shown."""
+    sys.stdout.write(visible(text))
+    sys.stdout.flush()
+
+
+def print_error(message: str) -> None:
+    """``soulscope: message`` on stderr, control characters shown."""
+    print(f"soulscope: {visible(message)}", file=sys.stderr)
 
 
 def print_table(
@@ -62,19 +86,26 @@ def print_table(
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=title, title_justify="left", expand=False, show_lines=False)
+    table = Table(
+        title=visible(title) if title else None,
+        title_justify="left",
+        expand=False,
+        show_lines=False,
+    )
     for c in columns:
         if c in wrap:
             table.add_column(c, overflow="fold", ratio=1, min_width=12)
         else:
             table.add_column(c, overflow="ellipsis", no_wrap=True, min_width=len(c))
     for row in rows:
-        table.add_row(*(Text("" if v is None else str(v)) for v in row))
+        table.add_row(*(Text(visible("" if v is None else str(v))) for v in row))
     Console(soft_wrap=False).print(table)
 
 
-def print_text(text: str, style: str | None = None) -> None:
+def print_text(text: str | Text, style: str | None = None) -> None:
+    """A line of plain text, or a Rich ``Text`` a core renderer styled (a diff, a why)."""
     from rich.console import Console
     from rich.text import Text
 
-    Console().print(Text(text, style=style or ""))
+    shown = visible(text) if isinstance(text, Text) else Text(visible(text), style=style or "")
+    Console().print(shown)

@@ -15,7 +15,7 @@ from soulscope.cli.output import (
 )
 from soulscope.soul import export
 from soulscope.soul.model import Frame, Soul
-from soulscope.soul.trajectory import arc, compare, summarize
+from soulscope.soul.trajectory import Statement, arc, compare, summarize
 from soulscope.world import World, WorldError
 
 
@@ -28,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("becoming", help="an agent's identity arc (its Becoming statements)")
     p.add_argument("agent")
     p.add_argument("--label", help="the arc's label (default: Becoming, else Evolving position)")
+    p.add_argument(
+        "--semantic",
+        action="store_true",
+        help="shift magnitude as the embedding model's cosine distance (default: lexical)",
+    )
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_becoming)
@@ -35,7 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("show", help="an agent's parsed soul, or one frame of it")
     p.add_argument("agent")
     p.add_argument(
-        "--frame", help="frame number or label (237, 500b), or #K for the K-th frame in the file"
+        "--frame",
+        help="frame number or label (237, 500b), a date (2026-03-15, 2026-03-15 19:50), or #K for "
+        "the K-th frame in the file; the nearest frame is named when none matches",
     )
     add_world_option(p)
     add_json_option(p)
@@ -110,24 +117,33 @@ def run_becoming(args: argparse.Namespace) -> int:
     world = open_world(args.world)
     soul = read_soul(world, args.agent)
     statements = arc(soul, args.label)
+    magnitudes = [s.magnitude for s in statements]
+    if args.semantic and statements:
+        magnitudes = semantic_drift(statements)
     if args.json:
-        emit_json([export.statement_dict(s) for s in statements])
+        emit_json(
+            [
+                {**export.statement_dict(s), "magnitude": m}
+                for s, m in zip(statements, magnitudes, strict=True)
+            ]
+        )
         return 0
     if not statements:
         print_text(f"{args.agent} has no identity statements yet.")
         return 0
     print_table(
-        ["#", "frame", "date", "", "role", "statement"],
+        ["#", "frame", "date", "kind", "drift", "role", "statement"],
         [
             (
                 s.index + 1,
                 s.frame_label,
                 s.date,
-                "shift" if s.shift else ("repeat" if s.repeat else ""),
+                s.kind + (" (from ≠ previous)" if s.from_mismatch else ""),
+                f"{m:.2f}",
                 s.role,
                 s.text,
             )
-            for s in statements
+            for s, m in zip(statements, magnitudes, strict=True)
         ],
         title=f"{soul.name or args.agent}: {len(statements)} statements, "
         f"{sum(s.shift for s in statements)} shifts",
@@ -136,21 +152,26 @@ def run_becoming(args: argparse.Namespace) -> int:
     return 0
 
 
+def semantic_drift(statements: list[Statement]) -> list[float]:
+    """Shift magnitudes from the embedding model (loaded here only: ``becoming`` stays light)."""
+    from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
+    from soulscope.soul.trajectory import drift
+
+    try:
+        encoder, cache = MiniLM(), EmbeddingCache()
+        return drift(statements, lambda texts: embed(texts, encoder, cache))
+    except EncoderError as exc:
+        raise CommandError(str(exc)) from exc
+
+
 def select_frame(soul: Soul, spec: str) -> Frame:
-    """A frame by number/label, or ``#K`` for the K-th frame in file order."""
-    spec = spec.strip()
-    if spec.startswith("#"):
-        try:
-            k = int(spec[1:])
-        except ValueError:
-            raise CommandError(f"'{spec}' is not a frame position (use #1, #2, ...)") from None
-        if not 1 <= k <= len(soul.frames):
-            raise CommandError(f"there is no frame #{k}: this soul has {len(soul.frames)} frames")
-        return soul.frames[k - 1]
-    found = soul.find_frames(spec) or [f for f in soul.frames if f.date == spec]
-    if not found:
-        raise CommandError(f"no frame {spec} in {soul.agent_id}")
-    return found[0]
+    """The frame ``spec`` names (number, label, date, ``#K``), as the dashboard's ``:`` finds it."""
+    from soulscope.soul.lookup import find_frame
+
+    found = find_frame(soul, spec)
+    if found.frame is None:
+        raise CommandError((found.problem or f"no frame {spec}").rstrip("."))
+    return found.frame
 
 
 def print_soul(soul: Soul, frame_spec: str | None, as_json: bool) -> int:

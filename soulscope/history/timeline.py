@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from soulscope.history.git import Commit, FileChange, Git, HistoryError
-from soulscope.history.versions import EMPTY, FrameDiff, Version, Versions, frame_diff
+from soulscope.history.versions import EMPTY, Block, FrameDiff, Version, Versions, frame_diff
 from soulscope.soul.model import ENCODING_ERRORS, Frame, Soul, clean
 from soulscope.soul.parse import parse
+from soulscope.soul.trajectory import SHIFT_KINDS, classify
 from soulscope.world import World, WorldError
 
 __all__ = [
@@ -63,10 +64,7 @@ class Change:
     size_before: int
     size_after: int
     rewrote: bool
-
-    @property
-    def becoming_changed(self) -> bool:
-        return self.becoming_before != self.becoming_after
+    becoming_changed: bool  # the commit brought a shift or a return (trajectory.classify)
 
     @property
     def truncated(self) -> bool:
@@ -252,6 +250,7 @@ class Timeline:
             size_before=before.size,
             size_after=after.size,
             rewrote=frames.rewrote,
+            becoming_changed=identity_shifted(before, after, (*frames.added, *frames.changed)),
         )
 
     def _read_at(self, agent_id: str, rev: str) -> tuple[str, str, bytes] | None:
@@ -511,3 +510,31 @@ def first_mention(world: World, term: str, agent_id: str | None = None) -> Menti
 def diff(world: World, agent_id: str, rev_a: str, rev_b: str) -> SoulDiff:
     """An agent's memory at two revisions compared by frame; raises HistoryError."""
     return timeline_for(world).diff(agent_id, rev_a, rev_b)
+
+
+def identity_shifted(before: Version, after: Version, headings: tuple[str, ...]) -> bool:
+    """Whether the frames a commit added or changed hold a shift (or return) of identity.
+
+    Each of their statements is classified against the statement before it in the new version,
+    so a bulk import that ends on a refinement still shows the shifts it carried, and an edit
+    that only rewords the same role is not a change.
+    """
+    position = not any(b.has_becoming for b in after.blocks)
+    wanted = {" ".join(h.split()) for h in headings}
+    if not wanted:
+        old, new = before.becoming, after.becoming
+        return bool(old and new and classify(new, old, position=position) in SHIFT_KINDS)
+    frames = after.frames
+
+    def statement(block: Block) -> str | None:
+        return block.evolving if position else block.becoming
+
+    for i, block in enumerate(frames):
+        text = statement(block) if block.key in wanted else None
+        if text is None:
+            continue
+        # Only the nearest statement before it matters: walk back, not through the whole file.
+        previous = next((t for b in reversed(frames[:i]) if (t := statement(b))), None)
+        if previous is not None and classify(text, previous, position=position) in SHIFT_KINDS:
+            return True
+    return False

@@ -2,7 +2,8 @@
 
 A long frame is split at bullet boundaries into parts that fit the embedding model's window
 (all-MiniLM-L6-v2 reads 256 word pieces, about 1,000 characters of English); every part repeats the
-frame heading, so a hit on any part still names its frame.
+frame heading, so a hit on any part still names its frame. A chunk also keeps its bullets one by
+one: retrieval scores bullets and returns the chunks that hold the best of them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class Chunk:
     frame_label: str | None = None  # "237", "500b", "408 solo" or the date of an unnumbered frame
     date: str | None = None
     part: int = 0  # 0 for the first (or only) part of its block
+    bullets: tuple[str, ...] = ()  # the part's bullets (continuation lines joined), in order
 
     @property
     def id(self) -> str:
@@ -113,4 +115,53 @@ def _parts(base: Chunk, prefix: str, source: str, max_chars: int) -> list[Chunk]
 
 def _make(base: Chunk, prefix: str, offset: int, body: list[str], part: int) -> Chunk:
     line = base.line + offset if part else base.line
-    return replace(base, line=line, text=prefix + "\n" + "\n".join(body), part=part)
+    return replace(
+        base, line=line, text=prefix + "\n" + "\n".join(body), part=part, bullets=tuple(body)
+    )
+
+
+CONTEXT_BULLETS = 2  # BM25 reads a bullet with this many earlier bullets of its block
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """What retrieval scores: one bullet of a chunk, with the text each side of the search reads.
+
+    BM25 reads the bullet with the bullets before it in its block, so a bullet that answers
+    "what did she say about it" also matches the bullet that named "it"; only earlier ones, so
+    appending never changes an existing unit. The embedding model reads the bullet alone, without
+    its list marker or bold markers. Both measured on LoCoMo (bench/locomo.py): the heading in
+    BM25's window, a third earlier bullet, or a heading in MiniLM's text each rank worse.
+    """
+
+    chunk: int  # row of the chunk that holds it
+    bullet: int  # index in the chunk's bullets (0 for a chunk without bullets)
+    lexical: str
+    dense: str
+    first: bool  # the first unit of its block (its frame or section)
+
+
+def units_of(chunks: list[Chunk], context: int = CONTEXT_BULLETS) -> list[Unit]:
+    """Every chunk's units in order; a chunk without bullets is one unit of its whole text."""
+    out: list[Unit] = []
+    block: list[str] = []  # the current block's bullets so far
+    for row, c in enumerate(chunks):
+        starts = c.part == 0
+        if starts:
+            block = []
+        if not c.bullets:
+            out.append(Unit(row, 0, c.text, c.text, starts))
+            continue
+        for i, bullet in enumerate(c.bullets):
+            block.append(bullet)
+            window = "\n".join(block[-1 - context :])
+            out.append(Unit(row, i, window, bare(bullet), starts and i == 0))
+    return out
+
+
+def bare(bullet: str) -> str:
+    """A bullet's text without its list marker and ``**`` bold markers."""
+    text = bullet.strip()
+    if text[:2] in ("- ", "* ", "+ "):
+        text = text[2:]
+    return text.replace("**", "").strip() or bullet

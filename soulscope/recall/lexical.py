@@ -1,4 +1,8 @@
-"""BM25 over chunks: a tokenizer that keeps thread numbers and agent ids, rank-bm25 for the statistics.
+"""BM25 over chunks: a stemming tokenizer that keeps thread numbers and agent ids, rank-bm25's statistics.
+
+Words are reduced to their English Snowball stems ("started", "starting" -> "start"), so a question
+need not repeat the exact form a soul file used; on LoCoMo (bench/locomo.py) stemming and a lower
+``k1`` (term frequency saturates sooner in short bullets) each lift BM25's recall.
 
 rank-bm25's BM25Okapi gives a term found in more than half of the corpus a zero or negative IDF
 (floored at ``epsilon`` times the mean IDF), which on a single agent's file silences exactly the
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -26,10 +31,24 @@ in into is it its me my no not of on or our she so than that the their them then
 these they this to was we were what when where which who whom why will with you your s
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
+K1 = 0.6  # measured on LoCoMo: 0.6 beats rank-bm25's 1.5 on bullets of a sentence or two
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # noqa: ANN202 - snowballstemmer ships no types
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """The English stem of a lower-case word; numbers and mixed tokens stay as they are."""
+    return _stemmer().stemWord(word) if word.isalpha() else word
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased tokens; ``#7448`` also yields ``7448``, ``zion-coder-06`` also its parts."""
+    """Lower-cased, stemmed tokens; ``#7448`` also yields ``7448``, ``zion-coder-06`` its parts."""
     out: list[str] = []
     for match in _TOKEN.finditer(text.lower()):
         token = match.group()
@@ -38,9 +57,9 @@ def tokenize(text: str) -> list[str]:
             continue
         if token in STOPWORDS:
             continue
-        out.append(token)
+        out.append(stem(token))
         if _JOINERS.search(token):
-            out += [p for p in _JOINERS.split(token) if p and p not in STOPWORDS]
+            out += [stem(p) for p in _JOINERS.split(token) if p and p not in STOPWORDS]
     return out
 
 
@@ -50,7 +69,7 @@ class LexicalIndex:
     def __init__(
         self,
         documents: Sequence[Sequence[str]],
-        k1: float = 1.5,
+        k1: float = K1,
         b: float = 0.75,
         delta: float = 1.0,
     ) -> None:
@@ -76,6 +95,11 @@ class LexicalIndex:
             tf = np.asarray(freqs[term], dtype=np.float64)
             weight = self.idf[term] * tf * (k1 + 1) / (norm[r] + tf)
             self._postings[term] = (r, weight)
+
+    def containing(self, term: str) -> np.ndarray:
+        """The rows of the documents that hold ``term`` (a token as :func:`tokenize` makes it)."""
+        posting = self._postings.get(term)
+        return posting[0] if posting is not None else np.zeros(0, dtype=np.int64)
 
     def scores(self, query: Sequence[str]) -> np.ndarray:
         """Each document's BM25Plus score, zero where it holds no query term.

@@ -17,14 +17,14 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
 from soulscope.atomic import write_atomic
-from soulscope.config import cache_dir, load_settings
+from soulscope.config import Settings, cache_dir, load_settings
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # sha256 of model.safetensors as published in sentence-transformers/all-MiniLM-L6-v2.
@@ -33,6 +33,9 @@ WEIGHTS_FILE = "model.safetensors"
 DIMENSIONS = 384
 DEVICES = ("cuda", "mps", "cpu")
 QUERY_BATCH = 4  # at most this many texts are encoded as a query (one thread on CPU)
+CPU_BATCH = 64
+GPU_BATCH = 512
+WINDOW_CHARS = 256 * 6  # the model's window (256 word pieces) in characters, with room to spare
 
 
 class EncoderError(Exception):
@@ -117,9 +120,14 @@ def pick_device(requested: str | None = None) -> str:
 
 
 class MiniLM:
-    """all-MiniLM-L6-v2 on the chosen device; counts the texts it has encoded."""
+    """all-MiniLM-L6-v2 on the chosen device; counts the texts it has encoded.
 
-    def __init__(self, device: str | None = None, batch_size: int = 64) -> None:
+    On CUDA the model runs in float16 with batches of ``GPU_BATCH``. Texts are cut to
+    ``WINDOW_CHARS`` before the tokenizer sees them: the model reads 256 word pieces, and a
+    word piece is rarely longer than 5 characters, so what is cut off would be dropped anyway.
+    """
+
+    def __init__(self, device: str | None = None, batch_size: int | None = None) -> None:
         folder = model_path()
         verify_weights(folder)
         # Belt and braces: the path is local, and the hub must not be asked about it either.
@@ -134,8 +142,11 @@ class MiniLM:
         hf_logging.disable_progress_bar()
         hf_logging.set_verbosity_error()
         self._model = SentenceTransformer(str(folder), device=self.device, local_files_only=True)
+        gpu = self.device.startswith("cuda")
+        if gpu:
+            self._model.half()
         self.name = f"{MODEL_NAME}@{WEIGHTS_SHA256[:12]}"
-        self.batch_size = batch_size
+        self.batch_size = batch_size or (GPU_BATCH if gpu else CPU_BATCH)
         self.texts_encoded = 0  # how many texts went through the model (the cache's tests read it)
         self._lock = threading.Lock()  # one model, shared by workers: encode one batch at a time
         import torch
@@ -155,14 +166,25 @@ class MiniLM:
                 if self._torch.get_num_threads() != threads:
                     self._torch.set_num_threads(threads)
             vectors = self._model.encode(
-                list(texts),
+                [t[:WINDOW_CHARS] for t in texts],
                 batch_size=self.batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
                 show_progress_bar=False,
             )
             self.texts_encoded += len(texts)
-        return np.asarray(vectors, dtype=np.float32)
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if self.device.startswith("cuda"):  # float16 rows are unit length to about 1e-3
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors
+
+
+def load_encoder(settings: Settings | None = None) -> Encoder:
+    """The configured encoder: the ``[embeddings]`` endpoint when it has a base URL, else MiniLM."""
+    from soulscope.recall.endpoint import EmbeddingEndpoint, EndpointEncoder
+
+    endpoint = EmbeddingEndpoint.from_settings(settings)
+    return EndpointEncoder(endpoint) if endpoint else MiniLM()
 
 
 def text_digest(text: str) -> bytes:
@@ -213,8 +235,32 @@ class EmbeddingCache:
             )
 
 
-def embed(texts: Sequence[str], encoder: Encoder, cache: EmbeddingCache | None) -> np.ndarray:
-    """Unit vectors for ``texts``: cached ones read back, the rest encoded in one call and stored."""
+EMBED_BATCH = 256  # texts per batch that is encoded, cached and reported before the next
+
+
+Progress = Callable[[int, int], None]  # (texts embedded so far, texts to embed)
+
+
+def missing_texts(texts: Sequence[str], encoder: Encoder, cache: EmbeddingCache | None) -> int:
+    """How many distinct texts of ``texts`` the cache does not hold for ``encoder`` yet."""
+    digests = {text_digest(t) for t in texts}
+    return len(digests) - (len(cache.get_many(encoder.name, list(digests))) if cache else 0)
+
+
+def embed(
+    texts: Sequence[str],
+    encoder: Encoder,
+    cache: EmbeddingCache | None,
+    progress: Progress | None = None,
+    batch: int = EMBED_BATCH,
+) -> np.ndarray:
+    """Unit vectors for ``texts``: cached ones read back, the rest encoded batch by batch.
+
+    Missing texts are sorted by length, so a batch pads little, and every batch is stored as
+    soon as it is encoded: an interrupted first embedding keeps what it did, and the next call
+    resumes there. ``progress(done, total)`` is called before the first batch (``done`` 0)
+    and after each; never when nothing is missing.
+    """
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
     digests = [text_digest(t) for t in texts]
@@ -223,10 +269,22 @@ def embed(texts: Sequence[str], encoder: Encoder, cache: EmbeddingCache | None) 
     for d, t in zip(digests, texts, strict=True):
         if d not in known and d not in missing:
             missing[d] = t
-    if missing:
-        fresh = encoder.encode(list(missing.values()))
-        new = list(zip(missing.keys(), fresh, strict=True))
+    order = sorted(missing, key=lambda d: len(missing[d]))
+    if order and progress:
+        progress(0, len(order))
+    for start in range(0, len(order), batch):
+        keys = order[start : start + batch]
+        fresh = encoder.encode([missing[d] for d in keys])
+        new = list(zip(keys, fresh, strict=True))
         known.update(new)
         if cache:
             cache.put_many(encoder.name, new)
+        if progress:
+            progress(min(start + batch, len(order)), len(order))
+    sizes = {len(v) for v in known.values()}
+    if len(sizes) > 1:
+        raise EncoderError(
+            f"vectors of {encoder.name} come in sizes {sorted(sizes)}: the cache holds vectors "
+            "of another model under this name; give the model another name"
+        )
     return np.stack([known[d] for d in digests]).astype(np.float32, copy=False)

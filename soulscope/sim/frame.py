@@ -215,7 +215,11 @@ class _Applied:
 
 def _quote(text: str, limit: int = 90) -> str:
     text = " ".join(text.split())
-    return f"“{text if len(text) <= limit else text[: limit - 1].rstrip() + '…'}”"
+    if len(text) > limit:
+        # Cut between words, never inside one ("The a…").
+        cut = text[: limit - 1]
+        text = (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:") + "…"
+    return f"“{text}”"
 
 
 def _decision_dict(decision: Decision) -> dict[str, Any]:

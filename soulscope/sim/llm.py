@@ -3,8 +3,11 @@
 Answers are structured JSON (``response_format`` with ``DECISION_SCHEMA`` where the server
 supports it, plain JSON by instruction where it does not), validated against the world the agent
 saw, repaired once when invalid; an agent whose endpoint is down, slow or incoherent lurks this
-frame and the reason is logged, while the others go on. Calls run concurrently, at most
-``concurrency`` at once, each bounded by the settings' timeout.
+frame and the reason is logged, while the others go on. A reply that is not a chat completion
+(an HTML page, JSON of another shape, a body cut short) is such a reason too. Calls run
+concurrently, at most ``concurrency`` at once, each bounded by the settings' timeout. At most
+``MAX_RAW_CHARS`` of an answer are kept (for the frame log and the repair prompt); the log says so
+where an answer was cut.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from soulscope.sim.community import Comment, Post
 
 MAX_SOUL_CHARS = 24_000  # about 6k tokens of memory per prompt; the newest frames are kept
 MAX_AGENTS_LISTED = 60
+MAX_RAW_CHARS = 16_000  # of one answer, kept in frames/N/AGENT.json; a decision is far shorter
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.S)
 
 
@@ -95,6 +99,30 @@ def messages_for(request: Request) -> list[dict[str, str]]:
         "\nWhat do you do this frame? Answer with the JSON object only.",
     ]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]
+
+
+def capped(answer: str) -> str:
+    """At most ``MAX_RAW_CHARS`` of an answer, saying how long it was when it is cut."""
+    if len(answer) <= MAX_RAW_CHARS:
+        return answer
+    return answer[:MAX_RAW_CHARS] + (
+        f"\n[cut by soulscope: the answer was {len(answer):,} characters; "
+        f"the first {MAX_RAW_CHARS:,} are kept]"
+    )
+
+
+def reply_text(reply: Any) -> str:
+    """The answer's text from a chat completion; DecisionError when the reply is not one."""
+    if isinstance(reply, str | bytes):
+        if reply.lstrip()[:1] in ("<", b"<"):
+            raise DecisionError("the endpoint answered with an HTML page, not a chat completion")
+        raise DecisionError("the endpoint's reply is not a chat completion")
+    choices = getattr(reply, "choices", None)
+    if not isinstance(choices, list):
+        raise DecisionError("the endpoint's reply is not a chat completion (no 'choices')")
+    message = getattr(choices[0], "message", None) if choices else None
+    content = getattr(message, "content", None)
+    return content if isinstance(content, str) else ""  # empty: asked again once, as invalid
 
 
 def parse_answer(text: str) -> Any:
@@ -182,8 +210,7 @@ class LlmBrain:
             self.structured = False
             kwargs.pop("response_format")
             reply = await asyncio.wait_for(client.chat.completions.create(**kwargs), self.timeout)
-        choice = reply.choices[0] if reply.choices else None
-        return (choice.message.content or "") if choice else ""
+        return reply_text(reply)
 
     async def _decide_one(self, client: Any, request: Request) -> Outcome:
         import openai
@@ -192,7 +219,7 @@ class LlmBrain:
         answers: list[str] = []
         try:
             for attempt in range(2):
-                answer = await self._ask(client, messages)
+                answer = capped(await self._ask(client, messages))
                 answers.append(answer)
                 try:
                     decision = validate(parse_answer(answer), request)
@@ -210,10 +237,16 @@ class LlmBrain:
                             },
                         ]
             reason = f"invalid answer after one repair: {error}"
+        except DecisionError as exc:
+            reason = str(exc)
         except (TimeoutError, openai.APITimeoutError):
             reason = f"no answer within {self.timeout:g} s"
         except openai.APIConnectionError:
-            reason = f"cannot reach the LLM endpoint at {self.endpoint.base_url}"
+            reason = f"cannot reach the LLM endpoint at {self.endpoint.shown}"
         except openai.APIStatusError as exc:
             reason = f"the LLM endpoint answered HTTP {exc.status_code}"
+        except (openai.APIError, ValueError) as exc:
+            # The client could not read the reply (a body that is not JSON, of another shape).
+            reason = f"the endpoint's reply is unreadable ({type(exc).__name__})"
+        reason = self.endpoint.redact(reason)
         return Outcome(Decision.lurk(), "\n\n".join(answers), messages, error=reason)

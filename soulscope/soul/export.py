@@ -60,5 +60,8 @@ def statement_dict(s: Statement) -> dict[str, Any]:
         "from": s.from_role,
         "to": s.to_role,
         "shift": s.shift,
+        "kind": s.kind,
+        "magnitude": s.magnitude,
+        "from_mismatch": s.from_mismatch,
         "repeat": s.repeat,
     }

@@ -1,18 +1,113 @@
-"""Becoming arcs: the identity statements of a soul in file order, their roles and shifts."""
+"""Becoming arcs: the identity statements of a soul in file order, their roles and shifts.
+
+A statement's *role* is the identity noun phrase it opens with ("the integration testing
+advocate who writes test code" holds the role "integration testing advocate"): articles,
+counters ("twenty-seventh", "15th", "#3"), numbers and trailing qualifiers ("who ...", "with
+...") do not make a different role. Each statement is classified against the ones before it:
+
+- ``first``: the arc's first statement;
+- ``repeat``: the same text as the previous statement (counter prefixes aside);
+- ``refinement``: the same role as the previous statement, said differently;
+- ``return``: a role held earlier in the arc, but not by the previous statement;
+- ``shift``: a role not held before.
+
+Early-era ``Evolving position:`` statements are positions, not roles ("the Bayesian method now
+prices comparative claims"): one shifts only when it claims a change of the agent's own stance
+("the bridge role has shifted from post-hoc mapping to real-time facilitation", "conceded ...").
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from soulscope.soul.model import Frame, Soul, frame_label, label_key
 
 DEFAULT_LABEL = "Becoming"
 FALLBACK_LABEL = "Evolving position"
+KINDS = ("first", "repeat", "refinement", "return", "shift")
+SHIFT_KINDS = frozenset({"shift", "return"})
 
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
-_FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–]\s|$)", re.S)
-_ROLE_MAX_WORDS = 10
+_FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
+
+_UNITS = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
+    "hundred"
+).split()
+_ORDINALS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
+    "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth hundredth last latest "
+    "next final"
+).split()
+_NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
+# One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
+_COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
+_ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+# Inside a role only ordinals and numerals count ("the 15th archivist"); "the quiet one" keeps "one".
+_COUNTER_WORD = re.compile(
+    rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
+)
+# A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
+_COUNTER_PREFIX = re.compile(
+    rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
+    rf"(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*[.;:—–]\s*",
+    re.I,
+)
+_ARTICLES = frozenset("the a an my our this that its their his her now still".split())
+# Words that end the noun phrase: what follows qualifies the role, it does not name another.
+_QUALIFIERS = frozenset(
+    (
+        "who whose whom that which where when while because with without than for from in on "
+        "at by between of to into onto through across after before about like as not rather "
+        "instead beyond over under against toward towards via and or but than — –"
+    ).split()
+)
+# Heads too vague to be a role alone: "the agent who patches before proposing" keeps its clause.
+_GENERIC_HEADS = frozenset("agent one someone person entity being kind type figure thing".split())
+_LESS_MORE = re.compile(r"^(?:less|not)\s+.+?,?\s+(?:more|but)\s+(.+)$", re.I)
+_STOP = frozenset(
+    (
+        "the a an and or but of to in on at by for from with without is are was were be been it "
+        "its this that these those as not no just only than then now still more less who whose "
+        "which what when where how i my me we our they their them he she his her you your so if "
+        "into about over also very same one"
+    ).split()
+)
+
+# Early-era positions: what makes one claim a change of the agent's own stance.
+_CHANGE_FROM_TO = re.compile(
+    r"\b(?P<subject>[\w'-]+)\s+(?:has\s+|have\s+|is\s+|are\s+|was\s+|been\s+)*"
+    r"(?:shift(?:ed|ing|s)?|mov(?:e|ed|ing|es)|pivot(?:ed|ing|s)?|turn(?:ed|ing|s)?|"
+    r"evolv(?:e|ed|ing|es)|chang(?:e|ed|ing|es)|transition(?:ed|ing)|upgrad(?:e|ed|ing|es)|"
+    r"graduat(?:e|ed|ing|es)|switch(?:ed|ing|es)?)\s+from\s+(?!\d)\S.*?\s+to\s+\S",
+    re.I,
+)
+# A change that happened around the agent, not to it: the world's seed, the room's mood.
+_NOT_SELF = frozenset(
+    "seed seeds vibe mood weather conversation conversations thread threads debate topic "
+    "platform community market prices word".split()
+)
+_ARROW = re.compile(r"^[^.→]{1,60}?\s→\s[^.→]{1,60}?(?:\.|$)")
+_CONCESSION = re.compile(
+    r"(?:^|\b(?:i|we)\s+(?:must\s+|have\s+to\s+|had\s+to\s+|now\s+)?"
+    r"|\bthe\s+[\w-]+\s+(?:must|has\s+to|had\s+to|now)\s+)"
+    r"(?:conced(?:e|ed|es)|accept(?:ed|s)?|admit(?:ted|s)?|retract(?:ed|s)?)\b"
+    r"|\b(?:i\s+was|i\s+had\s+been)\s+wrong\b|\bchanged\s+my\s+mind\b"
+    r"|\bno\s+longer\s+(?!just\b|only\b|merely\b|simply\b)"
+    r"|(?<!\bof\s)(?<!\bno\s)(?<!\bwithout\s)\brevis(?:ion|ed|e)\b"
+    r"|\b(?:i|we|have|has|had)\s+abandoned\b|(?<!\bwithout\s)\babandon(?:ing)?\s+(?:the|my|our|this|that)\b",
+    re.I,
+)
+# A claim that the position reaches further is a refinement, whatever else it says.
+_EXTENSION = re.compile(
+    r"\b(?:extends?|extended|extending|expand(?:s|ed|ing)?|scales?|scaled|appl(?:y|ies|ied)\s+"
+    r"(?:to|naturally)|now\s+(?:covers|includes|applies)|covers)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,30 +122,154 @@ class Statement:
     number: int | None
     suffix: str
     date: str | None
-    role: str  # "the traceback pragmatist"
+    role: str  # "traceback pragmatist": the identity noun phrase, for comparing
     from_role: str | None  # "From Y to Z": Y
     to_role: str | None  # "From Y to Z": Z
-    shift: bool  # the role differs from the previous statement's
-    repeat: bool  # the same statement as the previous one (a duplicated frame)
+    kind: str  # one of KINDS, against the statements before it
+    magnitude: float  # 0..1, how far it moved from the previous statement (``magnitude``)
+    from_mismatch: bool  # "From Y to Z" names a Y that is not the previous role
     duplicate_frame: bool  # its frame heading repeats an earlier frame's
+
+    @property
+    def shift(self) -> bool:
+        """A role not held by the previous statement: a shift, or a return to an older one."""
+        return self.kind in SHIFT_KINDS
+
+    @property
+    def repeat(self) -> bool:
+        return self.kind == "repeat"
 
     @property
     def frame_label(self) -> str:
         return frame_label(self.number, self.suffix, self.date) or "—"
 
 
+def strip_counters(text: str) -> str:
+    """The statement without leading counting sentences ("twenty-eighth bet. ...")."""
+    out = text.strip().strip("*_ ")
+    while True:
+        m = _COUNTER_PREFIX.match(out)
+        if not m or m.end() >= len(out):
+            return out
+        out = out[m.end() :]
+
+
 def role_of(text: str) -> str:
-    """The role a statement names: its first clause, or its first words when that is long."""
-    m = _FIRST_CLAUSE.match(text.strip())
-    clause = (m.group(1) if m else text).strip().strip("*_\"' ")
-    words = clause.split()
-    if len(words) > _ROLE_MAX_WORDS:
-        return " ".join(words[:_ROLE_MAX_WORDS]) + "…"
-    return clause
+    """The role a statement names: its opening noun phrase, without article, counters or qualifiers."""
+    body = strip_counters(text)
+    m = _FIRST_CLAUSE.match(body)
+    clause = (m.group(1) if m else body).strip().strip("*_\"'` ")
+    less_more = _LESS_MORE.match(body.split(". ")[0].rstrip("."))
+    if less_more:
+        clause = less_more.group(1)
+    words = [w for w in clause.split() if not _COUNTER_WORD.match(w.strip("*_\"'`,."))]
+    while words and words[0].lower() in _ARTICLES:
+        words = words[1:]
+    for i, word in enumerate(words):
+        if i and word.lower().strip(",") in _QUALIFIERS:
+            if words[i - 1].lower() in _GENERIC_HEADS:
+                break  # "the agent who ...": the qualifier is the role
+            words = words[:i]
+            break
+    return " ".join(words).strip(" ,*_\"'`") or clause
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def role_key(role: str) -> tuple[str, ...]:
+    """A role's words as compared: lower case, hyphens split, plurals folded."""
+    words = re.sub(r"[^\w\s]", " ", role.lower().replace("-", " ")).split()
+    return tuple(_stem(w) for w in words if not _COUNTER_WORD.match(w))
+
+
+def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The same role: equal, or one adds modifiers to the other ("empiricist", "reluctant
+    empiricist") while the head noun stays."""
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    return a[-1] == b[-1] and (set(a) <= set(b) or set(b) <= set(a))
+
+
+def _words(text: str) -> set[str]:
+    words = re.sub(r"[^\w\s]", " ", strip_counters(text).lower().replace("-", " ")).split()
+    return {_stem(w) for w in words if w not in _STOP and not _COUNTER_WORD.match(w)}
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    return " ".join(re.sub(r"[^\w\s]", " ", strip_counters(text).lower()).split())
+
+
+def lexical_distance(a: str, b: str) -> float:
+    """1 - the Jaccard overlap of two statements' content words: 0 the same, 1 nothing shared."""
+    wa, wb = _words(a), _words(b)
+    if not wa and not wb:
+        return 0.0
+    return 1.0 - len(wa & wb) / len(wa | wb)
+
+
+def magnitude(previous: str, text: str, position: bool = False) -> float:
+    """How far a statement moved from the previous one, 0..1, from their words alone.
+
+    For roles, the role weighs most: the same role said differently moves a little, another
+    role a lot. Positions have no role; their words are compared whole.
+    """
+    words = lexical_distance(previous, text)
+    if position:
+        return round(words, 3)
+    a, b = role_key(role_of(previous)), role_key(role_of(text))
+    role = 0.0 if same_role(a, b) else lexical_distance(" ".join(a), " ".join(b)) or 1.0
+    return round(0.6 * role + 0.4 * words, 3)
+
+
+def claims_change(text: str) -> bool:
+    """Whether a position statement claims a change of the agent's own stance."""
+    body = strip_counters(text)
+    for m in _CHANGE_FROM_TO.finditer(body):
+        if m.group("subject").lower() not in _NOT_SELF:
+            return True
+    if _EXTENSION.search(body):
+        return False
+    return bool(_ARROW.match(body) or _CONCESSION.search(body))
+
+
+def classify(
+    text: str, previous: str | None, held: Sequence[tuple[str, ...]] = (), position: bool = False
+) -> str:
+    """The kind of ``text`` against the previous statement and the roles ``held`` before it
+    (oldest first, the previous statement's last). ``position``: an early-era position."""
+    if previous is None:
+        return "first"
+    if _norm(text) == _norm(previous):
+        return "repeat"
+    if position:
+        return "shift" if claims_change(text) else "refinement"
+    key = role_key(role_of(text))
+    if same_role(key, role_key(role_of(previous))):
+        return "refinement"
+    if any(same_role(key, h) for h in held[:-1]):
+        return "return"
+    return "shift"
+
+
+def names_role(phrase: str) -> bool:
+    """Whether "From Y" names a role ("integration declarer") rather than an activity
+    ("indexing the library", "saying hello at the door"), which no role can contradict."""
+    words = phrase.strip().strip("*_\"'`").split()
+    while words and words[0].lower() in _ARTICLES:
+        words = words[1:]
+    return bool(words) and not words[0].lower().endswith("ing")
+
+
+def is_position_label(label: str) -> bool:
+    return label_key(label) == label_key(FALLBACK_LABEL)
 
 
 def arc_label(soul: Soul, label: str | None = None) -> str:
@@ -65,20 +284,29 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
 
 
 def arc(soul: Soul, label: str | None = None) -> list[Statement]:
-    """Every identity statement in file order (frames and other sections alike)."""
-    key = label_key(arc_label(soul, label))
+    """Every identity statement in file order (frames and other sections alike), classified."""
+    used = arc_label(soul, label)
+    key, position = label_key(used), is_position_label(used)
     out: list[Statement] = []
-    prev_role = prev_text = None
+    held: list[tuple[str, ...]] = []
+    prev: str | None = None
     for block in soul.blocks:
         frame = block if isinstance(block, Frame) else None
         for obs in block.observations:
             if obs.key != key or not obs.text:
                 continue
             role = role_of(obs.text)
-            norm_text, norm_role = _norm(obs.text), _norm(role)
-            repeat = prev_text is not None and norm_text == prev_text
-            shift = prev_role is not None and not repeat and norm_role != prev_role
+            rkey = role_key(role)
+            kind = classify(obs.text, prev, held, position)
             m = _FROM_TO.search(obs.text)
+            from_role = m.group(1).strip() if m else None
+            mismatch = bool(
+                not position
+                and from_role
+                and held
+                and names_role(from_role)
+                and not same_role(role_key(role_of(from_role)), held[-1])
+            )
             out.append(
                 Statement(
                     index=len(out),
@@ -90,19 +318,40 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                     suffix=frame.suffix if frame else "",
                     date=frame.date if frame else None,
                     role=role,
-                    from_role=m.group(1).strip() if m else None,
+                    from_role=from_role,
                     to_role=m.group(2).strip() if m else None,
-                    shift=shift,
-                    repeat=repeat,
+                    kind=kind,
+                    magnitude=0.0 if prev is None else magnitude(prev, obs.text, position),
+                    from_mismatch=mismatch,
                     duplicate_frame=bool(frame and frame.duplicate_of is not None),
                 )
             )
-            prev_role, prev_text = norm_role, norm_text
+            held.append(rkey)
+            prev = obs.text
     return out
 
 
 def shifts(statements: list[Statement]) -> list[Statement]:
     return [s for s in statements if s.shift]
+
+
+def drift(
+    statements: Sequence[Statement], encode: Callable[[list[str]], object] | None = None
+) -> list[float]:
+    """Each statement's shift magnitude against the previous one, 0..1 (the first is 0).
+
+    Lexical without ``encode``; with it (texts -> an array of embedding rows, as
+    ``recall.semantic`` gives), the cosine distance of the statements, clipped to 0..1.
+    """
+    if encode is None or len(statements) < 2:
+        return [s.magnitude for s in statements]
+    import numpy as np
+
+    vectors = np.asarray(encode([s.text for s in statements]), dtype=float)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors / np.where(norms == 0, 1, norms)
+    cos = (vectors[1:] * vectors[:-1]).sum(axis=1)
+    return [0.0, *(round(float(min(1.0, max(0.0, 1.0 - c))), 3) for c in cos)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +399,7 @@ class ArcSummary:
     latest: Statement | None
     frames: int
     last_date: str | None
+    drift: tuple[float, ...] = ()  # each statement's shift magnitude, in arc order
 
 
 def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary:
@@ -163,4 +413,5 @@ def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary
         latest=statements[-1] if statements else None,
         frames=len(soul.frames),
         last_date=max(dates) if dates else None,
+        drift=tuple(s.magnitude for s in statements),
     )

@@ -4,8 +4,10 @@ How the parts talk (read this before adding a tab):
 
 - A tab is a ``Pane`` (``soulscope/tui/panes/base.py``) in its own module under
   ``soulscope/tui/panes/``. Adding a tab is one change: write the module and append its class to
-  ``PANES`` below. The app builds the ``TabPane`` (id ``Pane.TAB_ID``) and a key binding
-  (``Pane.TAB_KEY``, id ``tab.<TAB_ID>``) from it, and lists it in the command palette.
+  ``PANES`` below, and give it an action ``tab.<TAB_ID>`` in ``soulscope/tui/actions.py``. The app
+  builds the ``TabPane`` (id ``Pane.TAB_ID``) from it; the tab's key focuses ``Pane.focus_content``.
+- Keys: every binding, palette entry and help row comes from ``soulscope/tui/actions.py``. A pane's
+  bindings are ``bindings("<context>")``; the user's ``[keys]`` table remaps them by action id.
 - How a pane learns the selected agent: the app sets the reactive ``pane.agent_id`` at once when the
   user selects an agent (watch it with ``watch_agent_id``; nothing is parsed yet), then sets
   ``pane.soul`` when the parsed ``Soul`` arrives (``watch_soul``; None while loading or when the file
@@ -27,22 +29,25 @@ How the parts talk (read this before adding a tab):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
+from functools import partial
 from time import monotonic, perf_counter
 
 from textual import work
 from textual.app import App, ComposeResult, SystemCommand
+from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.widgets import Footer, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
-import soulscope
-from soulscope.config import load_settings
+from soulscope.bundled import bundled
+from soulscope.config import Settings, load_settings
+from soulscope.soul.lookup import find_frame
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.model import Soul
+from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, Action, bindings, keymap_problem
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.messages import (
@@ -64,8 +69,7 @@ from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.world import World, WorldError
 
-# The styles live at the repository root (an editable install), found from the package itself.
-STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss"
+STYLES = bundled("styles") / "app.tcss"
 
 # The tabs, in order. Append a Pane subclass here to add a tab.
 PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatPane]
@@ -76,6 +80,9 @@ MAX_FRAMES_AT_ONCE = 1000
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
 
+# Below this many columns the agent list folds away by itself (the tabs need the room).
+NARROW = 100
+
 
 class SoulscopeApp(App[None]):
     """Browse a world of soul files: the agent list, the Soul, Becoming and World tabs."""
@@ -83,36 +90,20 @@ class SoulscopeApp(App[None]):
     CSS_PATH = STYLES
     TITLE = "soulscope"
     COMMANDS = App.COMMANDS | {AgentCommands, ChatCommands}
-    BINDINGS = [
-        Binding("q", "quit", "Quit", id="app.quit"),
-        Binding("question_mark", "help", "Help", id="app.help"),
-        Binding("slash", "focus_filter", "Filter", id="app.filter"),
-        Binding("right_square_bracket", "step_frame(True)", "Next frame", id="app.next_frame"),
-        Binding("left_square_bracket", "step_frame(False)", "Prev frame", id="app.previous_frame"),
-        Binding("colon", "goto_frame", "Go to frame", id="app.goto_frame"),
-        Binding("n", "advance(1)", "Run a frame", show=False, id="app.advance"),
-        Binding("N", "advance_many", "Run frames", show=False, id="app.advance_many"),
-        Binding("x", "stop_frames", "Stop frames", show=False, id="app.stop_frames"),
-        Binding("c", "compare", "Compare arcs", show=False, id="app.compare"),
-        Binding("p", "problems", "Problems", show=False, id="app.problems"),
-        Binding("r", "reload", "Reload", show=False, id="app.reload"),
-        Binding("s", "cycle_sort", "Sort", show=False, id="app.sort"),
-        Binding("j", "cursor('down')", "Down", show=False, id="app.down"),
-        Binding("k", "cursor('up')", "Up", show=False, id="app.up"),
-        *(
-            Binding(
-                p.TAB_KEY, f"show_tab('{p.TAB_ID}')", p.TAB_TITLE, show=False, id=f"tab.{p.TAB_ID}"
-            )
-            for p in PANES
-        ),
-    ]
+    BINDINGS = bindings("app")
 
     agent_id: reactive[str | None] = reactive(None, init=False)
 
-    def __init__(self, world: World, *, arc_label: str | None = None) -> None:
+    def __init__(
+        self, world: World, *, settings: Settings | None = None, arc_label: str | None = None
+    ) -> None:
         super().__init__()
         self.world = world
-        self.arc_label = arc_label or load_settings().arc_label
+        # Read once, by the CLI entry; the panes read ``app.settings``.
+        self.settings = settings if settings is not None else load_settings()
+        self.arc_label = arc_label or self.settings.arc_label
+        self.set_keymap(dict(self.settings.keys))
+        self.sidebar_wanted = True  # the user's choice; a narrow window folds the list anyway
         self.cache = SoulCache(world, self.arc_label)
         self.soul: Soul | None = None  # the selected agent's, once parsed
         self._pending: tuple[str, int] | None = None  # ("line"|"frame", n): where to go once parsed
@@ -131,7 +122,17 @@ class SoulscopeApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._announce_settings()
+        self._show_world()
+
+    def _announce_settings(self) -> None:
+        for problem in (self.settings.problem, keymap_problem(self.settings.keys)):
+            if problem:
+                self.notify(problem[:1].upper() + problem[1:], severity="warning", markup=False)
+
+    def _show_world(self, keep: str | None = None) -> None:
         self.sub_title = self.world.name
+        self._fold_sidebar(self.size.width)
         # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
         self.sidebar.list.focus()
         if not self.world.agents():
@@ -140,11 +141,12 @@ class SoulscopeApp(App[None]):
             )
             return
         # Parsing starts once the window is painted, so that it never delays the first paint.
-        self.call_after_refresh(self._start)
+        self.call_after_refresh(self._start, keep)
 
-    def _start(self) -> None:
+    def _start(self, keep: str | None = None) -> None:
         self._world_started = perf_counter()
-        self.select_agent(self.world.agents()[0].id)
+        agents = self.world.agents()
+        self.select_agent(keep if any(a.id == keep for a in agents) else agents[0].id)
         self.parse_world()
 
     @property
@@ -223,8 +225,14 @@ class SoulscopeApp(App[None]):
         self._world_started = perf_counter()
         self.parse_world()
 
-    def show_tab(self, tab_id: str) -> None:
+    def show_tab(self, tab_id: str, *, focus: bool = True) -> None:
+        """Show a tab and (unless ``focus`` is False) focus its main widget, so its keys act at once."""
         self.query_one(TabbedContent).active = tab_id
+        if focus:
+            self.pane(tab_id).focus_content()
+
+    def pane(self, tab_id: str) -> Pane:
+        return next(p for p in self.panes if p.TAB_ID == tab_id)
 
     def open_world(self, world: World) -> None:
         """Show another world in place of this one (time travel to a snapshot, and back).
@@ -242,15 +250,9 @@ class SoulscopeApp(App[None]):
         self.soul = None
         self.set_reactive(SoulscopeApp.agent_id, None)
         await self.recompose()
-        self.on_mount()
-        self.show_tab(tab)
+        self._show_world(keep=previous)
         # Keys of the tab the user was in keep working (the History tab's "o" brings them back).
-        pane = next((p for p in self.panes if tab == p.TAB_ID), None)
-        focusable = [w for w in pane.query("*") if w.focusable] if pane else []
-        if focusable:
-            focusable[0].focus()
-        if previous is not None and any(a.id == previous for a in world.agents()):
-            self.select_agent(previous)
+        self.show_tab(tab)
 
     # -- selection and parsing ---------------------------------------------------------------
     def watch_agent_id(self, agent_id: str | None) -> None:
@@ -346,26 +348,58 @@ class SoulscopeApp(App[None]):
 
     # -- actions -----------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(list(self._binding_rows())))
+        self.push_screen(HelpScreen(list(self.help_rows())))
 
-    def _binding_rows(self) -> Iterable[tuple[str, str, str, str]]:
-        seen: set[type] = set()
-        for node in [self, *self.screen.walk_children()]:
-            kind = type(node)
-            # Ours only: the keys of Textual's own widgets (Input's editing keys...) are standard.
-            if kind in seen or not kind.__module__.startswith("soulscope."):
-                continue
-            seen.add(kind)
-            where = "everywhere" if node is self else kind.__name__
-            for b in kind.__dict__.get("BINDINGS", ()):
-                if isinstance(b, Binding) and b.description:
-                    yield (where, self.get_key_display(b), b.description, b.id or "")
+    def keys_of(self, action: Action) -> list[str]:
+        """The keys bound to ``action`` now (the user's keymap first), as Textual displays them."""
+        keys = self._keymap.get(action.id, action.keys)
+        return [self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",") if k.strip()]
+
+    def help_rows(self) -> Iterable[tuple[str, str, str, str]]:
+        """(where, keys, what it does, action id) for every action of the registry."""
+        for action in ACTIONS:
+            yield (CONTEXTS[action.context], " ".join(self.keys_of(action)), action.description,
+                   action.id)
 
     def action_focus_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
+        if not self.sidebar.display:
+            self.action_toggle_sidebar()
+        self.sidebar.focus_filter()
 
     def action_show_tab(self, tab_id: str) -> None:
         self.show_tab(tab_id)
+
+    def action_toggle_sidebar(self) -> None:
+        """Fold the agent list away, or bring it back (it folds by itself in a narrow window)."""
+        self.sidebar_wanted = not self.sidebar.display
+        self.sidebar.display = self.sidebar_wanted
+        if not self.sidebar_wanted and (self.focused is None or self.sidebar in self.focused.ancestors):
+            self.active_pane.focus_content()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fold_sidebar(event.size.width)
+
+    def _fold_sidebar(self, width: int) -> None:
+        shown = self.sidebar_wanted and width >= NARROW
+        if self.sidebar.display != shown:
+            self.sidebar.display = shown
+            if not shown and self.focused is not None and self.sidebar in self.focused.ancestors:
+                self.call_after_refresh(self.active_pane.focus_content)
+
+    def action_back_to_now(self) -> None:
+        """Come back from a past world (time travel) to the world as it is on disk now."""
+        from soulscope.history.timeline import WorldAt
+
+        world = self.world
+        if isinstance(world, WorldAt):
+            self.open_world(world.live)
+        else:
+            keys = " or ".join(self.keys_of(BY_ID["history.travel"]))
+            self.notify(
+                f"This is the world as it is now; {keys} in the History tab opens it as of a "
+                "commit.",
+                markup=False,
+            )
 
     def action_reload(self) -> None:
         self.reload_world()
@@ -376,14 +410,25 @@ class SoulscopeApp(App[None]):
         self.notify(f"Agents sorted by {sort}.", markup=False)
 
     async def action_cursor(self, direction: str) -> None:
-        """j/k: move the focused list's cursor, or scroll the focused view."""
+        """j/k/g/G: move the focused list's cursor, or scroll the focused view."""
         focused = self.focused
         if focused is None:
             return
-        for action in (f"cursor_{direction}", f"scroll_{direction}"):
+        names = {
+            "up": ("cursor_up", "scroll_up"),
+            "down": ("cursor_down", "scroll_down"),
+            "first": ("first", "scroll_top"),
+            "last": ("last", "scroll_bottom"),
+        }[direction]
+        for action in names:
             if hasattr(focused, f"action_{action}"):
                 await focused.run_action(action)
                 return
+        # A text view: to its top or bottom at once (an animation would lag the next key).
+        if direction == "first":
+            focused.scroll_home(animate=False)
+        elif direction == "last":
+            focused.scroll_end(animate=False)
 
     def action_step_frame(self, forward: bool) -> None:
         if self.soul is None:
@@ -392,21 +437,33 @@ class SoulscopeApp(App[None]):
         if not self.query_one(SoulPane).step_frame(forward):
             self.bell()
 
+    def action_step_shift(self, delta: int) -> None:
+        """Go to the next (or previous) shift of the identity arc, in the Becoming tab."""
+        self.show_tab(BecomingPane.TAB_ID)
+        if not self.query_one(BecomingPane).step_shift(delta):
+            self.bell()
+
     def action_goto_frame(self) -> None:
-        if self.soul is None:
+        soul = self.soul
+        if soul is None:
             return
 
         def go(query: str | None) -> None:
             if not query:
                 return
-            self.show_tab(SoulPane.TAB_ID)
-            if self.query_one(SoulPane).goto_frame(query) is None:
-                self.notify(
-                    f"No frame {query} in {self.agent_id}.", severity="warning", markup=False
-                )
+            found = find_frame(soul, query)
+            frame = found.frame or found.nearest
+            if frame is not None:
+                self.show_tab(SoulPane.TAB_ID)
+                self.query_one(SoulPane).goto_frame(found)
+            if found.problem:
+                self.notify(found.problem, severity="warning", markup=False)
 
         self.push_screen(
-            PromptScreen("Go to frame", "a number (237), a label (500b) or a date"), go
+            PromptScreen(
+                "Go to frame", "a number (237), a label (500b), a date (2026-03-15 19:50) or #K"
+            ),
+            go,
         )
 
     def action_advance(self, steps: int = 1) -> None:
@@ -505,27 +562,21 @@ class SoulscopeApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for pane_class in PANES:
+        for action in ACTIONS:
+            if not action.palette:
+                continue
+            keys = " or ".join(self.keys_of(action))
+            where = CONTEXTS[action.context]
             yield SystemCommand(
-                f"Show the {pane_class.TAB_TITLE} tab",
-                f"Key {pane_class.TAB_KEY}",
-                lambda tab=pane_class.TAB_ID: self.show_tab(tab),
+                action.description,
+                f"{where} · {keys}" if keys else where,
+                partial(self.run_registered, action),
             )
-        yield SystemCommand("Next frame", "Key ]", lambda: self.action_step_frame(True))
-        yield SystemCommand("Previous frame", "Key [", lambda: self.action_step_frame(False))
-        yield SystemCommand(
-            "Go to frame", "Key : asks for a number, label or date", self.action_goto_frame
-        )
-        yield SystemCommand("Compare arcs with another agent", "Key c", self.action_compare)
-        yield SystemCommand(
-            "Run a frame", "Key n: every active agent acts once, one commit", self.action_advance
-        )
-        yield SystemCommand("Run several frames", "Key N asks how many", self.action_advance_many)
-        yield SystemCommand(
-            "Stop running frames", "Key x: after the frame that is running", self.action_stop_frames
-        )
-        yield SystemCommand("List problems of this soul file", "Key p", self.action_problems)
-        yield SystemCommand("Sort agents (name, frames, activity)", "Key s", self.action_cycle_sort)
-        yield SystemCommand("Filter agents", "Key /", self.action_focus_filter)
-        yield SystemCommand("Reload the world from disk", "Key r", self.action_reload)
-        yield SystemCommand("Help: list keys", "Key ?", self.action_help)
+
+    async def run_registered(self, action: Action) -> None:
+        """Run an action of the registry from anywhere: a tab's action shows that tab first."""
+        if action.context == "app":
+            await self.run_action(action.action)
+            return
+        self.show_tab(action.context)
+        await self.run_action(action.action, self.pane(action.context))

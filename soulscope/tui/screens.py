@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
+from soulscope.tui.actions import bindings
 from soulscope.tui.widgets.virtual_list import VirtualList
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key binding of the app and of the widgets on the screen below, with its id."""
+    """Every action of the dashboard: where it acts, its keys, what it does, its id for ``[keys]``."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+    BINDINGS = bindings("dialog", only=["dialog.close"])
 
     def __init__(self, rows: list[tuple[str, str, str, str]]) -> None:
         super().__init__(id="help")
@@ -27,17 +28,25 @@ class HelpScreen(ModalScreen[None]):
                 Text("Keys  (escape closes; ctrl+p runs any action by name)"),
                 classes="dialog-title",
             )
-            table: DataTable[Text] = DataTable(id="help-table", cursor_type="row")
-            table.add_columns("Where", "Key", "Does", "Id")
+            # A Rich table wraps its cells to the dialog's width: nothing is cut in a small terminal.
+            table = Table(box=None, expand=True, pad_edge=False, header_style="bold")
+            table.add_column("Where", no_wrap=True, style="dim")
+            table.add_column("Keys", no_wrap=True, style="bold")
+            table.add_column("Does", ratio=3)
+            table.add_column(Text("Id (for [keys])"), no_wrap=True, style="dim")
             for row in self.rows:
                 table.add_row(*(Text(cell) for cell in row))
-            yield table
+            with VerticalScroll(id="help-scroll"):
+                yield Static(table, id="help-table")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()
 
 
 class PromptScreen(ModalScreen[str | None]):
     """Asks for one line of text; dismissed with the text, or None on escape."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+    BINDINGS = bindings("dialog", only=["dialog.close"])
 
     def __init__(self, title: str, placeholder: str = "") -> None:
         super().__init__(id="prompt")
@@ -53,18 +62,12 @@ class PromptScreen(ModalScreen[str | None]):
         event.stop()
         self.dismiss(event.value.strip() or None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class PickScreen(ModalScreen[str | None]):
     """Pick one of many (agents, problems): type to narrow, enter picks; dismissed with its id."""
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="pick.cancel"),
-        Binding("down", "move('cursor_down')", "Down", show=False, id="pick.down"),
-        Binding("up", "move('cursor_up')", "Up", show=False, id="pick.up"),
-    ]
+    BINDINGS = bindings("dialog")
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
         super().__init__(id="pick")
@@ -101,5 +104,3 @@ class PickScreen(ModalScreen[str | None]):
         """Up and down move the list's cursor while the filter keeps the focus."""
         getattr(self.query_one(VirtualList), f"action_{action}")()
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)

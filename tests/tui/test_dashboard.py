@@ -119,8 +119,12 @@ async def test_frames_step_with_brackets_and_go_to_frame(small_world: World) -> 
         await pilot.press("colon")
         await pilot.pause()
         await pilot.press("9", "9", "enter")
-        assert header(app).startswith("Frame 4 —")  # unchanged; a warning says why
-        assert any("No frame 99" in n.message for n in app._notifications)
+        # No frame 99: the nearest is shown, and a warning says so.
+        assert header(app).startswith("Frame 4 —")
+        assert any(
+            "no frame 99" in n.message and "nearest is Frame 4 — 2026-03-04 (#4)" in n.message
+            for n in app._notifications
+        )
 
 
 async def test_enter_on_the_arc_opens_that_frame(small_world: World) -> None:
@@ -165,11 +169,11 @@ async def test_markup_in_soul_files_is_shown_literally(small_world: World) -> No
         assert "Posted [bold red]x[/] and [link=https://example.com]y[/link]." in text
         await pilot.press("2")
         role = app.query_one("#arc", DataTable).get_cell_at((0, 4))
-        assert str(role) == "the [i]escaper[/i]"
+        assert str(role) == "[i]escaper[/i]"
         assert "[b]raw[/b]  →  escaped" in str(app.query_one("#arc-detail").render())
         await pilot.press("3")
         world = app.query_one("#world-table", DataTable)
-        assert str(world.get_cell("cy-03", "latest")) == "the [i]escaper[/i]"
+        assert str(world.get_cell("cy-03", "latest")) == "[i]escaper[/i]"
         # The palette lists the registry's display name as written.
         await pilot.press("ctrl+p", *"cy")
         await pilot.pause(0.5)
@@ -293,10 +297,10 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         rows = [[str(table.get_cell_at((r, c))) for c in range(3)] for r in range(table.row_count)]
         # Aligned by frame number: Bo wrote frames 2 and 4 only.
         assert rows == [
-            ["1", "the cataloguer", ""],
-            ["2", "the cataloguer", "the contrarian"],
-            ["3", "the indexer  ▲", ""],
-            ["4", "the archivist  ▲", "the listener  ▲"],
+            ["1", "cataloguer", ""],
+            ["2", "cataloguer", "contrarian"],
+            ["3", "indexer  ▲", ""],
+            ["4", "archivist  ▲", "listener  ▲"],
         ]
         app.query_one("#arc", DataTable).focus()
         await pilot.press("escape")

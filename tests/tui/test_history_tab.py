@@ -108,10 +108,11 @@ async def test_history_lists_commits_and_steps_through_diffs(world: World) -> No
         ]
         table = pane.table
         assert table.row_count == 4
+        # The first column holds the mark of a marked commit.
         row = [str(c) for c in table.get_row_at(0)]
-        assert row[1] == "+1" and row[4] == "»" and row[5].startswith("frame 4")
-        assert str(table.get_row_at(2)[4]) == ""  # frame 2 repeated the Becoming
-        assert "1 frames added: Frame 4 — 2026-03-04" in title(app)
+        assert row[2] == "+1" and row[5] == "»" and row[6].startswith("frame 4")
+        assert str(table.get_row_at(2)[5]) == ""  # frame 2 repeated the Becoming
+        assert "1 frame added: Frame 4 — 2026-03-04" in title(app)
         assert "+## Frame 4 — 2026-03-04" in diff_text(app)
         # The diff colors frame headings apart from their bullets.
         body = [m for m in messages if isinstance(m, DiffReady)][-1].body
@@ -147,7 +148,7 @@ async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
         await settle(pilot)
         assert pane.table.row_count == 5 and pane.commits[0].commit.message.startswith("frame 5")
         assert pane.current.commit.sha == chosen  # the selection stays on its commit
-        assert str(pane.table.get_row_at(0)[1]) == "+1"
+        assert str(pane.table.get_row_at(0)[2]) == "+1"
 
 
 async def test_side_by_side_marking_and_memory_then(world: World) -> None:
@@ -158,7 +159,9 @@ async def test_side_by_side_marking_and_memory_then(world: World) -> None:
         await settle(pilot)
         assert pane.side_by_side
         text = diff_text(app)
-        assert "before" in text and "after" in text and "## Frame 4 — 2026-03-04" in text
+        # Wrapped to the pane, never cut: every word of the new heading is there.
+        assert "before" in text and "after" in text
+        assert all(word in text for word in ("##", "Frame", "4", "2026-03-04"))
         await pilot.press("t", "m")  # back to unified; mark the newest commit
         await settle(pilot)
         assert pane.marked is pane.commits[0]
@@ -240,22 +243,9 @@ async def test_why_panel_explains_and_follows_the_trail(world: World) -> None:
         arc.focus()
         await pilot.press("w")
         await settle(pilot)
-        await pilot.press("a")  # two agents named: a choice, the influencer first
-        assert isinstance(app.screen, PickScreen)
-        await pilot.press("enter")
+        await pilot.press("a")  # the one influencer: its arc at the influence's date
         await settle(pilot)
-        assert app.agent_id == "bo-02"
-
-
-def test_history_view(snap_compare, tmp_path: Path) -> None:
-    world = World.open(history_world(tmp_path))
-
-    async def run_before(pilot: Pilot) -> None:
-        await open_history(pilot)
-        await pilot.press("right_square_bracket")
-        await settle(pilot)
-
-    assert snap_compare(SoulscopeApp(world), terminal_size=SIZE, run_before=run_before)
+        assert app.agent_id == "bo-02" and app.query_one("#tabs").active == "becoming"
 
 
 def test_why_view(snap_compare, tmp_path: Path) -> None:

@@ -15,8 +15,9 @@ from soulscope.soul.trajectory import ArcSummary
 class Pane(Vertical):
     """The content of one tab.
 
-    Subclasses set ``TAB_ID`` (the ``TabPane`` id), ``TAB_TITLE`` and ``TAB_KEY`` (the key that
-    shows the tab), and react to:
+    Subclasses set ``TAB_ID`` (the ``TabPane`` id, and the context of its actions in
+    ``soulscope/tui/actions.py``), ``TAB_TITLE`` and ``MAIN`` (a selector of the widget that takes the
+    keys when the tab is shown), and react to:
 
     - ``agent_id``: set by the app the moment the user selects an agent, before its file is parsed
       (a pane that does not need the parsed soul, e.g. one that reads git, starts from here);
@@ -27,18 +28,15 @@ class Pane(Vertical):
 
     TAB_ID: ClassVar[str]
     TAB_TITLE: ClassVar[str]
-    TAB_KEY: ClassVar[str]
+    MAIN: ClassVar[str]
 
     agent_id: reactive[str | None] = reactive(None, init=False)
     # always_update: a new Soul replaces the old one without comparing two large values.
     soul: reactive[Soul | None] = reactive(None, init=False, always_update=True)
 
     def focus_content(self) -> None:
-        """Focus this pane's first focusable widget (when the user opens an agent)."""
-        for widget in self.screen.focus_chain:
-            if self in widget.ancestors:
-                widget.focus()
-                return
+        """Focus the widget that takes this tab's keys (its tab key, opening an agent, a dialog's end)."""
+        self.query_one(self.MAIN).focus()
 
     def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
         """New or updated summaries of whole-world agents; the default ignores them."""

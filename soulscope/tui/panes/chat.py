@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Markdown, OptionList, Static
@@ -28,9 +27,11 @@ from textual.widgets.option_list import Option
 from soulscope.chat.distill import Distiller, DistillSettings
 from soulscope.chat.llm import LLM, Endpoint, LLMError
 from soulscope.chat.session import ChatSession, Citation, offline_answer
-from soulscope.config import load_settings
+from soulscope.config import Settings
+from soulscope.controls import visible
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import id_problem
@@ -51,18 +52,13 @@ class ChatPane(Pane):
 
     TAB_ID = "chat"
     TAB_TITLE = "Chat"
-    TAB_KEY = "5"
+    MAIN = "#chat-input"
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel answer", id="chat.cancel"),
-        Binding("ctrl+t", "toggle_target", "Agent / world", id="chat.target"),
-    ]
+    BINDINGS = bindings("chat")
 
     def __init__(self) -> None:
         super().__init__(id="chat-pane")
-        self.settings = load_settings()
-        endpoint = Endpoint.from_settings(self.settings)
-        self.llm: LLM | None = LLM(endpoint) if endpoint else None
+        self.llm: LLM | None = None  # once mounted, from the app's settings
         self.about_world = False  # False: talk to the selected agent
         self.index: RecallIndex | None = None
         self.search_note = "search not started"
@@ -82,7 +78,13 @@ class ChatPane(Pane):
             placeholder="Ask… (enter sends · esc cancels · ctrl+t agent / world)",
         )
 
+    @property
+    def settings(self) -> Settings:
+        return self.app.settings
+
     def on_mount(self) -> None:
+        endpoint = Endpoint.from_settings(self.settings)
+        self.llm = LLM(endpoint) if endpoint else None
         self.query_one("#chat-citations", OptionList).display = False
         self._status()
 
@@ -94,7 +96,7 @@ class ChatPane(Pane):
 
     def _status(self) -> None:
         who = "about the world" if self.target is None else f"to {self.target}"
-        llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.base_url}"
+        llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.shown}"
         self.query_one("#chat-status", StatusLine).show(Text(f"{who} · {llm} · {self.search_note}"))
 
     def watch_agent_id(self, agent_id: str | None) -> None:
@@ -133,7 +135,7 @@ class ChatPane(Pane):
         index = self._ensure_index()
         self.post_message(IndexReady(dense=False))
         try:
-            encoder = MiniLM()
+            encoder = MiniLM(device=self.settings.embed_device)
             # Outside the lock: questions meanwhile are answered with BM25.
             index.attach(encoder, EmbeddingCache())
         except EncoderError as exc:
@@ -191,10 +193,12 @@ class ChatPane(Pane):
             return
         event.input.value = ""
         log = self.query_one("#chat-log", VerticalScroll)
-        asked = Static(Text(f"› {question}", style="bold"), classes="chat-question", markup=False)
+        asked = Static(
+            Text(visible(f"› {question}"), style="bold"), classes="chat-question", markup=False
+        )
         answer = Markdown("", classes="chat-answer")
         await log.mount_all([asked, answer])
-        log.scroll_end(animate=False)
+        self.call_after_refresh(self._reveal, answer)
         self.ask(question, answer)  # exclusive: a question still streaming is cancelled
 
     @work(exclusive=True, group="chat-answer", exit_on_error=False)
@@ -206,39 +210,49 @@ class ChatPane(Pane):
         self._show_citations(prompt.citations)
         if distiller is not None:
             await asyncio.to_thread(distiller.add, "user", question)
-        log = self.query_one("#chat-log", VerticalScroll)
         stream = Markdown.get_stream(view)
         pieces: list[str] = []
         try:
             if session.llm is None:
                 pieces.append(offline_answer(prompt.citations))
-                await stream.write(pieces[0])
+                await stream.write(visible(pieces[0]))
             else:
                 async for piece in session.llm.astream(prompt.messages):
                     pieces.append(piece)
-                    await stream.write(piece)
-                    # Follow the answer only while the reader is at the bottom.
-                    if log.is_vertical_scroll_end:
-                        log.scroll_end(animate=False)
+                    await stream.write(visible(piece))
+                    self._reveal(view)
         except LLMError as exc:
             await stream.stop()
-            await view.update(f"*Not answered: {exc}*")
-            self.notify(str(exc), severity="error", markup=False)
+            await view.update(visible(f"*Not answered: {exc}*"))
+            self.notify(visible(str(exc)), severity="error", markup=False)
             entry = self.query_one("#chat-input", Input)
             if not entry.value:
                 entry.value = question  # the question goes back, to be sent again
             return
         except asyncio.CancelledError:
             await stream.stop()
-            await view.update("".join(pieces) + "\n\n*(cancelled)*")
+            await view.update(visible("".join(pieces)) + "\n\n*(cancelled)*")
             raise
         await stream.stop()
         text = "".join(pieces)
         session.remember(question, text)
         if distiller is not None:
             await asyncio.to_thread(distiller.add, "assistant", text)
-        # After the layout pass, so that the end is where the finished answer ends.
-        self.call_after_refresh(log.scroll_end, animate=False)
+        # After the layout passes (the citations take room below), so the answer is where it ends.
+        self.call_after_refresh(self.call_after_refresh, self._reveal, view)
+
+    def _reveal(self, answer: Markdown) -> None:
+        """Keep the new answer in view: all of it while it fits, else from its question down."""
+        log = self.query_one("#chat-log", VerticalScroll)
+        children = list(log.children)
+        if answer not in children:
+            return
+        asked = children[children.index(answer) - 1]
+        tall = asked.outer_size.height + answer.outer_size.height + 1
+        if tall > log.scrollable_content_region.height:
+            log.scroll_to_widget(asked, top=True, animate=False)
+        else:
+            log.scroll_end(animate=False)
 
     def _show_citations(self, citations: list[Citation]) -> None:
         self.citations = citations
@@ -264,7 +278,15 @@ class ChatPane(Pane):
 
     # -- actions -----------------------------------------------------------------------------
     def action_cancel(self) -> None:
-        self.workers.cancel_group(self, "chat-answer")
+        """Esc: stop the answer being written; with none, leave the input for the conversation."""
+        answering = any(
+            w.node is self and w.group == "chat-answer" and not w.is_finished
+            for w in self.workers
+        )
+        if answering:
+            self.workers.cancel_group(self, "chat-answer")
+        elif isinstance(self.app.focused, Input):
+            self.query_one("#chat-log").focus()
 
     def action_toggle_target(self) -> None:
         self.about_world = not self.about_world
@@ -284,7 +306,7 @@ class ChatPane(Pane):
         except LLMError as exc:
             text, severity = str(exc), "error"
         text = text[:1].upper() + text[1:] + "."
-        self.app.call_from_thread(self.notify, text, severity=severity, markup=False)
+        self.app.call_from_thread(self.notify, visible(text), severity=severity, markup=False)
 
     def on_unmount(self) -> None:
         # Quitting the dashboard distils what the conversation left in the buffer.

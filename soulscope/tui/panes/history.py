@@ -1,8 +1,8 @@
 """The History tab: the agent's commits beside the selected commit's diff, like tig or lazygit.
 
 All git work runs in thread workers; the commit list is a DataTable (rows are rendered only when
-they scroll into view), the diff a RichLog. Keys: ``[``/``]`` step through commits, ``t`` toggles
-unified / side by side, ``m`` marks a commit so that the diff is against it, ``v`` shows the memory
+they scroll into view), the diff a RichLog wrapped to the pane's width. Keys (soulscope/tui/actions.py):
+``[``/``]`` step through commits, ``t`` toggles unified / side by side, ``m`` marks a commit so that the diff is against it, ``v`` shows the memory
 as it was at the selected commit, ``o`` opens the whole world as of that commit (read-only) and,
 while there, comes back.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -18,16 +19,18 @@ from rich.measure import Measurement
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual import events
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, RichLog, Static
 from textual.widgets.data_table import RowKey
 
+from soulscope.controls import visible
 from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
+from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.soul_text import SoulText
 
@@ -86,7 +89,7 @@ class Cell:
     __slots__ = ("text", "width")
 
     def __init__(self, text: str, style: str = "") -> None:
-        self.text = Text(text, style=style, no_wrap=True, overflow="ellipsis")
+        self.text = Text(visible(text), style=style, no_wrap=True, overflow="ellipsis")
         self.width = cell_len(text)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
@@ -97,6 +100,42 @@ class Cell:
 
     def __str__(self) -> str:
         return self.text.plain
+
+
+class DiffView(RichLog):
+    """The diff, wrapped to the pane's real width, and wrapped again when that width changes.
+
+    A RichLog renders each write once, at least ``min_width`` (78) columns wide: in a narrower pane
+    (a small terminal, the commit list beside it) words were cut off at the edge.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=1, **kwargs)
+        self.body: RenderableType | None = None
+        self._written_at = 0
+
+    def show(self, body: RenderableType) -> None:
+        self.body = body
+        self.clear()
+        self._written_at = self.scrollable_content_region.width
+        self.write(body, expand=True)
+        self.scroll_home(animate=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if self.body is not None and width and width != self._written_at:
+            y = self.scroll_y
+            self.show(self.body)
+            self.scroll_to(y=y, animate=False)
+
+
+def utc(timestamp: int) -> str:
+    """A commit's time in UTC, so that commits written from several time zones read in order."""
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def change_row(fc: FileChange, change: Change | None = None) -> tuple[Cell, ...]:
@@ -116,20 +155,29 @@ def change_row(fc: FileChange, change: Change | None = None) -> tuple[Cell, ...]
             Cell("»" if change.becoming_changed else "", "bold magenta"),
         ]
         flags = Cell(" ".join(change.flags), "bold red" if change.truncated else "dim")
-    # Month, day and time: the year and the author are in the title above the diff.
-    return (Cell(c.date[5:16].replace("T", " ")), *marks, Cell(clean(c.message)), flags)
+    # Month, day and time (UTC): the year and the author are in the title above the diff.
+    return (Cell(utc(c.timestamp)[5:]), *marks, Cell(clean(c.message)), flags)
 
 
-def change_title(change: Change | FileChange, marked: FileChange | None = None) -> Text:
+def marked_title(older: FileChange, newer: FileChange, marked: FileChange) -> Text:
+    """The title of a diff between two commits: older → newer, and which of them is marked."""
+    other = newer if marked is older else older
+    out = Text(end="")
+    out.append(f"{older.commit.short} → {newer.commit.short}", style="bold")
+    out.append(
+        f"  (marked {marked.commit.short} of {utc(marked.commit.timestamp)} against "
+        f"{other.commit.short} of {utc(other.commit.timestamp)} UTC)\n",
+        style="dim",
+    )
+    return out
+
+
+def change_title(change: Change | FileChange) -> Text:
     """What the diff shows, in a few lines above it."""
     c = change.commit
     out = Text(end="")
-    if marked is not None:
-        out.append(f"{marked.commit.short} → {c.short}", style="bold")
-        out.append(f"  (marked {marked.commit.date[:10]} against {c.date[:10]})\n", style="dim")
-        return out
     out.append(f"{c.short} ", style="bold yellow")
-    out.append(f"{c.date[:16].replace('T', ' ')}  {c.author}\n", style="dim")
+    out.append(f"{utc(c.timestamp)} UTC  {c.author}\n", style="dim")
     out.append(clean(c.message) + "\n", style="bold")
     if not isinstance(change, Change):
         return out
@@ -139,7 +187,7 @@ def change_title(change: Change | FileChange, marked: FileChange | None = None) 
         ("removed", change.frames_removed, "red"),
     ):
         if headings:
-            out.append(f"{len(headings)} frames {word}: ", style=style)
+            out.append(f"{plural(len(headings), 'frame')} {word}: ", style=style)
             out.append("; ".join(headings) + "\n")
     if change.becoming_changed:
         out.append("Becoming: ", style="bold magenta")
@@ -154,7 +202,7 @@ def change_title(change: Change | FileChange, marked: FileChange | None = None) 
 class SoulAtScreen(ModalScreen[None]):
     """The memory of an agent as it was at one commit (read-only)."""
 
-    BINDINGS = [Binding("escape,q,v", "dismiss", "Close", id="soul_at.close")]
+    BINDINGS = bindings("dialog", only=["dialog.close"])
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__(id="soul-at")
@@ -177,16 +225,9 @@ class HistoryPane(Pane):
 
     TAB_ID = "history"
     TAB_TITLE = "History"
-    TAB_KEY = "4"
+    MAIN = "#history-commits"
 
-    BINDINGS = [
-        Binding("right_square_bracket", "step(1)", "Older commit", id="history.older"),
-        Binding("left_square_bracket", "step(-1)", "Newer commit", id="history.newer"),
-        Binding("t", "toggle_layout", "Unified / side by side", id="history.layout"),
-        Binding("m", "mark", "Mark to diff", id="history.mark"),
-        Binding("v", "view_memory", "Memory then", id="history.memory"),
-        Binding("o", "travel", "World then / now", id="history.travel"),
-    ]
+    BINDINGS = bindings("history")
 
     def __init__(self) -> None:
         super().__init__(id="history-pane")
@@ -206,7 +247,8 @@ class HistoryPane(Pane):
             table: DataTable[Text] = DataTable(
                 id="history-commits", cursor_type="row", zebra_stripes=True
             )
-            table.add_column("Date", key="date")
+            table.add_column("", key="mark", width=1)  # ● on the marked commit
+            table.add_column("Date (UTC)", key="date")
             # Fixed widths: these columns are filled in after the rows are listed.
             table.add_column("+", key="added", width=3)
             table.add_column("~", key="changed", width=3)
@@ -217,7 +259,7 @@ class HistoryPane(Pane):
             yield table
             with Vertical(id="history-diff-side"):
                 yield Static(id="history-title", markup=False)
-                yield RichLog(id="history-diff", wrap=True, markup=False, highlight=False)
+                yield DiffView(id="history-diff")
 
     @property
     def table(self) -> DataTable[Text]:
@@ -236,7 +278,7 @@ class HistoryPane(Pane):
         self._shown = None
         self.table.clear()
         self.query_one("#history-title", Static).update(Text(""))
-        self.query_one("#history-diff", RichLog).clear()
+        self.query_one(DiffView).clear()
         self._loaded_for = None
         # git is asked only when the tab is seen: switching agents elsewhere costs nothing here.
         if agent_id is not None and self.region.area:
@@ -276,6 +318,22 @@ class HistoryPane(Pane):
             self.post_message(HistoryFailed(agent_id, str(exc)))
             return
         if commits is self.commits:  # HEAD did not move: what is shown is current
+            self.app.call_from_thread(self._status)
+            return
+        world = self.app.world
+        # In a past world, the commits after its snapshot had not happened yet.
+        cut = (
+            next(
+                (i for i, c in enumerate(commits) if c.commit.timestamp <= world.commit.timestamp),
+                len(commits),
+            )
+            if isinstance(world, WorldAt)
+            else 0
+        )
+        if cut:
+            commits = commits[cut:]
+        if not commits:
+            self.post_message(HistoryFailed(agent_id, f"{agent_id} has no commits before this snapshot"))
             return
         pending = self._pending_commit
         row = next((i for i, c in enumerate(commits) if c.commit.sha == pending), 0)
@@ -286,7 +344,7 @@ class HistoryPane(Pane):
         painted = self._painted = threading.Event()
         self.post_message(self._diff(agent_id, key, commits[row], None, self.side_by_side))
         painted.wait(PAINT_WAIT_S)
-        changes = timeline.history(agent_id)
+        changes = timeline.history(agent_id)[cut:]
         rows = [change_row(fc, ch) for fc, ch in zip(commits, changes, strict=True)]
         self.post_message(HistoryLoaded(agent_id, changes, rows))
 
@@ -308,7 +366,7 @@ class HistoryPane(Pane):
         table.clear()
         # A screenful first, so that the list paints at once; the rest right after.
         first = max(message.row + 1, FIRST_ROWS)
-        self._row_keys = [table.add_row(*cells) for cells in message.rows[:first]]
+        self._row_keys = [table.add_row(Cell(""), *cells) for cells in message.rows[:first]]
         table.move_cursor(row=message.row)
         self._status()
         self.call_later(self._add_rows, message.agent_id, message.rows[first:])
@@ -316,7 +374,7 @@ class HistoryPane(Pane):
     def _add_rows(self, agent_id: str, rows: list[tuple[Cell, ...]]) -> None:
         if agent_id == self.agent_id:
             table = self.table
-            self._row_keys += [table.add_row(*cells) for cells in rows]
+            self._row_keys += [table.add_row(Cell(""), *cells) for cells in rows]
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         message.stop()
@@ -396,7 +454,7 @@ class HistoryPane(Pane):
                 # The older of the two first, whichever was marked.
                 a, b = sorted((marked, change), key=lambda c: c.commit.timestamp)
                 d = timeline.diff(agent_id, a.commit.sha, b.commit.sha)
-                title = change_title(b, a)
+                title = marked_title(a, b, marked)
                 if d.frames.added or d.frames.changed or d.frames.removed:
                     title.append(
                         f"frames: +{len(d.frames.added)} ~{len(d.frames.changed)} "
@@ -416,9 +474,13 @@ class HistoryPane(Pane):
             if side_by_side:
                 old = timeline.git.blob(old_blob).decode("utf-8", "replace") if old_blob else ""
                 new = timeline.git.blob(new_blob).decode("utf-8", "replace") if new_blob else ""
-                body: RenderableType = columns(old, new)
+                body: RenderableType = columns(visible(old), visible(new))
             else:
-                body = unified_text(text) if text else Text("no change to the file", style="dim")
+                body = (
+                    visible(unified_text(text))
+                    if text
+                    else Text("no change to the file", style="dim")
+                )
         except HistoryError as exc:
             title, body = Text(str(exc)), Text("")
         return DiffReady(agent_id, key, title, body)
@@ -427,11 +489,8 @@ class HistoryPane(Pane):
         message.stop()
         if message.agent_id != self.agent_id or message.key != self._shown:
             return
-        self.query_one("#history-title", Static).update(message.title)
-        log = self.query_one("#history-diff", RichLog)
-        log.clear()
-        log.write(message.body, expand=True)
-        log.scroll_home(animate=False)
+        self.query_one("#history-title", Static).update(visible(message.title))
+        self.query_one(DiffView).show(message.body)
         self.call_after_refresh(self._painted.set)
 
     # -- actions -----------------------------------------------------------------------------
@@ -458,7 +517,12 @@ class HistoryPane(Pane):
         current = self.current
         if current is None:
             return
+        before = self.marked
         self.marked = None if self.marked is current else current
+        for change, glyph in ((before, ""), (self.marked, "●")):
+            if change is not None and change in self.commits:
+                row = self._row_keys[self.commits.index(change)]
+                self.table.update_cell(row, "mark", Cell(glyph, "bold"))
         self._status()
         self._shown = None
         self._show(self.table.cursor_row)

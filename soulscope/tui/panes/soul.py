@@ -7,6 +7,7 @@ from bisect import bisect_left, bisect_right
 from rich.text import Text
 from textual.app import ComposeResult
 
+from soulscope.soul.lookup import FrameLookup
 from soulscope.soul.model import Frame, Soul
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.soul_text import SoulText
@@ -22,7 +23,7 @@ class SoulPane(Pane):
 
     TAB_ID = "soul"
     TAB_TITLE = "Soul"
-    TAB_KEY = "1"
+    MAIN = "#soul-text"
 
     def __init__(self) -> None:
         super().__init__(id="soul-pane")
@@ -88,17 +89,19 @@ class SoulPane(Pane):
         self.show_line(self._frame_lines[i])
         return True
 
-    def goto_frame(self, query: str) -> Frame | None:
-        """Go to the first frame whose number or label is ``query`` (``237``, ``500b``, a date)."""
-        if self.soul is None:
-            return None
-        found = self.soul.find_frames(query)
-        if not found:
-            return None
-        # Asked again for the same label, go on to its next duplicate.
+    def goto_frame(self, found: FrameLookup) -> Frame | None:
+        """Go to the frame a lookup found (its nearest when nothing matched exactly).
+
+        Asked again for a label that several frames share, it goes on to the next of them.
+        """
+        matches = found.matches
+        if not matches:
+            if found.nearest is not None:
+                self.show_frame(found.nearest.index)
+            return found.nearest
         current = self.current_frame()
-        after = [f for f in found if current is not None and f.index > current.index]
-        frame = after[0] if current in found and after else found[0]
+        after = [f for f in matches if current is not None and f.index > current.index]
+        frame = after[0] if current in matches and after else matches[0]
         self.show_frame(frame.index)
         return frame
 

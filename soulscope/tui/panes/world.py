@@ -1,24 +1,52 @@
-"""The World tab: every agent's latest Becoming, shifts, frames and last activity."""
+"""The World tab: every agent's latest Becoming, shifts, drift, frames and last activity."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.renderables.sparkline import Sparkline
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
+from soulscope.controls import visible
 from soulscope.soul.trajectory import ArcSummary
+from soulscope.tui.actions import BY_ID, bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 
 
+# The table's columns: key and title. Numbers and dates sort the most (the latest) first.
+COLUMNS = (
+    ("agent", "Agent"),
+    ("frames", "Frames"),
+    ("shifts", "Shifts"),
+    ("drift", "Drift"),
+    ("last", "Last activity"),
+    ("latest", "Latest Becoming"),
+)
+DESCENDING = {"frames", "shifts", "drift", "last"}
+DRIFT_WIDTH = 12
+
+
+def drift_line(drift: tuple[float, ...]) -> RenderableType:
+    """An agent's shift magnitudes over time as a sparkline (the first statement has none)."""
+    if len(drift) < 2:
+        return Text("—")
+    return Sparkline(list(drift[1:]), width=min(DRIFT_WIDTH, len(drift) - 1))
+
+
 class WorldPane(Pane):
-    """Filled progressively by the world-parsing worker; enter selects that agent."""
+    """Filled progressively by the world-parsing worker; enter selects that agent; ``s`` sorts by
+    the next column and ``S`` reverses (a click on a header sorts by it)."""
+
+    BINDINGS = bindings("world")
 
     TAB_ID = "world"
     TAB_TITLE = "World"
-    TAB_KEY = "3"
+    MAIN = "#world-table"
 
     def __init__(self) -> None:
         super().__init__(id="world-pane")
@@ -32,11 +60,9 @@ class WorldPane(Pane):
     def compose(self) -> ComposeResult:
         yield StatusLine(id="world-status")
         table: DataTable[Text] = DataTable(id="world-table", cursor_type="row", zebra_stripes=True)
-        table.add_column("Agent", key="agent")
-        table.add_column("Frames", key="frames")
-        table.add_column("Shifts", key="shifts")
-        table.add_column("Last activity", key="last")
-        table.add_column("Latest Becoming", key="latest")
+        for key, title in COLUMNS:
+            # Two cells to spare for the sort mark, so that marking a column never re-lays the table.
+            table.add_column(Text(f"{title}  "), key=key)
         yield table
 
     @property
@@ -60,12 +86,13 @@ class WorldPane(Pane):
                 Text(s.agent_id),
                 Text(str(s.frames), justify="right"),
                 Text(str(s.shifts), justify="right"),
+                drift_line(s.drift),
                 Text(s.last_date or "—"),
-                Text(s.latest.role if s.latest else "—"),
+                Text(visible(s.latest.role) if s.latest else "—"),
             )
             if s.agent_id in self._rows:
                 for key, cell in zip(
-                    ("agent", "frames", "shifts", "last", "latest"), cells, strict=True
+                    ("agent", "frames", "shifts", "drift", "last", "latest"), cells, strict=True
                 ):
                     table.update_cell(s.agent_id, key, cell)
             else:
@@ -81,8 +108,20 @@ class WorldPane(Pane):
         if self._sort is not None and self._sort[0] == column:
             self._sort = (column, not self._sort[1])
         else:
-            # Numbers and dates: the most (the latest) first; text: alphabetical.
-            self._sort = (column, column in ("frames", "shifts", "last"))
+            self._sort = (column, column in DESCENDING)
+        self._apply_sort()
+
+    def action_sort_next(self) -> None:
+        """Sort by the column after the one sorted by now (the first when none is)."""
+        keys = [key for key, _ in COLUMNS]
+        now = keys.index(self._sort[0]) if self._sort is not None else -1
+        column = keys[(now + 1) % len(keys)]
+        self._sort = (column, column in DESCENDING)
+        self._apply_sort()
+
+    def action_sort_reverse(self) -> None:
+        column, reverse = self._sort or ("agent", False)
+        self._sort = (column, not reverse)
         self._apply_sort()
 
     def _apply_sort(self) -> None:
@@ -97,6 +136,7 @@ class WorldPane(Pane):
                 "agent": s.agent_id,
                 "frames": s.frames,
                 "shifts": s.shifts,
+                "drift": sum(s.drift) / len(s.drift) if s.drift else 0.0,
                 "last": s.last_date or "",
                 "latest": s.latest.role.lower() if s.latest else "",
             }[column]
@@ -105,6 +145,10 @@ class WorldPane(Pane):
         table = self.table
         table.sort("agent", key=lambda cell: cell.plain)
         table.sort("agent", key=value, reverse=reverse)
+        for key, title in COLUMNS:
+            mark = ("▼" if reverse else "▲") if key == column else " "
+            table.columns[ColumnKey(key)].label = Text(f"{title} {mark}")
+        table.refresh()
 
     def show_progress(self, done: int, total: int) -> None:
         """The status line above the table: how far the world's parsing is."""
@@ -112,7 +156,8 @@ class WorldPane(Pane):
         if done < total:
             status.show(Text(f"parsing the world… {done}/{total} agents"))
         else:
-            status.show(Text(f"{total} agents  (enter selects one · a click on a header sorts)"))
+            keys = " / ".join(self.app.keys_of(BY_ID["world.sort"]))
+            status.show(Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)"))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

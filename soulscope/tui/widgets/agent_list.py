@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from soulscope.soul.trajectory import ArcSummary
+from soulscope.tui.actions import bindings
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import AgentFile
@@ -20,6 +21,37 @@ from soulscope.world import AgentFile
 SORTS = ("name", "frames", "activity")
 # How long the cursor rests on an agent before it is shown: a switch costs a repaint of every pane.
 SELECT_DELAY = 0.12
+
+
+class FilterInput(Input):
+    """The filter box: it takes keys only once asked to (``/`` or a click), and Esc leaves it.
+
+    Out of the focus chain otherwise, so that focus falling back (a tab hidden, a dialog closed,
+    Tab from the last widget) never lands in it and the next ``j`` or ``q`` is never typed here.
+    """
+
+    BINDINGS = bindings("filter")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.can_focus = False
+
+    def activate(self) -> None:
+        self.can_focus = True
+        self.focus()
+
+    def on_click(self) -> None:
+        self.activate()
+
+    def on_blur(self) -> None:
+        self.can_focus = False
+
+    def action_leave(self) -> None:
+        self.post_message(FilterLeft())
+
+
+class FilterLeft(Message):
+    """Esc in the filter box: the keys go back to the list."""
 
 
 @dataclass
@@ -44,12 +76,15 @@ class AgentList(Vertical):
         self._pending: Timer | None = None  # the debounced selection of the cursor's agent
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter agents  (/)", id="filter")
+        yield FilterInput(placeholder="filter agents  (/)", id="filter")
         yield VirtualList(self.row, id="agents")
         yield StatusLine(id="sidebar-status")
 
     def on_mount(self) -> None:
         self.rebuild()
+
+    def focus_filter(self) -> None:
+        self.query_one(FilterInput).activate()
 
     @property
     def list(self) -> VirtualList:
@@ -151,6 +186,11 @@ class AgentList(Vertical):
             self._choose(self.shown[0], open=True)
         else:
             self.app.notify("No agent matches the filter.", severity="warning", markup=False)
+            self.list.focus()
+
+    def on_filter_left(self, event: FilterLeft) -> None:
+        event.stop()
+        self.list.focus()
 
     def on_virtual_list_highlighted(self, event: VirtualList.Highlighted) -> None:
         """Moving through the list shows each agent once the cursor rests (held keys stay fast)."""

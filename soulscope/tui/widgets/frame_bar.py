@@ -57,11 +57,10 @@ class FrameBar(Horizontal):
 
     @work(thread=True, exclusive=True, group="frames", exit_on_error=False)
     def run_frames(self, root: Path, steps: int) -> None:
-        from soulscope.config import load_settings
         from soulscope.sim.frame import FrameInterrupted, FrameRunner
 
         worker = get_current_worker()
-        settings = load_settings()
+        settings = self.app.settings
         if settings.llm_configured:
             from soulscope.sim.llm import LlmBrain
 

@@ -16,11 +16,13 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from soulscope.controls import visible
+from soulscope.tui.actions import bindings
 
 _TITLE = re.compile(r"^# ")
 _FRAME = re.compile(r"^##\s*Frame\b", re.I)
@@ -113,14 +115,8 @@ def wrap_offsets(line: str, width: int, indent: int = 0) -> list[int]:
 class SoulText(ScrollView, can_focus=True):
     """Scrollable, word-wrapped, styled view of a soul file's text."""
 
-    BINDINGS = [
-        Binding("g", "scroll_home", "Top", show=False, id="soul.top"),
-        Binding("G", "scroll_end", "Bottom", show=False, id="soul.bottom"),
-        Binding("j", "scroll_down", "Scroll down", show=False, id="soul.down"),
-        Binding("k", "scroll_up", "Scroll up", show=False, id="soul.up"),
-        Binding("space", "page_down", "Page down", show=False, id="soul.page_down"),
-        Binding("b", "page_up", "Page up", show=False, id="soul.page_up"),
-    ]
+    # j/k and g/G come from the app (they act on whichever view is focused).
+    BINDINGS = bindings("soul")
 
     COMPONENT_CLASSES = {
         "soul-text--title",
@@ -162,7 +158,7 @@ class SoulText(ScrollView, can_focus=True):
     # -- content -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
         """Show ``text`` (already decoded for display), scrolled to the top."""
-        self._lines = text.split("\n")
+        self._lines = visible(text).split("\n")
         if len(self._lines) > 1 and self._lines[-1] == "":
             self._lines.pop()  # a final newline ends the last line; it is not a line of its own
         self._styled.clear()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from soulscope.controls import visible
+
 
 class StatusLine(Static):
     """One line of plain text whose updates repaint it alone.
@@ -19,4 +21,4 @@ class StatusLine(Static):
         super().__init__(id=id, classes=classes, markup=False)
 
     def show(self, text: Text | str) -> None:
-        self.update(text if isinstance(text, Text) else Text(text), layout=False)
+        self.update(visible(text if isinstance(text, Text) else Text(text)), layout=False)

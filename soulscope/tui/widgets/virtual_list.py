@@ -19,6 +19,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from soulscope.controls import visible
+
 # A row's text for a key, at a width (so that it can align a right-hand part).
 RowLabel = Callable[[str, int], Text]
 
@@ -163,7 +165,7 @@ class VirtualList(ScrollView, can_focus=True):
         base = self.rich_style
         if not 0 <= row < len(self._keys):
             return Strip.blank(width, base)
-        text = self._label(self._keys[row], width)
+        text = visible(self._label(self._keys[row], width))
         text.truncate(width, overflow="ellipsis")
         style = base
         if row == self._cursor:

@@ -1,0 +1,51 @@
+"""Control characters made visible: text from soul files, commits and LLMs never drives the terminal.
+
+An ESC in a soul file or an LLM answer starts an escape sequence (``\x1b[2J`` clears the screen,
+``\x1b]0;title\x07`` retitles the window); C1 controls such as ``\x9b`` do the same on some
+terminals. :func:`visible` replaces every C0 and C1 control except newline and tab, and DEL, with
+one visible character (C0 by its Unicode control picture, ␛ for ESC), so lengths and offsets stay
+the same and styled spans still fit. A carriage return that ends a line (CRLF files) is left alone.
+Each face applies it once, where it writes text out: the CLI's output layer and the dashboard's
+text views. :func:`json_escaped` does the same for ``--json`` output without changing its value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+_CONTROL = re.compile(r"\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_JSON_UNESCAPED = re.compile(r"[\x7f-\x9f]")
+_C1_SHOWN = "\ufffd"  # C1 controls have no pictures of their own
+_TextLike = TypeVar("_TextLike", str, "Text")
+
+
+def _picture(m: re.Match[str]) -> str:
+    code = ord(m.group(0))
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␀ … ␟ (␛ for ESC, ␍ for a lone carriage return)
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return _C1_SHOWN
+
+
+def visible(text: _TextLike) -> _TextLike:
+    """``text`` (a string, or a Rich Text with its styles) with its control characters shown."""
+    if isinstance(text, str):
+        return _CONTROL.sub(_picture, text) if _CONTROL.search(text) else text
+    if not _CONTROL.search(text.plain):
+        return text
+    shown = text.copy()
+    shown.plain = _CONTROL.sub(_picture, text.plain)  # the same length: the spans still fit
+    return shown
+
+
+def json_escaped(encoded: str) -> str:
+    """JSON text with DEL and C1 controls written as ``\\u`` escapes (JSON already escapes C0).
+
+    The value stays exactly the same for a JSON reader; only a terminal no longer sees them.
+    """
+    return _JSON_UNESCAPED.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)

@@ -1,0 +1,158 @@
+"""Embeddings from any OpenAI-compatible ``/v1/embeddings`` endpoint, as an :class:`Encoder`.
+
+text-embeddings-inference, vLLM, Ollama and llama.cpp's server all serve that route, so a world too
+big for one CPU is embedded by an engine that scales out, not by code of ours. Requests carry
+``batch`` texts each, at most ``concurrency`` in flight; every reply is checked (one vector per
+text, numbers only, the same dimension throughout) and rows are scaled to unit length, as the
+local model's are. Vectors are cached under the model's name, so two servers that serve the same
+model share the cache. Every failure is an :class:`EncoderError` of one sentence.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from soulscope.chat.llm import Endpoint, make_client, normalize_base_url, redact
+from soulscope.config import Settings, load_settings
+from soulscope.recall.semantic import EncoderError
+
+_PLACEHOLDER_KEY = "not-needed"
+
+
+@dataclass(frozen=True)
+class EmbeddingEndpoint:
+    """Where the embeddings come from and how hard to push it."""
+
+    base_url: str
+    model: str
+    api_key: str = _PLACEHOLDER_KEY
+    batch: int = 64
+    concurrency: int = 4
+    timeout: float = 60.0
+    note: str | None = None  # what normalize_base_url changed
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None) -> EmbeddingEndpoint | None:
+        """The ``[embeddings]`` endpoint, or None when no ``base_url`` is configured."""
+        settings = settings or load_settings()
+        if not settings.embed_base_url:
+            return None
+        if not settings.embed_model:
+            raise EncoderError(
+                "[embeddings] base_url is set but model is not: name the model the server serves"
+            )
+        url, note = normalize_base_url(settings.embed_base_url)
+        return cls(
+            url,
+            settings.embed_model,
+            settings.embed_api_key or _PLACEHOLDER_KEY,
+            max(1, settings.embed_batch),
+            max(1, settings.embed_concurrency),
+            settings.embed_timeout,
+            note,
+        )
+
+
+class EndpointEncoder:
+    """An :class:`~soulscope.recall.semantic.Encoder` that asks an embeddings endpoint."""
+
+    def __init__(self, endpoint: EmbeddingEndpoint) -> None:
+        self.endpoint = endpoint
+        self.name = f"endpoint:{endpoint.model}"
+        self.device = f"endpoint {redact(endpoint.base_url)}"
+        self.batch_size = endpoint.batch
+        self.dimensions: int | None = None  # set by the first reply
+        self.texts_encoded = 0
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def _sync(self) -> Any:
+        if self._client is None:
+            e = self.endpoint
+            self._client = make_client(Endpoint(e.base_url, e.api_key, e.model, e.timeout))
+        return self._client
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions or 0), dtype=np.float32)
+        batches = [
+            list(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
+        ]
+        if len(batches) == 1 or self.endpoint.concurrency == 1:
+            rows = [self._request(b) for b in batches]
+        else:
+            with ThreadPoolExecutor(min(self.endpoint.concurrency, len(batches))) as pool:
+                rows = list(pool.map(self._request, batches))
+        vectors = np.concatenate(rows)
+        with self._lock:
+            self.texts_encoded += len(texts)
+        return vectors
+
+    def _request(self, texts: list[str]) -> np.ndarray:
+        import openai
+
+        url, model = redact(self.endpoint.base_url), self.endpoint.model
+        try:
+            reply = self._sync().embeddings.create(
+                model=model, input=texts, encoding_format="float"
+            )
+        except (openai.APITimeoutError, TimeoutError) as exc:
+            raise EncoderError(
+                f"the embeddings endpoint at {url} did not answer within "
+                f"{self.endpoint.timeout:g} s"
+            ) from exc
+        except (openai.APIConnectionError, ConnectionError) as exc:
+            raise EncoderError(
+                f"cannot connect to the embeddings endpoint at {url}: is the server running?"
+            ) from exc
+        except openai.APIStatusError as exc:
+            raise EncoderError(
+                f"the embeddings endpoint at {url} answered {exc.status_code} for model "
+                f"'{model}': {str(exc.message)[:160]}"
+            ) from exc
+        except (ValueError, openai.APIError) as exc:
+            raise EncoderError(
+                f"the embeddings endpoint at {url} sent a reply that is not JSON embeddings"
+            ) from exc
+        return self._check(reply, len(texts))
+
+    def _check(self, reply: Any, count: int) -> np.ndarray:
+        url = redact(self.endpoint.base_url)
+        data = getattr(reply, "data", None)
+        if not isinstance(data, list):
+            raise EncoderError(
+                f"the embeddings endpoint at {url} sent a reply that is not JSON embeddings"
+            )
+        try:
+            items = sorted(data, key=lambda d: d.index) if data else []
+            rows = [list(map(float, item.embedding)) for item in items]
+        except (TypeError, ValueError, AttributeError):
+            rows = []
+        if len(rows) != count:
+            raise EncoderError(
+                f"the embeddings endpoint at {url} sent {len(rows)} vectors for {count} texts"
+            )
+        sizes = {len(r) for r in rows}
+        size = sizes.pop() if len(sizes) == 1 else 0
+        if not size or sizes:
+            raise EncoderError(f"the embeddings endpoint at {url} sent vectors of mixed sizes")
+        vectors = np.asarray(rows, dtype=np.float32)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        if not np.all(np.isfinite(vectors)) or not np.all(norms > 0):
+            raise EncoderError(f"the embeddings endpoint at {url} sent vectors that are not numbers")
+        with self._lock:
+            if self.dimensions is None:
+                self.dimensions = size
+        if size != self.dimensions:
+            raise EncoderError(
+                f"the embeddings endpoint at {url} sent {size}-dimensional vectors after "
+                f"{self.dimensions}-dimensional ones: is another model answering?"
+            )
+        return vectors / norms
+

@@ -1,0 +1,162 @@
+"""Every action of the dashboard, in one table: its id, what it does, its default keys, where it acts.
+
+The key bindings of the app, the panes and the dialogs, the command palette, the help screen and the
+footer are all generated from ``ACTIONS``; a user's ``[keys]`` table in the config file (action id ->
+keys) remaps any of them through ``App.set_keymap``. Adding an action is one entry here and an
+``action_*`` method on the class that holds its context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+# Where an action acts, as a person would say it (the help screen's first column).
+CONTEXTS: dict[str, str] = {
+    "app": "everywhere",
+    "soul": "Soul tab",
+    "becoming": "Becoming tab",
+    "world": "World tab",
+    "history": "History tab",
+    "chat": "Chat tab",
+    "why": "why panel",
+    "filter": "agent filter",
+    "dialog": "dialogs",
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a user can do.
+
+    ``action`` is the Textual action string run on the context's holder (the app, a pane, a
+    dialog); ``short`` is the footer's label when the description is too long for it.
+    """
+
+    id: str
+    keys: str
+    action: str
+    description: str
+    context: str = "app"
+    short: str | None = None
+    show: bool = False  # in the footer
+    palette: bool = True  # in the command palette (dialog-only keys are not)
+    priority: bool = False
+
+
+def _tab(tab_id: str, title: str, key: str) -> Action:
+    return Action(f"tab.{tab_id}", key, f"show_tab('{tab_id}')", f"Show the {title} tab")
+
+
+ACTIONS: tuple[Action, ...] = (
+    # -- everywhere ----------------------------------------------------------------------------
+    Action("app.quit", "q", "quit", "Quit soulscope", short="Quit", show=True),
+    Action("app.help", "question_mark", "help", "List every key", short="Keys", show=True),
+    Action("app.filter", "slash", "focus_filter", "Filter the agent list by id or name",
+           short="Filter", show=True),
+    Action("app.sidebar", "backslash", "toggle_sidebar", "Show or hide the agent list",
+           short="Agents"),
+    Action("app.sort", "s", "cycle_sort", "Sort the agent list (name, frames, activity)"),
+    _tab("soul", "Soul", "1"),
+    _tab("becoming", "Becoming", "2"),
+    _tab("world", "World", "3"),
+    _tab("history", "History", "4"),
+    _tab("chat", "Chat", "5"),
+    Action("app.next_frame", "right_square_bracket", "step_frame(True)",
+           "Next frame of this soul file", short="Next frame", show=True),
+    Action("app.previous_frame", "left_square_bracket", "step_frame(False)",
+           "Previous frame of this soul file", short="Prev frame", show=True),
+    Action("app.goto_frame", "colon", "goto_frame",
+           "Go to a frame by number, label, date or position (#K)", short="Go to frame",
+           show=True),
+    Action("app.next_shift", "right_curly_bracket", "step_shift(1)",
+           "Next shift of the identity arc"),
+    Action("app.previous_shift", "left_curly_bracket", "step_shift(-1)",
+           "Previous shift of the identity arc"),
+    Action("app.down", "j", "cursor('down')", "Move down in the focused list or text"),
+    Action("app.up", "k", "cursor('up')", "Move up in the focused list or text"),
+    Action("app.first", "g", "cursor('first')", "Go to the top of the focused list or text"),
+    Action("app.last", "G", "cursor('last')", "Go to the bottom of the focused list or text"),
+    Action("app.compare", "c", "compare", "Compare this arc with another agent's"),
+    Action("app.problems", "p", "problems", "List the problems found in this soul file"),
+    Action("app.reload", "r", "reload", "Read the world again from disk"),
+    Action("app.advance", "n", "advance(1)",
+           "Run a frame: every active agent acts once, one commit"),
+    Action("app.advance_many", "N", "advance_many", "Run several frames (asks how many)"),
+    Action("app.stop_frames", "x", "stop_frames", "Stop running frames after the current one"),
+    Action("app.now", "o", "back_to_now", "Come back from a past world to the world as it is now"),
+    # -- Soul tab (the text view) --------------------------------------------------------------
+    Action("soul.page_down", "space", "page_down", "Page down", context="soul", palette=False),
+    Action("soul.page_up", "b", "page_up", "Page up", context="soul", palette=False),
+    # -- Becoming tab --------------------------------------------------------------------------
+    Action("becoming.why", "w", "why", "Why did this statement shift? (memory and history)",
+           context="becoming", short="Why", show=True),
+    Action("becoming.shifts_only", "f", "toggle_shifts",
+           "Show only the shifts of the arc, or every statement", context="becoming",
+           short="Shifts only", show=True),
+    Action("becoming.close_compare", "escape", "close_compare", "Close the comparison",
+           context="becoming"),
+    # -- World tab -----------------------------------------------------------------------------
+    Action("world.sort", "s", "sort_next", "Sort the World table by the next column",
+           context="world", short="Sort", show=True),
+    Action("world.reverse", "S", "sort_reverse", "Reverse the World table's order",
+           context="world", short="Reverse"),
+    # -- History tab ---------------------------------------------------------------------------
+    Action("history.older", "right_square_bracket", "step(1)", "Older commit",
+           context="history", show=True),
+    Action("history.newer", "left_square_bracket", "step(-1)", "Newer commit",
+           context="history", show=True),
+    Action("history.layout", "t", "toggle_layout", "Diff unified or side by side",
+           context="history", short="Unified / side", show=True),
+    Action("history.mark", "m", "mark", "Mark this commit to diff others against it",
+           context="history", short="Mark", show=True),
+    Action("history.memory", "v", "view_memory", "The memory as it was at this commit",
+           context="history", short="Memory then", show=True),
+    Action("history.travel", "o", "travel",
+           "Open the whole world as of this commit (read-only), or come back",
+           context="history", short="World then / now", show=True),
+    # -- Chat tab ------------------------------------------------------------------------------
+    Action("chat.cancel", "escape", "cancel", "Stop the answer, or leave the input",
+           context="chat", short="Cancel"),
+    Action("chat.target", "ctrl+t", "toggle_target", "Talk to the agent or about the world",
+           context="chat", short="Agent / world", show=True),
+    Action("filter.leave", "escape", "leave", "Leave the filter, back to the list",
+           context="filter", palette=False),
+    # -- dialogs -------------------------------------------------------------------------------
+    Action("dialog.close", "escape,q", "dismiss", "Close the dialog", context="dialog",
+           short="Close", palette=False),
+    Action("dialog.down", "down", "move('cursor_down')", "Next choice", context="dialog",
+           palette=False),
+    Action("dialog.up", "up", "move('cursor_up')", "Previous choice", context="dialog",
+           palette=False),
+)
+
+BY_ID: dict[str, Action] = {a.id: a for a in ACTIONS}
+
+
+def bindings(context: str, *, only: Iterable[str] | None = None) -> list[Binding]:
+    """The ``BINDINGS`` of the class that holds ``context`` (``only``: these ids of it)."""
+    wanted = set(only) if only is not None else None
+    return [
+        Binding(
+            a.keys,
+            a.action,
+            a.short or a.description,
+            show=a.show,
+            priority=a.priority,
+            tooltip=a.description,
+            id=a.id,
+        )
+        for a in ACTIONS
+        if a.context == context and (wanted is None or a.id in wanted)
+    ]
+
+
+def keymap_problem(keymap: Mapping[str, str]) -> str | None:
+    """One sentence naming the ids of a user keymap that are not actions, or None."""
+    unknown = sorted(k for k in keymap if k not in BY_ID)
+    if not unknown:
+        return None
+    return f"The [keys] table names no action {', '.join(unknown)}; ? lists every action id."

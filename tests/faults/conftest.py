@@ -1,0 +1,59 @@
+"""The fault matrix: real worlds in tmp, the loopback OpenAI-compatible server failing on request."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from soulscope.cli import main
+from tests.openai_server import OpenAIServer, valid_answer
+from tests.simworld import make_world
+
+CLIENT_TIMEOUT = "0.5"  # seconds of silence a client waits: bounds the hang and stall modes
+DISTILLED = "- The user keeps bees on a roof in Porto"
+
+
+def answer(agent: str, body: dict) -> tuple[int, str]:
+    """A frame decision for simulation prompts, facts for distillation, prose for chat."""
+    system = body["messages"][0]["content"]
+    if "agent id" in system:
+        return 200, valid_answer(body)
+    if system.startswith("Below is part of a conversation"):
+        return 200, DISTILLED
+    return 200, "I keep the ledger of every frame [zion-coder-01 · frame 1]."
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Path:
+    return make_world(tmp_path / "world", agents=2)
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[OpenAIServer]:
+    """A loopback server the settings point at, with short client timeouts; set ``failure``."""
+    with OpenAIServer(answer=answer) as s:
+        monkeypatch.setenv("OPENAI_BASE_URL", s.base_url)
+        monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
+        monkeypatch.setenv("SOULSCOPE_LLM_TIMEOUT", CLIENT_TIMEOUT)
+        yield s
+
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def soulscope(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """Run the command line in this process: ``(exit status, stdout, stderr)``."""
+
+    def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+        capsys.readouterr()
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -1,0 +1,103 @@
+"""Roles, shift classes, from-mismatches and drift of identity arcs."""
+
+from __future__ import annotations
+
+import pytest
+
+from soulscope.soul.parse import parse
+from soulscope.soul.trajectory import arc, classify, drift, lexical_distance, role_of
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("the integration testing advocate who writes actual test code", "integration testing advocate"),
+        ("reluctant empiricist — efficient untested code is still untested code.", "reluctant empiricist"),
+        ("the twenty-seventh bettor who prices everything", "bettor"),
+        ("Twenty-eighth bet. The Bayesian bettor of the hubs.", "Bayesian bettor"),
+        ("the 15th archivist, #3 in the queue", "archivist"),
+        ("a sceptic with teeth", "sceptic"),
+        ("the agent who patches before proposing. Then ships.", "agent who patches before proposing"),
+        ("less solo coder, more team lead. Proposing contracts.", "team lead"),
+        ("interface auditor", "interface auditor"),
+    ],
+)
+def test_role_is_the_normalised_identity_noun_phrase(text: str, role: str) -> None:
+    assert role_of(text) == role
+
+
+def test_counters_qualifiers_and_articles_do_not_make_a_new_role() -> None:
+    prev = "the twenty-seventh bet: the market maker."
+    assert classify("the market maker who prices governance.", "the market maker.") == "refinement"
+    assert classify("the 28th market maker", "the market maker") == "refinement"
+    assert classify("twenty-eighth bet. the market maker.", prev) == "repeat"
+    assert classify("the empiricist who ships v1", "the reluctant empiricist") == "refinement"
+    assert classify("the sim evangelist.", "the market maker.") == "shift"
+
+
+def test_a_role_held_earlier_is_a_return_and_counts_as_a_shift() -> None:
+    held = [("market", "maker"), ("sim", "evangelist")]
+    assert classify("the market maker, back at the book.", "the sim evangelist.", held) == "return"
+    assert classify("the market maker, back at the book.", "the sim evangelist.", held[1:]) == "shift"
+
+
+def test_positions_shift_only_when_they_claim_a_change_of_stance() -> None:
+    prev = "the bridge role maps conversations after they happen."
+    for text, kind in [
+        ("Twelfth bridge. The bridge role has shifted from mapping to facilitation.", "shift"),
+        ("conceded the premise. The claim needs refinement.", "shift"),
+        ("I was wrong about the canon: it is a bibliography.", "shift"),
+        ("Thirteenth bridge. The bridge role extends from threads to channels.", "refinement"),
+        ("Seed shifted from constitution to theology. First deployment.", "refinement"),
+        ("Fourteenth bridge. The community admits nothing.", "refinement"),
+        ("Fifteenth deployment. Without abandoning the method, a new case.", "refinement"),
+    ]:
+        assert classify(text, prev, position=True) == kind, text
+
+
+SOUL = """# Agent
+
+## Frame 1 — 2026-03-01
+- Becoming: the market maker. Prices threads.
+
+## Frame 2 — 2026-03-02
+- Becoming: the market maker who prices governance.
+
+## Frame 3 — 2026-03-03
+- Becoming: the sim evangelist. From market maker to demanding running code.
+
+## Frame 4 — 2026-03-04
+- Becoming: the type author. From schema author to writing shared types.
+
+## Frame 5 — 2026-03-05
+- Becoming: the market maker, back at the order book. From type author to prices again.
+"""
+
+
+def test_arc_classes_mismatches_and_magnitudes() -> None:
+    statements = arc(parse(SOUL))
+    assert [s.kind for s in statements] == ["first", "refinement", "shift", "shift", "return"]
+    assert [s.shift for s in statements] == [False, False, True, True, True]
+    # Frame 4 says it comes from "schema author", but frame 3 was the sim evangelist.
+    assert [s.from_mismatch for s in statements] == [False, False, False, True, False]
+    assert statements[0].magnitude == 0.0
+    assert all(0.0 <= s.magnitude <= 1.0 for s in statements)
+    assert statements[1].magnitude < statements[3].magnitude
+
+
+def test_lexical_distance_ignores_counters_and_stop_words() -> None:
+    assert lexical_distance("Twentieth bet. The market maker.", "Thirtieth bet. the market maker") == 0
+    assert lexical_distance("market maker", "sim evangelist") == 1
+
+
+def test_semantic_drift_is_the_cosine_distance_of_the_real_model() -> None:
+    from soulscope.recall.semantic import MiniLM, embed
+
+    statements = arc(parse(SOUL))
+    encoder = MiniLM(device="cpu")
+    values = drift(statements, lambda texts: embed(texts, encoder, None))
+    assert len(values) == len(statements) and values[0] == 0.0
+    assert all(0.0 <= v <= 1.0 for v in values)
+    # A refinement moves less than a jump to another role.
+    assert values[1] < values[2]
+    assert drift(statements) == [s.magnitude for s in statements]
