@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -185,35 +186,46 @@ def commit(
 
     What ``git commit PATHS`` does, in plumbing: git matches every path against every pathspec
     given, which grows with the square of a frame's thousands of files. The paths are staged
-    in the index, HEAD's tree plus exactly those entries is built in a temporary index, and HEAD
-    moves only at the end (``update-ref``), so a commit either lands whole or not at all.
+    in the index; when nothing else is staged the index is the new tree, else HEAD's tree plus
+    exactly those entries is built in a temporary index. HEAD moves only at the end
+    (``update-ref``), so a commit either lands whole or not at all.
     """
     rels = [_relative(top, p) for p in paths]
     listing = b"".join(os.fsencode(r) + b"\0" for r in rels)
     git(top, "update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
-    staged = {}
-    for entry in git(top, "ls-files", "--stage", "-z").stdout.split(b"\0"):
-        if entry:
-            info, _, name = entry.partition(b"\t")
-            staged[name] = info
-    lines = []
-    for r in rels:
-        name = os.fsencode(r)
-        lines.append((staged.get(name) or b"0 " + b"0" * 40) + b"\t" + name + b"\0")
     parent = head(top)
-    gitdir = Path(git(top, "rev-parse", "--absolute-git-dir").stdout.decode().strip())
-    index = gitdir / "soulscope-frame.index"
-    try:
-        if parent:
-            git(top, "read-tree", parent, index=index)
-        git(top, "update-index", "-z", "--index-info", stdin=b"".join(lines), index=index)
-        tree = git(top, "write-tree", index=index).stdout.decode().strip()
-    finally:
-        index.unlink(missing_ok=True)
+    staged = set(rels)
+    if parent:
+        done = git(top, "diff-index", "--cached", "--name-only", "-z", parent)
+        staged.update(os.fsdecode(n) for n in done.stdout.split(b"\0") if n)
+    if parent and len(staged) == len(rels):
+        tree = git(top, "write-tree").stdout.decode().strip()  # nothing else staged: the index
+    else:
+        tree = _tree_of(top, rels, parent)
     args = ["commit-tree", tree, "-m", message, *(["-p", parent] if parent else [])]
     sha = git(top, *args, date=date, pidfile=pidfile).stdout.decode().strip()
     git(top, "update-ref", "-m", f"commit: {message}", "HEAD", sha, parent or "", pidfile=pidfile)
     return sha
+
+
+def _tree_of(top: Path, rels: list[str], parent: str | None) -> str:
+    """The tree of ``parent`` with the index's entries for ``rels`` (other staged changes left
+    out), built in a temporary index."""
+    entries = {}
+    for entry in git(top, "ls-files", "--stage", "-z").stdout.split(b"\0"):
+        if entry:
+            info, _, name = entry.partition(b"\t")
+            entries[name] = info
+    lines = []
+    for r in rels:
+        name = os.fsencode(r)
+        lines.append((entries.get(name) or b"0 " + b"0" * 40) + b"\t" + name + b"\0")
+    with tempfile.TemporaryDirectory(prefix="soulscope-index-") as tmp:
+        index = Path(tmp) / "index"
+        if parent:
+            git(top, "read-tree", parent, index=index)
+        git(top, "update-index", "-z", "--index-info", stdin=b"".join(lines), index=index)
+        return git(top, "write-tree", index=index).stdout.decode().strip()
 
 
 def uncommitted(top: Path, paths: Sequence[Path]) -> list[Path]:
