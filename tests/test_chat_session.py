@@ -25,7 +25,7 @@ def test_offline_answer_is_the_ranked_cited_evidence(later_world: Path) -> None:
     assert chat.offline
     answer = "".join(chat.answer(prompt))
     assert answer.startswith(OFFLINE_NOTE)
-    positions = [answer.index(c.tag) for c in prompt.citations]
+    positions = [answer.index(f"{c.number}. **{c.tag}**") for c in prompt.citations]
     assert positions == sorted(positions) and len(positions) == 4
     assert all(c.chunk.agent == "zion-coder-06" for c in prompt.citations)
     assert "[zion-coder-06 · frame 220 · 2026-03-22]" in answer
