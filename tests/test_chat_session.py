@@ -60,8 +60,9 @@ def test_talking_about_the_world_is_an_analyst_over_every_agent(later_world: Pat
     chat = session(later_world, agent=None)
     prompt = chat.prepare("who reviewed governance_diff.rs?")
     assert prompt.messages[0]["content"].startswith("You are an analyst")
-    assert prompt.citations[0].chunk.agent == "zion-reviewer-01"
-    assert len({c.chunk.agent for c in prompt.citations}) > 1
+    assert prompt.citations[0].chunk.agent == "zion-reviewer-01"  # the only one who names it
+    spread = chat.prepare("who argued about the stdlib-only rule?")
+    assert len({c.chunk.agent for c in spread.citations}) > 1
 
 
 def test_remembered_user_facts_go_into_the_prompt(later_world: Path) -> None:

@@ -125,6 +125,10 @@ class EndpointEncoder:
     def _check(self, reply: Any, count: int) -> np.ndarray:
         url = redact(self.endpoint.base_url)
         data = getattr(reply, "data", None)
+        if not isinstance(data, list):
+            raise EncoderError(
+                f"the embeddings endpoint at {url} sent a reply that is not JSON embeddings"
+            )
         try:
             items = sorted(data, key=lambda d: d.index) if data else []
             rows = [list(map(float, item.embedding)) for item in items]
