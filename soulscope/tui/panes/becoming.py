@@ -329,7 +329,7 @@ class BecomingPane(Pane):
         table.add_column(Text(self.agent_id or ""), key="left")
         table.add_column(Text(self.other_id), key="right")
         for row in compare(self.statements, self.other):
-            table.add_row(Text(row.key), compared_role(row.left), compared_role(row.right))
+            table.add_row(Text(visible(row.key)), compared_role(row.left), compared_role(row.right))
         self.query_one("#compare-title", StatusLine).show(
             Text.assemble(
                 ("Side by side", "bold"),
