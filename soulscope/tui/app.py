@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 from time import monotonic, perf_counter
 
 from textual import work
@@ -45,7 +46,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
 from soulscope.soul.lookup import find_frame
-from soulscope.soul.model import Soul
+from soulscope.soul.model import ENCODING_ERRORS, Soul, clean
 from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, Action, bindings, keymap_problem
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
@@ -54,6 +55,7 @@ from soulscope.tui.messages import (
     FramesFinished,
     SoulFailed,
     SoulLoaded,
+    SoulTextRead,
     WorldParsed,
     WorldProgress,
 )
@@ -75,6 +77,9 @@ PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatP
 
 # The most frames one N may run (a typo of 100000 should not lock the world for hours).
 MAX_FRAMES_AT_ONCE = 1000
+
+# A file at least this big is shown as text while it is parsed (parsing 20 MB takes seconds).
+EARLY_TEXT_BYTES = 1_000_000
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
@@ -261,9 +266,9 @@ class SoulscopeApp(App[None]):
         self.sidebar.highlight(agent_id)
         for pane in self.panes:
             pane.agent_id = agent_id
-        cached = self.cache.cached(agent_id)
+        cached = self.cache.cached(agent_id, with_arc=True)
         if cached is not None:
-            # Switching back to a parsed agent costs no worker round trip.
+            # Switching back to a shown agent costs no worker round trip.
             self._show_soul(agent_id, cached)
         else:
             self.load_soul(agent_id)
@@ -272,11 +277,28 @@ class SoulscopeApp(App[None]):
     def load_soul(self, agent_id: str) -> None:
         started = perf_counter()
         try:
+            listed = self.world.agent(agent_id)
+            if listed.size >= EARLY_TEXT_BYTES:
+                self._read_early(listed.path, agent_id)
             soul, summary = self.cache.load(agent_id)
         except WorldError as exc:
             self.post_message(SoulFailed(agent_id, str(exc)))
             return
+        # Ready before the UI asks: the Soul tab's text and the Becoming tab's arc.
+        soul.display_text  # noqa: B018
+        self.cache.arc(agent_id, soul)
         self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
+
+    def _read_early(self, path: Path, agent_id: str) -> None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return  # parsing it says why, in one sentence
+        self.post_message(SoulTextRead(agent_id, clean(data.decode("utf-8", ENCODING_ERRORS))))
+
+    def on_soul_text_read(self, message: SoulTextRead) -> None:
+        if self.is_running and message.agent_id == self.agent_id and self.soul is None:
+            self.query_one(SoulPane).show_text(message.text)
 
     def on_soul_loaded(self, message: SoulLoaded) -> None:
         # A worker may finish while the app is closing and its widgets are going away.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
+from time import perf_counter
 
 from rich.text import Text
 from textual import work
@@ -17,6 +19,14 @@ from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import WorldError
+
+# The table is filled in slices of this many seconds, a pause between them (in which keys are
+# answered and the table measures the new rows), while a long arc (tens of thousands of
+# statements) is still being added.
+FILL_SLICE_S = 0.02
+FILL_PAUSE_S = 0.01
+# ...after the first rows, added at once: what a screen shows, and the whole arc of most agents.
+FILL_AT_ONCE = 300
 
 
 def mark(statement: Statement) -> Text:
@@ -66,6 +76,7 @@ class BecomingPane(Pane):
         self.other_id: str | None = None  # the agent compared with, if any
         self.other: list[Statement] = []
         self._stale = False  # the table shows an older soul than ``soul``
+        self._filling = 0  # a new fill makes the slices still queued for an older one stop
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="arc-summary")
@@ -85,7 +96,7 @@ class BecomingPane(Pane):
         return self.query_one("#arc", DataTable)
 
     def watch_soul(self, soul: Soul | None) -> None:
-        self.statements = arc(soul, self.app.arc_label) if soul else []
+        self.statements = self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else []
         # A hidden tab fills its table when it is shown: switching agents pays only for what is seen.
         self._stale = True
         if self.region.area:
@@ -100,16 +111,8 @@ class BecomingPane(Pane):
         table = self.table
         table.clear()
         self.rows = [s for s in self.statements if s.shift or not self.shifts_only]
-        for s in self.rows:
-            table.add_row(
-                Text(str(s.index + 1), justify="right"),
-                # Undated frame numbers are the early era's norm: the date column says when.
-                Text(s.frame_label if s.number is not None else "—"),
-                Text(s.date or "—"),
-                mark(s),
-                Text(visible(s.role)),
-                key=str(s.index),
-            )
+        self._filling += 1
+        self._add_rows(self._filling)
         summary = self.query_one("#arc-summary", StatusLine)
         if soul is None:
             summary.show(Text(""))
@@ -127,6 +130,34 @@ class BecomingPane(Pane):
             )
         self._show_detail(0)
         self._fill_compare()
+
+    def _add_rows(self, filling: int, until: int | None = None) -> None:
+        """Add the next rows for a slice of time (or up to row ``until``), the rest after a pause."""
+        if filling != self._filling:
+            return  # a newer fill replaced this one
+        table = self.table
+        deadline = perf_counter() + FILL_SLICE_S
+        start = i = table.row_count
+        last = until if until is not None else FILL_AT_ONCE - 1 if start == 0 else -1
+        while i < len(self.rows) and (i <= last or (until is None and perf_counter() < deadline)):
+            s = self.rows[i]
+            table.add_row(
+                Text(str(s.index + 1), justify="right"),
+                # Undated frame numbers are the early era's norm: the date column says when.
+                Text(s.frame_label if s.number is not None else "—"),
+                Text(s.date or "—"),
+                mark(s),
+                Text(visible(s.role)),
+                key=str(s.index),
+            )
+            i += 1
+        if i < len(self.rows) and until is None:
+            self.set_timer(FILL_PAUSE_S, partial(self._add_rows, filling))
+
+    def _rows_up_to(self, row: int) -> None:
+        """Make sure the table holds row ``row`` (before moving the cursor there)."""
+        if self.table.row_count <= row:
+            self._add_rows(self._filling, until=row)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -159,6 +190,7 @@ class BecomingPane(Pane):
         self.shifts_only = not self.shifts_only
         self._fill(self.soul)
         at = max((i for i, s in enumerate(self.rows) if s.index <= current), default=0)
+        self._rows_up_to(at)
         self.table.move_cursor(row=at)
 
     def step_shift(self, delta: int) -> bool:
@@ -170,6 +202,7 @@ class BecomingPane(Pane):
         target = next((i for i in order if self.rows[i].shift), None)
         if target is None:
             return False
+        self._rows_up_to(target)
         self.table.move_cursor(row=target)
         return True
 
