@@ -33,9 +33,8 @@ from functools import partial
 from pathlib import Path
 from time import monotonic, perf_counter
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
@@ -45,6 +44,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
+from soulscope.index import WorldIndex
 from soulscope.soul.lookup import find_frame
 from soulscope.soul.model import ENCODING_ERRORS, Soul, clean
 from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, Action, bindings, keymap_problem
@@ -321,22 +321,33 @@ class SoulscopeApp(App[None]):
 
     @work(thread=True, exclusive=True, group="world", exit_on_error=False)
     def parse_world(self) -> None:
-        """Parse every agent (filling the cache) and report summaries in batches."""
+        """Every agent's summary from the world index, reported in batches: the rows of unchanged
+        files at once, then the files that changed as they are parsed (and written back)."""
         worker = get_current_worker()
-        agents = self.world.agents()
-        batch, failures, last, failed = [], [], monotonic(), 0
-        for done, agent in enumerate(agents, 1):
-            if worker.is_cancelled:
-                return
-            try:
-                batch.append(self.cache.load(agent.id)[1])
-            except WorldError as exc:
-                failures.append((agent.id, str(exc)))
-                failed += 1
-            if done == len(agents) or monotonic() - last >= PROGRESS_INTERVAL:
-                self.post_message(WorldProgress(tuple(batch), tuple(failures), done, len(agents)))
-                batch, failures, last = [], [], monotonic()
-        self.post_message(WorldParsed(len(agents), failed, perf_counter() - self._world_started))
+        with WorldIndex(self.world, self.arc_label) as index:
+            fresh, stale = index.scan()
+            total, done, failed = len(fresh) + len(stale), len(fresh), 0
+            if fresh or not stale:
+                summaries = tuple(e.summary for e in fresh if e.summary is not None)
+                self.post_message(WorldProgress(summaries, (), done, total))
+            parsed, failures, last = [], [], monotonic()
+            for file in stale:
+                if worker.is_cancelled:
+                    index.save(parsed)
+                    return
+                entry = index.parse(file)
+                done += 1
+                if entry.error is not None:
+                    failures.append((file.id, entry.error))
+                    failed += 1
+                else:
+                    parsed.append(entry)
+                if done == total or monotonic() - last >= PROGRESS_INTERVAL:
+                    index.save(parsed)
+                    summaries = tuple(e.summary for e in parsed if e.summary is not None)
+                    self.post_message(WorldProgress(summaries, tuple(failures), done, total))
+                    parsed, failures, last = [], [], monotonic()
+        self.post_message(WorldParsed(total, failed, perf_counter() - self._world_started))
 
     def on_world_progress(self, message: WorldProgress) -> None:
         if not self.is_running:
