@@ -73,7 +73,7 @@ def test_a_corrupt_or_stale_index_is_rebuilt(world: World, damage: str) -> None:
         # Rows written by another parser: their values are not to be trusted.
         with sqlite3.connect(path) as db:
             db.execute("UPDATE meta SET value = 'older' WHERE key = 'fingerprint'")
-            db.execute("UPDATE souls SET summary = '{\"agent_id\": \"x\"}'")
+            db.execute('UPDATE souls SET summary = \'{"agent_id": "x"}\'')
     else:
         with sqlite3.connect(path) as db:
             db.execute("DROP TABLE souls")
