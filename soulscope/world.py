@@ -112,6 +112,10 @@ class World:
                 problem = id_problem(agent_id)
                 if problem is None and not path.is_file():
                     problem = "not a regular file"
+                if problem is None and path.is_symlink():
+                    target = path.resolve()
+                    if not target.is_relative_to(self.root.resolve()):
+                        problem = f"a link to {target}, outside the world: never read or written"
                 target = junk if problem else agents
                 target.append(
                     AgentFile(agent_id, path, st.st_size, st.st_mtime, problem, st.st_mtime_ns)
@@ -159,8 +163,9 @@ class World:
             self._registry = {}
             path = self.root / "agents.json"
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                # Not a regular file (a FIFO would block the read): no registry.
+                data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+            except (OSError, ValueError, RecursionError):
                 return self._registry
             agents = data.get("agents", data) if isinstance(data, dict) else {}
             if isinstance(agents, dict):
