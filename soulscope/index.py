@@ -81,10 +81,15 @@ def _summary_json(summary: ArcSummary) -> str:
     return json.dumps(dataclasses.asdict(summary), ensure_ascii=False, separators=(",", ":"))
 
 
+def _values(fields: dict) -> dict:
+    # JSON has lists where the values hold tuples.
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+
+
 def _summary_from(text: str) -> ArcSummary:
-    fields = json.loads(text)
+    fields = _values(json.loads(text))
     latest = fields.pop("latest")
-    return ArcSummary(**fields, latest=Statement(**latest) if latest else None)
+    return ArcSummary(**fields, latest=Statement(**_values(latest)) if latest else None)
 
 
 class WorldIndex:
