@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
-from time import perf_counter
 
 from rich.text import Text
 from textual import work
@@ -18,16 +16,9 @@ from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import Statement, arc, compare
 from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import WorldError
-
-# The table is filled in slices of this many seconds, a pause between them (in which keys are
-# answered and the table measures the new rows), while a long arc (tens of thousands of
-# statements) is still being added.
-FILL_SLICE_S = 0.02
-FILL_PAUSE_S = 0.01
-# ...after the first rows, added at once: what a screen shows, and the whole arc of most agents.
-FILL_AT_ONCE = 300
 
 
 def mark(statement: Statement) -> Text:
@@ -93,7 +84,7 @@ class BecomingPane(Pane):
         self.other_id: str | None = None  # the agent compared with, if any
         self.other: list[Statement] = []
         self._stale = False  # the table shows an older soul than ``soul``
-        self._filling = 0  # a new fill makes the slices still queued for an older one stop
+        self._filling: SlicedFill[Statement] | None = None  # the rows being added
         self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
         self._encoder = None  # the embedding model, once the user asked for semantic drift
 
@@ -132,8 +123,9 @@ class BecomingPane(Pane):
         table = self.table
         table.clear()
         self.rows = [s for s in self.statements if s.shift or not self.shifts_only]
-        self._filling += 1
-        self._add_rows(self._filling)
+        if self._filling is not None:
+            self._filling.cancel()
+        self._filling = SlicedFill(self, self.rows, self._add_row)
         summary = self.query_one("#arc-summary", StatusLine)
         if soul is None:
             summary.show(Text(""))
@@ -156,33 +148,21 @@ class BecomingPane(Pane):
         self._apply_target()
         self._fill_compare()
 
-    def _add_rows(self, filling: int, until: int | None = None) -> None:
-        """Add the next rows for a slice of time (or up to row ``until``), the rest after a pause."""
-        if filling != self._filling:
-            return  # a newer fill replaced this one
-        table = self.table
-        deadline = perf_counter() + FILL_SLICE_S
-        start = i = table.row_count
-        last = until if until is not None else FILL_AT_ONCE - 1 if start == 0 else -1
-        while i < len(self.rows) and (i <= last or (until is None and perf_counter() < deadline)):
-            s = self.rows[i]
-            table.add_row(
-                Text(str(s.index + 1), justify="right"),
-                # Undated frame numbers are the early era's norm: the date column says when.
-                Text(s.frame_label if s.number is not None else "—"),
-                Text(s.date or "—"),
-                mark(s),
-                Text(visible(s.role)),
-                key=str(s.index),
-            )
-            i += 1
-        if i < len(self.rows) and until is None:
-            self.set_timer(FILL_PAUSE_S, partial(self._add_rows, filling))
+    def _add_row(self, s: Statement) -> None:
+        self.table.add_row(
+            Text(str(s.index + 1), justify="right"),
+            # Undated frame numbers are the early era's norm: the date column says when.
+            Text(s.frame_label if s.number is not None else "—"),
+            Text(s.date or "—"),
+            mark(s),
+            Text(visible(s.role)),
+            key=str(s.index),
+        )
 
     def _rows_up_to(self, row: int) -> None:
         """Make sure the table holds row ``row`` (before moving the cursor there)."""
-        if self.table.row_count <= row:
-            self._add_rows(self._filling, until=row)
+        if self._filling is not None:
+            self._filling.until(row)
 
     # -- drift ------------------------------------------------------------------------------
     def _show_drift(self, values: list[float], kind: str) -> None:
