@@ -46,7 +46,11 @@ _ORDINALS = (
 _NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
 # One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
 _COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
-_COUNTER_WORD = re.compile(rf"^{_COUNTER}$", re.I)
+_ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+# Inside a role only ordinals and numerals count ("the 15th archivist"); "the quiet one" keeps "one".
+_COUNTER_WORD = re.compile(
+    rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
+)
 # A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
 _COUNTER_PREFIX = re.compile(
     rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
@@ -122,7 +126,7 @@ class Statement:
     from_role: str | None  # "From Y to Z": Y
     to_role: str | None  # "From Y to Z": Z
     kind: str  # one of KINDS, against the statements before it
-    magnitude: float  # 0..1, how far it moved from the previous statement (lexical)
+    magnitude: float  # 0..1, how far it moved from the previous statement (``magnitude``)
     from_mismatch: bool  # "From Y to Z" names a Y that is not the previous role
     duplicate_frame: bool  # its frame heading repeats an earlier frame's
 
@@ -211,6 +215,20 @@ def lexical_distance(a: str, b: str) -> float:
     return 1.0 - len(wa & wb) / len(wa | wb)
 
 
+def magnitude(previous: str, text: str, position: bool = False) -> float:
+    """How far a statement moved from the previous one, 0..1, from their words alone.
+
+    For roles, the role weighs most: the same role said differently moves a little, another
+    role a lot. Positions have no role; their words are compared whole.
+    """
+    words = lexical_distance(previous, text)
+    if position:
+        return round(words, 3)
+    a, b = role_key(role_of(previous)), role_key(role_of(text))
+    role = 0.0 if same_role(a, b) else lexical_distance(" ".join(a), " ".join(b)) or 1.0
+    return round(0.6 * role + 0.4 * words, 3)
+
+
 def claims_change(text: str) -> bool:
     """Whether a position statement claims a change of the agent's own stance."""
     body = strip_counters(text)
@@ -239,6 +257,15 @@ def classify(
     if any(same_role(key, h) for h in held[:-1]):
         return "return"
     return "shift"
+
+
+def names_role(phrase: str) -> bool:
+    """Whether "From Y" names a role ("integration declarer") rather than an activity
+    ("indexing the library", "saying hello at the door"), which no role can contradict."""
+    words = phrase.strip().strip("*_\"'`").split()
+    while words and words[0].lower() in _ARTICLES:
+        words = words[1:]
+    return bool(words) and not words[0].lower().endswith("ing")
 
 
 def is_position_label(label: str) -> bool:
@@ -277,6 +304,7 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                 not position
                 and from_role
                 and held
+                and names_role(from_role)
                 and not same_role(role_key(role_of(from_role)), held[-1])
             )
             out.append(
@@ -293,7 +321,7 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                     from_role=from_role,
                     to_role=m.group(2).strip() if m else None,
                     kind=kind,
-                    magnitude=0.0 if prev is None else round(lexical_distance(prev, obs.text), 3),
+                    magnitude=0.0 if prev is None else magnitude(prev, obs.text, position),
                     from_mismatch=mismatch,
                     duplicate_frame=bool(frame and frame.duplicate_of is not None),
                 )
@@ -371,6 +399,7 @@ class ArcSummary:
     latest: Statement | None
     frames: int
     last_date: str | None
+    drift: tuple[float, ...] = ()  # each statement's shift magnitude, in arc order
 
 
 def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary:
@@ -384,4 +413,5 @@ def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary
         latest=statements[-1] if statements else None,
         frames=len(soul.frames),
         last_date=max(dates) if dates else None,
+        drift=tuple(s.magnitude for s in statements),
     )

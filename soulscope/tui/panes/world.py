@@ -1,11 +1,13 @@
-"""The World tab: every agent's latest Becoming, shifts, frames and last activity."""
+"""The World tab: every agent's latest Becoming, shifts, drift, frames and last activity."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.renderables.sparkline import Sparkline
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
@@ -21,10 +23,19 @@ COLUMNS = (
     ("agent", "Agent"),
     ("frames", "Frames"),
     ("shifts", "Shifts"),
+    ("drift", "Drift"),
     ("last", "Last activity"),
     ("latest", "Latest Becoming"),
 )
-DESCENDING = {"frames", "shifts", "last"}
+DESCENDING = {"frames", "shifts", "drift", "last"}
+DRIFT_WIDTH = 12
+
+
+def drift_line(drift: tuple[float, ...]) -> RenderableType:
+    """An agent's shift magnitudes over time as a sparkline (the first statement has none)."""
+    if len(drift) < 2:
+        return Text("—")
+    return Sparkline(list(drift[1:]), width=min(DRIFT_WIDTH, len(drift) - 1))
 
 
 class WorldPane(Pane):
@@ -75,12 +86,13 @@ class WorldPane(Pane):
                 Text(s.agent_id),
                 Text(str(s.frames), justify="right"),
                 Text(str(s.shifts), justify="right"),
+                drift_line(s.drift),
                 Text(s.last_date or "—"),
                 Text(visible(s.latest.role) if s.latest else "—"),
             )
             if s.agent_id in self._rows:
                 for key, cell in zip(
-                    ("agent", "frames", "shifts", "last", "latest"), cells, strict=True
+                    ("agent", "frames", "shifts", "drift", "last", "latest"), cells, strict=True
                 ):
                     table.update_cell(s.agent_id, key, cell)
             else:
@@ -124,6 +136,7 @@ class WorldPane(Pane):
                 "agent": s.agent_id,
                 "frames": s.frames,
                 "shifts": s.shifts,
+                "drift": sum(s.drift) / len(s.drift) if s.drift else 0.0,
                 "last": s.last_date or "",
                 "latest": s.latest.role.lower() if s.latest else "",
             }[column]

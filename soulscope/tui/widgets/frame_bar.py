@@ -90,6 +90,8 @@ class FrameBar(Horizontal):
                     self.post_message(FrameLanded(result, done, steps, brain.name))
         except (WorldError, OSError, FrameInterrupted) as exc:
             error = str(exc)
+        except Exception as exc:  # noqa: BLE001 (a failure the bar must show, never swallow)
+            error = f"the frame failed unexpectedly ({type(exc).__name__}: {exc})"
         finally:
             # Posted whatever happened, so the bar never stays "running" after a failure.
             self.post_message(FramesFinished(done, steps, error))
