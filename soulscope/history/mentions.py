@@ -129,6 +129,7 @@ class MentionIndex:
         stamp = (a.size, a.mtime)
         with self._lock:
             known = self.agents.get(agent_id)
+            # The same parsed soul is indexed once; another parse of the file, again.
             if known is None or known.stamp != stamp or known.soul is not soul:
                 known = index_soul(agent_id, soul, stamp, self.label)
                 self.agents[agent_id] = known

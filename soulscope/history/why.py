@@ -153,14 +153,18 @@ class Why:
 
 
 def pick_statement(
-    soul: Soul, frame: str | None = None, index: int | None = None, label: str | None = None
+    soul: Soul,
+    frame: str | None = None,
+    index: int | None = None,
+    label: str | None = None,
+    statements: list[Statement] | None = None,
 ) -> Statement:
     """A statement of the arc by frame (number, label or date) or by its 1-based position.
 
     A negative position counts from the end (-1 is the latest statement). ``label`` is the arc's
     label when it is not the default (Becoming, else Evolving position).
     """
-    statements = arc(soul, label)
+    statements = statements if statements is not None else arc(soul, label)
     label = arc_label(soul, label)
     if not statements:
         raise HistoryError(f"{soul.agent_id} has no {label} statements")
@@ -199,9 +203,12 @@ def explain(
     ``soulscope.chat.llm.LLM``) writes the narrative from the dossier; without one, or when it
     fails, the narrative is a deterministic summary of the same facts.
     """
-    soul = soul if soul is not None else world.read(agent_id)
-    st = pick_statement(soul, frame, index, label)
-    statements = arc(soul, label)
+    index_ = mentions or index_for(world, label)
+    entry = index_.agents.get(agent_id) if soul is None else None
+    if entry is None:
+        entry = index_.put(agent_id, soul if soul is not None else world.read(agent_id))
+    soul, statements = entry.soul, list(entry.statements)
+    st = pick_statement(soul, frame, index, label, statements)
     f = soul.frames[st.frame_index] if st.frame_index is not None else None
     names = AgentNames.of(world, agent_id)
     context = {name: f.get(name) for name in CONTEXT_LABELS} if f else {}
@@ -213,8 +220,6 @@ def explain(
         if resolved not in named and resolved != agent_id:
             named.append(resolved)
     threads = tuple(dict.fromkeys(int(n) for n in THREAD.findall(f.source if f else st.text)))
-    index_ = mentions or index_for(world, label)
-    index_.put(agent_id, soul)
     why = Why(
         agent_id=agent_id,
         statement=st,

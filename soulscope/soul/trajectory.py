@@ -51,6 +51,17 @@ _ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 _COUNTER_WORD = re.compile(
     rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
 )
+_ORDINAL_ENDINGS = ("st", "nd", "rd", "th", "next", "final")
+
+
+def is_counter(word: str) -> bool:
+    """An ordinal or numeral ("twenty-seventh", "15th", "#3", "3"): it counts, it names nothing."""
+    if not word:
+        return False
+    # Most words end in neither a digit-led form nor an ordinal ending: skip the long pattern.
+    if not (word[0].isdigit() or word[0] == "#" or word.lower().endswith(_ORDINAL_ENDINGS)):
+        return False
+    return _COUNTER_WORD.match(word) is not None
 # A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
 _COUNTER_PREFIX = re.compile(
     rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
@@ -162,7 +173,7 @@ def role_of(text: str) -> str:
     less_more = _LESS_MORE.match(body.split(". ")[0].rstrip("."))
     if less_more:
         clause = less_more.group(1)
-    words = [w for w in clause.split() if not _COUNTER_WORD.match(w.strip("*_\"'`,."))]
+    words = [w for w in clause.split() if not is_counter(w.strip("*_\"'`,."))]
     while words and words[0].lower() in _ARTICLES:
         words = words[1:]
     for i, word in enumerate(words):
@@ -185,7 +196,7 @@ def _stem(word: str) -> str:
 def role_key(role: str) -> tuple[str, ...]:
     """A role's words as compared: lower case, hyphens split, plurals folded."""
     words = re.sub(r"[^\w\s]", " ", role.lower().replace("-", " ")).split()
-    return tuple(_stem(w) for w in words if not _COUNTER_WORD.match(w))
+    return tuple(_stem(w) for w in words if not is_counter(w))
 
 
 def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -200,7 +211,7 @@ def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 def _words(text: str) -> set[str]:
     words = re.sub(r"[^\w\s]", " ", strip_counters(text).lower().replace("-", " ")).split()
-    return {_stem(w) for w in words if w not in _STOP and not _COUNTER_WORD.match(w)}
+    return {_stem(w) for w in words if w not in _STOP and not is_counter(w)}
 
 
 def _norm(text: str) -> str:
