@@ -13,7 +13,6 @@ import weakref
 from dataclasses import dataclass
 
 from soulscope.soul.model import Soul, clean, frame_label
-from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import Statement, arc
 from soulscope.world import World, WorldError
 

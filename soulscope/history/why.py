@@ -29,7 +29,24 @@ MAX_MENTIONS = 12  # mentions of one thread across the world, the earliest first
 MAX_PRECURSOR_WORDS = 4
 _SHORT_ID = re.compile(r"(?<![\w-])([a-z]+-\d{1,4})(?![\w-])")
 _STOP_ROLE_WORDS = frozenset(
-    "the and for who with from into more less than that this one agent someone new".split()
+    [
+        "the",
+        "and",
+        "for",
+        "who",
+        "with",
+        "from",
+        "into",
+        "more",
+        "less",
+        "than",
+        "that",
+        "this",
+        "one",
+        "agent",
+        "someone",
+        "new",
+    ]
 )
 
 
@@ -135,7 +152,12 @@ class Why:
         }
         if self.previous is not None:
             prev = self.previous
-            out[cite(self.agent_id, prev.frame_label if prev.frame_index is not None else prev.heading)] = (
+            out[
+                cite(
+                    self.agent_id,
+                    prev.frame_label if prev.frame_index is not None else prev.heading,
+                )
+            ] = (
                 self.agent_id,
                 prev.frame_index,
             )
@@ -261,7 +283,9 @@ def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
     if own:
         own = [_with_commit(timeline, why.agent_id, p) for p in own]
         why = replace(why, precursors=(*own, *(p for p in why.precursors if not p.own)))
-    return replace(why, commit=change.commit, diff=diff, frame_log=log, note=log_note, bulk_note=bulk)
+    return replace(
+        why, commit=change.commit, diff=diff, frame_log=log, note=log_note, bulk_note=bulk
+    )
 
 
 def _with_commit(timeline: Timeline, agent_id: str, p: Precursor) -> Precursor:
@@ -447,7 +471,9 @@ def _state_of(index: MentionIndex, agent: str, st: Statement) -> InfluencerState
             best = f
     if best is None:
         return InfluencerState(agent, present=True)
-    held = [s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index]
+    held = [
+        s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index
+    ]
     latest = held[-1] if held else None
     return InfluencerState(
         agent=agent,
@@ -549,16 +575,29 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
             found = author.soul.find_frames(str(post.frame)) if author else []
             out.append(
                 PostInfo(
-                    n, "community", post.author, post.title, _trim(post.body), str(post.frame),
-                    post.date, mentions, found[0].index if found else None,
+                    n,
+                    "community",
+                    post.author,
+                    post.title,
+                    _trim(post.body),
+                    str(post.frame),
+                    post.date,
+                    mentions,
+                    found[0].index if found else None,
                 )
             )
         elif n in seen:
             item = seen[n]
             out.append(
                 PostInfo(
-                    n, "frame log", item.get("author"), item.get("title"),
-                    _trim(str(item.get("body") or "")), None, None, mentions,
+                    n,
+                    "frame log",
+                    item.get("author"),
+                    item.get("title"),
+                    _trim(str(item.get("body") or "")),
+                    None,
+                    None,
+                    mentions,
                 )
             )
         else:

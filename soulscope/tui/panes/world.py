@@ -17,7 +17,6 @@ from soulscope.tui.actions import BY_ID, bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 
-
 # The table's columns: key and title. Numbers and dates sort the most (the latest) first.
 COLUMNS = (
     ("agent", "Agent"),
@@ -157,7 +156,9 @@ class WorldPane(Pane):
             status.show(Text(f"parsing the world… {done}/{total} agents"))
         else:
             keys = " / ".join(self.app.keys_of(BY_ID["world.sort"]))
-            status.show(Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)"))
+            status.show(
+                Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)")
+            )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
