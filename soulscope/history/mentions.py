@@ -51,9 +51,10 @@ class AgentIndex:
     words: dict[str, tuple[int, ...]]  # word -> indexes of the frames that hold it, file order
 
 
-def _trim(text: str) -> str:
+def trim(text: str, limit: int = _LINE_LIMIT) -> str:
+    """Text from a soul file for a dossier: one line, bullet dash dropped, at most ``limit``."""
     text = " ".join(clean(text).split()).lstrip("- ")
-    return text if len(text) <= _LINE_LIMIT else text[: _LINE_LIMIT - 1].rstrip() + "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def place_of(agent: str, soul: Soul, index: int, line: int, text: str) -> Place:
@@ -65,7 +66,7 @@ def place_of(agent: str, soul: Soul, index: int, line: int, text: str) -> Place:
         date=f.date,
         index=index,
         line=line,
-        text=_trim(text),
+        text=trim(text),
     )
 
 

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from soulscope.history.git import Commit, HistoryError
-from soulscope.history.mentions import THREAD, WORD, MentionIndex, Place, index_for, place_of
+from soulscope.history.mentions import (
+    THREAD,
+    WORD,
+    MentionIndex,
+    Place,
+    index_for,
+    place_of,
+    trim,
+)
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
 from soulscope.soul.model import Frame, Soul, clean
 from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
@@ -579,7 +587,7 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
                     "community",
                     post.author,
                     post.title,
-                    _trim(post.body),
+                    trim(post.body, BODY_LIMIT),
                     str(post.frame),
                     post.date,
                     mentions,
@@ -594,7 +602,7 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
                     "frame log",
                     item.get("author"),
                     item.get("title"),
-                    _trim(str(item.get("body") or "")),
+                    trim(str(item.get("body") or ""), BODY_LIMIT),
                     None,
                     None,
                     mentions,
@@ -611,11 +619,6 @@ def _seen_in_log(log: dict[str, Any] | None) -> dict[int, dict[str, Any]]:
         return {}
     items = [*(context.get("posts") or []), *(context.get("related") or [])]
     return {i["post"]: i for i in items if isinstance(i, dict) and isinstance(i.get("post"), int)}
-
-
-def _trim(text: str) -> str:
-    text = " ".join(clean(text).split())
-    return text if len(text) <= BODY_LIMIT else text[: BODY_LIMIT - 1].rstrip() + "…"
 
 
 def with_narrative(why: Why, llm: Any = None) -> Why:
