@@ -63,11 +63,14 @@ class EmbeddingServer:
                 pass
 
             def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", kind)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up first (the "slow" failure)
 
             def do_GET(self) -> None:
                 if self.path.rstrip("/") == "/v1/models":

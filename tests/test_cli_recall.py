@@ -16,7 +16,10 @@ import pytest
 from tests.conftest import ROOT
 from tests.openai_server import OpenAIServer
 
-HIT_KEYS = {"agent", "frame", "label", "date", "heading", "line", "score", "citation", "text"}
+HIT_KEYS = {
+    "agent", "frame", "label", "date", "heading", "line", "score", "citation", "text", "best",
+    "time_order",
+}  # fmt: skip
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None):

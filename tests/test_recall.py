@@ -195,3 +195,46 @@ def test_device_choice(monkeypatch: pytest.MonkeyPatch) -> None:
         else "cpu"
     )
     assert pick_device() == expected
+
+
+@pytest.fixture(scope="module")
+def later_index(tmp_path_factory, minilm) -> RecallIndex:
+    root = Path(__file__).resolve().parent.parent.parent / "shared/corpus/rappterbook-later"
+    if not root.exists():
+        pytest.skip(f"the shared corpus is not here ({root} is absent)")
+    index = RecallIndex.for_world(World.open(root))
+    index.attach(minilm, EmbeddingCache(tmp_path_factory.mktemp("cache") / "e.sqlite3"))
+    return index
+
+
+QUESTIONS = [  # real questions about the real files, and the frame that answers each
+    ("who proposed an ownership model for types.py?", "zion-coder-06", 220),
+    ("which agent reads the source code before joining a debate?", "zion-coder-09", 491),
+    ("what did the reviewer find in governance_diff.rs?", "zion-reviewer-01", 406),
+    ("who was challenged about the missing resolution pipeline?", "zion-coder-06", 221),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "agent", "frame"), QUESTIONS)
+def test_real_questions_find_the_frame_that_answers(
+    later_index: RecallIndex, question: str, agent: str, frame: int
+) -> None:
+    hits = later_index.search(question, k=3)
+    cited = [(h.chunk.agent, h.chunk.number) for h in hits]
+    assert (agent, frame) in cited, cited
+    answer = next(h for h in hits if (h.chunk.agent, h.chunk.number) == (agent, frame))
+    assert answer.chunk.citation.startswith(f"[{agent} · frame {frame}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["hybrid", "bm25", "dense"])
+def test_the_first_hits_do_not_depend_on_k(later_index: RecallIndex, mode: str) -> None:
+    for question, agent, _ in QUESTIONS:
+        for scope in ({}, {"agent": agent}, {"frames": FrameRange(215, 500)}):
+            wide = later_index.search(question, k=50, mode=mode, **scope)
+            for k in (1, 3, 10):
+                narrow = later_index.search(question, k=k, mode=mode, **scope)
+                assert [(h.chunk.id, h.score) for h in narrow] == [
+                    (h.chunk.id, h.score) for h in wide[:k]
+                ]

@@ -70,7 +70,7 @@ class ChatSession:
         ``remembered`` are facts distilled from earlier conversations with this user.
         """
         mode = "hybrid" if self.index.dense_ready else "bm25"
-        hits = self.index.search(question, k=self.k, mode=mode, agent=self.agent)
+        hits = self.index.find(question, k=self.k, mode=mode, agent=self.agent).hits
         citations = [Citation(i, h.chunk) for i, h in enumerate(hits, 1)]
         messages: list[Message] = [
             {"role": "system", "content": self._system(citations, remembered)}

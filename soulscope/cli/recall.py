@@ -23,8 +23,8 @@ from soulscope.cli.output import (
     write,
 )
 from soulscope.config import load_settings
-from soulscope.recall.hybrid import MODES, FrameRange, Hit, RecallError, RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
 from soulscope.world import World, WorldError, check_id
 
 
@@ -103,7 +103,8 @@ def _open(args: argparse.Namespace) -> World:
         raise CommandError(str(exc)) from exc
 
 
-def hit_dict(hit: Hit) -> dict[str, Any]:
+def hit_dict(hit: Hit, order: str | None = None) -> dict[str, Any]:
+    """A hit as JSON; ``order`` ("earliest"/"latest") marks a hit placed by time, not score."""
     c = hit.chunk
     return {
         "agent": c.agent,
@@ -115,7 +116,16 @@ def hit_dict(hit: Hit) -> dict[str, Any]:
         "score": round(hit.score, 6),
         "citation": c.citation,
         "text": c.text,
+        "best": hit.best,
+        "time_order": order,
     }
+
+
+def found_hits(found: Found) -> list[dict[str, Any]]:
+    return [
+        hit_dict(h, found.reordered if i < found.timely else None)
+        for i, h in enumerate(found.hits)
+    ]
 
 
 def _check_agent(world: World, agent: str | None) -> None:
@@ -134,10 +144,42 @@ def build_index(world: World, agent: str | None, mode: str) -> RecallIndex:
         print_error(f"skipped: {problem}")
     if mode != "bm25":
         try:
-            index.attach(MiniLM(), EmbeddingCache())
+            encoder = load_encoder()
+            index.attach(encoder, EmbeddingCache(), progress=_Progress(encoder.device))
         except EncoderError as exc:
             raise CommandError(str(exc)) from exc
+        except KeyboardInterrupt:
+            raise CommandError(
+                "stopped embedding; what was embedded is cached and the next search resumes "
+                "there (--mode bm25 answers without embeddings)",
+                code=130,
+            ) from None
     return index
+
+
+class _Progress:
+    """Says on stderr what a first embedding is doing, batch by batch, so it never looks stuck."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self.tty = sys.stderr.isatty()
+        self.shown = -1.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if done == 0:
+            print_error(
+                f"embedding {total:,} texts on {self.device} for dense search, once: "
+                "each batch is cached as it lands (Ctrl-C keeps them; --mode bm25 answers now)"
+            )
+            return
+        share = done / total
+        if self.tty:
+            end = "\n" if done == total else ""
+            print(f"\rsoulscope: embedded {done:,}/{total:,}", end=end, file=sys.stderr)
+        elif share - self.shown >= 0.1 or done == total:  # a log gets a line per tenth
+            print_error(f"embedded {done:,}/{total:,}")
+            self.shown = share
+        sys.stderr.flush()
 
 
 def _queries(path: str) -> Iterator[dict[str, Any]]:
@@ -172,17 +214,31 @@ def run_search(args: argparse.Namespace) -> int:
         frames = FrameRange.parse(args.frames) if args.frames else None
         if args.queries:
             for entry in _queries(args.queries):
-                hits = index.search(
+                found = index.find(
                     entry["query"], k=args.k, mode=args.mode, frames=frames, agent=args.agent
                 )
-                emit_json_line({"query": entry["query"], "hits": [hit_dict(h) for h in hits]})
+                emit_json_line(
+                    {
+                        "query": entry["query"],
+                        "time_order": found.reordered,
+                        "read_as": found.intent.describe(),
+                        "hits": found_hits(found),
+                    }
+                )
             return 0
-        hits = index.search(args.query, k=args.k, mode=args.mode, agent=args.agent, frames=frames)
+        found = index.find(args.query, k=args.k, mode=args.mode, agent=args.agent, frames=frames)
     except RecallError as exc:
         raise CommandError(str(exc)) from exc
     if args.json:
-        emit_json([hit_dict(h) for h in hits])
+        emit_json(found_hits(found))
         return 0
+    hits = found.hits
+    read_as = found.intent.describe() if found.reordered or found.intent.filters else ""
+    if read_as:
+        note = f"read as: {read_as}"
+        if found.reordered:
+            note += f" (the first {found.timely} in time order, then by relevance)"
+        print_text(note, style="dim")
     if not hits:
         print("no matches")
         return 0
@@ -190,9 +246,13 @@ def run_search(args: argparse.Namespace) -> int:
         print_text(
             f"{i}. {h.chunk.citation}  line {h.chunk.line}  score {h.score:.3f}", style="bold"
         )
+        # The bullet that found it first, then the chunk's other lines up to four in all.
         body = h.chunk.text.splitlines()[1:] or [h.chunk.text]
-        excerpt = "\n".join("   " + line for line in body[:4])
-        print_text(excerpt + ("\n   …" if len(body) > 4 else ""))
+        best = h.best.split("\n")
+        rest = [line for line in body if line not in best]
+        shown = (best + rest)[:4]
+        excerpt = "\n".join("   " + line for line in shown)
+        print_text(excerpt + ("\n   …" if len(body) > len(shown) else ""))
     return 0
 
 

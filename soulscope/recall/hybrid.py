@@ -16,13 +16,14 @@ encoder call, a few vector additions and one matrix-vector product.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, chunk_soul, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, Encoder, Progress, embed
+from soulscope.recall.temporal import GATE, TOP, Intent, read_intent
 from soulscope.world import World, WorldError
 
 MODES = ("hybrid", "bm25", "dense")
@@ -50,11 +51,45 @@ class Hit:
 
 
 @dataclass(frozen=True, slots=True)
+class Found:
+    """Hits for a question, how its time was read, and how many hits lead in time order."""
+
+    hits: list[Hit]
+    intent: Intent
+    timely: int = 0  # the first ``timely`` hits are in ``intent.order``, the rest by score
+
+    @property
+    def reordered(self) -> str | None:
+        """"earliest" or "latest" when hits were put in time order, else None."""
+        return self.intent.order if self.timely else None
+
+
+@dataclass(frozen=True, slots=True)
 class FrameRange:
-    """Frames ``first..last`` by number, both ends included; either end may be open."""
+    """Frames ``first..last`` by number and dated ``since..until`` (ISO), ends included;
+    any end may be open. A bound on numbers (dates) leaves out frames without one."""
 
     first: int | None = None
     last: int | None = None
+    since: str | None = None
+    until: str | None = None
+
+    @property
+    def bounded(self) -> bool:
+        return any(v is not None for v in (self.first, self.last, self.since, self.until))
+
+    def narrowed(self, intent: Intent) -> FrameRange:
+        """This range within the bounds a question wrote (the tighter end wins)."""
+
+        def tight(a, b, pick):  # noqa: ANN001, ANN202
+            return b if a is None else a if b is None else pick(a, b)
+
+        return FrameRange(
+            tight(self.first, intent.first_frame, max),
+            tight(self.last, intent.last_frame, min),
+            tight(self.since, intent.since, max),
+            tight(self.until, intent.until, min),
+        )
 
     @classmethod
     def parse(cls, text: str) -> FrameRange:
@@ -84,6 +119,8 @@ class RecallIndex:
         self._bullet = np.array([u.bullet for u in self.units], dtype=np.int64)
         numbers = np.array([c.number if c.number is not None else -1 for c in self.chunks])
         self._numbers = numbers[owner] if n else np.zeros(0, dtype=np.int64)
+        dates = np.array([c.date or "" for c in self.chunks] or [""], dtype="U10")
+        self._dates = dates[owner] if n else np.zeros(0, dtype="U10")
         # Neighbours in the same block; n points at a zero appended to the scores.
         first = np.array([u.first for u in self.units], dtype=bool)
         idx = np.arange(n, dtype=np.int64)
@@ -160,24 +197,67 @@ class RecallIndex:
         mode: str = "hybrid",
         agent: str | None = None,
         frames: FrameRange | None = None,
+        tokens: list[str] | None = None,
     ) -> list[Hit]:
-        """The ``k`` best chunks for ``query`` among those of ``agent`` in ``frames``."""
+        """The ``k`` best chunks for ``query`` among those of ``agent`` in ``frames``;
+        ``tokens`` replace the query's own for BM25."""
         if mode not in MODES:
             raise RecallError(f"unknown search mode '{mode}' (use {', '.join(MODES)})")
         if mode != "bm25" and not self.dense_ready:
             raise RecallError(f"{mode} search needs the embedding model, which is not loaded yet")
         rows = self._rows(agent, frames)
-        if k <= 0 or not query.strip() or len(rows) == 0:
+        if k <= 0 or not (query.strip() or tokens) or len(rows) == 0:
             return []
-        scores = self.unit_scores(query, mode, rows)
+        scores = self.unit_scores(query, mode, rows, tokens)
         keep = scores > 0 if mode == "bm25" else np.ones(len(rows), dtype=bool)
         return self._best_chunks(rows, scores, keep, k)
 
-    def unit_scores(self, query: str, mode: str, rows: np.ndarray) -> np.ndarray:
+    def find(
+        self,
+        query: str,
+        k: int = 10,
+        mode: str = "hybrid",
+        agent: str | None = None,
+        frames: FrameRange | None = None,
+    ) -> Found:
+        """:meth:`search`, reading time in the question (see ``temporal``): its date and frame
+        bounds narrow ``frames``, an agent it names narrows the search when ``agent`` is not
+        given, and "first"/"latest" put the chunks about its topic in time order."""
+        intent = read_intent(query, self.agents)
+        agent = agent or intent.agent
+        frames = (frames or FrameRange()).narrowed(intent)
+        if intent.order is None or k <= 0:
+            return Found(self.search(intent.words, k, mode, agent, frames), intent)
+        ranked = self.search(intent.words, len(self.chunks), mode, agent, frames)
+        about = self._about(intent.topic)
+        pool = [h for h in ranked if h.chunk.kind == "frame" and id(h.chunk) in about]
+        if not pool:
+            return Found(ranked[:k], replace(intent, order=None))
+        if mode == "bm25":  # without the model, relevance to the topic is all BM25 can judge
+            topical = self.search("", len(self.chunks), mode, agent, frames, list(intent.topic))
+            pool = [h for h in topical if id(h.chunk) in about and h.chunk.kind == "frame"]
+        gate = GATE * pool[0].score if pool[0].score > 0 else 0.0
+        timely = pool[: max(TOP, sum(h.score >= gate for h in pool))]  # still by relevance
+        timely.sort(key=lambda h: _when(h, agent is not None), reverse=intent.order == "latest")
+        chosen = {id(h.chunk) for h in timely}
+        rest = [h for h in ranked if id(h.chunk) not in chosen]
+        return Found((timely + rest)[:k], intent, len(timely))
+
+    def _about(self, topic: tuple[str, ...]) -> set[int]:
+        """ids of the chunks whose units hold every topic word, else any of them."""
+        sets = [set(self._owner[self.lexical.containing(t)].tolist()) for t in topic]
+        if not sets:
+            return set()
+        rows = set.intersection(*sets) or set.union(*sets)
+        return {id(self.chunks[r]) for r in rows}
+
+    def unit_scores(
+        self, query: str, mode: str, rows: np.ndarray, tokens: list[str] | None = None
+    ) -> np.ndarray:
         """Each searched unit's score (aligned with ``rows``) in ``mode``."""
         lexical = dense = None
         if mode != "dense":
-            lexical = self.lexical.scores(tokenize(query))[rows]
+            lexical = self.lexical.scores(tokenize(query) if tokens is None else tokens)[rows]
         if mode != "bm25":
             assert self.encoder is not None and self.vectors is not None
             q = self.encoder.encode([query])[0]
@@ -226,15 +306,32 @@ class RecallIndex:
         if agent is not None:
             span = self._agents.get(agent, slice(0, 0))
         rows = np.arange(span.start, span.stop, dtype=np.int64)
-        if frames is not None and (frames.first is not None or frames.last is not None):
-            numbers = self._numbers[rows]
-            keep = numbers >= 0
-            if frames.first is not None:
-                keep &= numbers >= frames.first
-            if frames.last is not None:
-                keep &= numbers <= frames.last
+        if frames is not None and frames.bounded:
+            keep = np.ones(len(rows), dtype=bool)
+            if frames.first is not None or frames.last is not None:
+                numbers = self._numbers[rows]
+                keep &= numbers >= 0
+                if frames.first is not None:
+                    keep &= numbers >= frames.first
+                if frames.last is not None:
+                    keep &= numbers <= frames.last
+            if frames.since is not None or frames.until is not None:
+                dates = self._dates[rows]
+                keep &= dates != ""
+                if frames.since is not None:
+                    keep &= dates >= frames.since
+                if frames.until is not None:
+                    keep &= dates <= frames.until
             rows = rows[keep]
         return rows
+
+
+def _when(hit: Hit, one_agent: bool) -> tuple[str, int, int]:
+    """Time order: date, then frame number; one agent's frames in file order. Frames of several
+    agents on one day keep the order they come in (by relevance)."""
+    c = hit.chunk
+    place = c.frame_index or 0 if one_agent else 0
+    return (c.date or "", c.number if c.number is not None else -1, place)
 
 
 def _minmax(scores: np.ndarray) -> np.ndarray:

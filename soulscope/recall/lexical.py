@@ -96,6 +96,11 @@ class LexicalIndex:
             weight = self.idf[term] * tf * (k1 + 1) / (norm[r] + tf)
             self._postings[term] = (r, weight)
 
+    def containing(self, term: str) -> np.ndarray:
+        """The rows of the documents that hold ``term`` (a token as :func:`tokenize` makes it)."""
+        posting = self._postings.get(term)
+        return posting[0] if posting is not None else np.zeros(0, dtype=np.int64)
+
     def scores(self, query: Sequence[str]) -> np.ndarray:
         """Each document's BM25Plus score, zero where it holds no query term.
 

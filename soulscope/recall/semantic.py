@@ -258,7 +258,8 @@ def embed(
 
     Missing texts are sorted by length, so a batch pads little, and every batch is stored as
     soon as it is encoded: an interrupted first embedding keeps what it did, and the next call
-    resumes there. ``progress(done, total)`` is called after each batch.
+    resumes there. ``progress(done, total)`` is called before the first batch (``done`` 0)
+    and after each; never when nothing is missing.
     """
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
@@ -269,6 +270,8 @@ def embed(
         if d not in known and d not in missing:
             missing[d] = t
     order = sorted(missing, key=lambda d: len(missing[d]))
+    if order and progress:
+        progress(0, len(order))
     for start in range(0, len(order), batch):
         keys = order[start : start + batch]
         fresh = encoder.encode([missing[d] for d in keys])

@@ -15,7 +15,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from soulscope.sim.brain import Outcome, Progress, Request, context_of, validate
+from soulscope.sim.brain import (
+    Decision,
+    DecisionError,
+    Outcome,
+    Progress,
+    Request,
+    context_of,
+    validate,
+)
 from soulscope.sim.community import Comment, Post
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import arc
@@ -194,7 +202,11 @@ class OfflineBrain:
         for i, request in enumerate(requests):
             answer = _Composer(request).answer()
             raw = json.dumps(answer, ensure_ascii=False)
-            out.append(Outcome(validate(answer, request), raw, context_of(request)))
+            try:
+                out.append(Outcome(validate(answer, request), raw, context_of(request)))
+            except DecisionError as exc:  # one agent's failure is that agent's alone
+                why = f"invalid answer: {exc}"
+                out.append(Outcome(Decision.lurk(), raw, context_of(request), error=why))
             if progress and (i % 25 == 0 or i == len(requests) - 1):
                 progress(i + 1, len(requests))
         return out
@@ -407,6 +419,11 @@ class _Composer:
         if engaged is not None and rng.random() < 0.35:
             actions.append({"type": "follow", "agent": engaged.author})
             talked.setdefault(engaged.author, f"following their posts on {self._about(engaged)}")
+        # Only agents that still exist: an author whose soul file was removed is read, never
+        # followed or related to.
+        exists = set(r.feed.agents)
+        actions = [a for a in actions if a["type"] != "follow" or a["agent"] in exists]
+        talked = {a: why for a, why in talked.items() if a in exists}
         if not actions:
             actions.append({"type": "lurk"})
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from pathlib import Path
 from time import monotonic, perf_counter
 
 from textual import work
@@ -43,9 +42,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
-import soulscope
+from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
 from soulscope.soul.lookup import find_frame
+from soulscope.sim.frame import frame_errors
 from soulscope.soul.model import Soul
 from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, Action, bindings, keymap_problem
 from soulscope.tui.cache import SoulCache
@@ -69,8 +69,7 @@ from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.world import World, WorldError
 
-# The styles live at the repository root (an editable install), found from the package itself.
-STYLES = Path(soulscope.__file__).resolve().parent.parent / "styles" / "app.tcss"
+STYLES = bundled("styles") / "app.tcss"
 
 # The tabs, in order. Append a Pane subclass here to add a tab.
 PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatPane]
@@ -418,13 +417,18 @@ class SoulscopeApp(App[None]):
         names = {
             "up": ("cursor_up", "scroll_up"),
             "down": ("cursor_down", "scroll_down"),
-            "first": ("first", "scroll_top", "scroll_home"),
-            "last": ("last", "scroll_bottom", "scroll_end"),
+            "first": ("first", "scroll_top"),
+            "last": ("last", "scroll_bottom"),
         }[direction]
         for action in names:
             if hasattr(focused, f"action_{action}"):
                 await focused.run_action(action)
                 return
+        # A text view: to its top or bottom at once (an animation would lag the next key).
+        if direction == "first":
+            focused.scroll_home(animate=False)
+        elif direction == "last":
+            focused.scroll_end(animate=False)
 
     def action_step_frame(self, forward: bool) -> None:
         if self.soul is None:
@@ -505,10 +509,17 @@ class SoulscopeApp(App[None]):
 
     def on_frame_landed(self, message: FrameLanded) -> None:
         self.reload_world()
+        result = message.result
+        for note in result.notes:
+            self.notify(f"{note[0].upper()}{note[1:]}.", markup=False)
+        errors = frame_errors(result)
+        if errors:
+            more = f"\n…and {len(errors) - 5} more" if len(errors) > 5 else ""
+            self.notify("\n".join(errors[:5]) + more, severity="warning", markup=False)
         if message.step == message.steps:
-            lurked = len(message.result.errors)
-            note = f"; {lurked} agents lurked on errors" if lurked else ""
-            self.notify(f"{message.result.message} ({message.brain} brain{note}).", markup=False)
+            lurked = len(result.errors) + len(result.skipped)
+            note = f"; {lurked} agents lurked or sat out on errors" if lurked else ""
+            self.notify(f"{result.message} ({message.brain} brain{note}).", markup=False)
 
     def on_frames_finished(self, message: FramesFinished) -> None:
         if message.error:

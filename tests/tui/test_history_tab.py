@@ -247,17 +247,6 @@ async def test_why_panel_explains_and_follows_the_trail(world: World) -> None:
         assert app.agent_id == "bo-02" and app.query_one("#tabs").active == "becoming"
 
 
-def test_history_view(snap_compare, tmp_path: Path) -> None:
-    world = World.open(history_world(tmp_path))
-
-    async def run_before(pilot: Pilot) -> None:
-        await open_history(pilot)
-        await pilot.press("right_square_bracket")
-        await settle(pilot)
-
-    assert snap_compare(SoulscopeApp(world), terminal_size=SIZE, run_before=run_before)
-
-
 def test_why_view(snap_compare, tmp_path: Path) -> None:
     world = World.open(history_world(tmp_path))
 
