@@ -227,7 +227,8 @@ class BecomingPane(Pane):
         _, frame_index = self._target
         self._target = None
         rows = [
-            i for i, s in enumerate(self.rows)
+            i
+            for i, s in enumerate(self.rows)
             if s.frame_index is not None and 0 <= s.frame_index <= frame_index
         ]
         row = rows[-1] if rows else 0
