@@ -8,9 +8,11 @@ demo:
 	@[ -d demo-world/.git ] || .venv/bin/soulscope demo demo-world
 	.venv/bin/soulscope demo-world
 
+# The suite, then the wheel as a user installs it (a clean environment outside the checkout).
 test:
 	@scripts/setup test
 	.venv/bin/python -m pytest -q
+	scripts/check-wheel
 
 lint:
 	@scripts/setup test

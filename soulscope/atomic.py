@@ -51,14 +51,15 @@ def append_atomic(path: str | Path, data: bytes, sync: bool = True) -> None:
 
 
 def append_durable(path: str | Path, data: bytes, sync: bool = True) -> int:
-    """Append ``data`` to a file that only grows (JSON lines) and fsync it; returns the old size.
+    """Append ``data`` to a file that only grows and fsync it; returns the old size.
 
-    Costs the new bytes only, unlike ``append_atomic``. A crash mid-write can leave a torn last
-    line; readers ignore it and ``cut_torn_tail`` removes it before the next append.
+    Costs the new bytes only, unlike ``append_atomic``. A crash mid-write can leave a torn tail:
+    JSON-lines readers ignore it and ``cut_torn_tail`` removes it before the next append; the
+    frame journal cuts a soul file back to its recorded size. A link is never written through.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         start = os.fstat(fd).st_size
         view = memoryview(data)

@@ -8,13 +8,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from soulscope.bundled import SOURCE_ROOT, bundled
 from soulscope.soul.model import Soul
 from soulscope.soul.parse import parse
 
 MAX_ID_LENGTH = 64
 _AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEMO_WORLD = PROJECT_ROOT / "state"
+# soulscope's own checkout (its worlds are not advanced in place) and the built-in demo world.
+PROJECT_ROOT = SOURCE_ROOT
+DEMO_WORLD = bundled("state")
 
 
 class WorldError(Exception):
@@ -48,6 +50,7 @@ class AgentFile:
     size: int
     mtime: float
     problem: str | None = None  # set for junk that is listed but is not an agent
+    mtime_ns: int = 0  # the exact mtime, for telling a changed file (the world index)
 
 
 class World:
@@ -109,8 +112,14 @@ class World:
                 problem = id_problem(agent_id)
                 if problem is None and not path.is_file():
                     problem = "not a regular file"
+                if problem is None and path.is_symlink():
+                    target = path.resolve()
+                    if not target.is_relative_to(self.root.resolve()):
+                        problem = f"a link to {target}, outside the world: never read or written"
                 target = junk if problem else agents
-                target.append(AgentFile(agent_id, path, st.st_size, st.st_mtime, problem))
+                target.append(
+                    AgentFile(agent_id, path, st.st_size, st.st_mtime, problem, st.st_mtime_ns)
+                )
             self._listing = (agents, junk)
         return self._listing
 
@@ -154,8 +163,9 @@ class World:
             self._registry = {}
             path = self.root / "agents.json"
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                # Not a regular file (a FIFO would block the read): no registry.
+                data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+            except (OSError, ValueError, RecursionError):
                 return self._registry
             agents = data.get("agents", data) if isinstance(data, dict) else {}
             if isinstance(agents, dict):

@@ -30,10 +30,19 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(home / "config" / "soulscope" / "config.toml"))
 
 
+def under_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
+
+
 def corpus_dir(*parts: str) -> Path:
+    """A folder or file of the shared corpus. Where it is absent the test is skipped with the
+    reason, except under CI (``CI=true``), where every test must run and a missing corpus fails."""
     path = CORPUS.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"the shared corpus is not here ({path} is absent)")
+        reason = f"the shared corpus is not here ({path} is absent)"
+        if under_ci():
+            pytest.fail(f"{reason}; under CI every test must run", pytrace=False)
+        pytest.skip(reason)
     return path
 
 

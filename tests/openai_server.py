@@ -38,7 +38,9 @@ Answer = Callable[[str, dict[str, Any]], tuple[int, str]]
 STALL_S = 30.0  # longer than any client timeout a test sets
 HUGE_BYTES = 2_000_000
 FAILURES = ("ok", "500", "401", "hang", "stall", "html", "garbage", "shape", "huge", "cut")
-HTML_PAGE = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Proxy login</body></html>"
+HTML_PAGE = (
+    "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Proxy login</body></html>"
+)
 _AGENT = re.compile(r"agent id ([A-Za-z0-9._-]+)")
 _CHANNELS = re.compile(r"post only in your channels \(([^)]*)\)")
 

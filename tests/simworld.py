@@ -71,3 +71,102 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and ".git" not in p.relative_to(root).parts
     }
+
+
+# Fault injection for frame runs in a child process: the tests wrap the runner's own write and
+# commit steps from outside (production code has no hooks). Every wrapped call is two events,
+# "before NAME" and "after NAME", counted in order; a fault acts at one of them.
+FAULT_ENV = "SOULSCOPE_TEST_FAULT"
+_WRAPPED = (
+    ("soulscope.sim.frame", "write_journal"),
+    ("soulscope.sim.community", "append"),
+    ("soulscope.sim.frame", "append_durable"),
+    ("soulscope.sim.frame", "append_entry"),  # the runner before it appended in place
+    ("soulscope.sim.frame", "write_clock"),
+    ("soulscope.sim.frame", "sync_paths"),
+    ("soulscope.sim.repo", "commit"),
+    ("soulscope.sim.frame", "clear_journal"),
+)
+
+
+def drive() -> int:
+    """``soulscope`` with the fault named in ``$SOULSCOPE_TEST_FAULT`` (JSON) injected.
+
+    ``{"do": "kill"|"pause"|"torn"|"count", "at": N}``: SIGKILL itself at event N, print
+    ``paused at N`` and sleep (the test sends the signal), write half of an append's bytes then
+    SIGKILL, or just count (``events: N`` on stderr at exit). ``"label": TEXT`` counts only the
+    events whose label holds TEXT (``{"do": "kill", "label": "after append", "at": 2}``).
+    """
+    import atexit
+    import importlib
+    import json
+    import os
+    import signal
+    import sys
+    import time
+
+    from soulscope.cli import main
+
+    fault = json.loads(os.environ.get(FAULT_ENV) or '{"do": "count"}')
+    seen = [0]
+
+    def event(label: str) -> bool:
+        if fault.get("label", "") not in label:
+            return False
+        seen[0] += 1
+        if seen[0] != fault.get("at"):
+            return False
+        if fault["do"] == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if fault["do"] == "pause":
+            print(f"paused at {label}", file=sys.stderr, flush=True)
+            time.sleep(60)
+        return fault["do"] == "torn"
+
+    def wrap(name: str, fn):  # noqa: ANN001, ANN202
+        def wrapped(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            if event(f"before {name}") and name.startswith("append_"):
+                fn(args[0], args[1][: max(1, len(args[1]) // 2)], **kwargs)
+                os.kill(os.getpid(), signal.SIGKILL)
+            out = fn(*args, **kwargs)
+            event(f"after {name}")
+            return out
+
+        return wrapped
+
+    for module, name in _WRAPPED:
+        mod = importlib.import_module(module)
+        if hasattr(mod, name):
+            setattr(mod, name, wrap(name, getattr(mod, name)))
+    if fault["do"] == "count":
+        atexit.register(lambda: print(f"events: {seen[0]}", file=sys.stderr, flush=True))
+    return main(sys.argv[1:])
+
+
+def frame_process(  # noqa: ANN201 (a Popen)
+    world: Path, *args: str, fault: dict | None = None, env: dict | None = None
+):
+    """``soulscope frame --world WORLD ARGS`` in a child process, with ``fault`` injected."""
+    import json
+    import os
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    full = {**os.environ, "PYTHONPATH": str(root), **(env or {})}
+    full[FAULT_ENV] = json.dumps(fault or {"do": "count"})
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tests.simworld import drive; sys.exit(drive())",
+            "frame",
+            "--world",
+            str(world),
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env=full,
+    )

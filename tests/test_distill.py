@@ -145,3 +145,21 @@ def test_recall_finds_the_relevant_facts(tmp_path: Path, minilm) -> None:
         "I restore old motorbikes.",
         "My workshop is in Porto.",
     ]
+
+
+@pytest.mark.parametrize("reply", ["<html><body>Sign in</body></html>", "Sure! Happy to help."])
+def test_a_reply_that_lists_no_facts_is_not_a_distillation(tmp_path: Path, reply: str) -> None:
+    with OpenAIServer(reply=reply) as server:
+        d = Distiller(tmp_path, "ann", llm=LLM(Endpoint(server.base_url, "k", "tiny", 5.0)))
+        d.add("user", CAT_TALK[0])
+        block = d.flush()
+    assert "without a list of facts" in d.last_error
+    assert block.facts == (CAT_TALK[0],)  # the user's own words, not nothing
+
+
+def test_none_from_the_llm_means_nothing_worth_keeping(tmp_path: Path) -> None:
+    with OpenAIServer(reply="- none") as server:
+        d = Distiller(tmp_path, "ann", llm=LLM(Endpoint(server.base_url, "k", "tiny", 5.0)))
+        d.add("user", "What time is it in Lisbon?")
+        assert d.flush() is None
+    assert d.last_error is None and d.pending == []

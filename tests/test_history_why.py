@@ -77,9 +77,9 @@ def test_why_explains_a_shift(tmp_path: Path) -> None:
     assert why.context["Named"] == ["the gradual bargain."] and why.context["Reinforced"]
     changes = {r.agent: (r.before, r.after) for r in why.relationships}
     assert changes == {
-        "coder-02": ("rival", "collaborator"),
-        "wildcard-04": (None, "new critic"),
-        "debater-03": ("audience", None),
+        "zion-coder-02": ("rival", "collaborator"),
+        "zion-wildcard-04": (None, "new critic"),
+        "zion-debater-03": ("audience", None),
     }
     assert why.influencers == ("zion-debater-03",)
     assert why.agents[0] == "zion-debater-03" and set(why.agents) == {
@@ -226,3 +226,182 @@ def test_history_and_why_of_a_world_advanced_by_the_frame_runner(tmp_path: Path)
     # The frame runner's log of what the agent saw and answered in that frame.
     assert why["frame_log"]["frame"] == 2 and why["frame_log"]["agent"] == "ada"
     assert why["frame_log"]["brain"] == "offline"
+
+
+# -- the dossier ------------------------------------------------------------------------------
+
+DEMO = Path(__file__).resolve().parents[1] / "state"
+
+
+def demo_copy(tmp_path: Path) -> World:
+    """The built-in world as files only (no repository): posts come from its community store."""
+    import shutil
+
+    shutil.copytree(DEMO, tmp_path / "demo", ignore=shutil.ignore_patterns("frames"))
+    return World.open(tmp_path / "demo")
+
+
+def _frame_labels(world: World, agent: str) -> set[str]:
+    return {f.label for f in world.read(agent).frames}
+
+
+def test_dossier_of_every_demo_shift_holds_the_store_the_influencers_and_real_citations(
+    tmp_path: Path,
+) -> None:
+    from soulscope.history.narrative import citations_in
+    from soulscope.sim.community import Community
+    from soulscope.soul.trajectory import arc
+
+    world = demo_copy(tmp_path)
+    store = Community.load(world.root).by_id
+    checked_posts = checked_states = 0
+    for a in world.agents():
+        soul = world.read(a.id)
+        for s in arc(soul):
+            if not s.shift:
+                continue
+            why = explain(world, a.id, index=s.index + 1, soul=soul)
+            assert why.posts and [p.id for p in why.posts] == list(why.threads)
+            for post in why.posts:
+                known = store[post.id]
+                assert post.source == "community" and post.author == known.author
+                assert post.title == known.title and post.frame == str(known.frame)
+                assert known.body.startswith(post.body.rstrip("…"))
+                # Mentions are other agents' frames that really name the thread.
+                for m in post.mentions:
+                    assert m.agent != a.id and f"#{post.id}" in m.text
+                checked_posts += 1
+            for state in why.influencer_states:
+                other = world.read(state.agent)
+                before = [f for f in other.frames if f.date and f.date < s.date]
+                assert state.frame == before[-1].label and state.date == before[-1].date
+                held = [t for t in arc(other) if t.frame_index <= before[-1].index]
+                assert state.becoming == held[-1].text
+                checked_states += 1
+            cited = citations_in(why.narrative)
+            assert cited and set(cited) <= set(why.citations())
+            for c in why.citations():
+                agent, frame = c[1:-1].split(" · frame ")
+                assert frame in _frame_labels(world, agent), c
+    assert checked_posts > 10 and checked_states > 5
+
+
+def test_dossier_finds_the_build_up_of_a_new_role(tmp_path: Path) -> None:
+    memory = tmp_path / "w" / "memory"
+    memory.mkdir(parents=True)
+    frames = [
+        "## Frame 1 — 2026-03-01\n- Wrote parsers.\n- Becoming: the parser writer.\n\n",
+        "## Frame 2 — 2026-03-02\n- Read a cartography book.\n- Becoming: the parser writer.\n\n",
+        "## Frame 3 — 2026-03-03\n- Drew a cartography of #7.\n- Becoming: the parser writer.\n\n",
+        "## Frame 4 — 2026-03-04\n- Replied on #7.\n- Becoming: the cartography lead. From parser writer to maps.\n",
+    ]
+    (memory / f"{CODER}.md").write_text(soul(*frames))
+    (memory / "zion-debater-03.md").write_text(
+        "# D\n\n## Frame 1 — 2026-02-20\n- Named cartography as the next craft on #7.\n"
+    )
+    why = explain(World.open(tmp_path / "w"), CODER, frame="4")
+    own = next(p for p in why.precursors if p.own and p.word == "cartography")
+    assert own.place.frame == "2" and own.frames_before == 2
+    other = next(p for p in why.precursors if not p.own and p.word == "cartography")
+    assert other.place.agent == "zion-debater-03" and other.place.frame == "1"
+    assert '"cartography" had built up in its memory over 2 earlier frames' in why.narrative
+    # No community store: thread #7 is told by its mentions across the world.
+    assert why.posts and why.posts[0].source == "mentions"
+    assert [m.agent for m in why.posts[0].mentions] == ["zion-debater-03"]
+
+
+def test_llm_narrative_keeps_only_citations_the_dossier_holds(tmp_path: Path) -> None:
+    from soulscope.chat.llm import LLM, Endpoint
+    from tests.openai_server import OpenAIServer
+
+    world = World.open(world_repo(tmp_path))
+    reply = (
+        "It became the pragmatist [zion-coder-01 · frame 2] after the purist "
+        "[zion-coder-01 · frame 1], pushed by a debate [zion-debater-03 · frame 77]."
+    )
+    with OpenAIServer(reply) as server:
+        llm = LLM(Endpoint(server.base_url, "k", "tiny", 10.0))
+        why = explain(world, CODER, frame="2", llm=llm)
+        prompt = server.requests[0]["messages"][1]["content"]
+    assert why.narrative_source == "tiny"
+    assert "[zion-coder-01 · frame 2]" in why.narrative and "frame 77" not in why.narrative
+    assert "[zion-coder-01 · frame 1]" in prompt and "the pragmatist" in prompt
+
+
+def test_llm_failure_falls_back_to_the_offline_narrative(tmp_path: Path) -> None:
+    import socket
+
+    from soulscope.chat.llm import LLM, Endpoint
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    world = World.open(world_repo(tmp_path))
+    down = LLM(Endpoint(f"http://127.0.0.1:{port}/v1", "k", "m", 2.0))
+    why = explain(world, CODER, frame="2", llm=down)
+    assert why.narrative_source == "offline" and why.narrative.startswith(CODER)
+    assert "the narrative is offline" in why.note
+
+
+def test_dossier_on_the_real_history_resolves_short_ids_and_diffs_one_frame(
+    tmp_path: Path,
+) -> None:
+    from tests.history_repos import clone_bundle
+
+    repo = clone_bundle(tmp_path / "rb")
+    world = World.open(repo)
+    why = explain(world, "zion-coder-04", index=10)
+    assert why.frame is not None and why.agents
+    # The frame writes "coder-08", "researcher-10": the dossier names the world's ids.
+    assert all(a.startswith("zion-") for a in why.agents)
+    short = [a.removeprefix("zion-") for a in why.agents]
+    assert any(s in why.frame.source and f"zion-{s}" not in why.frame.source for s in short)
+    # That commit imported many frames: the diff is this frame's only, and says so.
+    assert why.bulk_note and "frames at once" in why.bulk_note
+    assert why.diff.count("\n+## ") == 1 and why.frame.heading in why.diff
+    assert "@@ -0,0 +1,2" not in why.diff
+
+
+def test_history_marks_becoming_changed_only_for_shifts_and_returns(tmp_path: Path) -> None:
+    from soulscope.history.timeline import history
+
+    repo = init(tmp_path / "sim")
+    memory = repo / "state" / "memory"
+    memory.mkdir(parents=True)
+    arc = [
+        "the type purist. From hobbyist to purist.",
+        "the type purist who writes stubs for everything.",  # refinement
+        "the twenty-seventh type purist, still.",  # a counter: the same role
+        "the pragmatist. From purist to pragmatist.",  # shift
+        "the type purist, back again. From pragmatist to purist.",  # return
+    ]
+    for n, becoming in enumerate(arc, 1):
+        frames = [
+            f"## Frame {i} — 2026-03-0{i}\n- Becoming: {b}\n\n" for i, b in enumerate(arc[:n], 1)
+        ]
+        (memory / f"{CODER}.md").write_text(soul(*frames))
+        commit(repo, f"frame {n}")
+    marks = [c.becoming_changed for c in reversed(history(World.open(repo), CODER))]
+    assert marks == [False, False, False, True, True]
+    rows = json.loads(run("history", CODER, "-w", str(repo), "--json").stdout)
+    assert [r["becoming_changed"] for r in reversed(rows)] == marks
+
+
+def test_becoming_json_gives_kind_magnitude_and_from_mismatch(tmp_path: Path) -> None:
+    memory = tmp_path / "w" / "memory"
+    memory.mkdir(parents=True)
+    (memory / f"{CODER}.md").write_text(
+        soul(
+            "## Frame 1 — 2026-03-01\n- Becoming: the type purist.\n\n",
+            "## Frame 2 — 2026-03-02\n- Becoming: the pragmatist. From schema author to x.\n\n",
+        )
+    )
+    out = run("becoming", CODER, "-w", str(tmp_path / "w"), "--json")
+    rows = json.loads(out.stdout)
+    assert [(r["kind"], r["shift"], r["from_mismatch"]) for r in rows] == [
+        ("first", False, False),
+        ("shift", True, True),
+    ]
+    assert rows[0]["magnitude"] == 0 and 0 < rows[1]["magnitude"] <= 1
+    table = run("becoming", CODER, "-w", str(tmp_path / "w"))
+    assert "from ≠ previous" in table.stdout and "shift" in table.stdout

@@ -9,20 +9,18 @@ import pytest
 
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import arc
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, corpus_dir
 
+# Listed at collection; where the corpus is absent, the one case left skips (fails under CI).
 FILES = sorted(CORPUS.glob("*/memory/*.md")) + sorted(CORPUS.glob("rappterbook/strays/*.md"))
+FILES = FILES or [CORPUS / "rappterbook" / "memory"]
 FRAME_RE = re.compile(rb"(?m)^## Frame\b")
 BECOMING_RE = re.compile(rb"(?m)^- (?:\*\*)?Becoming\b")
-
-pytestmark = pytest.mark.skipif(
-    not FILES, reason=f"the shared corpus is not here ({CORPUS} is absent)"
-)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name[:40]}")
 def test_real_file_round_trips_and_counts(path: Path) -> None:
-    data = path.read_bytes()
+    data = corpus_dir(*path.relative_to(CORPUS).parts).read_bytes()
     soul = parse(data, agent_id=path.stem)
     assert soul.render() == data
     assert len(soul.frames) == len(FRAME_RE.findall(data))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from soulscope.sim.offline import OfflineBrain
 from soulscope.sim.repo import RepoError
 from soulscope.soul.parse import read_soul
 from soulscope.soul.trajectory import arc
-from soulscope.world import DEMO_WORLD, World, WorldError
+from soulscope.world import DEMO_WORLD, PROJECT_ROOT, World, WorldError
 from tests.simworld import git_out, make_world, tree_bytes
 
 
@@ -160,11 +161,16 @@ def test_init_refuses_a_used_folder(tmp_path: Path) -> None:
 
 
 def test_worlds_outside_git_or_inside_soulscope_are_refused(
-    tmp_path: Path, later_world: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A copy outside any repository, wherever the temp folder sits: git looks no higher than it.
+    plain = tmp_path / "plain"
+    shutil.copytree(DEMO_WORLD, plain)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
     with pytest.raises(RepoError, match="not in a git repository"):
-        FrameRunner(tmp_path and later_world, OfflineBrain())
-    if (DEMO_WORLD / "memory").is_dir():
+        FrameRunner(plain, OfflineBrain())
+    if (PROJECT_ROOT / ".git").exists():  # running from soulscope's own checkout
+        monkeypatch.delenv("GIT_CEILING_DIRECTORIES")
         with pytest.raises(RepoError, match="soulscope's own repository"):
             FrameRunner(DEMO_WORLD, OfflineBrain())
 

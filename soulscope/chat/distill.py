@@ -42,6 +42,7 @@ from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
 from soulscope.world import check_id
 
 _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
+_LISTED = re.compile(r"^\s*[-*] \S", re.M)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _ASKING = re.compile(
     r"^(what|who|whom|whose|when|where|why|how|which|can|could|would|should|will|is|are|am|do|"
@@ -203,7 +204,9 @@ class Distiller:
             turn = self._turn or max(self._last_turn(messages, through), 1)
             entry = {"turn": turn, "role": role, "text": text}
             cut_torn_tail(self.buffer_path)
-            append_durable(self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode())
+            append_durable(
+                self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+            )
             earlier = messages
             messages = [*messages, entry]
         # The message is on disk: only now may distillation (and the LLM) run.
@@ -261,7 +264,9 @@ class Distiller:
 
     def _block(self, messages: Sequence[dict], within: float | None) -> Block | None:
         # The user's turns: an answer buffered after its question was distilled is context only.
-        turns = [m["turn"] for m in messages if m["role"] == "user"] or [m["turn"] for m in messages]
+        turns = [m["turn"] for m in messages if m["role"] == "user"] or [
+            m["turn"] for m in messages
+        ]
         facts = self._facts(messages, within)
         block = Block(min(turns), max(turns), tuple(facts)) if facts else None
         if block is not None and self._duplicate(block):
@@ -304,6 +309,12 @@ class Distiller:
                     max_tokens=400,
                     within=within,
                 )
+                if not _LISTED.search(reply):
+                    # Neither facts nor "- none": not a distillation, whatever it is.
+                    raise LLMError(
+                        f"the LLM at {self.llm.endpoint.shown} answered the distillation "
+                        "without a list of facts"
+                    )
                 self.last_error = None
                 return _bullets(reply)
             except LLMError as exc:

@@ -257,7 +257,9 @@ class LLM:
         for piece in self.stream(messages, max_tokens=max_tokens, timeout=silence):
             pieces.append(piece)
             if time.monotonic() > deadline:
-                raise LLMError(f"the LLM at {self.endpoint.shown} did not finish within {within:g} s")
+                raise LLMError(
+                    f"the LLM at {self.endpoint.shown} did not finish within {within:g} s"
+                )
         return "".join(pieces)
 
     def _explain(self, exc: BaseException) -> LLMError:

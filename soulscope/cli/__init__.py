@@ -9,6 +9,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from soulscope import __version__
 from soulscope.cli import frames, history, recall, souls
 from soulscope.cli.output import CommandError, print_error
 
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect, search and advance the memory of AI agents kept in soul files.",
         epilog="Run 'soulscope [WORLD]' with no command to open the dashboard.",
     )
+    parser.add_argument("--version", action="version", version=f"soulscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for register in AREAS:
         register(sub)

@@ -54,6 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--concurrency", type=int, default=8, help="LLM calls at once (default 8; llm brain)"
     )
+    p.add_argument(
+        "--commit-edits",
+        action="store_true",
+        help="commit uncommitted edits to the files a frame appends to first, as your own commit "
+        "(without it such a frame is refused)",
+    )
     add_json_option(p)
     p.set_defaults(run=run_frame)
 
@@ -165,7 +171,7 @@ def _agents(values: list[str]) -> list[str] | None:
 
 
 def run_frame(args: argparse.Namespace) -> int:
-    from soulscope.sim.frame import FrameInterrupted, run_frames
+    from soulscope.sim.frame import FrameInterrupted, frame_errors, run_frames
 
     world = open_world(args.world)
     brain = make_brain(args.brain, args.concurrency)
@@ -180,6 +186,7 @@ def run_frame(args: argparse.Namespace) -> int:
                 sample=args.sample,
                 seed=args.seed,
                 progress=progress,
+                commit_edits=args.commit_edits,
             )
     except FrameInterrupted as exc:
         print(f"soulscope: interrupted; {exc.args[0]}", file=sys.stderr)
@@ -202,6 +209,7 @@ def run_frame(args: argparse.Namespace) -> int:
                     "follows": r.follows,
                     "commit": r.commit,
                     "errors": [{"agent": a, "error": e} for a, e in r.errors],
+                    "skipped": [{"agent": a, "error": e} for a, e in r.skipped],
                     "notes": list(r.notes),
                 }
                 for r in results
@@ -209,7 +217,8 @@ def run_frame(args: argparse.Namespace) -> int:
         )
         return 0
     print_table(
-        ["frame", "date", "agents", "posts", "comments", "votes", "errors", "commit"],
+        # Errors are listed one per line below the table (a count column would not fit 80 columns).
+        ["frame", "date", "agents", "posts", "comments", "votes", "follows", "commit"],
         [
             (
                 r.frame,
@@ -219,7 +228,6 @@ def run_frame(args: argparse.Namespace) -> int:
                 r.comments,
                 r.votes,
                 r.follows,
-                len(r.errors),
                 r.commit[:8],
             )
             for r in results
@@ -227,8 +235,8 @@ def run_frame(args: argparse.Namespace) -> int:
         title=f"{len(results)} frame{'s' * (len(results) != 1)}, {brain.name} brain",
     )
     for r in results:
-        for agent, error in r.errors:
-            print_text(f"frame {r.frame}: {agent} lurked: {error}", style="yellow")
+        for line in frame_errors(r):
+            print_text(line, style="yellow")
     return 0
 
 

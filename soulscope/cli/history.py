@@ -42,7 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json_option(p)
     p.set_defaults(run=run_first)
 
-    p = sub.add_parser("why", help="why an agent holds a Becoming statement: frame, commit, diff")
+    p = sub.add_parser(
+        "why",
+        help="why an agent holds a Becoming statement: a dossier of its frame, threads, "
+        "influencers, build-up and commit, with a cited narrative",
+    )
     p.add_argument("agent")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--frame", help="the frame holding the statement (237, 500b or a date)")
@@ -51,6 +55,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         metavar="K",
         help="the K-th statement of the arc, as numbered by 'soulscope becoming' (-1: the latest)",
+    )
+    p.add_argument(
+        "--offline",
+        action="store_true",
+        help="write the narrative without the configured LLM (a deterministic summary)",
     )
     add_world_option(p)
     add_json_option(p)
@@ -181,7 +190,13 @@ def run_why(args: argparse.Namespace) -> int:
     from soulscope.history.why import explain
 
     world = _world(args)
-    why = _guard(lambda: explain(world, args.agent, frame=args.frame, index=args.shift))
+    llm = None
+    if not args.offline:
+        from soulscope.chat.llm import LLM, Endpoint
+
+        endpoint = Endpoint.from_settings()
+        llm = LLM(endpoint) if endpoint else None
+    why = _guard(lambda: explain(world, args.agent, frame=args.frame, index=args.shift, llm=llm))
     if args.json:
         emit_json(why_dict(why))
         return 0

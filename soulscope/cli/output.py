@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from soulscope.controls import json_escaped, visible
 from soulscope.world import DEMO_WORLD, World, WorldError
 
-
 if TYPE_CHECKING:
     from rich.text import Text
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from soulscope.history.git import Commit
+from soulscope.history.mentions import Place
 from soulscope.history.timeline import Change, Mention, SoulDiff
-from soulscope.history.why import Why
+from soulscope.history.why import PostInfo, Why
 from soulscope.soul.export import statement_dict
 
 
@@ -87,8 +88,51 @@ def why_dict(w: Why) -> dict[str, Any]:
         "agents": list(w.agents),
         "influencers": list(w.influencers),
         "threads": list(w.threads),
+        "posts": [post_dict(p) for p in w.posts],
+        "influencer_states": [
+            {
+                "agent": s.agent,
+                "present": s.present,
+                "frame": s.frame,
+                "date": s.date,
+                "line": s.line,
+                "becoming": s.becoming,
+            }
+            for s in w.influencer_states
+        ],
+        "precursors": [
+            {
+                "word": p.word,
+                "own": p.own,
+                "frames_before": p.frames_before,
+                "commit": p.commit,
+                **place_dict(p.place),
+            }
+            for p in w.precursors
+        ],
         "commit": commit_dict(w.commit) if w.commit else None,
         "diff": w.diff,
+        "bulk_note": w.bulk_note,
         "frame_log": w.frame_log,
         "note": w.note,
+        "narrative": w.narrative,
+        "narrative_source": w.narrative_source,
+        "citations": sorted(w.citations()),
+    }
+
+
+def place_dict(p: Place) -> dict[str, Any]:
+    return {"agent": p.agent, "frame": p.frame, "date": p.date, "line": p.line, "text": p.text}
+
+
+def post_dict(p: PostInfo) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "source": p.source,
+        "author": p.author,
+        "title": p.title,
+        "body": p.body,
+        "frame": p.frame,
+        "date": p.date,
+        "mentions": [place_dict(m) for m in p.mentions],
     }

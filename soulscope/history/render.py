@@ -82,17 +82,26 @@ def _cell(line: str, style: str) -> Text:
 
 
 def why_text(why: Why) -> Text:
-    """The explanation of a statement, readable top to bottom."""
+    """The dossier of a statement, readable top to bottom."""
     st = why.statement
     out = Text(end="")
     where = why.frame.heading if why.frame else st.heading
     out.append(f"{why.agent_id} became: ", style="bold")
     out.append(st.text + "\n")
-    out.append(f"in {where}\n", style="dim")
+    out.append(f"in {where}  ·  {st.kind}, drift {st.magnitude:.2f}\n", style="dim")
+    if st.from_mismatch:
+        out.append(
+            f'it says it comes from "{st.from_role}", which is not the previous role\n',
+            style="yellow",
+        )
     if why.previous is not None:
         out.append("before that: ", style="bold")
         out.append(why.previous.text + "\n")
         out.append(f"in {why.previous.heading}\n", style="dim")
+    if why.narrative:
+        out.append("\nin short", style="bold")
+        out.append(f" ({why.narrative_source}): ", style="dim")
+        out.append(why.narrative + "\n")
     out.append("\n")
     for label in CONTEXT_LABELS:
         for text in why.context.get(label, []):
@@ -110,14 +119,54 @@ def why_text(why: Why) -> Text:
     if why.agents:
         out.append("\nagents named: ", style="bold")
         out.append(", ".join(why.agents) + "\n")
-    if why.threads:
-        out.append("threads: ", style="bold")
-        out.append(", ".join(f"#{n}" for n in why.threads) + "\n")
+    if why.influencer_states:
+        out.append("\ninfluencers at the time:\n", style="bold")
+        for s in why.influencer_states:
+            out.append(f"  {s.agent}", style="bold")
+            if s.citation:
+                out.append(f" {s.citation}: ", style="dim")
+                out.append((s.becoming or "no identity statement yet") + "\n")
+            else:
+                out.append(
+                    ": no frame of theirs before this one\n"
+                    if s.present
+                    else ": not in this world's files\n",
+                    style="dim",
+                )
+    if why.posts:
+        out.append("\nthreads:\n", style="bold")
+        for p in why.posts:
+            out.append(f"  #{p.id}", style="bold")
+            if p.title:
+                out.append(f" {p.title}")
+                if p.citation:
+                    out.append(f"  {p.citation}", style="dim")
+                out.append(f"  ({p.source})\n", style="dim")
+                if p.body:
+                    out.append(f"    {p.body}\n")
+            elif p.mentions:
+                out.append(f"  ({len(p.mentions)} mentions across the world)\n", style="dim")
+            else:
+                out.append("  (named nowhere else in this world)\n", style="dim")
+            for m in p.mentions[:5]:
+                out.append(f"    {m.agent} · frame {m.frame}", style="dim")
+                out.append(f"  {m.text}\n")
+    if why.precursors:
+        out.append("\nbuild-up of the new role's words:\n", style="bold")
+        for p in why.precursors:
+            whose = "its own memory" if p.own else "elsewhere"
+            out.append(f'  "{p.word}" first in {whose} {p.citation}', style="dim")
+            out.append(
+                f", {p.frames_before} frames before\n" if p.frames_before else "\n", style="dim"
+            )
+            out.append(f"    {p.place.text}\n")
     out.append("\n")
     if why.commit is not None:
         c = why.commit
         out.append("introduced by commit ", style="bold")
         out.append(f"{c.short} ({c.date[:16].replace('T', ' ')}, {c.author}): {c.message}\n")
+    if why.bulk_note:
+        out.append(why.bulk_note + "\n", style="yellow")
     if why.note:
         out.append(why.note + "\n", style="yellow")
     if why.frame_log is not None:

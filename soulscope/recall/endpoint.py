@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from soulscope.chat.llm import Endpoint, make_client, normalize_base_url
+from soulscope.chat.llm import Endpoint, make_client, normalize_base_url, redact
 from soulscope.config import Settings, load_settings
 from soulscope.recall.semantic import EncoderError
 
@@ -65,7 +65,7 @@ class EndpointEncoder:
     def __init__(self, endpoint: EmbeddingEndpoint) -> None:
         self.endpoint = endpoint
         self.name = f"endpoint:{endpoint.model}"
-        self.device = f"endpoint {endpoint.base_url}"
+        self.device = f"endpoint {redact(endpoint.base_url)}"
         self.batch_size = endpoint.batch
         self.dimensions: int | None = None  # set by the first reply
         self.texts_encoded = 0
@@ -97,7 +97,7 @@ class EndpointEncoder:
     def _request(self, texts: list[str]) -> np.ndarray:
         import openai
 
-        url, model = self.endpoint.base_url, self.endpoint.model
+        url, model = redact(self.endpoint.base_url), self.endpoint.model
         try:
             reply = self._sync().embeddings.create(
                 model=model, input=texts, encoding_format="float"
@@ -123,7 +123,7 @@ class EndpointEncoder:
         return self._check(reply, len(texts))
 
     def _check(self, reply: Any, count: int) -> np.ndarray:
-        url = self.endpoint.base_url
+        url = redact(self.endpoint.base_url)
         data = getattr(reply, "data", None)
         if not isinstance(data, list):
             raise EncoderError(

@@ -13,10 +13,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from soulscope.atomic import write_atomic
+from soulscope.sim.jsonfile import read_json
 from soulscope.soul.model import Soul
 from soulscope.world import WorldError
 
 WORLD_FILE = "world.json"
+MAX_FRAME = 10**9
+LAST_DATE = "9999-12-30"  # the last date that has a next day
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,27 +48,33 @@ def check_date(date: str) -> str:
     raise WorldError(f"'{date}' is not a date of the form YYYY-MM-DD")
 
 
+def _whole(data: dict, key: str, low: int, high: int, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"'{key}' must be a whole number from {low:,} to {high:,}")
+    return value
+
+
 def read_clock(root: Path, souls: Iterable[Soul] = ()) -> Clock:
     """The world's clock from ``world.json``, else from the latest frame of ``souls``."""
     path = root / WORLD_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        data = None
-    except (OSError, ValueError) as exc:
-        raise WorldError(f"{path} is not readable JSON ({exc}); fix or remove it") from exc
+    data = read_json(path)
     if data is not None:
         try:
+            if not isinstance(data, dict):
+                raise ValueError("it must be a JSON object")
+            date = data.get("date")
+            if not isinstance(date, str) or len(date) != 10 or date > LAST_DATE:
+                raise ValueError(f"'date' must be YYYY-MM-DD, up to {LAST_DATE}")
+            name = data.get("name") or root.name
             return Clock(
-                name=str(data.get("name") or root.name),
-                frame=int(data["frame"]),
-                date=check_date(str(data["date"])),
-                seed=int(data.get("seed", 0)),
+                name=name if isinstance(name, str) else str(root.name),
+                frame=_whole(data, "frame", 0, MAX_FRAME),
+                date=check_date(date),
+                seed=_whole(data, "seed", -(2**63), 2**63 - 1, default=0),
             )
-        except (KeyError, TypeError, ValueError, WorldError) as exc:
-            raise WorldError(
-                f"{path} needs a whole 'frame' and a 'date' of the form YYYY-MM-DD"
-            ) from exc
+        except (ValueError, WorldError) as exc:
+            raise WorldError(f"{path} is not a world clock: {exc}") from None
     frame, date = 0, None
     for soul in souls:
         for f in soul.frames:

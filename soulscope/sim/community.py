@@ -1,7 +1,8 @@
 """The community store: posts, comments, votes and follows as append-only JSON lines.
 
-``community/posts.jsonl`` and its siblings grow by whole lines (``soulscope.atomic.append_durable``).
-A crash can leave a torn last line: reading skips it, and the next append cuts it first.
+``community/posts.jsonl`` and its siblings grow by whole lines (``encode`` gives them; the frame
+runner appends them under its journal). A crash can leave a torn last line: reading skips it, and
+the next frame cuts it first.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 
-from soulscope.atomic import append_durable, cut_torn_tail
 
 COMMUNITY_DIR = "community"
 FILES = ("posts", "comments", "votes", "follows")
@@ -131,16 +131,12 @@ def paths(root: Path) -> dict[str, Path]:
     return {name: root / COMMUNITY_DIR / f"{name}.jsonl" for name in FILES}
 
 
-def append(root: Path, records: Iterable[Record], sync: bool = True) -> list[Path]:
-    """Append records to their files (one write and one fsync per file); returns the files touched."""
+def encode(root: Path, records: Iterable[Record]) -> dict[Path, bytes]:
+    """The lines that ``records`` add, by file, in record order."""
     by_file: dict[str, list[bytes]] = {}
     for r in records:
         name = next(n for n, k in _KINDS.items() if isinstance(r, k))
         by_file.setdefault(name, []).append(record_line(r))
     files = paths(root)
-    touched = []
-    for name, lines in by_file.items():
-        cut_torn_tail(files[name])
-        append_durable(files[name], b"".join(lines), sync=sync)
-        touched.append(files[name])
-    return touched
+    return {files[name]: b"".join(lines) for name, lines in by_file.items()}
+

@@ -10,6 +10,7 @@ from soulscope.atomic import write_atomic
 from soulscope.sim import repo
 from soulscope.sim.clock import Clock, check_date, read_clock, write_clock
 from soulscope.sim.community import channel_name, paths
+from soulscope.sim.jsonfile import read_json
 from soulscope.sim.lock import STATE_DIR, WorldLock
 from soulscope.soul.write import one_line, render_header
 from soulscope.world import WorldError, check_id
@@ -24,18 +25,14 @@ def registry_bytes(agents: dict[str, dict]) -> bytes:
 
 
 def read_registry(root: Path) -> dict[str, dict]:
+    """``agents.json`` as ``{id: fields}``; a file that is no registry is refused in one sentence."""
     path = root / REGISTRY_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    data = read_json(path)
+    if data is None:
         return {}
-    except (OSError, ValueError) as exc:
-        raise WorldError(
-            f"{path} is not readable JSON ({exc}); fix it before changing agents"
-        ) from exc
-    agents = data.get("agents", {}) if isinstance(data, dict) else {}
-    if not isinstance(agents, dict):
-        raise WorldError(f"{path} has no 'agents' object")
+    agents = data.get("agents", {}) if isinstance(data, dict) else None
+    if not isinstance(agents, dict) or not all(isinstance(v, dict) for v in agents.values()):
+        raise WorldError(f"{path} needs an 'agents' object holding one object per agent")
     return agents
 
 

@@ -122,9 +122,7 @@ def reply_text(reply: Any) -> str:
         raise DecisionError("the endpoint's reply is not a chat completion (no 'choices')")
     message = getattr(choices[0], "message", None) if choices else None
     content = getattr(message, "content", None)
-    if not isinstance(content, str) or not content.strip():
-        raise DecisionError("the endpoint sent an empty answer")
-    return content
+    return content if isinstance(content, str) else ""  # empty: asked again once, as invalid
 
 
 def parse_answer(text: str) -> Any:

@@ -15,10 +15,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from soulscope.sim.brain import Outcome, Progress, Request, context_of, validate
+from soulscope.sim.brain import (
+    Decision,
+    DecisionError,
+    Outcome,
+    Progress,
+    Request,
+    context_of,
+    validate,
+)
 from soulscope.sim.community import Comment, Post
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import arc, role_of
+from soulscope.soul.trajectory import arc
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _STOP = frozenset(
@@ -141,6 +149,19 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
+
+
+def _bare(phrase: str) -> str:
+    """A phrase without its leading article, for places that bring their own ("the X test")."""
+    return _ARTICLE.sub("", phrase.strip())
+
+
+def _held(text: str) -> str:
+    """The role a statement holds as it was written: its first sentence, whole."""
+    return text.strip().split(". ", 1)[0].rstrip(".")
+
+
 @dataclass(frozen=True)
 class _Self:
     """The agent as its soul file describes it."""
@@ -181,7 +202,11 @@ class OfflineBrain:
         for i, request in enumerate(requests):
             answer = _Composer(request).answer()
             raw = json.dumps(answer, ensure_ascii=False)
-            out.append(Outcome(validate(answer, request), raw, context_of(request)))
+            try:
+                out.append(Outcome(validate(answer, request), raw, context_of(request)))
+            except DecisionError as exc:  # one agent's failure is that agent's alone
+                why = f"invalid answer: {exc}"
+                out.append(Outcome(Decision.lurk(), raw, context_of(request), error=why))
             if progress and (i % 25 == 0 or i == len(requests) - 1):
                 progress(i + 1, len(requests))
         return out
@@ -193,18 +218,19 @@ class _Composer:
         self.rng = random.Random(f"offline:{request.seed}:{request.agent}:{request.frame}")
         self.me = _Self.of(request.soul, request.agent)
         self._topics: dict[int, str] = {}
-        self.agents = set(request.feed.agents)
+        self.agents = request.feed.agents
 
     # -- reading --------------------------------------------------------------------------
     def _score(self, post: Post) -> float:
         overlap = len(self.me.vocabulary.intersection(_words(f"{post.title} {post.body}")))
         return overlap + self.rng.random() * 0.5
 
-    def _topic(self, text: str) -> str:
+    def _topic(self, text: str, fallback: str) -> str:
         """What ``text`` is about, for this agent: one of its interests it touches, else an
-        interest of the world's that it names, else one of the agent's own interests."""
+        interest of the world's that it names or touches, else ``fallback`` (never a topic the
+        text does not touch)."""
         lowered = text.lower()
-        words = set(_words(text)) - self.agents  # a name is who, not what
+        words = {w for w in _words(text) if w not in self.agents}  # a name is who, not what
         touched = [i for i in self.me.interests if words.intersection(_words(i))]
         if touched:
             return self._pick(touched).lower()
@@ -212,12 +238,14 @@ class _Composer:
         if named:
             return self._pick(named)
         shared = [t for t in self.r.feed.topics if words.intersection(_words(t))]
-        return self._pick(shared or [i.lower() for i in self.me.interests])
+        return self._pick(shared) if shared else fallback
 
     def _about(self, post: Post) -> str:
         """What a post is about for this agent; the same answer every time it is asked."""
         if post.id not in self._topics:
-            self._topics[post.id] = self._topic(f"{post.title} {post.body}")
+            # A post that touches nothing the agent knows is about what its title says.
+            title = post.title.strip().rstrip(".!?") or f"#{post.id}"
+            self._topics[post.id] = self._topic(f"{post.title} {post.body}", f"“{title}”")
         return self._topics[post.id]
 
     def _pick(self, items: Sequence[str]) -> str:
@@ -291,7 +319,7 @@ class _Composer:
             options = [
                 f"I am not convinced {topic} survives contact with {interest}.",
                 f"Where is the test for this? {_cap(conviction)}.",
-                f"Counterpoint: {conviction}. The {topic} argument skips that.",
+                f"Counterpoint: {conviction}. The argument about {topic} skips that.",
                 f"Half right. {_cap(topic)} matters, but not the way #{post.id} says.",
                 f"What would change your mind about {topic}? Mine changes with {interest}.",
             ]
@@ -301,7 +329,7 @@ class _Composer:
         return {"type": "comment", "post": post.id, "parent": None, "body": body}
 
     def _reply(self, comment: Comment) -> dict:
-        topic = self._topic(comment.body)
+        topic = self._topic(comment.body, "this")
         conviction = _lc(self._pick(self.me.convictions))
         options = [
             f"{comment.author}, fair. But {conviction}.",
@@ -324,11 +352,11 @@ class _Composer:
         if not statements:
             interest = self._pick(me.interests)
             return (
-                f"the {interest} {me.archetype}. Starting from one conviction: "
+                f"the {_bare(interest)} {me.archetype}. Starting from one conviction: "
                 f"{_lc(self._pick(me.convictions))}."
             )
         last = statements[-1]
-        role = role_of(last.text)
+        role = _held(last.text)
         if engaged is None:
             return self._pick(
                 [
@@ -352,8 +380,11 @@ class _Composer:
                 ]
             )
         noun = rng.choice([n for n in (*_ROLES, me.archetype) if n not in role] or _ROLES)
+        if topic.startswith("“"):
+            # A post known only by its title names no field to be "the critic of": the agent's own.
+            topic = self._pick(me.interests).lower()
         new_role = f"the {noun} {'for' if noun == 'advocate' else 'of'} {topic}"
-        before = role[4:] if role.lower().startswith("the ") else role
+        before = _bare(role)
         verb = rng.choice([v for v in _SHIFT_VERBS if topic not in v])
         return f"{new_role}. From {before} to {verb} {topic} with {engaged.author}."
 
@@ -387,7 +418,11 @@ class _Composer:
             actions.append(self._post(engaged or (scored[0][1] if scored else None)))
         if engaged is not None and rng.random() < 0.35:
             actions.append({"type": "follow", "agent": engaged.author})
-            talked.setdefault(engaged.author, f"following their {self._about(engaged)} posts")
+            talked.setdefault(engaged.author, f"following their posts on {self._about(engaged)}")
+        # Only agents that still exist: an author whose soul file was removed is read, never
+        # followed or related to.
+        actions = [a for a in actions if a["type"] != "follow" or a["agent"] in r.feed.agents]
+        talked = {a: why for a, why in talked.items() if a in r.feed.agents}
         if not actions:
             actions.append({"type": "lurk"})
 
@@ -399,10 +434,10 @@ class _Composer:
             if r.feed.replies and r.feed.replies[0].author != engaged.author:
                 influenced += f"; {r.feed.replies[0].author}'s reply on #{r.feed.replies[0].post}"
         named = ""
-        if engaged is not None and rng.random() < 0.5:
+        if engaged is not None and rng.random() < 0.5 and not self._about(engaged).startswith("“"):
             topic = self._about(engaged)
             named = (
-                f"“The {topic.title()} {rng.choice(_NOUNS).title()}”: "
+                f"“The {_bare(topic).strip('“”').title()} {rng.choice(_NOUNS).title()}”: "
                 f"{_lc(self._pick(me.convictions))}, and #{engaged.id} made it concrete."
             )
         surprised = ""
@@ -413,7 +448,7 @@ class _Composer:
             surprised = f"how much {engaged.author} cares about {self._about(engaged)}."
         elif scored and rng.random() < 0.1:
             p = scored[-1][1]
-            surprised = f"finding {self._topic(p.title)} in c/{p.channel}, of all places."
+            surprised = f"finding {self._about(p)} in c/{p.channel}, of all places."
         conviction = self._pick(me.convictions)
         reinforced = (
             f"{_lc(conviction)}; #{engaged.id} is one more case." if engaged else _lc(conviction)

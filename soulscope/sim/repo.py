@@ -1,34 +1,40 @@
-"""The world's git repository, driven through plain ``git`` (two processes per frame: add, commit).
+"""The world's git repository, driven through plain ``git`` (a frame's commit is a few plumbing
+commands, see ``commit``).
 
-Commits are authored by ``soulscope`` and dated by the world's clock, never the wall clock, so
-the same seed gives the same history. Hooks and signing are off: a frame commit is machine work.
+Frame commits are authored by ``soulscope`` and dated by the world's clock, never the wall clock,
+so the same seed gives the same history; a user's own edits are committed under the user's name.
+Hooks and signing are off: a frame commit is machine work.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from soulscope.world import PROJECT_ROOT, WorldError
 
 AUTHOR = ("soulscope", "soulscope@localhost")
+GIT_WAIT = 30.0  # seconds recovery waits for a git that a stopped runner left running
 
 
 class RepoError(WorldError):
     """git failed or the world is not in a repository we may write to."""
 
 
-def _env(date: str | None) -> dict[str, str]:
+def _env(date: str | None, as_soulscope: bool = True) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(
-        GIT_AUTHOR_NAME=AUTHOR[0],
-        GIT_AUTHOR_EMAIL=AUTHOR[1],
-        GIT_COMMITTER_NAME=AUTHOR[0],
-        GIT_COMMITTER_EMAIL=AUTHOR[1],
-        GIT_TERMINAL_PROMPT="0",
-    )
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    if as_soulscope:
+        env.update(
+            GIT_AUTHOR_NAME=AUTHOR[0],
+            GIT_AUTHOR_EMAIL=AUTHOR[1],
+            GIT_COMMITTER_NAME=AUTHOR[0],
+            GIT_COMMITTER_EMAIL=AUTHOR[1],
+        )
     if date:
         stamp = f"{date}T12:00:00+0000"
         env.update(GIT_AUTHOR_DATE=stamp, GIT_COMMITTER_DATE=stamp)
@@ -36,22 +42,105 @@ def _env(date: str | None) -> dict[str, str]:
 
 
 def git(
-    top: Path, *args: str, stdin: bytes | None = None, date: str | None = None, check: bool = True
+    top: Path,
+    *args: str,
+    stdin: bytes | None = None,
+    date: str | None = None,
+    check: bool = True,
+    pidfile: Path | None = None,
+    as_soulscope: bool = True,
+    index: Path | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run ``git -C top ARGS``; a failure raises ``RepoError`` with git's own words."""
+    """Run ``git -C top ARGS``; a failure raises ``RepoError`` with git's own words.
+
+    ``pidfile``: the child's pid is written there while it runs, so that a runner killed while
+    waiting leaves word of a git that may still be working (``wait_for``). ``index``: a
+    temporary index file instead of the repository's own.
+    """
+    cmd = ["git", "-C", str(top), "-c", "commit.gpgsign=false", *args]
+    env = _env(date, as_soulscope)
+    if index is not None:
+        env["GIT_INDEX_FILE"] = str(index)
     try:
-        done = subprocess.run(
-            ["git", "-C", str(top), "-c", "commit.gpgsign=false", *args],
-            input=stdin,
-            capture_output=True,
-            env=_env(date),
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
         )
     except FileNotFoundError as exc:
         raise RepoError("git is not installed (soulscope needs it to record frames)") from exc
+    try:
+        if pidfile is not None:
+            pidfile.write_text(f"{proc.pid}\n")
+        out, err = proc.communicate(stdin)
+    except BaseException:
+        proc.kill()  # an interrupted runner does not leave its git behind
+        proc.wait()
+        raise
+    finally:
+        if pidfile is not None and proc.returncode is not None:
+            pidfile.unlink(missing_ok=True)
+    done = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
     if check and done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise RepoError(f"git {args[0]} failed: {message[-1] if message else 'no message'}")
     return done
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for its parent does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return fields[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def wait_for(pidfile: Path, timeout: float = GIT_WAIT) -> int | None:
+    """Wait for the git process named in ``pidfile`` to end; its pid if it still runs after
+    ``timeout`` seconds, else None."""
+    try:
+        pid = int(pidfile.read_text().strip())
+    except (OSError, ValueError):
+        return None
+    deadline = time.monotonic() + timeout
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return pid
+        time.sleep(0.05)
+    return None
+
+
+def git_processes(top: Path) -> list[int] | None:
+    """The live git processes working in the repository at ``top``; None where this system does
+    not say (no ``/proc``)."""
+    proc = Path("/proc")
+    if not (proc / "self").exists():
+        return None
+    out = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "git":
+                continue
+            cwd = Path(os.readlink(entry / "cwd"))
+        except FileNotFoundError:
+            continue  # it ended while we looked
+        except OSError:
+            out.append(int(entry.name))  # a git we may not inspect: assume it works here
+            continue
+        if cwd == top or cwd.is_relative_to(top):
+            out.append(int(entry.name))
+    return sorted(out)
 
 
 def toplevel(root: Path) -> Path:
@@ -81,12 +170,86 @@ def head_message(top: Path) -> str:
     return git(top, "log", "-1", "--format=%s").stdout.decode().strip()
 
 
+def _relative(top: Path, path: Path) -> str:
+    text, prefix = str(path), str(top) + os.sep
+    return text[len(prefix) :] if text.startswith(prefix) else os.path.relpath(path, top)
+
+
 def _pathspec(top: Path, paths: Sequence[Path]) -> bytes:
-    return b"\0".join(os.fsencode(os.path.relpath(p, top)) for p in paths)
+    return b"\0".join(os.fsencode(_relative(top, p)) for p in paths)
 
 
-def commit(top: Path, paths: Sequence[Path], message: str, date: str) -> str:
-    """Stage exactly ``paths`` and commit only them (other staged changes stay staged)."""
+def commit(
+    top: Path, paths: Sequence[Path], message: str, date: str, pidfile: Path | None = None
+) -> str:
+    """Commit exactly ``paths`` as they are on disk; other staged changes stay staged.
+
+    What ``git commit PATHS`` does, in plumbing: git matches every path against every pathspec
+    given, which grows with the square of a frame's thousands of files. The paths are staged
+    in the index; when nothing else is staged the index is the new tree, else HEAD's tree plus
+    exactly those entries is built in a temporary index. HEAD moves only at the end
+    (``update-ref``), so a commit either lands whole or not at all.
+    """
+    rels = [_relative(top, p) for p in paths]
+    listing = b"".join(os.fsencode(r) + b"\0" for r in rels)
+    git(top, "update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
+    parent = head(top)
+    staged = set(rels)
+    if parent:
+        done = git(top, "diff-index", "--cached", "--name-only", "-z", parent)
+        staged.update(os.fsdecode(n) for n in done.stdout.split(b"\0") if n)
+    if parent and len(staged) == len(rels):
+        tree = git(top, "write-tree").stdout.decode().strip()  # nothing else staged: the index
+    else:
+        tree = _tree_of(top, rels, parent)
+    args = ["commit-tree", tree, "-m", message, *(["-p", parent] if parent else [])]
+    sha = git(top, *args, date=date, pidfile=pidfile).stdout.decode().strip()
+    git(top, "update-ref", "-m", f"commit: {message}", "HEAD", sha, parent or "", pidfile=pidfile)
+    return sha
+
+
+def _tree_of(top: Path, rels: list[str], parent: str | None) -> str:
+    """The tree of ``parent`` with the index's entries for ``rels`` (other staged changes left
+    out), built in a temporary index."""
+    entries = {}
+    for entry in git(top, "ls-files", "--stage", "-z").stdout.split(b"\0"):
+        if entry:
+            info, _, name = entry.partition(b"\t")
+            entries[name] = info
+    lines = []
+    for r in rels:
+        name = os.fsencode(r)
+        lines.append((entries.get(name) or b"0 " + b"0" * 40) + b"\t" + name + b"\0")
+    with tempfile.TemporaryDirectory(prefix="soulscope-index-") as tmp:
+        index = Path(tmp) / "index"
+        if parent:
+            git(top, "read-tree", parent, index=index)
+        git(top, "update-index", "-z", "--index-info", stdin=b"".join(lines), index=index)
+        return git(top, "write-tree", index=index).stdout.decode().strip()
+
+
+def uncommitted(top: Path, paths: Sequence[Path]) -> list[Path]:
+    """Those of ``paths`` whose content differs from HEAD's: edited, staged, new or removed."""
+    wanted = {_relative(top, p): p for p in paths}
+    # Whole folders as pathspecs: git matches each path against every pathspec given.
+    folders = sorted({os.path.dirname(r) or r for r in wanted})
+    done = git(
+        top,
+        "--no-optional-locks",
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--no-renames",
+        "--",
+        *folders,
+    )
+    changed = [entry[3:] for entry in done.stdout.decode("utf-8", "surrogateescape").split("\0")]
+    return sorted(wanted[c] for c in changed if c in wanted)
+
+
+def commit_edits(top: Path, paths: Sequence[Path], message: str) -> str:
+    """Commit ``paths`` as they are, as the user's own commit (git's configured identity)."""
     spec = _pathspec(top, paths)
     git(top, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=spec)
     git(
@@ -94,13 +257,12 @@ def commit(top: Path, paths: Sequence[Path], message: str, date: str) -> str:
         "commit",
         "-q",
         "--no-verify",
-        "--allow-empty",
         "-m",
         message,
         "--pathspec-from-file=-",
         "--pathspec-file-nul",
         stdin=spec,
-        date=date,
+        as_soulscope=False,
     )
     return head(top) or ""
 
@@ -122,18 +284,26 @@ def unstage(top: Path, paths: Sequence[Path]) -> None:
 
 
 def remove_stale_locks(top: Path) -> list[str]:
-    """Remove git's own lock files left by a git process that was killed with the frame runner.
+    """Remove git's lock files left by a git process that was killed; returns their names.
 
-    Only called while soulscope holds the world lock and found an unfinished frame, so the
-    process that left them is gone.
+    A lock is removed only when no git process works in this repository: one that a user's own
+    ``git commit`` holds is left alone, and the frame is refused in one sentence instead.
     """
     gitdir = Path(git(top, "rev-parse", "--absolute-git-dir").stdout.decode().strip())
-    removed = []
-    for lock in [gitdir / "index.lock", gitdir / "HEAD.lock", *gitdir.glob("refs/heads/**/*.lock")]:
-        if lock.is_file():
-            lock.unlink()
-            removed.append(str(lock.relative_to(gitdir)))
-    return removed
+    candidates = [gitdir / "index.lock", gitdir / "HEAD.lock", *gitdir.glob("refs/heads/**/*.lock")]
+    locks = [lock for lock in candidates if lock.is_file()]
+    if not locks:
+        return []
+    busy = git_processes(top)
+    if busy is None or busy:
+        who = f"a running git (pid {', '.join(map(str, busy))})" if busy else "a git process"
+        raise RepoError(
+            f"{locks[0]} is held by {who}; wait for it to finish and run the frame again "
+            "(if no git is running, remove the lock file)"
+        )
+    for lock in locks:
+        lock.unlink()
+    return [str(lock.relative_to(gitdir)) for lock in locks]
 
 
 def init(root: Path, date: str, message: str) -> None:

@@ -24,6 +24,11 @@ from dataclasses import dataclass
 
 from soulscope.soul.model import Frame, Soul, frame_label, label_key
 
+
+def _words_in(text: str) -> list[str]:
+    return text.split()
+
+
 DEFAULT_LABEL = "Becoming"
 FALLBACK_LABEL = "Evolving position"
 KINDS = ("first", "repeat", "refinement", "return", "shift")
@@ -32,46 +37,65 @@ SHIFT_KINDS = frozenset({"shift", "return"})
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
 _FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
 
-_UNITS = (
+_UNITS = _words_in(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
     "hundred"
-).split()
-_ORDINALS = (
+)
+_ORDINALS = _words_in(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
     "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
     "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth hundredth last latest "
     "next final"
-).split()
+)
 _NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
 # One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
 _COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
-_COUNTER_WORD = re.compile(rf"^{_COUNTER}$", re.I)
+_ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+# Inside a role only ordinals and numerals count ("the 15th archivist"); "the quiet one" keeps "one".
+_COUNTER_WORD = re.compile(
+    rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
+)
+_ORDINAL_ENDINGS = ("st", "nd", "rd", "th", "next", "final")
+
+
+def is_counter(word: str) -> bool:
+    """An ordinal or numeral ("twenty-seventh", "15th", "#3", "3"): it counts, it names nothing."""
+    if not word:
+        return False
+    # Most words end in neither a digit-led form nor an ordinal ending: skip the long pattern.
+    if not (word[0].isdigit() or word[0] == "#" or word.lower().endswith(_ORDINAL_ENDINGS)):
+        return False
+    return _COUNTER_WORD.match(word) is not None
+
+
 # A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
 _COUNTER_PREFIX = re.compile(
     rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
     rf"(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*[.;:—–]\s*",
     re.I,
 )
-_ARTICLES = frozenset("the a an my our this that its their his her now still".split())
+_ARTICLES = frozenset(_words_in("the a an my our this that its their his her now still"))
 # Words that end the noun phrase: what follows qualifies the role, it does not name another.
 _QUALIFIERS = frozenset(
-    (
+    _words_in(
         "who whose whom that which where when while because with without than for from in on "
         "at by between of to into onto through across after before about like as not rather "
         "instead beyond over under against toward towards via and or but than — –"
-    ).split()
+    )
 )
 # Heads too vague to be a role alone: "the agent who patches before proposing" keeps its clause.
-_GENERIC_HEADS = frozenset("agent one someone person entity being kind type figure thing".split())
+_GENERIC_HEADS = frozenset(
+    _words_in("agent one someone person entity being kind type figure thing")
+)
 _LESS_MORE = re.compile(r"^(?:less|not)\s+.+?,?\s+(?:more|but)\s+(.+)$", re.I)
 _STOP = frozenset(
-    (
+    _words_in(
         "the a an and or but of to in on at by for from with without is are was were be been it "
         "its this that these those as not no just only than then now still more less who whose "
         "which what when where how i my me we our they their them he she his her you your so if "
         "into about over also very same one"
-    ).split()
+    )
 )
 
 # Early-era positions: what makes one claim a change of the agent's own stance.
@@ -84,8 +108,10 @@ _CHANGE_FROM_TO = re.compile(
 )
 # A change that happened around the agent, not to it: the world's seed, the room's mood.
 _NOT_SELF = frozenset(
-    "seed seeds vibe mood weather conversation conversations thread threads debate topic "
-    "platform community market prices word".split()
+    _words_in(
+        "seed seeds vibe mood weather conversation conversations thread threads debate topic "
+        "platform community market prices word"
+    )
 )
 _ARROW = re.compile(r"^[^.→]{1,60}?\s→\s[^.→]{1,60}?(?:\.|$)")
 _CONCESSION = re.compile(
@@ -122,7 +148,7 @@ class Statement:
     from_role: str | None  # "From Y to Z": Y
     to_role: str | None  # "From Y to Z": Z
     kind: str  # one of KINDS, against the statements before it
-    magnitude: float  # 0..1, how far it moved from the previous statement (lexical)
+    magnitude: float  # 0..1, how far it moved from the previous statement (``magnitude``)
     from_mismatch: bool  # "From Y to Z" names a Y that is not the previous role
     duplicate_frame: bool  # its frame heading repeats an earlier frame's
 
@@ -158,7 +184,7 @@ def role_of(text: str) -> str:
     less_more = _LESS_MORE.match(body.split(". ")[0].rstrip("."))
     if less_more:
         clause = less_more.group(1)
-    words = [w for w in clause.split() if not _COUNTER_WORD.match(w.strip("*_\"'`,."))]
+    words = [w for w in clause.split() if not is_counter(w.strip("*_\"'`,."))]
     while words and words[0].lower() in _ARTICLES:
         words = words[1:]
     for i, word in enumerate(words):
@@ -181,7 +207,7 @@ def _stem(word: str) -> str:
 def role_key(role: str) -> tuple[str, ...]:
     """A role's words as compared: lower case, hyphens split, plurals folded."""
     words = re.sub(r"[^\w\s]", " ", role.lower().replace("-", " ")).split()
-    return tuple(_stem(w) for w in words if not _COUNTER_WORD.match(w))
+    return tuple(_stem(w) for w in words if not is_counter(w))
 
 
 def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -196,7 +222,7 @@ def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 def _words(text: str) -> set[str]:
     words = re.sub(r"[^\w\s]", " ", strip_counters(text).lower().replace("-", " ")).split()
-    return {_stem(w) for w in words if w not in _STOP and not _COUNTER_WORD.match(w)}
+    return {_stem(w) for w in words if w not in _STOP and not is_counter(w)}
 
 
 def _norm(text: str) -> str:
@@ -209,6 +235,20 @@ def lexical_distance(a: str, b: str) -> float:
     if not wa and not wb:
         return 0.0
     return 1.0 - len(wa & wb) / len(wa | wb)
+
+
+def magnitude(previous: str, text: str, position: bool = False) -> float:
+    """How far a statement moved from the previous one, 0..1, from their words alone.
+
+    For roles, the role weighs most: the same role said differently moves a little, another
+    role a lot. Positions have no role; their words are compared whole.
+    """
+    words = lexical_distance(previous, text)
+    if position:
+        return round(words, 3)
+    a, b = role_key(role_of(previous)), role_key(role_of(text))
+    role = 0.0 if same_role(a, b) else lexical_distance(" ".join(a), " ".join(b)) or 1.0
+    return round(0.6 * role + 0.4 * words, 3)
 
 
 def claims_change(text: str) -> bool:
@@ -241,6 +281,15 @@ def classify(
     return "shift"
 
 
+def names_role(phrase: str) -> bool:
+    """Whether "From Y" names a role ("integration declarer") rather than an activity
+    ("indexing the library", "saying hello at the door"), which no role can contradict."""
+    words = phrase.strip().strip("*_\"'`").split()
+    while words and words[0].lower() in _ARTICLES:
+        words = words[1:]
+    return bool(words) and not words[0].lower().endswith("ing")
+
+
 def is_position_label(label: str) -> bool:
     return label_key(label) == label_key(FALLBACK_LABEL)
 
@@ -261,7 +310,10 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
     used = arc_label(soul, label)
     key, position = label_key(used), is_position_label(used)
     out: list[Statement] = []
-    held: list[tuple[str, ...]] = []
+    # The roles held so far, each once, by head noun: ``same_role`` needs the same head, so a
+    # statement is compared with those alone (a list of every statement made long arcs quadratic).
+    held: dict[str, list[tuple[str, ...]]] = {}
+    prev_key: tuple[str, ...] | None = None
     prev: str | None = None
     for block in soul.blocks:
         frame = block if isinstance(block, Frame) else None
@@ -270,14 +322,16 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                 continue
             role = role_of(obs.text)
             rkey = role_key(role)
-            kind = classify(obs.text, prev, held, position)
+            candidates = held.get(rkey[-1], []) if rkey else []
+            kind = classify(obs.text, prev, [*candidates, prev_key or ()], position)
             m = _FROM_TO.search(obs.text)
             from_role = m.group(1).strip() if m else None
             mismatch = bool(
                 not position
                 and from_role
-                and held
-                and not same_role(role_key(role_of(from_role)), held[-1])
+                and prev_key is not None
+                and names_role(from_role)
+                and not same_role(role_key(role_of(from_role)), prev_key)
             )
             out.append(
                 Statement(
@@ -293,13 +347,14 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                     from_role=from_role,
                     to_role=m.group(2).strip() if m else None,
                     kind=kind,
-                    magnitude=0.0 if prev is None else round(lexical_distance(prev, obs.text), 3),
+                    magnitude=0.0 if prev is None else magnitude(prev, obs.text, position),
                     from_mismatch=mismatch,
                     duplicate_frame=bool(frame and frame.duplicate_of is not None),
                 )
             )
-            held.append(rkey)
-            prev = obs.text
+            if rkey and rkey not in held.setdefault(rkey[-1], []):
+                held[rkey[-1]].append(rkey)
+            prev_key, prev = rkey, obs.text
     return out
 
 
@@ -371,6 +426,7 @@ class ArcSummary:
     latest: Statement | None
     frames: int
     last_date: str | None
+    drift: tuple[float, ...] = ()  # each statement's shift magnitude, in arc order
 
 
 def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary:
@@ -384,4 +440,5 @@ def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary
         latest=statements[-1] if statements else None,
         frames=len(soul.frames),
         last_date=max(dates) if dates else None,
+        drift=tuple(s.magnitude for s in statements),
     )

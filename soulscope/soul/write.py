@@ -1,4 +1,4 @@
-"""Writing soul files: a new agent's header, a frame entry, and the atomic append of an entry.
+"""Writing soul files: a new agent's header, a frame entry, and the append of an entry.
 
 Text from a brain or a user is data. Every piece is reduced to one line of plain text first
 (``one_line``), so no line of an entry can open a heading, continue another bullet, start a code
@@ -9,13 +9,12 @@ reworded so it stays an action. ``parse`` reads an entry back to exactly the tex
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from soulscope.atomic import append_atomic
+from soulscope.atomic import append_durable
 from soulscope.soul.parse import _observation
 
 # The labels of a frame entry, in the order they are written.
@@ -141,24 +140,49 @@ def render_header(
     return "".join(out)
 
 
-def _separator(path: Path) -> bytes:
-    """What goes before an entry so that it starts after exactly one blank line."""
+def unwritable(data: bytes) -> str | None:
+    """Why an entry cannot be appended to a file holding ``data``, or None when it can.
+
+    Entries are UTF-8; appended to a file in another encoding they would mix two encodings.
+    """
     try:
-        with open(path, "rb") as f:
-            size = f.seek(0, os.SEEK_END)
-            f.seek(max(0, size - 2))
-            tail = f.read()
-    except FileNotFoundError:
-        return b""
-    if not tail or tail.endswith(b"\n\n"):
-        return b""
-    return b"\n" if tail.endswith(b"\n") else b"\n\n"
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+        return "is not UTF-8" + (" (it is UTF-16)" if utf16 else "")
+    return None
+
+
+def line_ending(data: bytes) -> bytes:
+    """The file's own line ending: CRLF when most of its lines end so, else LF."""
+    crlf = data.count(b"\r\n")
+    return b"\r\n" if crlf and 2 * crlf >= data.count(b"\n") else b"\n"
+
+
+def entry_bytes(data: bytes, entry_text: str) -> bytes:
+    """What appending ``entry_text`` to a file holding ``data`` adds: the entry after one blank
+    line, in the file's own line ending."""
+    eol = line_ending(data)
+    entry = entry_text.encode("utf-8")
+    if eol != b"\n":
+        entry = entry.replace(b"\n", eol)
+    if not data or data.endswith(eol + eol):
+        return entry
+    return (eol if data.endswith(b"\n") else eol + eol) + entry
 
 
 def append_entry(path: str | Path, entry_text: str, sync: bool = True) -> None:
-    """Append a rendered entry to a soul file atomically, after one blank line.
+    """Append a rendered entry to a soul file, after one blank line, in the file's line ending.
 
-    ``sync=False``: see ``soulscope.atomic.write_atomic`` (the frame runner syncs a frame at once).
+    Only the entry is written (``soulscope.atomic.append_durable``); a file that is not UTF-8 is
+    refused with ``ValueError``. The frame runner does the same under its journal.
     """
     path = Path(path)
-    append_atomic(path, _separator(path) + entry_text.encode("utf-8"), sync=sync)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    problem = unwritable(data)
+    if problem:
+        raise ValueError(f"{path} {problem}; soulscope appends only to UTF-8 files")
+    append_durable(path, entry_bytes(data, entry_text), sync=sync)

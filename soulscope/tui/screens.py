@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from soulscope.tui.actions import bindings
 from soulscope.tui.widgets.virtual_list import VirtualList
@@ -27,11 +28,19 @@ class HelpScreen(ModalScreen[None]):
                 Text("Keys  (escape closes; ctrl+p runs any action by name)"),
                 classes="dialog-title",
             )
-            table: DataTable[Text] = DataTable(id="help-table", cursor_type="row")
-            table.add_columns("Where", "Keys", "Does", "Id (for [keys])")
+            # A Rich table wraps its cells to the dialog's width: nothing is cut in a small terminal.
+            table = Table(box=None, expand=True, pad_edge=False, header_style="bold")
+            table.add_column("Where", no_wrap=True, style="dim")
+            table.add_column("Keys", no_wrap=True, style="bold")
+            table.add_column("Does", ratio=3)
+            table.add_column(Text("Id (for [keys])"), no_wrap=True, style="dim")
             for row in self.rows:
                 table.add_row(*(Text(cell) for cell in row))
-            yield table
+            with VerticalScroll(id="help-scroll"):
+                yield Static(table, id="help-table")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()
 
 
 class PromptScreen(ModalScreen[str | None]):

@@ -1,8 +1,9 @@
-"""The "why did it shift" panel: one Becoming statement explained, with keys to follow the trail.
+"""The "why did it shift" panel: one identity statement's dossier, with keys to follow the trail.
 
-Opened with ``w`` on a row of the Becoming tab. ``a`` jumps to the agent that influenced the
-statement (a choice when it names several), ``c`` shows the commit that introduced it in the
-History tab.
+Opened with ``w`` on a row of the Becoming tab. The dossier scrolls (arrows, j/k, page keys);
+``a`` opens an influencer's arc at the time of the influence, ``o`` a cited frame (a post's
+author at the frame it posted in, a mention, a precursor), ``c`` the commit in History and
+``p`` the previous statement's dossier.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from soulscope.chat.llm import LLMError
 from soulscope.controls import visible
 from soulscope.history.git import HistoryError
 from soulscope.history.why import Why, explain
@@ -25,10 +27,12 @@ from soulscope.soul.model import Soul
 from soulscope.tui.screens import PickScreen
 from soulscope.world import WorldError
 
+KEYS = "a: influencer then · o: cited frame · c: commit · p: previous · esc"
+
 
 @dataclass
 class WhyReady(Message):
-    """The explanation, or the sentence saying why there is none."""
+    """The dossier, or the sentence saying why there is none."""
 
     why: Why | None
     error: str | None = None
@@ -39,31 +43,40 @@ class WhyScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape,q,w", "dismiss", "Close", id="why.close"),
-        Binding("a", "agent", "Influencing agent", id="why.agent"),
+        Binding("a", "influencer", "Influencer's arc then", id="why.influencer"),
+        Binding("o", "cited", "Open a cited frame", id="why.cited"),
         Binding("c", "commit", "Commit in History", id="why.commit"),
+        Binding("p", "previous", "Previous statement", id="why.previous"),
+        Binding("j", "scroll('down')", "Scroll down", show=False, id="why.down"),
+        Binding("k", "scroll('up')", "Scroll up", show=False, id="why.up"),
     ]
 
-    def __init__(self, agent_id: str, index: int, soul: Soul | None = None) -> None:
+    def __init__(
+        self, agent_id: str, index: int, soul: Soul | None = None, llm: object = None
+    ) -> None:
         super().__init__(id="why")
         self.agent_id = agent_id
         self.index = index
         self.soul = soul
+        self.llm = llm  # a soulscope.chat.llm.LLM writes the narrative; None: offline
         self.why: Why | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(
-                Text(f"Why {self.agent_id} shifted  (a: influencing agent · c: commit · esc)"),
-                classes="dialog-title",
-            )
+            yield Static(self._title(), id="why-title", classes="dialog-title")
             with VerticalScroll(id="why-scroll"):
                 yield Static(Text("reading memory and history…", style="dim"), id="why-body")
+
+    def _title(self) -> Text:
+        return Text.assemble(
+            (f"Why {self.agent_id} · statement {self.index}", "bold"), f"  ({KEYS})"
+        )
 
     def on_mount(self) -> None:
         self.query_one("#why-scroll").focus()
         self.load()
 
-    @work(thread=True, group="why", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="why", exit_on_error=False)
     def load(self) -> None:
         try:
             why = explain(
@@ -72,8 +85,9 @@ class WhyScreen(ModalScreen[None]):
                 index=self.index,
                 soul=self.soul,
                 label=self.app.arc_label,
+                llm=self.llm,
             )
-        except (HistoryError, WorldError) as exc:
+        except (HistoryError, WorldError, LLMError) as exc:
             self.post_message(WhyReady(None, str(exc)))
             return
         self.post_message(WhyReady(why))
@@ -82,30 +96,109 @@ class WhyScreen(ModalScreen[None]):
         from soulscope.history.render import why_text
 
         self.why = message.why
+        self.query_one("#why-title", Static).update(self._title())
         body = self.query_one("#why-body", Static)
         body.update(visible(why_text(message.why) if message.why else Text(message.error or "")))
+        self.query_one("#why-scroll", VerticalScroll).scroll_home(animate=False)
 
-    def action_agent(self) -> None:
+    def action_scroll(self, direction: str) -> None:
+        scroll = self.query_one("#why-scroll", VerticalScroll)
+        scroll.scroll_down() if direction == "down" else scroll.scroll_up()
+
+    # -- following the trail -------------------------------------------------------------------
+    def action_influencer(self) -> None:
+        """The influencer's arc at the influence's date (a choice when there are several)."""
         why = self.why
         if why is None:
             return
+        states = [s for s in why.influencer_states if s.present]
+        if states:
+            if len(states) == 1:
+                self._open_arc(f"{states[0].agent}\t{states[0].frame_index}")
+                return
+            choices = [
+                (
+                    f"{s.agent}\t{s.frame_index}",
+                    f"{s.agent}  at frame {s.frame}: {s.becoming or '—'}"
+                    if s.frame
+                    else f"{s.agent}  (no frame before this one)",
+                )
+                for s in states
+            ]
+            self.app.push_screen(PickScreen("Whose arc, at that time?", choices), self._open_arc)
+            return
+        # No influencer with a file here: the agents the frame names, as before.
         known = {a.id for a in self.app.world.agents()}
-        agents = [a for a in (*why.influencers, *why.agents) if a in known]
-        agents = list(dict.fromkeys(agents))
+        agents = [a for a in why.agents if a in known]
         if not agents:
             self.app.notify("This statement names no agent of this world.", markup=False)
             return
-        if len(agents) == 1:
-            self._go_to_agent(agents[0])
-            return
-        choices = [(a, f"{a}  (influenced)" if a in why.influencers else a) for a in agents]
-        self.app.push_screen(PickScreen("Go to which agent?", choices), self._go_to_agent)
+        choices = [(f"{a}\t", a) for a in agents]
+        if len(choices) == 1:
+            self._open_arc(choices[0][0])
+        else:
+            self.app.push_screen(PickScreen("Go to which agent?", choices), self._open_arc)
 
-    def _go_to_agent(self, agent_id: str | None) -> None:
-        if agent_id is None:
+    def _open_arc(self, choice: str | None) -> None:
+        if choice is None:
             return
+        agent_id, _, at = choice.partition("\t")
+        from soulscope.tui.panes.becoming import BecomingPane
+
         self.dismiss()
+        pane = self.app.query_one(BecomingPane)
+        pane.show_at(agent_id, int(at) if at not in ("", "None") else None)
+        self.app.show_tab(BecomingPane.TAB_ID)
         self.app.select_agent(agent_id)
+
+    def action_cited(self) -> None:
+        """Open a cited frame in the Soul tab: posts' authors first, then mentions, precursors."""
+        why = self.why
+        if why is None:
+            return
+        own = why.citation
+        choices = [
+            (f"{agent}\t{index}", citation)
+            for citation, (agent, index) in why.citations().items()
+            if index is not None and citation != own
+        ]
+        labels = {c: label for c, label in choices}
+        ordered = [c for c in (self._post_choice(p) for p in why.posts) if c in labels]
+        ordered += [c for c, _ in choices if c not in ordered]
+        if not ordered:
+            self.app.notify("The dossier cites no other frame.", markup=False)
+            return
+        items = [(c, self._label(c, labels[c])) for c in ordered]
+        self.app.push_screen(PickScreen("Open which cited frame?", items), self._open_frame)
+
+    @staticmethod
+    def _post_choice(post) -> str:
+        return f"{post.author}\t{post.frame_index}"
+
+    def _label(self, choice: str, citation: str) -> str:
+        why = self.why
+        for post in why.posts if why else ():
+            if self._post_choice(post) == choice and post.title:
+                return f"{citation}  #{post.id} {post.title}"
+        return citation
+
+    def _open_frame(self, choice: str | None) -> None:
+        if choice is None:
+            return
+        agent_id, _, index = choice.partition("\t")
+        self.dismiss()
+        self.app.open_frame(agent_id, int(index))
+
+    def action_previous(self) -> None:
+        """The dossier of the statement before this one."""
+        why = self.why
+        if why is None or why.previous is None:
+            self.app.notify("This is the arc's first statement.", markup=False)
+            return
+        self.index = why.previous.index + 1
+        self.why = None
+        self.query_one("#why-body", Static).update(Text("reading memory and history…", style="dim"))
+        self.load()
 
     def action_commit(self) -> None:
         why = self.why

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -103,4 +104,4 @@ def test_chats_at_once_for_one_user_keep_every_message(tmp_path: Path, world: Pa
         if line.startswith("## Turns")
     ]
     assert blocks == sorted(blocks)  # blocks follow one another...
-    assert all(a[1] < b[0] for a, b in zip(blocks, blocks[1:]))  # ...and never overlap
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(blocks))  # ...and never overlap

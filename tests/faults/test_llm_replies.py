@@ -45,13 +45,17 @@ def test_ask_says_what_failed_and_exits_non_zero(
     mode: str, world: Path, server: OpenAIServer, soulscope: Run
 ) -> None:
     server.failure = mode
-    code, out, err = soulscope("ask", AGENT, "what do you keep?", "--mode", "bm25", "-w", str(world))
+    code, out, err = soulscope(
+        "ask", AGENT, "what do you keep?", "--mode", "bm25", "-w", str(world)
+    )
     assert code != 0
     assert SAID[mode] in one_sentence(err)
     assert len(err.strip().splitlines()) == 1
 
 
-def test_ask_cuts_an_answer_that_never_ends(world: Path, server: OpenAIServer, soulscope: Run) -> None:
+def test_ask_cuts_an_answer_that_never_ends(
+    world: Path, server: OpenAIServer, soulscope: Run
+) -> None:
     server.failure = "huge"
     code, out, _ = soulscope("ask", AGENT, "what do you keep?", "--mode", "bm25", "-w", str(world))
     assert code == 0
@@ -59,8 +63,12 @@ def test_ask_cuts_an_answer_that_never_ends(world: Path, server: OpenAIServer, s
     assert len(out) < MAX_ANSWER_CHARS + 2000
 
 
-def test_a_good_answer_is_still_an_answer(world: Path, server: OpenAIServer, soulscope: Run) -> None:
-    code, out, err = soulscope("ask", AGENT, "what do you keep?", "--mode", "bm25", "-w", str(world))
+def test_a_good_answer_is_still_an_answer(
+    world: Path, server: OpenAIServer, soulscope: Run
+) -> None:
+    code, out, err = soulscope(
+        "ask", AGENT, "what do you keep?", "--mode", "bm25", "-w", str(world)
+    )
     assert code == 0, err
     assert out.startswith("I keep the ledger of every frame")
 
@@ -83,7 +91,9 @@ def test_chat_keeps_every_message_when_the_llm_fails(
     assert (world / "users" / "ann.buffer.jsonl").read_text() == '{"through": 2}\n'
 
 
-def test_chat_distils_through_a_working_llm(world: Path, server: OpenAIServer, soulscope: Run) -> None:
+def test_chat_distils_through_a_working_llm(
+    world: Path, server: OpenAIServer, soulscope: Run
+) -> None:
     code, _, err = soulscope(
         "chat", "--user", "ann", "--mode", "bm25", "-w", str(world), stdin="\n".join(TOLD) + "\n"
     )
@@ -114,7 +124,9 @@ def test_a_frame_goes_on_and_the_agents_lurk_with_the_reason(
         assert all("[cut by soulscope: the answer was" in log["raw"] for log in logs)
 
 
-def test_frame_reasons_say_what_was_wrong(world: Path, server: OpenAIServer, soulscope: Run) -> None:
+def test_frame_reasons_say_what_was_wrong(
+    world: Path, server: OpenAIServer, soulscope: Run
+) -> None:
     reasons = {}
     for mode in ("401", "html", "garbage", "shape", "hang"):
         server.failure = mode

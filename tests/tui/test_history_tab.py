@@ -12,7 +12,6 @@ from textual.widgets import DataTable, Input, RichLog, Static
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.history import DiffReady, HistoryLoaded, HistoryPane, SoulAtScreen
-from soulscope.tui.screens import PickScreen
 from soulscope.tui.why import WhyScreen
 from soulscope.world import World
 from tests.history_repos import commit, git, init
@@ -243,22 +242,9 @@ async def test_why_panel_explains_and_follows_the_trail(world: World) -> None:
         arc.focus()
         await pilot.press("w")
         await settle(pilot)
-        await pilot.press("a")  # two agents named: a choice, the influencer first
-        assert isinstance(app.screen, PickScreen)
-        await pilot.press("enter")
+        await pilot.press("a")  # the one influencer: its arc at the influence's date
         await settle(pilot)
-        assert app.agent_id == "bo-02"
-
-
-def test_history_view(snap_compare, tmp_path: Path) -> None:
-    world = World.open(history_world(tmp_path))
-
-    async def run_before(pilot: Pilot) -> None:
-        await open_history(pilot)
-        await pilot.press("right_square_bracket")
-        await settle(pilot)
-
-    assert snap_compare(SoulscopeApp(world), terminal_size=SIZE, run_before=run_before)
+        assert app.agent_id == "bo-02" and app.query_one("#tabs").active == "becoming"
 
 
 def test_why_view(snap_compare, tmp_path: Path) -> None:

@@ -1,56 +1,58 @@
-"""Snapshots of the Soul, Becoming and World views on a small world written by the test."""
+"""Snapshots of every tab at the smallest usual terminal (80x24) and a large one (160x45).
+
+At 80 columns the agent list folds away and every tab has the whole width; at 160 it is beside
+them. Text wraps to each pane's width: no word is cut at an edge.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.world import World
 from tests.tui.conftest import ADA, BO, CY, settle, write_world
+from tests.tui.test_history_tab import history_world
 
-SIZE = (110, 32)
+SIZES = {"80x24": (80, 24), "160x45": (160, 45)}
+
+# The keys that bring each view up, from the first paint.
+VIEWS = {
+    "soul": ("right_square_bracket", "right_square_bracket"),
+    "becoming": ("2", "j", "j"),
+    "world": ("3",),
+    "history": ("4", "right_square_bracket"),
+    "side_by_side": ("4", "t"),
+    "help": ("question_mark",),
+}
 
 
-def app_on(tmp_path: Path) -> SoulscopeApp:
+def small_world(tmp_path: Path) -> World:
     # The world's folder name shows in the title: the same on every machine.
     root = write_world(
         tmp_path / "world",
         {"ada-01": ADA, "bo-02": BO, "cy-03": CY},
         {"ada-01": "Ada Ledger", "bo-02": "Bo Debater", "cy-03": "Cy [bold red]Markup[/]"},
     )
-    return SoulscopeApp(World.open(root))
+    return World.open(root)
 
 
-async def ready(pilot: Pilot) -> None:
-    pilot.app.query_one("#filter", Input).cursor_blink = False
-    await settle(pilot)
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("view", VIEWS)
+def test_view(snap_compare, tmp_path: Path, view: str, size: str) -> None:
+    # The History views need commits: the world whose frames are real commits.
+    world = World.open(history_world(tmp_path)) if view in ("history", "side_by_side") else (
+        small_world(tmp_path)
+    )
 
-
-def test_soul_view(snap_compare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot) -> None:
-        await ready(pilot)
-        await pilot.press("right_square_bracket", "right_square_bracket")
+        pilot.app.query_one("#filter", Input).cursor_blink = False
         await settle(pilot)
+        for key in VIEWS[view]:
+            await pilot.press(key)
+            await settle(pilot)
 
-    assert snap_compare(app_on(tmp_path), terminal_size=SIZE, run_before=run_before)
-
-
-def test_becoming_view(snap_compare, tmp_path: Path) -> None:
-    async def run_before(pilot: Pilot) -> None:
-        await ready(pilot)
-        await pilot.press("2", "tab", "tab", "j", "j")
-        await settle(pilot)
-
-    assert snap_compare(app_on(tmp_path), terminal_size=SIZE, run_before=run_before)
-
-
-def test_world_view(snap_compare, tmp_path: Path) -> None:
-    async def run_before(pilot: Pilot) -> None:
-        await ready(pilot)
-        await pilot.press("3")
-        await settle(pilot)
-
-    assert snap_compare(app_on(tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(SoulscopeApp(world), terminal_size=SIZES[size], run_before=run_before)

@@ -7,26 +7,32 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Sparkline, Static
 
 from soulscope.controls import visible
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import Statement, arc, compare
 from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import WorldError
 
 
 def mark(statement: Statement) -> Text:
-    """The timeline's mark column: a shift, a repeated statement, or a duplicated frame."""
+    """The timeline's mark column: the statement's class against the ones before it."""
+    if statement.kind == "shift":
+        return Text("▲ shift", style="bold")
+    if statement.kind == "return":
+        return Text("↺ return", style="bold")
     if statement.repeat:
         return Text("= repeat", style="dim")
-    if statement.shift:
-        return Text("▲ shift", style="bold")
     if statement.duplicate_frame:
         return Text("dup frame", style="dim")
+    if statement.kind == "refinement":
+        return Text("· refined", style="dim")
     return Text("")
 
 
@@ -37,6 +43,15 @@ def compared_role(statement: Statement | None) -> Text:
     if statement.shift:
         text.append("  ▲", style="bold")
     return text
+
+
+@dataclass
+class SemanticDrift(Message):
+    """The arc's shift magnitudes from the embedding model (``error`` when it could not load)."""
+
+    agent_id: str | None
+    values: list[float]
+    error: str | None = None
 
 
 @dataclass
@@ -56,7 +71,10 @@ class BecomingPane(Pane):
     TAB_TITLE = "Becoming"
     MAIN = "#arc"
 
-    BINDINGS = bindings("becoming")
+    BINDINGS = [
+        *bindings("becoming"),
+        Binding("m", "semantic_drift", "Semantic drift", id="becoming.semantic_drift"),
+    ]
 
     def __init__(self) -> None:
         super().__init__(id="becoming-pane")
@@ -66,9 +84,14 @@ class BecomingPane(Pane):
         self.other_id: str | None = None  # the agent compared with, if any
         self.other: list[Statement] = []
         self._stale = False  # the table shows an older soul than ``soul``
+        self._filling: SlicedFill[Statement] | None = None  # the rows being added
+        self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
+        self._encoder = None  # the embedding model, once the user asked for semantic drift
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="arc-summary")
+        yield StatusLine(id="drift-title")
+        yield Sparkline([], id="drift")
         table: DataTable[Text] = DataTable(id="arc", cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="index")
         table.add_column("Frame", key="frame")
@@ -85,7 +108,7 @@ class BecomingPane(Pane):
         return self.query_one("#arc", DataTable)
 
     def watch_soul(self, soul: Soul | None) -> None:
-        self.statements = arc(soul, self.app.arc_label) if soul else []
+        self.statements = self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else []
         # A hidden tab fills its table when it is shown: switching agents pays only for what is seen.
         self._stale = True
         if self.region.area:
@@ -100,16 +123,9 @@ class BecomingPane(Pane):
         table = self.table
         table.clear()
         self.rows = [s for s in self.statements if s.shift or not self.shifts_only]
-        for s in self.rows:
-            table.add_row(
-                Text(str(s.index + 1), justify="right"),
-                # Undated frame numbers are the early era's norm: the date column says when.
-                Text(s.frame_label if s.number is not None else "—"),
-                Text(s.date or "—"),
-                mark(s),
-                Text(visible(s.role)),
-                key=str(s.index),
-            )
+        if self._filling is not None:
+            self._filling.cancel()
+        self._filling = SlicedFill(self, self.rows, self._add_row)
         summary = self.query_one("#arc-summary", StatusLine)
         if soul is None:
             summary.show(Text(""))
@@ -125,8 +141,101 @@ class BecomingPane(Pane):
                     ("  (enter opens the frame)", "dim"),
                 )
             )
+        self._show_drift([s.magnitude for s in self.statements], "lexical")
+        if self._encoder is not None and self.statements:
+            self._semantic(self.agent_id, self.statements)
         self._show_detail(0)
+        self._apply_target()
         self._fill_compare()
+
+    def _add_row(self, s: Statement) -> None:
+        self.table.add_row(
+            Text(str(s.index + 1), justify="right"),
+            # Undated frame numbers are the early era's norm: the date column says when.
+            Text(s.frame_label if s.number is not None else "—"),
+            Text(s.date or "—"),
+            mark(s),
+            Text(visible(s.role)),
+            key=str(s.index),
+        )
+
+    def _rows_up_to(self, row: int) -> None:
+        """Make sure the table holds row ``row`` (before moving the cursor there)."""
+        if self._filling is not None:
+            self._filling.until(row)
+
+    # -- drift ------------------------------------------------------------------------------
+    def _show_drift(self, values: list[float], kind: str) -> None:
+        """The drift plot: each statement's shift magnitude against the previous one, 0..1."""
+        self.query_one("#drift", Sparkline).data = values[1:] if len(values) > 1 else []
+        title = self.query_one("#drift-title", StatusLine)
+        if len(values) < 2:
+            title.show(Text(""))
+            return
+        peak = max(range(1, len(values)), key=values.__getitem__)
+        hint = "" if kind != "lexical" else "  (m: semantic)"
+        title.show(
+            Text.assemble(
+                ("drift", "bold"),
+                f" {kind}, statement to statement · largest {values[peak]:.2f} at #{peak + 1}",
+                (hint, "dim"),
+            )
+        )
+
+    def action_semantic_drift(self) -> None:
+        """Plot drift as the embedding model's cosine distance (loads the model once)."""
+        if not self.statements:
+            return
+        self.query_one("#drift-title", StatusLine).show(
+            Text("drift: loading the embedding model…", style="dim")
+        )
+        self._semantic(self.agent_id, self.statements)
+
+    @work(thread=True, exclusive=True, group="drift", exit_on_error=False)
+    def _semantic(self, agent_id: str | None, statements: list[Statement]) -> None:
+        from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
+        from soulscope.soul.trajectory import drift
+
+        try:
+            if self._encoder is None:
+                self._encoder = (MiniLM(), EmbeddingCache())
+            encoder, cache = self._encoder
+            values = drift(statements, lambda texts: embed(texts, encoder, cache))
+        except EncoderError as exc:
+            self.post_message(SemanticDrift(agent_id, [], str(exc)))
+            return
+        self.post_message(SemanticDrift(agent_id, values))
+
+    def on_semantic_drift(self, message: SemanticDrift) -> None:
+        message.stop()
+        if message.error:
+            self.app.notify(message.error, severity="error", markup=False)
+            self._show_drift([s.magnitude for s in self.statements], "lexical")
+        elif message.agent_id == self.agent_id and len(message.values) == len(self.statements):
+            self._show_drift(message.values, "semantic")
+
+    # -- opening at a place ------------------------------------------------------------------
+    def show_at(self, agent_id: str, frame_index: int | None) -> None:
+        """Highlight ``agent_id``'s statement as of frame ``frame_index`` once its arc is shown."""
+        self._target = (agent_id, frame_index if frame_index is not None else -1)
+        if not self._stale and self.agent_id == agent_id and self.statements:
+            self._apply_target()
+
+    def _apply_target(self) -> None:
+        if self._target is None or self._target[0] != self.agent_id or not self.statements:
+            return
+        _, frame_index = self._target
+        self._target = None
+        rows = [
+            i
+            for i, s in enumerate(self.rows)
+            if s.frame_index is not None and 0 <= s.frame_index <= frame_index
+        ]
+        row = rows[-1] if rows else 0
+        self._rows_up_to(row)
+        self.table.move_cursor(row=row)
+        self.table.focus()
+        self._show_detail(row)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -147,9 +256,13 @@ class BecomingPane(Pane):
         row = self.table.cursor_row
         if self.agent_id is None or not 0 <= row < len(self.rows):
             return
+        from soulscope.chat.llm import LLM, Endpoint
         from soulscope.tui.why import WhyScreen
 
-        self.app.push_screen(WhyScreen(self.agent_id, self.rows[row].index + 1, self.soul))
+        # The narrative is the configured LLM's when there is one, else written offline.
+        endpoint = Endpoint.from_settings()
+        llm = LLM(endpoint) if endpoint else None
+        self.app.push_screen(WhyScreen(self.agent_id, self.rows[row].index + 1, self.soul, llm))
 
     def action_toggle_shifts(self) -> None:
         """Show only the statements that shift the arc, or every statement (the cursor stays on
@@ -159,6 +272,7 @@ class BecomingPane(Pane):
         self.shifts_only = not self.shifts_only
         self._fill(self.soul)
         at = max((i for i, s in enumerate(self.rows) if s.index <= current), default=0)
+        self._rows_up_to(at)
         self.table.move_cursor(row=at)
 
     def step_shift(self, delta: int) -> bool:
@@ -170,6 +284,7 @@ class BecomingPane(Pane):
         target = next((i for i in order if self.rows[i].shift), None)
         if target is None:
             return False
+        self._rows_up_to(target)
         self.table.move_cursor(row=target)
         return True
 
@@ -229,7 +344,7 @@ class BecomingPane(Pane):
         table.add_column(Text(self.agent_id or ""), key="left")
         table.add_column(Text(self.other_id), key="right")
         for row in compare(self.statements, self.other):
-            table.add_row(Text(row.key), compared_role(row.left), compared_role(row.right))
+            table.add_row(Text(visible(row.key)), compared_role(row.left), compared_role(row.right))
         self.query_one("#compare-title", StatusLine).show(
             Text.assemble(
                 ("Side by side", "bold"),

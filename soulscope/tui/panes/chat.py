@@ -135,7 +135,7 @@ class ChatPane(Pane):
         index = self._ensure_index()
         self.post_message(IndexReady(dense=False))
         try:
-            encoder = MiniLM()
+            encoder = MiniLM(device=self.settings.embed_device)
             # Outside the lock: questions meanwhile are answered with BM25.
             index.attach(encoder, EmbeddingCache())
         except EncoderError as exc:
@@ -198,7 +198,7 @@ class ChatPane(Pane):
         )
         answer = Markdown("", classes="chat-answer")
         await log.mount_all([asked, answer])
-        log.scroll_end(animate=False)
+        self.call_after_refresh(self._reveal, answer)
         self.ask(question, answer)  # exclusive: a question still streaming is cancelled
 
     @work(exclusive=True, group="chat-answer", exit_on_error=False)
@@ -210,7 +210,6 @@ class ChatPane(Pane):
         self._show_citations(prompt.citations)
         if distiller is not None:
             await asyncio.to_thread(distiller.add, "user", question)
-        log = self.query_one("#chat-log", VerticalScroll)
         stream = Markdown.get_stream(view)
         pieces: list[str] = []
         try:
@@ -218,12 +217,10 @@ class ChatPane(Pane):
                 pieces.append(offline_answer(prompt.citations))
                 await stream.write(visible(pieces[0]))
             else:
-                async for piece in session.llm.astream(prompt.messages):
+                async for piece in session.astream(prompt):
                     pieces.append(piece)
                     await stream.write(visible(piece))
-                    # Follow the answer only while the reader is at the bottom.
-                    if log.is_vertical_scroll_end:
-                        log.scroll_end(animate=False)
+                    self._reveal(view)
         except LLMError as exc:
             await stream.stop()
             await view.update(visible(f"*Not answered: {exc}*"))
@@ -241,8 +238,21 @@ class ChatPane(Pane):
         session.remember(question, text)
         if distiller is not None:
             await asyncio.to_thread(distiller.add, "assistant", text)
-        # After the layout pass, so that the end is where the finished answer ends.
-        self.call_after_refresh(log.scroll_end, animate=False)
+        # After the layout passes (the citations take room below), so the answer is where it ends.
+        self.call_after_refresh(self.call_after_refresh, self._reveal, view)
+
+    def _reveal(self, answer: Markdown) -> None:
+        """Keep the new answer in view: all of it while it fits, else from its question down."""
+        log = self.query_one("#chat-log", VerticalScroll)
+        children = list(log.children)
+        if answer not in children:
+            return
+        asked = children[children.index(answer) - 1]
+        tall = asked.outer_size.height + answer.outer_size.height + 1
+        if tall > log.scrollable_content_region.height:
+            log.scroll_to_widget(asked, top=True, animate=False)
+        else:
+            log.scroll_end(animate=False)
 
     def _show_citations(self, citations: list[Citation]) -> None:
         self.citations = citations

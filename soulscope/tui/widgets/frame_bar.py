@@ -57,11 +57,10 @@ class FrameBar(Horizontal):
 
     @work(thread=True, exclusive=True, group="frames", exit_on_error=False)
     def run_frames(self, root: Path, steps: int) -> None:
-        from soulscope.config import load_settings
         from soulscope.sim.frame import FrameInterrupted, FrameRunner
 
         worker = get_current_worker()
-        settings = load_settings()
+        settings = self.app.settings
         if settings.llm_configured:
             from soulscope.sim.llm import LlmBrain
 
@@ -91,6 +90,8 @@ class FrameBar(Horizontal):
                     self.post_message(FrameLanded(result, done, steps, brain.name))
         except (WorldError, OSError, FrameInterrupted) as exc:
             error = str(exc)
+        except Exception as exc:  # noqa: BLE001 (a failure the bar must show, never swallow)
+            error = f"the frame failed unexpectedly ({type(exc).__name__}: {exc})"
         finally:
             # Posted whatever happened, so the bar never stays "running" after a failure.
             self.post_message(FramesFinished(done, steps, error))

@@ -7,6 +7,7 @@ from textual.widgets import Static
 
 from soulscope.controls import visible
 
+
 class StatusLine(Static):
     """One line of plain text whose updates repaint it alone.
 

@@ -1,0 +1,163 @@
+"""An index over every soul file of a world: who names which thread (``#N``), where a word first
+appears, and each agent's identity statements by frame.
+
+It answers the questions "why did it shift?" asks of the whole world without parsing every file
+again: built once per world, files re-read only when their size or mtime changed.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from dataclasses import dataclass
+
+from soulscope.soul.model import Soul, clean, frame_label
+from soulscope.soul.trajectory import Statement, arc
+from soulscope.world import World, WorldError
+
+THREAD = re.compile(r"(?<![\w&])#(\d{1,9})\b")
+WORD = re.compile(r"[a-z][a-z0-9]+(?:[-'][a-z0-9]+)*")
+_LINE_LIMIT = 240
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A frame of one agent: where something was said."""
+
+    agent: str
+    frame: str  # the frame's label: "237", "500b", or the date of an unnumbered frame
+    number: int | None
+    date: str | None
+    index: int  # position among the agent's frames
+    line: int  # 1-based line in the soul file
+    text: str  # the line that says it, trimmed
+
+    @property
+    def order(self) -> tuple:
+        """Time order across agents: by date where known, then frame number, then file order."""
+        return (self.date or "9999", self.number if self.number is not None else -1, self.index)
+
+
+@dataclass(frozen=True)
+class AgentIndex:
+    """One agent's file, reduced to what the index needs."""
+
+    agent: str
+    stamp: tuple[int, float]  # (size, mtime) of the file it was built from
+    soul: Soul
+    statements: tuple[Statement, ...]
+    threads: dict[int, tuple[Place, ...]]  # thread -> the frames that name it, file order
+    words: dict[str, tuple[int, ...]]  # word -> indexes of the frames that hold it, file order
+
+
+def trim(text: str, limit: int = _LINE_LIMIT) -> str:
+    """Text from a soul file for a dossier: one line, bullet dash dropped, at most ``limit``."""
+    text = " ".join(clean(text).split()).lstrip("- ")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def place_of(agent: str, soul: Soul, index: int, line: int, text: str) -> Place:
+    f = soul.frames[index]
+    return Place(
+        agent=agent,
+        frame=frame_label(f.number, f.suffix, f.date) or f"#{index + 1}",
+        number=f.number,
+        date=f.date,
+        index=index,
+        line=line,
+        text=trim(text),
+    )
+
+
+def index_soul(agent: str, soul: Soul, stamp: tuple[int, float], label: str | None) -> AgentIndex:
+    threads: dict[int, list[Place]] = {}
+    words: dict[str, list[int]] = {}
+    for f in soul.frames:
+        seen: set[int] = set()
+        for offset, raw in enumerate(f.source.splitlines()):
+            for m in THREAD.finditer(raw):
+                n = int(m.group(1))
+                if n not in seen:
+                    seen.add(n)
+                    threads.setdefault(n, []).append(
+                        place_of(agent, soul, f.index, f.line + offset, raw)
+                    )
+        for w in set(WORD.findall(f.source.lower())):
+            words.setdefault(w, []).append(f.index)
+    return AgentIndex(
+        agent=agent,
+        stamp=stamp,
+        soul=soul,
+        statements=tuple(arc(soul, label)),
+        threads={n: tuple(p) for n, p in threads.items()},
+        words={w: tuple(i) for w, i in words.items()},
+    )
+
+
+class MentionIndex:
+    """The world's soul files, indexed; ``refresh`` re-reads only files that changed."""
+
+    def __init__(self, world: World, label: str | None = None) -> None:
+        self.world = world
+        self.label = label
+        self.agents: dict[str, AgentIndex] = {}
+        self._lock = threading.Lock()
+
+    def refresh(self) -> MentionIndex:
+        with self._lock:
+            self.world.refresh()
+            present = {a.id: a for a in self.world.agents()}
+            for gone in set(self.agents) - set(present):
+                del self.agents[gone]
+            for agent_id, a in present.items():
+                stamp = (a.size, a.mtime)
+                known = self.agents.get(agent_id)
+                if known is not None and known.stamp == stamp:
+                    continue
+                try:
+                    soul = self.world.read(agent_id)
+                except WorldError:
+                    self.agents.pop(agent_id, None)
+                    continue
+                self.agents[agent_id] = index_soul(agent_id, soul, stamp, self.label)
+        return self
+
+    def put(self, agent_id: str, soul: Soul) -> AgentIndex:
+        """Index a soul the caller has already parsed (the dashboard's cache), keyed by its file."""
+        a = self.world.agent(agent_id)
+        stamp = (a.size, a.mtime)
+        with self._lock:
+            known = self.agents.get(agent_id)
+            # The same parsed soul is indexed once; another parse of the file, again.
+            if known is None or known.stamp != stamp or known.soul is not soul:
+                known = index_soul(agent_id, soul, stamp, self.label)
+                self.agents[agent_id] = known
+        return known
+
+    def mentions(self, thread: int) -> list[Place]:
+        """Every frame of any agent that names ``#thread``, in time order."""
+        out = [p for a in self.agents.values() for p in a.threads.get(thread, ())]
+        return sorted(out, key=lambda p: (p.order, p.agent))
+
+    def first_use(self, word: str, agent_id: str) -> tuple[int, int] | None:
+        """(index of the first frame of ``agent_id`` holding ``word``, how many frames do)."""
+        a = self.agents.get(agent_id)
+        found = a.words.get(word) if a else None
+        return (found[0], len(found)) if found else None
+
+
+_INDEXES: weakref.WeakKeyDictionary[World, dict[str | None, MentionIndex]] = (
+    weakref.WeakKeyDictionary()
+)
+_INDEXES_LOCK = threading.Lock()
+
+
+def index_for(world: World, label: str | None = None) -> MentionIndex:
+    """The world's index, kept while the World object lives, refreshed on each call."""
+    with _INDEXES_LOCK:
+        by_label = _INDEXES.setdefault(world, {})
+        index = by_label.get(label)
+        if index is None:
+            index = by_label[label] = MentionIndex(world, label)
+    return index.refresh()

@@ -1,0 +1,145 @@
+"""The narrative of a why-dossier: a few sentences, every claim cited ``[agent · frame N]``.
+
+Offline it is a deterministic summary of the dossier's facts. With an LLM it is written from the
+dossier alone, and any citation the dossier does not hold is taken out before it is shown, so
+the narrative never points at a frame that is not there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from soulscope.history.why import cite
+from soulscope.soul.trajectory import role_of
+
+if TYPE_CHECKING:
+    from soulscope.history.why import Why
+
+CITATION = re.compile(r"\[([^\[\]·]+?)\s·\s+frame\s+([^\[\]]+?)\]")
+_MAX_TOKENS = 400
+_WITHIN_S = 60.0
+MAX_THREADS = 3  # threads the offline narrative speaks of
+_KIND_WORDS = {
+    "first": "first said",
+    "repeat": "repeated",
+    "refinement": "refined",
+    "return": "went back to",
+    "shift": "shifted to",
+}
+
+
+def citations_in(text: str) -> list[str]:
+    """The citations a text holds, as written (``[agent · frame N]``)."""
+    return [f"[{a.strip()} · frame {f.strip()}]" for a, f in CITATION.findall(text)]
+
+
+def narrate(why: Why, llm: Any = None) -> tuple[str, str, str | None]:
+    """(narrative, who wrote it: "offline" or the model, a note when the LLM could not)."""
+    if llm is None:
+        return offline(why), "offline", None
+    from soulscope.chat.llm import LLMError
+
+    try:
+        text = llm.complete(messages(why), max_tokens=_MAX_TOKENS, within=_WITHIN_S)
+    except LLMError as exc:
+        return offline(why), "offline", f"the narrative is offline: {exc}"
+    text = keep_known_citations(text.strip(), set(why.citations()))
+    if not citations_in(text):
+        return offline(why), "offline", "the LLM's narrative cited nothing in the dossier"
+    return text, llm.model, None
+
+
+def keep_known_citations(text: str, known: set[str]) -> str:
+    """``text`` with every citation that is not in ``known`` taken out."""
+
+    def check(m: re.Match[str]) -> str:
+        c = f"[{m.group(1).strip()} · frame {m.group(2).strip()}]"
+        return c if c in known else ""
+
+    return re.sub(r"\s{2,}", " ", CITATION.sub(check, text)).strip()
+
+
+def messages(why: Why) -> list[dict[str, str]]:
+    """The prompt: the dossier as JSON and the citations it allows."""
+    from soulscope.history.export import why_dict
+
+    dossier = why_dict(why)
+    for key in ("diff", "narrative", "frame_log"):
+        dossier.pop(key, None)
+    allowed = "\n".join(sorted(why.citations()))
+    return [
+        {
+            "role": "system",
+            "content": (
+                "You explain why an agent's identity statement changed, in three to six plain "
+                "sentences, using only the dossier you are given. Put a citation after every "
+                "claim, written exactly as one of the allowed citations. Never invent a fact, a "
+                "frame or a citation."
+            ),
+        },
+        {
+            "role": "user",
+            "content": (
+                f"Allowed citations:\n{allowed}\n\nDossier:\n"
+                + json.dumps(dossier, ensure_ascii=False)[:12000]
+            ),
+        },
+    ]
+
+
+def offline(why: Why) -> str:
+    """The dossier's facts in a few sentences, each cited."""
+    st = why.statement
+    out: list[str] = []
+    said = f'{why.agent_id} {_KIND_WORDS.get(st.kind, "said")} "{role_of(st.text)}" {why.citation}'
+    if why.previous is not None:
+        prev = why.previous
+        where = prev.frame_label if prev.frame_index is not None else prev.heading
+        from_ = f'"{role_of(prev.text)}" {cite(why.agent_id, where)}'
+        said += f", after {from_}" if st.kind != "repeat" else ""
+    out.append(said + ".")
+    if st.from_mismatch and st.from_role:
+        out.append(
+            f'It says it comes from "{st.from_role}", which is not the role it held before '
+            f"{why.citation}."
+        )
+    for state in why.influencer_states:
+        if state.citation and state.becoming:
+            out.append(
+                f"It names {state.agent} as an influence {why.citation}, who was then "
+                f'"{role_of(state.becoming)}" {state.citation}.'
+            )
+        elif state.citation:
+            out.append(f"It names {state.agent} as an influence {why.citation} {state.citation}.")
+        else:
+            out.append(f"It names {state.agent} as an influence {why.citation}.")
+    for post in why.posts[:MAX_THREADS]:
+        if post.source in ("community", "frame log") and post.title:
+            by = f" by {post.author}" if post.author else ""
+            tail = f" {post.citation}" if post.citation else f" {why.citation}"
+            out.append(f'The frame names #{post.id}, "{post.title}"{by}{tail}.')
+        elif post.mentions:
+            first = post.mentions[0]
+            others = len({m.agent for m in post.mentions})
+            out.append(
+                f"The frame names #{post.id} {why.citation}, a thread {others} other "
+                f"{'agent names' if others == 1 else 'agents name'}, first "
+                f"{first.agent} {cite(first.agent, first.frame)}."
+            )
+    own = [p for p in why.precursors if p.own and p.frames_before > 0]
+    if own:
+        p = own[0]
+        out.append(
+            f'The word "{p.word}" had built up in its memory over {p.frames_before} earlier '
+            f"{'frame' if p.frames_before == 1 else 'frames'}, first {p.citation}."
+        )
+    elsewhere = [p for p in why.precursors if not p.own and p.frames_before > 0]
+    if elsewhere:
+        p = elsewhere[0]
+        out.append(f'Before that, "{p.word}" appeared in {p.place.agent}\'s memory {p.citation}.')
+    if why.commit is not None:
+        more = " together with other frames" if why.bulk_note else ""
+        out.append(f"Commit {why.commit.short} wrote it{more} {why.citation}.")
+    return " ".join(out)

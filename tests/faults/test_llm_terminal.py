@@ -1,0 +1,127 @@
+"""Escape sequences in soul text, commit messages and LLM answers never reach the terminal.
+
+Every command prints through the output layer, which shows control characters (``␛[2J``) instead
+of passing them on; ``--json`` keeps the exact value, escaped. Rich markup stays literal too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from soulscope.controls import visible
+from tests.faults.conftest import Run
+from tests.openai_server import OpenAIServer
+
+AGENT, OTHER = "zion-coder-01", "zion-philosopher-02"
+CLEAR, TITLE, C1 = "\x1b[2J", "\x1b]0;pwned\x07", "\x9b31m"
+HOSTILE_FRAME = (
+    f"## Frame 2 — 2026-03-03\n"
+    f"- Wiped the screen{CLEAR} and retitled{TITLE} the window, then{C1} went red.\n"
+    f"- Becoming: the escaper{CLEAR}. From quiet{TITLE} to [bold red]loud[/].\n\n"
+)
+# Control characters a terminal would act on: every C0 but newline and tab, DEL, and C1.
+OBEYED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+@pytest.fixture
+def hostile(world: Path) -> Path:
+    with (world / "memory" / f"{AGENT}.md").open("a", encoding="utf-8") as f:
+        f.write(HOSTILE_FRAME)
+    git = ["git", "-C", str(world)]
+    subprocess.run([*git, "add", "-A"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            *git,
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            f"frame 2{TITLE}",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return world
+
+
+def test_visible_shows_every_control_but_newline_and_tab() -> None:
+    assert visible(f"a{CLEAR}b{TITLE}c\td\r\ne\rf{C1}\x7f") == "a␛[2Jb␛]0;pwned␇c\td\r\ne␍f�31m␡"
+    every = "".join(map(chr, range(0xA0)))
+    assert not OBEYED.search(visible(every))
+    assert len(visible(every)) == len(every)  # one for one: styled spans still fit
+
+
+COMMANDS = [
+    ("show", AGENT),
+    ("show", AGENT, "--frame", "2"),
+    ("becoming", AGENT),
+    ("overview",),
+    ("compare", AGENT, OTHER),
+    ("search", "wiped screen", "--mode", "bm25"),
+    ("first", "retitled"),
+    ("history", AGENT),
+    ("diff", AGENT, "HEAD~1"),
+    ("why", AGENT),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c))
+def test_no_command_lets_an_escape_through(
+    command: tuple[str, ...], hostile: Path, soulscope: Run
+) -> None:
+    code, out, err = soulscope(*command, "-w", str(hostile))
+    assert code == 0, err
+    assert not OBEYED.search(out + err), repr(OBEYED.findall(out + err))
+
+
+@pytest.mark.parametrize("command", [("show", AGENT, "--frame", "2"), ("first", "retitled")])
+def test_controls_are_shown_not_dropped(
+    command: tuple[str, ...], hostile: Path, soulscope: Run
+) -> None:
+    _, out, _ = soulscope(*command, "-w", str(hostile))
+    assert "retitled␛]0;pwned␇ the window" in out  # the reader sees that something was there
+
+
+@pytest.mark.parametrize("command", [("show", AGENT), ("becoming", AGENT), ("history", AGENT)])
+def test_json_keeps_the_exact_text_escaped(
+    command: tuple[str, ...], hostile: Path, soulscope: Run
+) -> None:
+    code, out, _ = soulscope(*command, "-w", str(hostile), "--json")
+    assert code == 0
+    assert not OBEYED.search(out)
+    assert any(CLEAR in text for text in strings(json.loads(out)))  # the value is unchanged
+
+
+def strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [s for item in items for s in strings(item)]
+
+
+def test_markup_in_soul_text_is_shown_literally(hostile: Path, soulscope: Run) -> None:
+    _, out, _ = soulscope("show", AGENT, "--frame", "2", "-w", str(hostile))
+    assert "to [bold red]loud[/]." in out
+
+
+def test_an_llm_answer_cannot_clear_the_screen(hostile: Path, soulscope: Run, monkeypatch) -> None:
+    with OpenAIServer(reply=f"I{CLEAR} rename{TITLE} your{C1} terminal.") as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
+        code, out, err = soulscope(
+            "ask", AGENT, "who are you?", "--mode", "bm25", "-w", str(hostile)
+        )
+        chat = soulscope(
+            "chat", "--user", "ann", "--mode", "bm25", "-w", str(hostile), stdin="hi\n"
+        )
+    assert code == 0, err
+    assert out.startswith("I␛[2J rename␛]0;pwned␇ your�31m terminal.")
+    assert not OBEYED.search(out + err + chat[1] + chat[2])

@@ -1,0 +1,296 @@
+"""The keyboard: where the next key goes after every path that used to misroute it, the action
+registry behind bindings, palette and help, and the user's keymap from the config file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, TabbedContent
+
+from soulscope.config import load_settings
+from soulscope.history.timeline import WorldAt
+from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS
+from soulscope.tui.app import PANES, SoulscopeApp
+from soulscope.tui.panes.becoming import BecomingPane
+from soulscope.tui.panes.history import HistoryPane
+from soulscope.tui.screens import HelpScreen, PickScreen
+from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.virtual_list import VirtualList
+from soulscope.world import World
+from tests.tui.conftest import frame, settle, soul, write_world
+from tests.tui.test_history_tab import history_world
+
+SIZE = (120, 40)
+
+
+def filter_box(app: SoulscopeApp) -> Input:
+    return app.query_one("#filter", Input)
+
+
+def tab(app: SoulscopeApp) -> str:
+    return app.query_one(TabbedContent).active
+
+
+async def test_tab_keys_focus_the_tab_content_so_its_keys_act_at_once(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        arc = app.query_one("#arc", DataTable)
+        assert app.focused is arc
+        await pilot.press("j")  # the arc's cursor moves, not the agent list
+        assert arc.cursor_row == 1 and app.agent_id == "ada-01"
+        await pilot.press("G")
+        assert arc.cursor_row == arc.row_count - 1
+        await pilot.press("g")
+        assert arc.cursor_row == 0
+        await pilot.press("3")
+        assert app.focused is app.query_one("#world-table")
+        await pilot.press("1")
+        assert isinstance(app.focused, SoulText)
+        await pilot.press("G")
+        assert app.focused.scroll_y == app.focused.max_scroll_y > 0
+
+
+async def test_help_then_escape_gives_the_keys_back_to_the_list(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.focused, VirtualList) and filter_box(app).value == ""
+        await pilot.press("j")
+        await settle(pilot)
+        assert app.agent_id == "bo-02" and filter_box(app).value == ""
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_enter_in_the_problems_list_leaves_the_keys_in_the_soul_text(tmp_path: Path) -> None:
+    dup = soul("Dee", "dee-04", "Coder", [frame(1, "2026-03-01", "a", "b"), frame(1, "2026-03-01", "a", "b")])
+    app = SoulscopeApp(World.open(write_world(tmp_path / "w", {"dee-04": dup})))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.focused, SoulText) and tab(app) == "soul"
+        await pilot.press("colon")
+        await pilot.pause()
+        await pilot.press(*"2026-03-01", "enter")
+        await settle(pilot)
+        assert filter_box(app).value == "" and app.sidebar.shown == ["dee-04"]
+        assert str(app.query_one("#soul-header").render()).startswith("Frame 1 — 2026-03-01")
+
+
+async def test_the_filter_takes_keys_only_while_focused(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # Tab from the last widget (the chat input) wraps round without landing in the filter.
+        await pilot.press("5")
+        await settle(pilot)
+        assert app.focused is app.query_one("#chat-input")
+        await pilot.press("tab")
+        assert app.focused is not filter_box(app)
+        await pilot.press("1", "slash")
+        assert app.focused is filter_box(app)
+        await pilot.press("d", "e", "b")
+        assert app.sidebar.shown == ["bo-02"]
+        await pilot.press("escape")  # Esc leaves it; the next j moves the list
+        assert isinstance(app.focused, VirtualList)
+        await pilot.press("j", "k")
+        assert filter_box(app).value == "deb"
+        await pilot.press("slash", *["backspace"] * 3, "c", "y", "enter")
+        await settle(pilot)
+        # Enter opened the match and left the filter for the tab's content.
+        assert app.agent_id == "cy-03" and isinstance(app.focused, SoulText)
+        await pilot.press("j")
+        assert filter_box(app).value == "cy"
+
+
+async def test_escape_leaves_the_chat_input(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        assert app.focused is app.query_one("#chat-input")
+        await pilot.press("escape")
+        assert app.focused is app.query_one("#chat-log")
+        await pilot.press("1")
+        assert isinstance(app.focused, SoulText)
+
+
+async def test_history_keys_after_the_tab_key_and_time_travel_from_any_tab(tmp_path: Path) -> None:
+    world = World.open(history_world(tmp_path))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down")  # bo-02
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        pane = app.query_one(HistoryPane)
+        assert app.focused is pane.table and pane.table.row_count == 2
+        await pilot.press("right_square_bracket")  # a commit, not a frame of the Soul tab
+        await settle(pilot)
+        assert tab(app) == "history" and pane.table.cursor_row == 1
+        await pilot.press("o")  # the world as of bo-02's first commit
+        await settle(pilot)
+        # The past world keeps the selected agent, and its History stops at the snapshot.
+        assert isinstance(app.world, WorldAt) and app.agent_id == "bo-02"
+        pane = app.query_one(HistoryPane)  # the dashboard was built again for the past world
+        await settle(pilot)
+        assert app.focused is pane.table
+        assert [c.commit.message[:7] for c in pane.commits] == ["frame 1"]
+        assert len(app.soul.frames) == 1
+        await pilot.press("1")
+        await pilot.press("o")  # back to now from another tab
+        await settle(pilot)
+        assert app.world is world and app.agent_id == "bo-02" and tab(app) == "soul"
+        assert isinstance(app.focused, SoulText) and filter_box(app).value == ""
+
+
+async def test_shift_keys_and_shifts_only(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("right_curly_bracket")
+        pane = app.query_one(BecomingPane)
+        assert tab(app) == "becoming" and pane.rows[pane.table.cursor_row].shift
+        first = pane.table.cursor_row
+        await pilot.press("right_curly_bracket")
+        assert pane.table.cursor_row > first and pane.rows[pane.table.cursor_row].shift
+        await pilot.press("left_curly_bracket")
+        assert pane.table.cursor_row == first
+        await pilot.press("f")
+        assert pane.table.row_count == sum(s.shift for s in pane.statements) == len(pane.rows)
+        assert all(s.shift for s in pane.rows)
+        await pilot.press("f")
+        assert pane.table.row_count == len(pane.statements)
+
+
+async def test_world_sorts_from_the_keyboard_with_a_mark(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        table = app.query_one("#world-table", DataTable)
+        sidebar = app.sidebar.sort
+        await pilot.press("s", "s")  # agent, then frames (most first)
+        assert app.sidebar.sort == sidebar  # s in the World tab sorts the World table
+        assert [str(table.get_row_at(i)[0]) for i in range(3)] == ["ada-01", "bo-02", "cy-03"]
+        labels = [str(c.label) for c in table.columns.values()]
+        assert labels[1] == "Frames ▼" and labels[0] == "Agent  "
+        await pilot.press("S")
+        assert str(table.get_row_at(0)[0]) == "cy-03"
+        assert str(list(table.columns.values())[1].label) == "Frames ▲"
+
+
+async def test_the_sidebar_folds_in_a_narrow_window_and_on_its_key(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not app.sidebar.display
+        await pilot.press("backslash")
+        assert app.sidebar.display
+        await pilot.press("backslash")
+        assert not app.sidebar.display
+        await pilot.press("slash")  # filtering brings the list back
+        assert app.sidebar.display and app.focused is filter_box(app)
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        assert app.sidebar.display
+        await pilot.press("backslash")
+        assert not app.sidebar.display and isinstance(app.focused, SoulText)
+
+
+def test_every_action_has_a_context_keys_and_a_handler() -> None:
+    holders = {"app": SoulscopeApp, **{p.TAB_ID: p for p in PANES}}
+    for p in PANES:
+        assert f"tab.{p.TAB_ID}" in BY_ID, f"the {p.TAB_TITLE} tab has no key"
+    for action in ACTIONS:
+        assert action.context in CONTEXTS and action.keys and action.description
+        holder = holders.get(action.context)
+        if holder is not None:
+            name = action.action.split("(")[0]
+            assert hasattr(holder, f"action_{name}"), f"{action.id}: no action_{name}"
+
+
+async def test_palette_holds_every_action_and_help_lists_no_class_names(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        for action in ACTIONS:
+            if action.palette:
+                assert action.description in commands, action.id
+        # Keys in the palette are the live ones, as Textual shows them.
+        assert commands[BY_ID["history.layout"].description] == "History tab · t"
+        assert commands[BY_ID["app.next_frame"].description] == "everywhere · ]"
+        rows = list(app.help_rows())
+        wheres = {r[0] for r in rows}
+        assert wheres <= set(CONTEXTS.values())
+        assert not any(name in " ".join(map(str, rows)) for name in ("VirtualList", "SoulText", "Pane"))
+        # Running a tab's action from the palette shows that tab and acts there.
+        await app.run_registered(BY_ID["history.layout"])
+        await settle(pilot)
+        assert tab(app) == "history" and app.query_one(HistoryPane).side_by_side
+
+
+async def test_keymap_from_the_config_file(small_world: World, tmp_path: Path, monkeypatch) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\n"app.next_frame" = ["l", "right_square_bracket"]\n"app.nope" = "z"\n')
+    monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
+    app = SoulscopeApp(small_world, settings=load_settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        assert str(app.query_one("#soul-header").render()).startswith("Frame 1 —")
+        commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert commands[BY_ID["app.next_frame"].description] == "everywhere · l or ]"
+        assert any("app.nope" in n.message for n in app._notifications)
+
+
+async def test_a_broken_config_file_is_one_sentence_at_start(small_world: World, tmp_path: Path, monkeypatch) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[llm\nbase_url = 3\n")
+    monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
+    app = SoulscopeApp(small_world, settings=load_settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notes = [n.message for n in app._notifications]
+        assert any(m.startswith(f"The config file {config} cannot be read") for m in notes)
+        assert app.soul is not None  # and the dashboard works on defaults
+
+
+async def test_goto_frame_by_date_and_nearest(tmp_path: Path) -> None:
+    frames = [frame(n, f"2026-05-{n:02d}", "x", "y") for n in (1, 5, 15)]
+    app = SoulscopeApp(World.open(write_world(tmp_path / "w", {"ed-05": soul("Ed", "ed-05", "C", frames)})))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for spec, heading in (("2026-05-15", "Frame 15"), ("2", "Frame 1"), ("#2", "Frame 5")):
+            await pilot.press("colon")
+            await pilot.pause()
+            await pilot.press(*spec, "enter")
+            await pilot.pause()
+            assert str(app.query_one("#soul-header").render()).startswith(heading), spec
+        assert any("nearest is Frame 1" in n.message for n in app._notifications)
+
+
+
+
+def test_readme_key_table_is_the_registry() -> None:
+    from textual.app import App
+    from textual.binding import Binding
+
+    from soulscope.tui.actions import key_table
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in readme

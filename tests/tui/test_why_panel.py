@@ -1,0 +1,132 @@
+"""The why panel driven with keys: the dossier scrolls, and its keys follow the trail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, Sparkline, Static, TabbedContent
+
+from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.panes.becoming import BecomingPane
+from soulscope.tui.panes.soul import SoulPane
+from soulscope.tui.screens import PickScreen
+from soulscope.tui.why import WhyScreen
+from soulscope.world import World
+from tests.tui.conftest import settle, soul, write_world
+
+SIZE = (120, 36)
+
+
+def frame(n: int, lines: str, becoming: str) -> str:
+    return f"## Frame {n} — 2026-03-0{n}\n{lines}- Becoming: {becoming}\n\n"
+
+
+ADA = soul(
+    "Ada Ledger",
+    "ada-01",
+    "Archivist",
+    [
+        frame(1, "- Catalogued the commons.\n", "the cataloguer."),
+        frame(2, "- Indexed the river notes.\n", "the cataloguer who reads rivers."),
+        frame(3, "- Drew the first cartography sketch.\n", "the cataloguer, still."),
+        frame(
+            4,
+            "- Replied to bo-02 on #15 with a map.\n- Influenced by: bo-02's survey on #15.\n"
+            + "".join(f"- Noted landmark {i} of the east bank.\n" for i in range(40)),
+            "the cartographer. From cataloguer to cartographer.",
+        ),
+    ],
+)
+BO = soul(
+    "Bo Surveyor",
+    "bo-02",
+    "Researcher",
+    [
+        frame(1, "- Walked the bank.\n", "the walker."),
+        frame(2, "- Posted #15 with the survey.\n", "the surveyor. From walker to surveyor."),
+        frame(3, "- Measured the ford.\n", "the measurer. From surveyor to measurer."),
+        frame(5, "- Rested.\n", "the teacher. From measurer to teacher."),
+    ],
+)
+
+
+def why_world(tmp_path: Path) -> World:
+    return World.open(write_world(tmp_path / "w", {"ada-01": ADA, "bo-02": BO}))
+
+
+async def open_why(pilot, row: int) -> WhyScreen:
+    pilot.app.query_one("#filter", Input).cursor_blink = False
+    await settle(pilot)
+    await pilot.press("2")
+    await settle(pilot)
+    table = pilot.app.query_one("#arc", DataTable)
+    table.focus()
+    table.move_cursor(row=row)
+    await pilot.press("w")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, WhyScreen) and screen.why is not None
+    return screen
+
+
+async def test_a_opens_the_influencers_arc_at_the_influences_date(tmp_path: Path) -> None:
+    app = SoulscopeApp(why_world(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_why(pilot, 3)
+        assert [s.agent for s in screen.why.influencer_states] == ["bo-02"]
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.agent_id == "bo-02"
+        assert app.query_one(TabbedContent).active == BecomingPane.TAB_ID
+        # Frame 3 (2026-03-03) is bo-02's last frame before ada-01's frame 4: "the measurer".
+        assert app.query_one("#arc", DataTable).cursor_row == 2
+
+
+async def test_o_opens_a_cited_post_author_at_that_frame(tmp_path: Path) -> None:
+    app = SoulscopeApp(why_world(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_why(pilot, 3)
+        await pilot.press("o")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, PickScreen)
+        assert "[bo-02 · frame 2]" in picker.labels.values()  # bo-02 names #15 in its frame 2
+        await pilot.press("b", "o")  # the mention comes before the influencer's state
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.agent_id == "bo-02"
+        assert app.query_one(TabbedContent).active == SoulPane.TAB_ID
+        assert str(app.query_one("#soul-header", Static).render()).startswith("Frame 2 —")
+
+
+async def test_p_shows_the_previous_statements_dossier_and_the_body_scrolls(
+    tmp_path: Path,
+) -> None:
+    app = SoulscopeApp(why_world(tmp_path))
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = await open_why(pilot, 3)
+        scroll = screen.query_one("#why-scroll")
+        assert scroll.max_scroll_y > 0  # a long dossier scrolls
+        await pilot.press("j", "j", "j")
+        assert scroll.scroll_y > 0
+        await pilot.press("p")
+        await settle(pilot)
+        assert screen.why is not None and screen.why.statement.index == 2
+        assert "statement 3" in str(screen.query_one("#why-title", Static).render())
+        assert "the cataloguer, still." in str(screen.query_one("#why-body", Static).render())
+
+
+async def test_becoming_tab_plots_drift_for_each_statement(tmp_path: Path) -> None:
+    app = SoulscopeApp(why_world(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        app.query_one("#filter", Input).cursor_blink = False
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        plot = app.query_one("#drift", Sparkline)
+        values = [s.magnitude for s in app.query_one(BecomingPane).statements]
+        assert list(plot.data) == values[1:]
+        # The shift to the cartographer is the largest move of ada-01's arc.
+        assert max(plot.data) == plot.data[-1] > plot.data[0]
+        assert "largest" in str(app.query_one("#drift-title", Static).render())
