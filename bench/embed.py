@@ -6,8 +6,9 @@ embeds the same sample with the cache out of the way, except the last, the basel
 are measured against: the same texts read back from the SQLite cache. "world" is how long the
 whole corpus would take at that rate.
 
-Rows: soulscope 1.0's path (one encode call, the model's own batches of 64); ``embed()`` as the
-index calls it (length-sorted batches of 256, each cached as it lands); torch with one thread;
+Rows: soulscope 1.0's path (one encode call, the model's own batches of 64, every torch thread);
+``embed()`` as the index calls it (length-sorted batches of 256, each cached as it lands, half of
+torch's threads); the same with every thread;
 dynamic int8 quantisation of the linear layers (its recall is measured by
 ``bench/locomo.py --int8``); the GPU in float16 with batches of 512, when CUDA is there; an
 OpenAI-compatible ``/v1/embeddings`` endpoint given with ``--endpoint``, or llama.cpp's own
@@ -99,19 +100,21 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         cpu.batch_size = 64
-        rows.append(timed("1.0: one call, batch 64", "cpu", lambda: cpu.encode(texts), len(texts), world))
+        chosen, cpu._threads = cpu._threads, threads  # 1.0 gave batches every thread
         rows.append(
-            timed("embed(): sorted, cached", "cpu", lambda: embed(texts, cpu, fresh(tmp, "a")),
-                  len(texts), world)
-        )  # fmt: skip
-        torch.set_num_threads(1)
-        cpu._threads = 1
+            timed("1.0: one call, batch 64", "cpu", lambda: cpu.encode(texts), len(texts), world)
+        )
+        cpu._threads = chosen
         rows.append(
-            timed("embed(), 1 torch thread", "cpu", lambda: embed(texts, cpu, fresh(tmp, "b")),
-                  len(texts), world)
+            timed(f"embed(), {cpu._threads} torch thread(s)", "cpu",
+                  lambda: embed(texts, cpu, fresh(tmp, "a")), len(texts), world)
         )  # fmt: skip
-        torch.set_num_threads(threads)
         cpu._threads = threads
+        rows.append(
+            timed(f"embed(), {threads} torch threads", "cpu",
+                  lambda: embed(texts, cpu, fresh(tmp, "b")), len(texts), world)
+        )  # fmt: skip
+        cpu._threads = chosen
         int8 = MiniLM(device="cpu", int8=True)
         int8.encode(texts[:32])
         rows.append(
