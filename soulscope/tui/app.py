@@ -44,7 +44,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
-from soulscope.index import WorldIndex
+from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
 from soulscope.soul.model import ENCODING_ERRORS, Soul, clean
@@ -336,7 +336,11 @@ class SoulscopeApp(App[None]):
                 if worker.is_cancelled:
                     index.save(parsed)
                     return
-                entry = index.parse(file)
+                # Through the cache of parsed souls: the selected agent is parsed once.
+                try:
+                    entry = index.entry(file, *self.cache.load(file.id))
+                except WorldError as exc:
+                    entry = Entry(file, error=str(exc))
                 done += 1
                 if entry.error is not None:
                     failures.append((file.id, entry.error))
