@@ -25,6 +25,11 @@ from dataclasses import dataclass
 
 from soulscope.soul.model import Frame, Soul, frame_label, label_key
 
+
+def _words_in(text: str) -> list[str]:
+    return text.split()
+
+
 DEFAULT_LABEL = "Becoming"
 FALLBACK_LABEL = "Evolving position"
 KINDS = ("first", "repeat", "refinement", "return", "shift")
@@ -33,17 +38,17 @@ SHIFT_KINDS = frozenset({"shift", "return"})
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
 _FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
 
-_UNITS = (
+_UNITS = _words_in(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
     "hundred"
-).split()
-_ORDINALS = (
+)
+_ORDINALS = _words_in(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
     "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
     "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth hundredth last latest "
     "next final"
-).split()
+)
 _NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
 # One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
 _COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
@@ -52,31 +57,46 @@ _ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 _COUNTER_WORD = re.compile(
     rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
 )
+_ORDINAL_ENDINGS = ("st", "nd", "rd", "th", "next", "final")
+
+
+def is_counter(word: str) -> bool:
+    """An ordinal or numeral ("twenty-seventh", "15th", "#3", "3"): it counts, it names nothing."""
+    if not word:
+        return False
+    # Most words end in neither a digit-led form nor an ordinal ending: skip the long pattern.
+    if not (word[0].isdigit() or word[0] == "#" or word.lower().endswith(_ORDINAL_ENDINGS)):
+        return False
+    return _COUNTER_WORD.match(word) is not None
+
+
 # A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
 _COUNTER_PREFIX = re.compile(
     rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
     rf"(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*[.;:—–]\s*",
     re.I,
 )
-_ARTICLES = frozenset("the a an my our this that its their his her now still".split())
+_ARTICLES = frozenset(_words_in("the a an my our this that its their his her now still"))
 # Words that end the noun phrase: what follows qualifies the role, it does not name another.
 _QUALIFIERS = frozenset(
-    (
+    _words_in(
         "who whose whom that which where when while because with without than for from in on "
         "at by between of to into onto through across after before about like as not rather "
         "instead beyond over under against toward towards via and or but than — –"
-    ).split()
+    )
 )
 # Heads too vague to be a role alone: "the agent who patches before proposing" keeps its clause.
-_GENERIC_HEADS = frozenset("agent one someone person entity being kind type figure thing".split())
+_GENERIC_HEADS = frozenset(
+    _words_in("agent one someone person entity being kind type figure thing")
+)
 _LESS_MORE = re.compile(r"^(?:less|not)\s+.+?,?\s+(?:more|but)\s+(.+)$", re.I)
 _STOP = frozenset(
-    (
+    _words_in(
         "the a an and or but of to in on at by for from with without is are was were be been it "
         "its this that these those as not no just only than then now still more less who whose "
         "which what when where how i my me we our they their them he she his her you your so if "
         "into about over also very same one"
-    ).split()
+    )
 )
 
 # Early-era positions: what makes one claim a change of the agent's own stance.
@@ -89,8 +109,10 @@ _CHANGE_FROM_TO = re.compile(
 )
 # A change that happened around the agent, not to it: the world's seed, the room's mood.
 _NOT_SELF = frozenset(
-    "seed seeds vibe mood weather conversation conversations thread threads debate topic "
-    "platform community market prices word".split()
+    _words_in(
+        "seed seeds vibe mood weather conversation conversations thread threads debate topic "
+        "platform community market prices word"
+    )
 )
 _ARROW = re.compile(r"^[^.→]{1,60}?\s→\s[^.→]{1,60}?(?:\.|$)")
 _CONCESSION = re.compile(
@@ -166,7 +188,7 @@ def role_of(text: str) -> str:
     less_more = _LESS_MORE.match(body.split(". ")[0].rstrip("."))
     if less_more:
         clause = less_more.group(1)
-    words = [w for w in clause.split() if not _COUNTER_WORD.match(w.strip("*_\"'`,."))]
+    words = [w for w in clause.split() if not is_counter(w.strip("*_\"'`,."))]
     while words and words[0].lower() in _ARTICLES:
         words = words[1:]
     for i, word in enumerate(words):
@@ -190,7 +212,7 @@ def _stem(word: str) -> str:
 def role_key(role: str) -> tuple[str, ...]:
     """A role's words as compared: lower case, hyphens split, plurals folded."""
     words = re.sub(r"[^\w\s]", " ", role.lower().replace("-", " ")).split()
-    return tuple(_stem(w) for w in words if not _COUNTER_WORD.match(w))
+    return tuple(_stem(w) for w in words if not is_counter(w))
 
 
 def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -206,7 +228,7 @@ def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 @lru_cache(maxsize=4096)
 def _words(text: str) -> frozenset[str]:
     words = re.sub(r"[^\w\s]", " ", strip_counters(text).lower().replace("-", " ")).split()
-    return frozenset(_stem(w) for w in words if w not in _STOP and not _COUNTER_WORD.match(w))
+    return frozenset(_stem(w) for w in words if w not in _STOP and not is_counter(w))
 
 
 @lru_cache(maxsize=4096)

@@ -227,7 +227,8 @@ class BecomingPane(Pane):
         _, frame_index = self._target
         self._target = None
         rows = [
-            i for i, s in enumerate(self.rows)
+            i
+            for i, s in enumerate(self.rows)
             if s.frame_index is not None and 0 <= s.frame_index <= frame_index
         ]
         row = rows[-1] if rows else 0
@@ -343,7 +344,7 @@ class BecomingPane(Pane):
         table.add_column(Text(self.agent_id or ""), key="left")
         table.add_column(Text(self.other_id), key="right")
         for row in compare(self.statements, self.other):
-            table.add_row(Text(row.key), compared_role(row.left), compared_role(row.right))
+            table.add_row(Text(visible(row.key)), compared_role(row.left), compared_role(row.right))
         self.query_one("#compare-title", StatusLine).show(
             Text.assemble(
                 ("Side by side", "bold"),

@@ -176,7 +176,9 @@ class WorldPane(Pane):
             status.show(Text(f"parsing the world… {done}/{total} agents"))
         else:
             keys = " / ".join(self.app.keys_of(BY_ID["world.sort"]))
-            status.show(Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)"))
+            status.show(
+                Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)")
+            )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
