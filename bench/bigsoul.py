@@ -51,9 +51,8 @@ def rss_now() -> int:
 
 
 async def dashboard(world: World, big: str) -> dict[str, float]:
-    """First paint of ``big`` after its selection; then keys pressed while the rest loads: the
-    longest the UI was busy between two of its turns (what a key waits, at worst) plus the slowest
-    key's own handling."""
+    """First paint of ``big`` after its selection; then keys pressed while the rest loads, and the
+    longest the UI was busy between two of its turns (what a key waits, at worst)."""
     from soulscope.tui.app import SoulscopeApp
 
     app = SoulscopeApp(world)
@@ -93,16 +92,9 @@ async def dashboard(world: World, big: str) -> dict[str, float]:
         beating = False
         await beat
         grown = rss_now() - before
-        keys = []
-        for key in KEYS:
-            k = time.perf_counter()
-            await pilot.press(key)
-            keys.append(time.perf_counter() - k)
-    print("keys (ms):", " ".join(f"{k}={s * 1e3:.0f}" for k, s in zip(KEYS, keys, strict=True)))
     return {
         "paint": paint,
         "busy": max(gaps),
-        "key": max(keys),
         "settled": settled,
         "grown": grown,
     }
