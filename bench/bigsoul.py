@@ -149,13 +149,11 @@ def main() -> int:
             show_rss - rss_empty < 5 * size,
         ),
         ("dashboard first paint", f"{ui['paint']:.3f} s", "after selection", ui["paint"] < 1),
-        ("dashboard longest busy", f"{ui['busy'] * 1e3:.0f} ms", "while loading", None),
-        ("dashboard slowest key", f"{ui['key'] * 1e3:.0f} ms", f"of {len(KEYS)} keys", None),
         (
-            "  busy + key",
-            f"{(ui['busy'] + ui['key']) * 1e3:.0f} ms",
-            "a key, at worst",
-            ui["busy"] + ui["key"] < 0.1,
+            "dashboard longest busy",
+            f"{ui['busy'] * 1e3:.0f} ms",
+            "a key waits at most",
+            ui["busy"] < 0.1,
         ),
         (
             "dashboard all loaded",
