@@ -295,3 +295,31 @@ def test_readme_key_table_is_the_registry() -> None:
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in readme
+
+
+async def test_world_counts_posts_and_comments_where_the_world_keeps_them(tmp_path: Path) -> None:
+    import json
+
+    from tests.tui.conftest import ADA, BO
+
+    root = write_world(tmp_path / "w", {"ada-01": ADA, "bo-02": BO})
+    community = root / "community"
+    community.mkdir()
+    post = {"frame": 1, "date": "2026-03-01", "channel": "c", "title": "t", "body": "b"}
+    posts = [{"id": i, "author": "bo-02", **post} for i in (1, 2)]
+    comment = {"post": 1, "parent": None, "frame": 1, "date": "2026-03-01", "body": "x"}
+    comments = [{"id": 1, "author": "ada-01", **comment}, {"id": 2, "author": "bo-02", **comment}]
+    for name, rows in (("posts", posts), ("comments", comments)):
+        (community / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    app = SoulscopeApp(World.open(root))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        table = app.query_one("#world-table", DataTable)
+        assert str(table.get_cell("bo-02", "posts")) == "2 / 1"
+        assert str(table.get_cell("ada-01", "posts")) == "0 / 1"
+        for _ in range(6):  # agent, frames, shifts, drift, last, posts
+            await pilot.press("s")
+        assert str(table.get_row_at(0)[0]) == "bo-02"
+        assert "Posts/comments ▼" in [str(c.label) for c in table.columns.values()]
