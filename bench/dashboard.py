@@ -4,7 +4,10 @@ Run: .venv/bin/python bench/dashboard.py [WORLD]
 Prints one table; each figure comes with its baseline measured in the same run:
 - first paint against an empty Textual app's first paint (the floor of any Textual app here);
 - the whole world parsed in the app (a worker, while the UI runs) against parsing it alone;
-- switching to the largest agent (cached, and with a cold cache) against parsing its file alone.
+- switching to the largest agent (cached, and with a cold cache) against parsing its file alone;
+- keypress to paint (p50/p95) for ``]`` (next frame of the largest file), ``j`` (the agent list), a
+  tab switch and a History step (``]`` on a generated 1,000-commit history, the cursor painted and
+  the diff painted), against an empty Textual app's keypress to paint.
 """
 
 from __future__ import annotations
@@ -12,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from textual import events  # noqa: E402
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Static  # noqa: E402
 
@@ -34,15 +39,178 @@ SIZE = (160, 48)
 REPEAT = 7
 FIRST_PAINT_TARGET_S = 1.0
 SWITCH_TARGET_S = 0.1
-
-
-class EmptyApp(App[None]):
-    def compose(self) -> ComposeResult:
-        yield Static("empty")
+PRESSES = 40
+KEY_TARGET_P95_S = 0.05
 
 
 def median(samples: list[float]) -> float:
     return statistics.median(samples)
+
+
+def p95(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=20)[-1]
+
+
+class Painted:
+    """Wakes a waiter when the app next puts a screen update on the terminal (headless too)."""
+
+    def __init__(self, app: App) -> None:
+        self.event = asyncio.Event()
+        self.last = 0.0  # when the last update was put on the terminal
+        display = app._display
+
+        def hooked(screen, renderable) -> None:
+            display(screen, renderable)
+            if renderable is not None:
+                self.last = time.perf_counter()
+                self.event.set()
+
+        app._display = hooked  # type: ignore[method-assign]
+
+
+async def press_to_paint(app: App, painted: Painted, key: str, char: str | None, done) -> float:
+    """Seconds from a key reaching the app until its effect (``done()``) is painted.
+
+    The key is posted as the terminal driver posts it; no test-harness waits are timed.
+    """
+    started = time.perf_counter()
+    app.post_message(events.Key(key, char))
+    return await paint_after(painted, started, done)
+
+
+async def paint_after(painted: Painted, started: float, done) -> float:
+    """Seconds from ``started`` to the first paint after ``done()`` turned true."""
+    pending = time.perf_counter()
+    while not done():
+        pending = time.perf_counter()
+        await asyncio.sleep(0)
+    if painted.last <= pending:  # not painted yet since the change
+        painted.event.clear()
+        await asyncio.wait_for(painted.event.wait(), 5)
+    return painted.last - started
+
+
+class EmptyApp(App[None]):
+    BINDINGS = [("j", "count", "Count")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("empty")
+
+    def action_count(self) -> None:
+        self.count += 1
+        self.query_one(Static).update(f"pressed {self.count}")
+
+
+async def empty_keys() -> list[float]:
+    """The floor: an empty Textual app's keypress to paint (a binding that updates one line)."""
+    app = EmptyApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        painted = Painted(app)
+        out = []
+        for _ in range(PRESSES):
+            n = app.count
+            out.append(await press_to_paint(app, painted, "j", "j", lambda n=n: app.count > n))
+            await pilot.pause()
+        return out
+
+
+async def started(app: SoulscopeApp) -> None:
+    """Until the dashboard has shown its first agent and parsed the world."""
+    while app.soul is None:
+        await asyncio.sleep(0.01)
+    await app.workers.wait_for_complete()
+
+
+async def dashboard_keys(world: World, largest: str) -> dict[str, list[float]]:
+    """``]`` through the largest file, ``j``/``k`` in the agent list, tab switches."""
+    from textual.widgets import TabbedContent
+
+    app = SoulscopeApp(world)
+    out: dict[str, list[float]] = {"]": [], "j": [], "tab": []}
+    async with app.run_test(size=SIZE) as pilot:
+        await started(app)
+        app.select_agent(largest)
+        while app.soul is None or app.soul.agent_id != largest:
+            await asyncio.sleep(0.005)
+        await pilot.press("1")
+        await pilot.pause()
+        painted = Painted(app)
+        view = app.query_one(SoulPane).view
+        for _ in range(PRESSES):
+            top = view.top_line
+            out["]"].append(
+                await press_to_paint(
+                    app, painted, "right_square_bracket", "]", lambda t=top: view.top_line != t
+                )
+            )
+            await pilot.pause()
+        agents = app.sidebar.list
+        agents.focus()
+        await pilot.pause()
+        for i in range(PRESSES):
+            key = "j" if i % 2 == 0 else "k"
+            at = agents.highlighted
+            out["j"].append(
+                await press_to_paint(app, painted, key, key, lambda a=at: agents.highlighted != a)
+            )
+            await pilot.pause(0.15)  # the cursor's agent is shown once it rests (not timed)
+            await app.workers.wait_for_complete()
+        tabs = app.query_one(TabbedContent)
+        for i in range(PRESSES):
+            key = "2" if i % 2 == 0 else "1"
+            want = "becoming" if key == "2" else "soul"
+            out["tab"].append(
+                await press_to_paint(app, painted, key, key, lambda w=want: tabs.active == w)
+            )
+            await pilot.pause()
+    return out
+
+
+async def history_keys(world: World, agent: str) -> dict[str, list[float]]:
+    """``]`` in the History tab: to the cursor painted, and to the new commit's diff painted."""
+    from soulscope.tui.panes.history import DiffView, HistoryPane
+
+    app = SoulscopeApp(world)
+    out: dict[str, list[float]] = {"cursor": [], "diff": []}
+    async with app.run_test(size=SIZE) as pilot:
+        await started(app)
+        app.select_agent(agent)
+        await pilot.press("4")
+        pane = app.query_one(HistoryPane)
+        log = app.query_one(DiffView)
+        while not pane.commits or len(pane.changes) < len(pane.commits):
+            await asyncio.sleep(0.01)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        painted = Painted(app)
+        for _ in range(PRESSES):
+            before, row = log.body, pane.table.cursor_row
+            started = time.perf_counter()
+            out["cursor"].append(
+                await press_to_paint(
+                    app, painted, "right_square_bracket", "]",
+                    lambda r=row: pane.table.cursor_row != r,
+                )
+            )
+            out["diff"].append(
+                await paint_after(painted, started, lambda b=before: log.body is not b)
+            )
+            await pilot.pause()
+    return out
+
+
+def history_world(tmp: Path) -> tuple[World, str]:
+    from bench.history import GEN_AGENT, generate
+
+    repo = tmp / "generated"
+    repo.mkdir()
+    generate(repo)
+    return World.open(repo / "state"), GEN_AGENT
 
 
 async def first_paint(make_app) -> float:
@@ -174,6 +342,31 @@ def main() -> int:
             "" if target is None else f"< {target:g} s {'ok' if seconds < target else 'MISSED'}"
         )
         print(f"{name:<30} {seconds:>8.3f}  {base_name:<32} {base:>8.4f}  {verdict:>8}")
+
+    floor = asyncio.run(empty_keys())
+    keys = asyncio.run(dashboard_keys(World.open(where), largest.id))
+    with tempfile.TemporaryDirectory() as tmp:
+        gen, agent = history_world(Path(tmp))
+        history = asyncio.run(history_keys(gen, agent))
+    print()
+    print(
+        f"Keypress to paint, {PRESSES} presses each, milliseconds; baseline: an empty Textual "
+        f"app's keypress to paint in this run (p50 {median(floor) * 1e3:.1f}, "
+        f"p95 {p95(floor) * 1e3:.1f}); target p95 < {KEY_TARGET_P95_S * 1e3:.0f} ms"
+    )
+    print(f"{'key':<44} {'p50':>7} {'p95':>7}  {'empty p95':>9}  target")
+    for name, samples in (
+        (f"] next frame ({largest.id})", keys["]"]),
+        ("j/k in the agent list", keys["j"]),
+        ("tab switch (1 / 2, Becoming filled)", keys["tab"]),
+        ("] History step, cursor (1,000 commits)", history["cursor"]),
+        ("] History step, diff shown (1,000 commits)", history["diff"]),
+    ):
+        ok = "ok" if p95(samples) < KEY_TARGET_P95_S else "MISSED"
+        print(
+            f"{name:<44} {median(samples) * 1e3:>7.1f} {p95(samples) * 1e3:>7.1f}  "
+            f"{p95(floor) * 1e3:>9.1f}  {ok}"
+        )
     return 0
 
 

@@ -310,7 +310,10 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
     used = arc_label(soul, label)
     key, position = label_key(used), is_position_label(used)
     out: list[Statement] = []
-    held: list[tuple[str, ...]] = []
+    # The roles held so far, each once, by head noun: ``same_role`` needs the same head, so a
+    # statement is compared with those alone (a list of every statement made long arcs quadratic).
+    held: dict[str, list[tuple[str, ...]]] = {}
+    prev_key: tuple[str, ...] | None = None
     prev: str | None = None
     for block in soul.blocks:
         frame = block if isinstance(block, Frame) else None
@@ -319,15 +322,16 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                 continue
             role = role_of(obs.text)
             rkey = role_key(role)
-            kind = classify(obs.text, prev, held, position)
+            candidates = held.get(rkey[-1], []) if rkey else []
+            kind = classify(obs.text, prev, [*candidates, prev_key or ()], position)
             m = _FROM_TO.search(obs.text)
             from_role = m.group(1).strip() if m else None
             mismatch = bool(
                 not position
                 and from_role
-                and held
+                and prev_key is not None
                 and names_role(from_role)
-                and not same_role(role_key(role_of(from_role)), held[-1])
+                and not same_role(role_key(role_of(from_role)), prev_key)
             )
             out.append(
                 Statement(
@@ -348,8 +352,9 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                     duplicate_frame=bool(frame and frame.duplicate_of is not None),
                 )
             )
-            held.append(rkey)
-            prev = obs.text
+            if rkey and rkey not in held.setdefault(rkey[-1], []):
+                held[rkey[-1]].append(rkey)
+            prev_key, prev = rkey, obs.text
     return out
 
 

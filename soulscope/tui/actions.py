@@ -8,7 +8,7 @@ keys) remaps any of them through ``App.set_keymap``. Adding an action is one ent
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from textual.binding import Binding
@@ -160,3 +160,18 @@ def keymap_problem(keymap: Mapping[str, str]) -> str | None:
     if not unknown:
         return None
     return f"The [keys] table names no action {', '.join(unknown)}; ? lists every action id."
+
+
+def key_table(display: Callable[[str], str]) -> str:
+    """Every action as a Markdown table (README's key table); ``display`` shows one key."""
+    rows = ["| where | keys | does | id |", "|---|---|---|---|"]
+    for a in ACTIONS:
+        keys = " ".join(f"`{display(k)}`" for k in a.keys.split(","))
+        rows.append(f"| {CONTEXTS[a.context]} | {keys} | {a.description} | `{a.id}` |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":  # python -m soulscope.tui.actions: the table for README.md
+    from textual.app import App
+
+    print(key_table(lambda key: App().get_key_display(Binding(key, ""))), end="")

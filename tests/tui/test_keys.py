@@ -284,3 +284,13 @@ async def test_goto_frame_by_date_and_nearest(tmp_path: Path) -> None:
         assert any("nearest is Frame 1" in n.message for n in app._notifications)
 
 
+
+
+def test_readme_key_table_is_the_registry() -> None:
+    from textual.app import App
+    from textual.binding import Binding
+
+    from soulscope.tui.actions import key_table
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in readme
