@@ -22,6 +22,7 @@ from pathlib import Path
 import soulscope
 from soulscope.config import cache_dir
 from soulscope.soul import model, parse, trajectory
+from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary, Statement, summarize
 from soulscope.world import AgentFile, World, WorldError
 
@@ -188,10 +189,14 @@ class WorldIndex:
             soul = self.world.read(file.id)
         except WorldError as exc:
             return Entry(file, error=str(exc))
+        return self.entry(file, soul)
+
+    def entry(self, file: AgentFile, soul: Soul, summary: ArcSummary | None = None) -> Entry:
+        """The entry of a file parsed elsewhere (the dashboard's cache of parsed souls)."""
         last = soul.last_frame
         return Entry(
             file,
-            summarize(file.id, soul, self.label),
+            summary or summarize(file.id, soul, self.label),
             last.heading if last else None,
             len(soul.problems),
         )

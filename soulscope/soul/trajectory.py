@@ -19,6 +19,7 @@ prices comparative claims"): one shifts only when it claims a change of the agen
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -176,6 +177,9 @@ def strip_counters(text: str) -> str:
         out = out[m.end() :]
 
 
+# Pure functions of a string, asked several times per statement (as the statement, as the previous
+# one, as a "From" role): long arcs repeat their wording, so a cache saves most of the work.
+@lru_cache(maxsize=4096)
 def role_of(text: str) -> str:
     """The role a statement names: its opening noun phrase, without article, counters or qualifiers."""
     body = strip_counters(text)
@@ -204,6 +208,7 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=4096)
 def role_key(role: str) -> tuple[str, ...]:
     """A role's words as compared: lower case, hyphens split, plurals folded."""
     words = re.sub(r"[^\w\s]", " ", role.lower().replace("-", " ")).split()
@@ -220,11 +225,13 @@ def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return a[-1] == b[-1] and (set(a) <= set(b) or set(b) <= set(a))
 
 
-def _words(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
     words = re.sub(r"[^\w\s]", " ", strip_counters(text).lower().replace("-", " ")).split()
-    return {_stem(w) for w in words if w not in _STOP and not is_counter(w)}
+    return frozenset(_stem(w) for w in words if w not in _STOP and not is_counter(w))
 
 
+@lru_cache(maxsize=4096)
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", strip_counters(text).lower()).split())
 

@@ -44,11 +44,19 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
-from soulscope.index import WorldIndex
+from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
 from soulscope.soul.model import ENCODING_ERRORS, Soul, clean
-from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, Action, bindings, keymap_problem
+from soulscope.tui.actions import (
+    ACTIONS,
+    BY_ID,
+    CONTEXTS,
+    DIALOG_CONTEXTS,
+    Action,
+    bindings,
+    keymap_problem,
+)
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.messages import (
@@ -336,7 +344,11 @@ class SoulscopeApp(App[None]):
                 if worker.is_cancelled:
                     index.save(parsed)
                     return
-                entry = index.parse(file)
+                # Through the cache of parsed souls: the selected agent is parsed once.
+                try:
+                    entry = index.entry(file, *self.cache.load(file.id))
+                except WorldError as exc:
+                    entry = Entry(file, error=str(exc))
                 done += 1
                 if entry.error is not None:
                     failures.append((file.id, entry.error))
@@ -596,7 +608,8 @@ class SoulscopeApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for action in ACTIONS:
-            if not action.palette:
+            # A dialog's actions are offered while that dialog is open.
+            if not action.palette or (action.context in DIALOG_CONTEXTS and screen.id != action.context):
                 continue
             keys = " or ".join(self.keys_of(action))
             where = CONTEXTS[action.context]
@@ -610,6 +623,9 @@ class SoulscopeApp(App[None]):
         """Run an action of the registry from anywhere: a tab's action shows that tab first."""
         if action.context == "app":
             await self.run_action(action.action)
+            return
+        if action.context in DIALOG_CONTEXTS:
+            await self.run_action(action.action, self.screen)
             return
         self.show_tab(action.context)
         await self.run_action(action.action, self.pane(action.context))
