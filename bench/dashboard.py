@@ -119,7 +119,7 @@ async def empty_keys() -> list[float]:
         return out
 
 
-async def started(app: SoulscopeApp) -> None:
+async def dashboard_ready(app: SoulscopeApp) -> None:
     """Until the dashboard has shown its first agent and parsed the world."""
     while app.soul is None:
         await asyncio.sleep(0.01)
@@ -133,7 +133,7 @@ async def dashboard_keys(world: World, largest: str) -> dict[str, list[float]]:
     app = SoulscopeApp(world)
     out: dict[str, list[float]] = {"]": [], "j": [], "tab": []}
     async with app.run_test(size=SIZE) as pilot:
-        await started(app)
+        await dashboard_ready(app)
         app.select_agent(largest)
         while app.soul is None or app.soul.agent_id != largest:
             await asyncio.sleep(0.005)
@@ -178,7 +178,7 @@ async def history_keys(world: World, agent: str) -> dict[str, list[float]]:
     app = SoulscopeApp(world)
     out: dict[str, list[float]] = {"cursor": [], "diff": []}
     async with app.run_test(size=SIZE) as pilot:
-        await started(app)
+        await dashboard_ready(app)
         app.select_agent(agent)
         await pilot.press("4")
         pane = app.query_one(HistoryPane)

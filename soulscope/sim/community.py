@@ -121,6 +121,16 @@ class Community:
             out.setdefault(f.follower, set()).add(f.followee)
         return {k: frozenset(v) for k, v in out.items()}
 
+    @cached_property
+    def activity(self) -> dict[str, tuple[int, int]]:
+        """Posts and comments written, by author."""
+        out: dict[str, list[int]] = {}
+        for p in self.posts:
+            out.setdefault(p.author, [0, 0])[0] += 1
+        for c in self.comments:
+            out.setdefault(c.author, [0, 0])[1] += 1
+        return {k: (v[0], v[1]) for k, v in out.items()}
+
     def following(self, agent_id: str) -> set[str]:
         """Whom ``agent_id`` follows (a new set: callers may add to it)."""
         return set(self._following.get(agent_id, ()))

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+# Contexts held by a dialog, not a tab: their actions are offered while that dialog is open.
+DIALOG_CONTEXTS = frozenset({"why", "filter", "dialog"})
+
 # Where an action acts, as a person would say it (the help screen's first column).
 CONTEXTS: dict[str, str] = {
     "app": "everywhere",
@@ -98,6 +101,9 @@ ACTIONS: tuple[Action, ...] = (
            short="Shifts only", show=True),
     Action("becoming.close_compare", "escape", "close_compare", "Close the comparison",
            context="becoming"),
+    Action("becoming.semantic_drift", "m", "semantic_drift",
+           "Plot the arc's drift by meaning (the embedding model's cosine distance)",
+           context="becoming", short="Semantic drift", show=True),
     # -- World tab -----------------------------------------------------------------------------
     Action("world.sort", "s", "sort_next", "Sort the World table by the next column",
            context="world", short="Sort", show=True),
@@ -122,6 +128,21 @@ ACTIONS: tuple[Action, ...] = (
            context="chat", short="Cancel"),
     Action("chat.target", "ctrl+t", "toggle_target", "Talk to the agent or about the world",
            context="chat", short="Agent / world", show=True),
+    # -- the why panel (a dialog over the Becoming tab) ---------------------------------------
+    Action("why.close", "escape,q,w", "dismiss", "Close the why panel", context="why",
+           short="Close", show=True),
+    Action("why.influencer", "a", "influencer", "The influencer's arc at the time of the influence",
+           context="why", short="Influencer's arc then", show=True),
+    Action("why.cited", "o", "cited", "Open a frame the explanation cites", context="why",
+           short="Open a cited frame", show=True),
+    Action("why.commit", "c", "commit", "The commit that brought this statement, in History",
+           context="why", short="Commit in History", show=True),
+    Action("why.previous", "p", "previous", "Why the statement before this one", context="why",
+           short="Previous statement", show=True),
+    Action("why.down", "j", "scroll('down')", "Scroll the explanation down", context="why",
+           palette=False),
+    Action("why.up", "k", "scroll('up')", "Scroll the explanation up", context="why",
+           palette=False),
     Action("filter.leave", "escape", "leave", "Leave the filter, back to the list",
            context="filter", palette=False),
     # -- dialogs -------------------------------------------------------------------------------

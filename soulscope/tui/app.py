@@ -48,7 +48,15 @@ from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
 from soulscope.soul.model import ENCODING_ERRORS, Soul, clean
-from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, Action, bindings, keymap_problem
+from soulscope.tui.actions import (
+    ACTIONS,
+    BY_ID,
+    CONTEXTS,
+    DIALOG_CONTEXTS,
+    Action,
+    bindings,
+    keymap_problem,
+)
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.messages import (
@@ -600,7 +608,8 @@ class SoulscopeApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for action in ACTIONS:
-            if not action.palette:
+            # A dialog's actions are offered while that dialog is open.
+            if not action.palette or (action.context in DIALOG_CONTEXTS and screen.id != action.context):
                 continue
             keys = " or ".join(self.keys_of(action))
             where = CONTEXTS[action.context]
@@ -614,6 +623,9 @@ class SoulscopeApp(App[None]):
         """Run an action of the registry from anywhere: a tab's action shows that tab first."""
         if action.context == "app":
             await self.run_action(action.action)
+            return
+        if action.context in DIALOG_CONTEXTS:
+            await self.run_action(action.action, self.screen)
             return
         self.show_tab(action.context)
         await self.run_action(action.action, self.pane(action.context))

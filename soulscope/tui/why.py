@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
@@ -22,8 +21,9 @@ from textual.widgets import Static
 from soulscope.chat.llm import LLMError
 from soulscope.controls import visible
 from soulscope.history.git import HistoryError
-from soulscope.history.why import Why, explain
+from soulscope.history.why import PostInfo, Why, explain
 from soulscope.soul.model import Soul
+from soulscope.tui.actions import bindings
 from soulscope.tui.screens import PickScreen
 from soulscope.world import WorldError
 
@@ -41,15 +41,7 @@ class WhyReady(Message):
 class WhyScreen(ModalScreen[None]):
     """Why ``agent_id`` holds its ``index``-th statement (1-based, as the Becoming tab numbers it)."""
 
-    BINDINGS = [
-        Binding("escape,q,w", "dismiss", "Close", id="why.close"),
-        Binding("a", "influencer", "Influencer's arc then", id="why.influencer"),
-        Binding("o", "cited", "Open a cited frame", id="why.cited"),
-        Binding("c", "commit", "Commit in History", id="why.commit"),
-        Binding("p", "previous", "Previous statement", id="why.previous"),
-        Binding("j", "scroll('down')", "Scroll down", show=False, id="why.down"),
-        Binding("k", "scroll('up')", "Scroll up", show=False, id="why.up"),
-    ]
+    BINDINGS = bindings("why")  # keys, palette and help: soulscope/tui/actions.py
 
     def __init__(
         self, agent_id: str, index: int, soul: Soul | None = None, llm: object = None
@@ -172,7 +164,7 @@ class WhyScreen(ModalScreen[None]):
         self.app.push_screen(PickScreen("Open which cited frame?", items), self._open_frame)
 
     @staticmethod
-    def _post_choice(post) -> str:
+    def _post_choice(post: PostInfo) -> str:
         return f"{post.author}\t{post.frame_index}"
 
     def _label(self, choice: str, citation: str) -> str:

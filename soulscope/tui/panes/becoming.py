@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Sparkline, Static
 
@@ -71,10 +70,7 @@ class BecomingPane(Pane):
     TAB_TITLE = "Becoming"
     MAIN = "#arc"
 
-    BINDINGS = [
-        *bindings("becoming"),
-        Binding("m", "semantic_drift", "Semantic drift", id="becoming.semantic_drift"),
-    ]
+    BINDINGS = bindings("becoming")
 
     def __init__(self) -> None:
         super().__init__(id="becoming-pane")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.renderables.sparkline import Sparkline
 from textual.widgets import DataTable
@@ -25,10 +26,11 @@ COLUMNS = (
     ("shifts", "Shifts"),
     ("drift", "Drift"),
     ("last", "Last activity"),
+    ("posts", "Posts/comments"),
     ("latest", "Latest Becoming"),
 )
 COLUMN_KEYS = tuple(key for key, _ in COLUMNS)
-DESCENDING = {"frames", "shifts", "drift", "last"}
+DESCENDING = {"frames", "shifts", "drift", "last", "posts"}
 DRIFT_WIDTH = 12
 
 
@@ -59,6 +61,9 @@ class WorldPane(Pane):
         self._pending: dict[str, ArcSummary] = {}
         self._summaries: dict[str, ArcSummary] = {}  # the rows' values, for sorting
         self._sort: tuple[str, bool] | None = None  # (column key, reverse) chosen by the user
+        # Posts and comments by agent, from the world's community store (None: not read yet).
+        self._activity: dict[str, tuple[int, int]] = {}
+        self._activity_read = False
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="world-status")
@@ -78,7 +83,33 @@ class WorldPane(Pane):
             self._apply_pending()
 
     def on_show(self) -> None:
+        if not self._activity_read:
+            self._activity_read = True
+            self.count_activity()
         self._apply_pending()
+
+    @work(thread=True, group="world-activity", exit_on_error=False)
+    def count_activity(self) -> None:
+        """Posts and comments per agent, where the world keeps a community store."""
+        from soulscope.sim.community import COMMUNITY_DIR, Community
+
+        root = self.app.world.root
+        if not (root / COMMUNITY_DIR).is_dir():
+            return
+        try:
+            activity = Community.load(root).activity
+        except OSError:
+            return
+        self.app.call_from_thread(self._show_activity, activity)
+
+    def _show_activity(self, activity: dict[str, tuple[int, int]]) -> None:
+        self._activity = activity
+        for agent_id in self._rows:
+            self.table.update_cell(agent_id, "posts", self._activity_cell(agent_id))
+
+    def _activity_cell(self, agent_id: str) -> Text:
+        counts = self._activity.get(agent_id)
+        return Text(f"{counts[0]} / {counts[1]}" if counts else "—", justify="right")
 
     def _apply_pending(self) -> None:
         table = self.table
@@ -109,6 +140,7 @@ class WorldPane(Pane):
             Text(str(s.shifts), justify="right"),
             drift_line(s.drift),
             Text(s.last_date or "—"),
+            self._activity_cell(s.agent_id),
             Text(visible(s.latest.role) if s.latest else "—"),
         )
 
@@ -157,6 +189,7 @@ class WorldPane(Pane):
                 "shifts": s.shifts,
                 "drift": sum(s.drift) / len(s.drift) if s.drift else 0.0,
                 "last": s.last_date or "",
+                "posts": sum(self._activity.get(s.agent_id, (0, 0))),
                 "latest": s.latest.role.lower() if s.latest else "",
             }[column]
 
