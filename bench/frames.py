@@ -1,6 +1,6 @@
 """Advancing worlds: offline frames of 100, 1,000 and 10,000 agents against the floor of appending
 the same bytes with plain writes and committing them (git add -A + git commit), measured in the
-same run; the LLM brain against a loopback server that answers after 200 ms, at concurrency 1, 8, 32.
+same run; the LLM brain against a loopback server answering after 200 ms, at concurrency 1, 8, 32.
 
 Run: nice .venv/bin/python bench/frames.py [--no-llm]
 Prints the tables. Targets: 100 agents advance one offline frame, commit included, in under 1 s;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import tempfile
 from collections.abc import Iterable
@@ -34,6 +35,14 @@ def write_atomic(path: str | Path, data: bytes, sync: bool = True) -> None:
         raise
     if sync:
         _fsync_dir(path.parent)
+
+
+def remove_leftovers(path: str | Path) -> None:
+    """Remove the temp files that a ``write_atomic`` of ``path`` killed before its rename left."""
+    path = Path(path)
+    for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def append_atomic(path: str | Path, data: bytes, sync: bool = True) -> None:

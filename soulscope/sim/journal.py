@@ -24,7 +24,7 @@ import stat
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from soulscope.atomic import write_atomic
+from soulscope.atomic import remove_leftovers, write_atomic
 from soulscope.sim import repo
 from soulscope.sim.lock import STATE_DIR
 from soulscope.world import WorldError
@@ -227,6 +227,9 @@ def recover(root: Path, top: Path) -> str | None:
         )
     pidfile.unlink(missing_ok=True)
     removed = repo.remove_stale_locks(top)
+    for t in journal.files:
+        if t.kind == "replace":
+            remove_leftovers(root / t.path)
     now = repo.head(top)
     if now != journal.head and repo.head_message(top) == journal.message:
         clear_journal(root)

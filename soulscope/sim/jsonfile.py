@@ -53,7 +53,7 @@ def read_json(path: Path) -> Any:
     try:
         return json.loads(text, parse_float=_finite, parse_constant=_constant)
     except RecursionError:
-        raise WorldError(f"{path} is nested too deeply for a world file; fix or remove it") from None
+        raise WorldError(f"{path} is nested too deep for a world file; fix or remove it") from None
     except ValueError as exc:
         why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
         raise WorldError(f"{path} is not readable JSON ({why}); fix or remove it") from None

@@ -200,3 +200,15 @@ def test_a_rollback_never_cuts_a_file_edited_after_the_kill(
     assert first.read_bytes() == edited  # touched nothing
     assert git_out(world, "rev-parse", "HEAD") == head
     assert (world / ".soulscope" / "frame.json").exists()  # kept for when the user decides
+
+
+def test_a_clock_write_cut_before_its_rename_leaves_no_temp_file(
+    template: Path, tmp_path: Path
+) -> None:
+    world = copy(template, tmp_path / "clock")
+    proc = pause(world, "before write_clock")
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    (world / ".world.json.k1ll3d.tmp").write_text('{"frame": 2')  # what a cut write_atomic leaves
+    rerun = finish(world)
+    check_after_rerun(world, rerun, True)
