@@ -3,9 +3,11 @@
 The world is the real early corpus (``../shared/corpus/rappterbook``, 116 soul files) copied four
 times under new agent ids, which gives about 34,000 frame-sized chunks and 153,000 bullets, each
 scored (a copy's chunks have the same text, so the embedding cache embeds the corpus once).
-``--files N --copies C`` copies only N files C times: as many chunks for less embedding. Baselines from the same run: the query
-embedding alone (the floor of any dense search) and rank-bm25's own ``get_scores`` over the same
-chunks (what scoring without precomputed postings costs). Cold runs time ``soulscope search`` as a
+``--files N --copies C`` copies only N files C times: as many chunks for less embedding.
+Baselines from the same run: the query embedding alone (the floor of any dense search),
+rank-bm25's own ``get_scores`` over the same chunks (what scoring without precomputed postings
+costs), and the float32 embedding matrix times the query vector (what the dense side cost before
+it read a bfloat16 copy where that is faster). Cold runs time ``soulscope search`` as a
 process against ``python -c "import sentence_transformers"``.
 
     python bench/search.py [--copies 4] [--files N] [--queries 50]
@@ -99,6 +101,7 @@ def main() -> int:
         from rank_bm25 import BM25Okapi
 
         okapi = BM25Okapi([tokenize(u.lexical) for u in index.units])
+        query_vectors = {q: encoder.encode([q])[0] for q in QUERIES}
         rows = [
             ("query embedding alone (floor)", timed(lambda q: encoder.encode([q]), queries)),
             (
@@ -116,6 +119,10 @@ def main() -> int:
             ("world, bm25", timed(lambda q: index.search(q, k=10, mode="bm25"), queries)),
             ("world, dense", timed(lambda q: index.search(q, k=10, mode="dense"), queries)),
             ("world, hybrid", timed(lambda q: index.search(q, k=10, mode="hybrid"), queries)),
+            (
+                "world, float32 matrix x query (baseline)",
+                timed(lambda q: index.vectors @ query_vectors[q], queries),
+            ),
             (
                 "world, rank-bm25 get_scores (baseline)",
                 timed(lambda q: okapi.get_scores(tokenize(q)), queries[:10]),
