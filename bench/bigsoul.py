@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -50,6 +51,8 @@ def rss_now() -> int:
 
 
 async def dashboard(world: World, big: str) -> dict[str, float]:
+    """First paint of ``big`` after its selection; then keys pressed while the rest loads, and the
+    longest the UI was busy between two of its turns (what a key waits, at worst)."""
     from soulscope.tui.app import SoulscopeApp
 
     app = SoulscopeApp(world)
@@ -58,25 +61,43 @@ async def dashboard(world: World, big: str) -> dict[str, float]:
             await asyncio.sleep(0.01)
         await app.workers.wait_for_complete()
         before = rss_now()
+        gaps: list[float] = []
+        beating = True
+
+        async def heartbeat() -> None:
+            last = time.perf_counter()
+            while beating:
+                await asyncio.sleep(0.002)
+                now = time.perf_counter()
+                gaps.append(now - last)
+                last = now
+
+        beat = asyncio.create_task(heartbeat())
         t = time.perf_counter()
         app.select_agent(big)
-        while app.soul is None or app.soul.agent_id != big:
-            await asyncio.sleep(0.005)
+        while app.query_one("SoulText").line_count < 1000:  # its text is on screen
+            await asyncio.sleep(0.002)
         painted = asyncio.Event()
         app.call_after_refresh(painted.set)
         await painted.wait()
         paint = time.perf_counter() - t
-        keys = []
-        for key in KEYS:
-            k = time.perf_counter()
-            await pilot.press(key)
-            keys.append(time.perf_counter() - k)
+        for key in KEYS:  # while the rest loads: parsed soul, Becoming rows
+            app.simulate_key(key)
+            await asyncio.sleep(0.05)
+        while app.soul is None or app.soul.agent_id != big:
+            await asyncio.sleep(0.01)
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.pause(0.5)
         settled = time.perf_counter() - t
+        beating = False
+        await beat
         grown = rss_now() - before
-    print("keys (ms):", " ".join(f"{k}={s * 1e3:.0f}" for k, s in zip(KEYS, keys)))
-    return {"paint": paint, "worst key": max(keys), "settled": settled, "grown": grown}
+    return {
+        "paint": paint,
+        "busy": max(gaps),
+        "settled": settled,
+        "grown": grown,
+    }
 
 
 def main() -> int:
@@ -89,40 +110,63 @@ def main() -> int:
     if not small.exists():
         write_soul(small, 20)
     size = path.stat().st_size
-    data = path.read_bytes()
+    # The commands first: a child started by a process that holds the parsed soul would report
+    # that process's memory as its own peak.
+    os.environ["SOULSCOPE_CACHE"] = tempfile.mkdtemp(prefix="soulscope-bench-")  # a cold index
+    _, rss_empty = run_cli("--version")
+    agents, agents_rss = run_cli("agents", "--world", str(folder), "--json")
+    show, show_rss = run_cli("show", "big-soul", "--world", str(folder), "--json")
 
-    parse(data[:100_000])  # warm-up: imports and regex compilation are not the file's cost
+    parse(path.read_bytes()[:100_000])  # warm-up: imports and regex compilation
     parses = []
     for _ in range(2):
         t = time.perf_counter()
         parse(path.read_bytes())
         parses.append(time.perf_counter() - t)
     floor = min(parses)
-    del data
-
-    _, rss_empty = run_cli("--version")
-    agents, agents_rss = run_cli("agents", "--world", str(folder), "--json")
-    show, show_rss = run_cli("show", "big-soul", "--world", str(folder), "--json")
     ui = asyncio.run(dashboard(World.open(folder), "big-soul"))
+    shutil.rmtree(os.environ["SOULSCOPE_CACHE"], ignore_errors=True)
 
     mb = size / 1e6
     print(f"Soul: {path.name}, {args.frames:,} frames, {mb:.1f} MB; terminal {SIZE[0]}x{SIZE[1]}")
-    print(f"baseline: parse the file once {floor:.2f} s; `soulscope --version` peak RSS "
-          f"{rss_empty / 1e6:.0f} MB")
+    print(
+        f"baseline: parse the file once {floor:.2f} s; `soulscope --version` peak RSS "
+        f"{rss_empty / 1e6:.0f} MB"
+    )
     rows = [
         ("agents --json", f"{agents:.2f} s", f"{agents / floor:.1f}x parse", agents / floor < 3),
         ("show --json", f"{show:.2f} s", f"{show / floor:.1f}x parse", show / floor < 3),
-        ("agents memory", f"{(agents_rss - rss_empty) / 1e6:.0f} MB",
-         f"{(agents_rss - rss_empty) / size:.1f}x file", agents_rss - rss_empty < 5 * size),
-        ("show memory", f"{(show_rss - rss_empty) / 1e6:.0f} MB",
-         f"{(show_rss - rss_empty) / size:.1f}x file", show_rss - rss_empty < 5 * size),
+        (
+            "agents memory",
+            f"{(agents_rss - rss_empty) / 1e6:.0f} MB",
+            f"{(agents_rss - rss_empty) / size:.1f}x file",
+            agents_rss - rss_empty < 5 * size,
+        ),
+        (
+            "show memory",
+            f"{(show_rss - rss_empty) / 1e6:.0f} MB",
+            f"{(show_rss - rss_empty) / size:.1f}x file",
+            show_rss - rss_empty < 5 * size,
+        ),
         ("dashboard first paint", f"{ui['paint']:.3f} s", "after selection", ui["paint"] < 1),
-        ("dashboard worst key", f"{ui['worst key'] * 1e3:.0f} ms", f"of {len(KEYS)} keys",
-         ui["worst key"] < 0.1),
-        ("dashboard all loaded", f"{ui['settled']:.2f} s", f"{ui['settled'] / floor:.1f}x parse",
-         None),
-        ("dashboard memory", f"{ui['grown'] / 1e6:.0f} MB", f"{ui['grown'] / size:.1f}x file",
-         ui["grown"] < 5 * size),
+        (
+            "dashboard longest busy",
+            f"{ui['busy'] * 1e3:.0f} ms",
+            "a key waits at most",
+            ui["busy"] < 0.1,
+        ),
+        (
+            "dashboard all loaded",
+            f"{ui['settled']:.2f} s",
+            f"{ui['settled'] / floor:.1f}x parse",
+            None,
+        ),
+        (
+            "dashboard memory",
+            f"{ui['grown'] / 1e6:.0f} MB",
+            f"{ui['grown'] / size:.1f}x file",
+            ui["grown"] < 5 * size,
+        ),
     ]
     print(f"{'measure':<24} {'value':>10}  {'against':<18} target")
     for name, value, against, ok in rows:

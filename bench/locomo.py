@@ -15,7 +15,7 @@ The baseline row is reciprocal rank fusion (k=60) of the same two lists read to 
 soulscope 1.0 fused them. The per-conversation table shows that no one conversation carries the
 result. Embeddings go to the user's embedding cache, so a second run embeds nothing.
 
-    python bench/locomo.py [--corpus PATH] [--limit N]
+    python bench/locomo.py [--corpus PATH] [--limit N] [--int8]
 """
 
 from __future__ import annotations
@@ -149,10 +149,11 @@ def main() -> int:
         "--corpus", default=str(ROOT.parent / "shared/corpus/locomo/locomo-dev.json")
     )
     parser.add_argument("--limit", type=int, help="questions per conversation (for a quick run)")
+    parser.add_argument("--int8", action="store_true", help="the model with int8 linear layers")
     args = parser.parse_args()
     data = json.loads(Path(args.corpus).read_text(encoding="utf-8"))
-    encoder = MiniLM()
-    print(f"LoCoMo: {len(data)} conversations, all-MiniLM-L6-v2 on {encoder.device}")
+    encoder = MiniLM(int8=args.int8)
+    print(f"LoCoMo: {len(data)} conversations, {encoder.name} on {encoder.device}")
     ids = {sample["sample_id"]: turn_ids(sample) for sample in data}
     with tempfile.TemporaryDirectory() as tmp:
         memory = Path(tmp) / "memory"

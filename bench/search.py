@@ -1,13 +1,14 @@
 """Search latency: one agent, and a world of 30,000 chunks, with the model warm; cold CLI runs.
 
 The world is the real early corpus (``../shared/corpus/rappterbook``, 116 soul files) copied four
-times under new agent ids, which gives about 34,000 frame-sized chunks (a copy's chunks have the
-same text, so the embedding cache embeds the corpus once). Baselines from the same run: the query
+times under new agent ids, which gives about 34,000 frame-sized chunks and 153,000 bullets, each
+scored (a copy's chunks have the same text, so the embedding cache embeds the corpus once).
+``--files N --copies C`` copies only N files C times: as many chunks for less embedding. Baselines from the same run: the query
 embedding alone (the floor of any dense search) and rank-bm25's own ``get_scores`` over the same
 chunks (what scoring without precomputed postings costs). Cold runs time ``soulscope search`` as a
 process against ``python -c "import sentence_transformers"``.
 
-    python bench/search.py [--copies 4] [--queries 50]
+    python bench/search.py [--copies 4] [--files N] [--queries 50]
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared/corpus/rappterbook"))
     parser.add_argument("--copies", type=int, default=4)
+    parser.add_argument(
+        "--files", type=int, help="copy only this many soul files (zion-coder-06 among them)"
+    )
     parser.add_argument("--queries", type=int, default=50)
     args = parser.parse_args()
     queries = (QUERIES * (args.queries // len(QUERIES) + 1))[: args.queries]
@@ -68,8 +72,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         memory = Path(tmp) / "memory"
         memory.mkdir()
+        souls = sorted((Path(args.corpus) / "memory").glob("*.md"))
+        if args.files:
+            souls = sorted({*souls[: args.files - 1], Path(args.corpus) / "memory/zion-coder-06.md"})
         for copy in range(args.copies):
-            for soul in sorted((Path(args.corpus) / "memory").glob("*.md")):
+            for soul in souls:
                 shutil.copy(soul, memory / f"{soul.stem}-c{copy}.md")
         world = World.open(tmp)
         t = time.perf_counter()
@@ -81,16 +88,17 @@ def main() -> int:
         attach = time.perf_counter() - t
         agent = "zion-coder-06-c0"
         print(
-            f"world: {len(world.agents())} agents, {len(index)} chunks; BM25 index built in "
-            f"{lexical_build:.2f} s, vectors attached in {attach:.1f} s "
-            f"({encoder.texts_encoded} chunks embedded); model on {encoder.device}\n"
+            f"world: {len(world.agents())} agents, {len(index)} chunks, {len(index.units)} "
+            f"bullets; BM25 index built in {lexical_build:.2f} s, vectors attached in "
+            f"{attach:.1f} s ({encoder.texts_encoded} bullets embedded); model on "
+            f"{encoder.device}\n"
         )
         for q in queries[:10]:  # warm-up
             index.search(q, k=10, mode="hybrid")
 
         from rank_bm25 import BM25Okapi
 
-        okapi = BM25Okapi([tokenize(c.text) for c in index.chunks])
+        okapi = BM25Okapi([tokenize(u.lexical) for u in index.units])
         rows = [
             ("query embedding alone (floor)", timed(lambda q: encoder.encode([q]), queries)),
             (

@@ -50,6 +50,7 @@ class AgentFile:
     size: int
     mtime: float
     problem: str | None = None  # set for junk that is listed but is not an agent
+    mtime_ns: int = 0  # the exact mtime, for telling a changed file (the world index)
 
 
 class World:
@@ -116,7 +117,9 @@ class World:
                     if not target.is_relative_to(self.root.resolve()):
                         problem = f"a link to {target}, outside the world: never read or written"
                 target = junk if problem else agents
-                target.append(AgentFile(agent_id, path, st.st_size, st.st_mtime, problem))
+                target.append(
+                    AgentFile(agent_id, path, st.st_size, st.st_mtime, problem, st.st_mtime_ns)
+                )
             self._listing = (agents, junk)
         return self._listing
 

@@ -54,7 +54,9 @@ def frame_entries(frames: int, start: int = 1, seed: int = 7, day0: date = date(
             lines.append(f"- {action}, {rng.choice(PEERS)} too\n")
         else:
             label = rng.choice(LABELS)
-            lines.append(f"- {label}: {rng.choice(PEERS)} on #{rng.randrange(1, 9999)}, once more\n")
+            lines.append(
+                f"- {label}: {rng.choice(PEERS)} on #{rng.randrange(1, 9999)}, once more\n"
+            )
         lines.append("\n")
         yield "".join(lines)
 

@@ -360,3 +360,48 @@ def test_dossier_on_the_real_history_resolves_short_ids_and_diffs_one_frame(
     assert why.bulk_note and "frames at once" in why.bulk_note
     assert why.diff.count("\n+## ") == 1 and why.frame.heading in why.diff
     assert "@@ -0,0 +1,2" not in why.diff
+
+
+def test_history_marks_becoming_changed_only_for_shifts_and_returns(tmp_path: Path) -> None:
+    from soulscope.history.timeline import history
+
+    repo = init(tmp_path / "sim")
+    memory = repo / "state" / "memory"
+    memory.mkdir(parents=True)
+    arc = [
+        "the type purist. From hobbyist to purist.",
+        "the type purist who writes stubs for everything.",  # refinement
+        "the twenty-seventh type purist, still.",  # a counter: the same role
+        "the pragmatist. From purist to pragmatist.",  # shift
+        "the type purist, back again. From pragmatist to purist.",  # return
+    ]
+    for n, becoming in enumerate(arc, 1):
+        frames = [
+            f"## Frame {i} — 2026-03-0{i}\n- Becoming: {b}\n\n" for i, b in enumerate(arc[:n], 1)
+        ]
+        (memory / f"{CODER}.md").write_text(soul(*frames))
+        commit(repo, f"frame {n}")
+    marks = [c.becoming_changed for c in reversed(history(World.open(repo), CODER))]
+    assert marks == [False, False, False, True, True]
+    rows = json.loads(run("history", CODER, "-w", str(repo), "--json").stdout)
+    assert [r["becoming_changed"] for r in reversed(rows)] == marks
+
+
+def test_becoming_json_gives_kind_magnitude_and_from_mismatch(tmp_path: Path) -> None:
+    memory = tmp_path / "w" / "memory"
+    memory.mkdir(parents=True)
+    (memory / f"{CODER}.md").write_text(
+        soul(
+            "## Frame 1 — 2026-03-01\n- Becoming: the type purist.\n\n",
+            "## Frame 2 — 2026-03-02\n- Becoming: the pragmatist. From schema author to x.\n\n",
+        )
+    )
+    out = run("becoming", CODER, "-w", str(tmp_path / "w"), "--json")
+    rows = json.loads(out.stdout)
+    assert [(r["kind"], r["shift"], r["from_mismatch"]) for r in rows] == [
+        ("first", False, False),
+        ("shift", True, True),
+    ]
+    assert rows[0]["magnitude"] == 0 and 0 < rows[1]["magnitude"] <= 1
+    table = run("becoming", CODER, "-w", str(tmp_path / "w"))
+    assert "from ≠ previous" in table.stdout and "shift" in table.stdout

@@ -21,7 +21,9 @@ DEMO_FRAMES = 24  # the frames the demo world ships with (its own text, written 
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.I)
 _DANGLING = re.compile(r"\b(?:the|a|an|their|his|her|its|my|our|your|this)\s+(?:the|a|an)\b", re.I)
 _WORD = re.compile(r"[a-z][a-z'-]{3,}")
-_LABELLED = re.compile(r"^- (Named|Influenced by|Surprised by|Reinforced|Becoming|Relationships): (.*)$")
+_LABELLED = re.compile(
+    r"^- (Named|Influenced by|Surprised by|Reinforced|Becoming|Relationships): (.*)$"
+)
 
 
 def _content(text: str) -> set[str]:

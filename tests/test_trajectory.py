@@ -11,13 +11,22 @@ from soulscope.soul.trajectory import arc, classify, drift, lexical_distance, ro
 @pytest.mark.parametrize(
     ("text", "role"),
     [
-        ("the integration testing advocate who writes actual test code", "integration testing advocate"),
-        ("reluctant empiricist — efficient untested code is still untested code.", "reluctant empiricist"),
+        (
+            "the integration testing advocate who writes actual test code",
+            "integration testing advocate",
+        ),
+        (
+            "reluctant empiricist — efficient untested code is still untested code.",
+            "reluctant empiricist",
+        ),
         ("the twenty-seventh bettor who prices everything", "bettor"),
         ("Twenty-eighth bet. The Bayesian bettor of the hubs.", "Bayesian bettor"),
         ("the 15th archivist, #3 in the queue", "archivist"),
         ("a sceptic with teeth", "sceptic"),
-        ("the agent who patches before proposing. Then ships.", "agent who patches before proposing"),
+        (
+            "the agent who patches before proposing. Then ships.",
+            "agent who patches before proposing",
+        ),
         ("less solo coder, more team lead. Proposing contracts.", "team lead"),
         ("interface auditor", "interface auditor"),
     ],
@@ -38,7 +47,9 @@ def test_counters_qualifiers_and_articles_do_not_make_a_new_role() -> None:
 def test_a_role_held_earlier_is_a_return_and_counts_as_a_shift() -> None:
     held = [("market", "maker"), ("sim", "evangelist")]
     assert classify("the market maker, back at the book.", "the sim evangelist.", held) == "return"
-    assert classify("the market maker, back at the book.", "the sim evangelist.", held[1:]) == "shift"
+    assert (
+        classify("the market maker, back at the book.", "the sim evangelist.", held[1:]) == "shift"
+    )
 
 
 def test_positions_shift_only_when_they_claim_a_change_of_stance() -> None:
@@ -86,7 +97,9 @@ def test_arc_classes_mismatches_and_magnitudes() -> None:
 
 
 def test_lexical_distance_ignores_counters_and_stop_words() -> None:
-    assert lexical_distance("Twentieth bet. The market maker.", "Thirtieth bet. the market maker") == 0
+    assert (
+        lexical_distance("Twentieth bet. The market maker.", "Thirtieth bet. the market maker") == 0
+    )
     assert lexical_distance("market maker", "sim evangelist") == 1
 
 

@@ -10,7 +10,7 @@ network.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from soulscope.chat.llm import LLM, Message
@@ -89,15 +89,26 @@ class ChatSession:
             yield offline_answer(prompt.citations)
             return
         cancel = cancel or threading.Event()
-        length = 0
+        cap = _AnswerCap()
         for piece in self.llm.stream(prompt.messages, cancel=cancel):
-            piece = piece[: MAX_ANSWER_CHARS - length]
-            length += len(piece)
-            yield piece
-            if length >= MAX_ANSWER_CHARS:
+            yield from cap.take(piece)
+            if cap.full:
                 cancel.set()  # closes the request
-                yield f"\n\n[answer cut at {MAX_ANSWER_CHARS:,} characters]"
                 return
+
+    async def astream(self, prompt: Prompt) -> AsyncIterator[str]:
+        """Like :meth:`answer`, for asyncio (the dashboard); needs an LLM."""
+        assert self.llm is not None
+        cap = _AnswerCap()
+        stream = self.llm.astream(prompt.messages)
+        try:
+            async for piece in stream:
+                for shown in cap.take(piece):
+                    yield shown
+                if cap.full:
+                    return
+        finally:
+            await stream.aclose()  # closes the request
 
     def remember(self, question: str, answer: str) -> None:
         """Keep a finished exchange for the next prompts."""
@@ -139,6 +150,24 @@ class ChatSession:
             return self.world.read(self.agent) if self.agent else None
         except WorldError:
             return None
+
+
+class _AnswerCap:
+    """Passes an answer through up to ``MAX_ANSWER_CHARS``, then says it was cut."""
+
+    def __init__(self) -> None:
+        self.length = 0
+
+    @property
+    def full(self) -> bool:
+        return self.length >= MAX_ANSWER_CHARS
+
+    def take(self, piece: str) -> list[str]:
+        piece = piece[: MAX_ANSWER_CHARS - self.length]
+        self.length += len(piece)
+        if self.full:
+            return [piece, f"\n\n[answer cut at {MAX_ANSWER_CHARS:,} characters]"]
+        return [piece]
 
 
 def _identity_header(soul: Soul) -> str:

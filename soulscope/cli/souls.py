@@ -13,9 +13,10 @@ from soulscope.cli.output import (
     print_table,
     print_text,
 )
+from soulscope.index import Entry, world_entries
 from soulscope.soul import export
 from soulscope.soul.model import Frame, Soul
-from soulscope.soul.trajectory import Statement, arc, compare, summarize
+from soulscope.soul.trajectory import Statement, arc, compare
 from soulscope.world import World, WorldError
 
 
@@ -70,24 +71,31 @@ def read_soul(world: World, agent_id: str) -> Soul:
         raise CommandError(str(exc)) from exc
 
 
+def indexed(world: World, label: str | None = None) -> list[Entry]:
+    """Every agent's summary from the world index (only changed files are parsed again); an
+    unreadable file fails the command with its sentence."""
+    entries = world_entries(world, label)
+    for e in entries:
+        if e.error:
+            raise CommandError(e.error)
+    return entries
+
+
 def run_agents(args: argparse.Namespace) -> int:
     world = open_world(args.world)
-    rows = []
-    for a in world.agents():
-        soul = read_soul(world, a.id)
-        last = soul.last_frame
-        rows.append(
-            {
-                "id": a.id,
-                "name": soul.name or world.display_name(a.id),
-                "path": str(a.path),
-                "frames": len(soul.frames),
-                "becoming": len(arc(soul)),
-                "bytes": a.size,
-                "last_frame": last.heading if last else None,
-                "problems": len(soul.problems),
-            }
-        )
+    rows = [
+        {
+            "id": e.file.id,
+            "name": e.summary.name or world.display_name(e.file.id),
+            "path": str(e.file.path),
+            "frames": e.summary.frames,
+            "becoming": e.summary.statements,
+            "bytes": e.file.size,
+            "last_frame": e.last_frame,
+            "problems": e.problems,
+        }
+        for e in indexed(world)
+    ]
     junk = [{"path": str(j.path), "problem": j.problem} for j in world.junk()]
     if args.json:
         emit_json(rows)
@@ -248,7 +256,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def run_overview(args: argparse.Namespace) -> int:
     world = open_world(args.world)
-    summaries = [summarize(a.id, read_soul(world, a.id), args.label) for a in world.agents()]
+    summaries = [e.summary for e in indexed(world, args.label)]
     if args.json:
         emit_json(
             [

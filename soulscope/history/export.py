@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from soulscope.history.git import Commit
-from soulscope.history.timeline import Change, Mention, SoulDiff
 from soulscope.history.mentions import Place
+from soulscope.history.timeline import Change, Mention, SoulDiff
 from soulscope.history.why import PostInfo, Why
 from soulscope.soul.export import statement_dict
 

@@ -13,7 +13,6 @@ import weakref
 from dataclasses import dataclass
 
 from soulscope.soul.model import Soul, clean, frame_label
-from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import Statement, arc
 from soulscope.world import World, WorldError
 
@@ -52,9 +51,10 @@ class AgentIndex:
     words: dict[str, tuple[int, ...]]  # word -> indexes of the frames that hold it, file order
 
 
-def _trim(text: str) -> str:
+def trim(text: str, limit: int = _LINE_LIMIT) -> str:
+    """Text from a soul file for a dossier: one line, bullet dash dropped, at most ``limit``."""
     text = " ".join(clean(text).split()).lstrip("- ")
-    return text if len(text) <= _LINE_LIMIT else text[: _LINE_LIMIT - 1].rstrip() + "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def place_of(agent: str, soul: Soul, index: int, line: int, text: str) -> Place:
@@ -66,7 +66,7 @@ def place_of(agent: str, soul: Soul, index: int, line: int, text: str) -> Place:
         date=f.date,
         index=index,
         line=line,
-        text=_trim(text),
+        text=trim(text),
     )
 
 
@@ -129,6 +129,7 @@ class MentionIndex:
         stamp = (a.size, a.mtime)
         with self._lock:
             known = self.agents.get(agent_id)
+            # The same parsed soul is indexed once; another parse of the file, again.
             if known is None or known.stamp != stamp or known.soul is not soul:
                 known = index_soul(agent_id, soul, stamp, self.label)
                 self.agents[agent_id] = known

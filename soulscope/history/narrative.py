@@ -108,7 +108,7 @@ def offline(why: Why) -> str:
     for state in why.influencer_states:
         if state.citation and state.becoming:
             out.append(
-                f'It names {state.agent} as an influence {why.citation}, who was then '
+                f"It names {state.agent} as an influence {why.citation}, who was then "
                 f'"{role_of(state.becoming)}" {state.citation}.'
             )
         elif state.citation:

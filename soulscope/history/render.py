@@ -91,7 +91,7 @@ def why_text(why: Why) -> Text:
     out.append(f"in {where}  ·  {st.kind}, drift {st.magnitude:.2f}\n", style="dim")
     if st.from_mismatch:
         out.append(
-            f"it says it comes from \"{st.from_role}\", which is not the previous role\n",
+            f'it says it comes from "{st.from_role}", which is not the previous role\n',
             style="yellow",
         )
     if why.previous is not None:
@@ -155,8 +155,10 @@ def why_text(why: Why) -> Text:
         out.append("\nbuild-up of the new role's words:\n", style="bold")
         for p in why.precursors:
             whose = "its own memory" if p.own else "elsewhere"
-            out.append(f"  \"{p.word}\" first in {whose} {p.citation}", style="dim")
-            out.append(f", {p.frames_before} frames before\n" if p.frames_before else "\n", style="dim")
+            out.append(f'  "{p.word}" first in {whose} {p.citation}', style="dim")
+            out.append(
+                f", {p.frames_before} frames before\n" if p.frames_before else "\n", style="dim"
+            )
             out.append(f"    {p.place.text}\n")
     out.append("\n")
     if why.commit is not None:

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from soulscope.history.git import Commit, HistoryError
-from soulscope.history.mentions import THREAD, WORD, MentionIndex, Place, index_for, place_of
+from soulscope.history.mentions import (
+    THREAD,
+    WORD,
+    MentionIndex,
+    Place,
+    index_for,
+    place_of,
+    trim,
+)
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
 from soulscope.soul.model import Frame, Soul, clean
 from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
@@ -29,7 +37,24 @@ MAX_MENTIONS = 12  # mentions of one thread across the world, the earliest first
 MAX_PRECURSOR_WORDS = 4
 _SHORT_ID = re.compile(r"(?<![\w-])([a-z]+-\d{1,4})(?![\w-])")
 _STOP_ROLE_WORDS = frozenset(
-    "the and for who with from into more less than that this one agent someone new".split()
+    [
+        "the",
+        "and",
+        "for",
+        "who",
+        "with",
+        "from",
+        "into",
+        "more",
+        "less",
+        "than",
+        "that",
+        "this",
+        "one",
+        "agent",
+        "someone",
+        "new",
+    ]
 )
 
 
@@ -135,7 +160,12 @@ class Why:
         }
         if self.previous is not None:
             prev = self.previous
-            out[cite(self.agent_id, prev.frame_label if prev.frame_index is not None else prev.heading)] = (
+            out[
+                cite(
+                    self.agent_id,
+                    prev.frame_label if prev.frame_index is not None else prev.heading,
+                )
+            ] = (
                 self.agent_id,
                 prev.frame_index,
             )
@@ -153,14 +183,18 @@ class Why:
 
 
 def pick_statement(
-    soul: Soul, frame: str | None = None, index: int | None = None, label: str | None = None
+    soul: Soul,
+    frame: str | None = None,
+    index: int | None = None,
+    label: str | None = None,
+    statements: list[Statement] | None = None,
 ) -> Statement:
     """A statement of the arc by frame (number, label or date) or by its 1-based position.
 
     A negative position counts from the end (-1 is the latest statement). ``label`` is the arc's
     label when it is not the default (Becoming, else Evolving position).
     """
-    statements = arc(soul, label)
+    statements = statements if statements is not None else arc(soul, label)
     label = arc_label(soul, label)
     if not statements:
         raise HistoryError(f"{soul.agent_id} has no {label} statements")
@@ -199,9 +233,12 @@ def explain(
     ``soulscope.chat.llm.LLM``) writes the narrative from the dossier; without one, or when it
     fails, the narrative is a deterministic summary of the same facts.
     """
-    soul = soul if soul is not None else world.read(agent_id)
-    st = pick_statement(soul, frame, index, label)
-    statements = arc(soul, label)
+    index_ = mentions or index_for(world, label)
+    entry = index_.agents.get(agent_id) if soul is None else None
+    if entry is None:
+        entry = index_.put(agent_id, soul if soul is not None else world.read(agent_id))
+    soul, statements = entry.soul, list(entry.statements)
+    st = pick_statement(soul, frame, index, label, statements)
     f = soul.frames[st.frame_index] if st.frame_index is not None else None
     names = AgentNames.of(world, agent_id)
     context = {name: f.get(name) for name in CONTEXT_LABELS} if f else {}
@@ -213,8 +250,6 @@ def explain(
         if resolved not in named and resolved != agent_id:
             named.append(resolved)
     threads = tuple(dict.fromkeys(int(n) for n in THREAD.findall(f.source if f else st.text)))
-    index_ = mentions or index_for(world, label)
-    index_.put(agent_id, soul)
     why = Why(
         agent_id=agent_id,
         statement=st,
@@ -256,7 +291,9 @@ def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
     if own:
         own = [_with_commit(timeline, why.agent_id, p) for p in own]
         why = replace(why, precursors=(*own, *(p for p in why.precursors if not p.own)))
-    return replace(why, commit=change.commit, diff=diff, frame_log=log, note=log_note, bulk_note=bulk)
+    return replace(
+        why, commit=change.commit, diff=diff, frame_log=log, note=log_note, bulk_note=bulk
+    )
 
 
 def _with_commit(timeline: Timeline, agent_id: str, p: Precursor) -> Precursor:
@@ -442,7 +479,9 @@ def _state_of(index: MentionIndex, agent: str, st: Statement) -> InfluencerState
             best = f
     if best is None:
         return InfluencerState(agent, present=True)
-    held = [s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index]
+    held = [
+        s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index
+    ]
     latest = held[-1] if held else None
     return InfluencerState(
         agent=agent,
@@ -544,16 +583,29 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
             found = author.soul.find_frames(str(post.frame)) if author else []
             out.append(
                 PostInfo(
-                    n, "community", post.author, post.title, _trim(post.body), str(post.frame),
-                    post.date, mentions, found[0].index if found else None,
+                    n,
+                    "community",
+                    post.author,
+                    post.title,
+                    trim(post.body, BODY_LIMIT),
+                    str(post.frame),
+                    post.date,
+                    mentions,
+                    found[0].index if found else None,
                 )
             )
         elif n in seen:
             item = seen[n]
             out.append(
                 PostInfo(
-                    n, "frame log", item.get("author"), item.get("title"),
-                    _trim(str(item.get("body") or "")), None, None, mentions,
+                    n,
+                    "frame log",
+                    item.get("author"),
+                    item.get("title"),
+                    trim(str(item.get("body") or ""), BODY_LIMIT),
+                    None,
+                    None,
+                    mentions,
                 )
             )
         else:
@@ -567,11 +619,6 @@ def _seen_in_log(log: dict[str, Any] | None) -> dict[int, dict[str, Any]]:
         return {}
     items = [*(context.get("posts") or []), *(context.get("related") or [])]
     return {i["post"]: i for i in items if isinstance(i, dict) and isinstance(i.get("post"), int)}
-
-
-def _trim(text: str) -> str:
-    text = " ".join(clean(text).split())
-    return text if len(text) <= BODY_LIMIT else text[: BODY_LIMIT - 1].rstrip() + "…"
 
 
 def with_narrative(why: Why, llm: Any = None) -> Why:

@@ -1,5 +1,7 @@
 """Retrieval over soul files: chunks that cite their frame, BM25, MiniLM embeddings and their fusion.
 
-``chunks`` cuts a soul into frame-sized pieces, ``lexical`` ranks them with BM25, ``semantic`` embeds
-them (the model and torch are imported only when an encoder is built), ``hybrid`` fuses the two.
+``chunks`` cuts a soul into frame-sized pieces and their bullets, ``lexical`` ranks bullets with
+stemmed BM25, ``semantic`` embeds them (the model and torch are imported only when an encoder is
+built) and caches the vectors, ``endpoint`` embeds through an OpenAI-compatible server instead,
+``hybrid`` fuses the two lists by score, and ``temporal`` reads time in a question.
 """

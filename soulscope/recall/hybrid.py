@@ -257,11 +257,12 @@ class RecallIndex:
         """Each searched unit's score (aligned with ``rows``) in ``mode``."""
         lexical = dense = None
         if mode != "dense":
-            lexical = self.lexical.scores(tokenize(query) if tokens is None else tokens)[rows]
+            terms = tokenize(query) if tokens is None else tokens
+            lexical = _take(self.lexical.scores(terms), rows)
         if mode != "bm25":
             assert self.encoder is not None and self.vectors is not None
             q = self.encoder.encode([query])[0]
-            dense = self.vectors[rows] @ q
+            dense = _take(self.vectors, rows) @ q
         if lexical is None:
             return dense
         if dense is None:
@@ -332,6 +333,14 @@ def _when(hit: Hit, one_agent: bool) -> tuple[str, int, int]:
     c = hit.chunk
     place = c.frame_index or 0 if one_agent else 0
     return (c.date or "", c.number if c.number is not None else -1, place)
+
+
+def _take(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values[rows]``, as a view when the rows are a run (one agent, or the world): copying
+    the embedding matrix of a large world would cost more than scoring it."""
+    if len(rows) and rows[-1] - rows[0] + 1 == len(rows):
+        return values[rows[0] : rows[-1] + 1]
+    return values[rows]
 
 
 def _minmax(scores: np.ndarray) -> np.ndarray:

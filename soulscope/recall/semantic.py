@@ -127,7 +127,9 @@ class MiniLM:
     word piece is rarely longer than 5 characters, so what is cut off would be dropped anyway.
     """
 
-    def __init__(self, device: str | None = None, batch_size: int | None = None) -> None:
+    def __init__(
+        self, device: str | None = None, batch_size: int | None = None, int8: bool = False
+    ) -> None:
         folder = model_path()
         verify_weights(folder)
         # Belt and braces: the path is local, and the hub must not be asked about it either.
@@ -146,6 +148,13 @@ class MiniLM:
         if gpu:
             self._model.half()
         self.name = f"{MODEL_NAME}@{WEIGHTS_SHA256[:12]}"
+        if int8:  # dynamic int8 linear layers: measured by bench/embed.py and bench/locomo.py
+            import torch
+
+            self._model = torch.ao.quantization.quantize_dynamic(
+                self._model, {torch.nn.Linear}, dtype=torch.qint8
+            )
+            self.name += "+int8"
         self.batch_size = batch_size or (GPU_BATCH if gpu else CPU_BATCH)
         self.texts_encoded = 0  # how many texts went through the model (the cache's tests read it)
         self._lock = threading.Lock()  # one model, shared by workers: encode one batch at a time

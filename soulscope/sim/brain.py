@@ -8,7 +8,7 @@ exist: ``soulscope.sim.offline.OfflineBrain`` (seeded, no network) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,6 +24,21 @@ class DecisionError(ValueError):
     """An answer that is not a valid decision; the message says what is wrong, for a repair."""
 
 
+class AgentIds(tuple[str, ...]):
+    """Every agent id of a world, in order, with the membership test of a set (a frame asks
+    "is this an agent?" for each of thousands of agents: one set for all of them)."""
+
+    members: frozenset[str]
+
+    def __new__(cls, ids: Iterable[str]) -> AgentIds:
+        self = super().__new__(cls, ids)
+        self.members = frozenset(self)
+        return self
+
+    def __contains__(self, agent: object) -> bool:
+        return agent in self.members
+
+
 @dataclass(frozen=True, slots=True)
 class Feed:
     """What an agent reads in a frame (all of it from before the frame started)."""
@@ -31,7 +46,7 @@ class Feed:
     posts: tuple[Post, ...] = ()  # recent posts in its channels, by others
     replies: tuple[Comment, ...] = ()  # recent comments on its posts or answering its comments
     related: tuple[Post | Comment, ...] = ()  # what agents it follows or relates to did lately
-    agents: tuple[str, ...] = ()  # every agent id in the world
+    agents: tuple[str, ...] = ()  # every agent id in the world (an ``AgentIds`` in a frame)
     topics: tuple[str, ...] = ()  # the interests of the agents acting this frame, lower case
 
 
@@ -199,7 +214,7 @@ def validate(obj: Any, request: Request) -> Decision:
     if len(raw_actions) > MAX_ACTIONS:
         raise DecisionError(f"at most {MAX_ACTIONS} actions per frame")
     known_posts = request.thread_ids
-    agents = set(request.feed.agents)
+    agents = request.feed.agents
     actions: list[Action] = []
     for i, a in enumerate(raw_actions):
         where = f"action {i + 1}"

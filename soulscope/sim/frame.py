@@ -24,7 +24,7 @@ from typing import Any
 from soulscope.atomic import append_durable, cut_torn_tail, sync_paths
 from soulscope.sim import community as store
 from soulscope.sim import repo
-from soulscope.sim.brain import TEXT_FIELDS, Brain, Decision, Feed, Outcome, Request
+from soulscope.sim.brain import TEXT_FIELDS, AgentIds, Brain, Decision, Feed, Outcome, Request
 from soulscope.sim.clock import WORLD_FILE, Clock, read_clock, write_clock
 from soulscope.sim.community import Comment, Community, Follow, Post, Vote, channel_name
 from soulscope.sim.create import read_registry
@@ -156,8 +156,8 @@ def build_requests(
     world: World, clock: Clock, chosen: list[str], souls: dict[str, Soul], community: Community
 ) -> list[Request]:
     """What each agent reads this frame: all of it from before the frame."""
-    agents = tuple(a.id for a in world.agents())
-    known = set(agents)
+    agents = AgentIds(a.id for a in world.agents())
+    known = agents.members
     since = clock.frame - RECENT_FRAMES + 1
     recent_posts = [p for p in community.posts if p.frame >= since]
     recent_posts.sort(key=lambda p: (-p.frame, -p.id))
@@ -316,7 +316,8 @@ def apply(
             "decision": _decision_dict(decision),
             "error": outcome.error,
         }
-        out.logs[agent] = (json.dumps(log, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        # One line: json's C encoder (an indented log costs 4 s per 10,000 agents); ``jq .`` reads it.
+        out.logs[agent] = (json.dumps(log, ensure_ascii=False) + "\n").encode("utf-8")
     return out
 
 

@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import stat
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from soulscope.atomic import write_atomic
@@ -66,6 +66,10 @@ class Journal:
         return [root / t.path for t in self.files]
 
 
+_JOURNAL_FIELDS = [f.name for f in fields(Journal)]
+_TOUCH_FIELDS = [f.name for f in fields(Touch)]
+
+
 def journal_path(root: Path) -> Path:
     return root / STATE_DIR / JOURNAL
 
@@ -74,10 +78,16 @@ def git_pidfile(root: Path) -> Path:
     return root / STATE_DIR / GIT_PID
 
 
+def relative(path: Path, root: Path) -> str:
+    """``path`` relative to ``root``, which holds it (a string cut: thousands per frame)."""
+    text, prefix = str(path), str(root) + os.sep
+    return text[len(prefix) :] if text.startswith(prefix) else os.path.relpath(path, root)
+
+
 def append_touch(root: Path, path: Path, before: bytes | None, size: int, data: bytes) -> Touch:
     """An append of ``data`` to ``path``; ``before`` is the end of the file (at least its last
     ``ANCHOR`` bytes, or all of it), None when the file does not exist yet."""
-    rel = os.path.relpath(path, root)
+    rel = relative(path, root)
     if before is None:
         return Touch(rel, "append", added=digest(data), added_size=len(data))
     anchor = digest(before[-ANCHOR:]) if size else ""
@@ -86,7 +96,7 @@ def append_touch(root: Path, path: Path, before: bytes | None, size: int, data: 
 
 def replace_touch(root: Path, path: Path, new: bytes) -> Touch:
     content = path.read_text(encoding="utf-8") if path.exists() else None
-    return Touch(os.path.relpath(path, root), "replace", content=content, added=digest(new))
+    return Touch(relative(path, root), "replace", content=content, added=digest(new))
 
 
 def read_end(path: Path) -> tuple[int, bytes] | None:
@@ -101,7 +111,8 @@ def read_end(path: Path) -> tuple[int, bytes] | None:
 
 
 def write_journal(root: Path, journal: Journal) -> None:
-    data = asdict(journal)
+    data = {name: getattr(journal, name) for name in _JOURNAL_FIELDS}
+    data["files"] = [{name: getattr(t, name) for name in _TOUCH_FIELDS} for t in journal.files]
     write_atomic(journal_path(root), (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
 
 

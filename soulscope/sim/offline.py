@@ -218,7 +218,7 @@ class _Composer:
         self.rng = random.Random(f"offline:{request.seed}:{request.agent}:{request.frame}")
         self.me = _Self.of(request.soul, request.agent)
         self._topics: dict[int, str] = {}
-        self.agents = set(request.feed.agents)
+        self.agents = request.feed.agents
 
     # -- reading --------------------------------------------------------------------------
     def _score(self, post: Post) -> float:
@@ -230,7 +230,7 @@ class _Composer:
         interest of the world's that it names or touches, else ``fallback`` (never a topic the
         text does not touch)."""
         lowered = text.lower()
-        words = set(_words(text)) - self.agents  # a name is who, not what
+        words = {w for w in _words(text) if w not in self.agents}  # a name is who, not what
         touched = [i for i in self.me.interests if words.intersection(_words(i))]
         if touched:
             return self._pick(touched).lower()
@@ -421,9 +421,8 @@ class _Composer:
             talked.setdefault(engaged.author, f"following their posts on {self._about(engaged)}")
         # Only agents that still exist: an author whose soul file was removed is read, never
         # followed or related to.
-        exists = set(r.feed.agents)
-        actions = [a for a in actions if a["type"] != "follow" or a["agent"] in exists]
-        talked = {a: why for a, why in talked.items() if a in exists}
+        actions = [a for a in actions if a["type"] != "follow" or a["agent"] in r.feed.agents]
+        talked = {a: why for a, why in talked.items() if a in r.feed.agents}
         if not actions:
             actions.append({"type": "lurk"})
 

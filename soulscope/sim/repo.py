@@ -1,5 +1,5 @@
-"""The world's git repository, driven through plain ``git`` (three processes per frame: status,
-add, commit).
+"""The world's git repository, driven through plain ``git`` (a frame's commit is a few plumbing
+commands, see ``commit``).
 
 Frame commits are authored by ``soulscope`` and dated by the world's clock, never the wall clock,
 so the same seed gives the same history; a user's own edits are committed under the user's name.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,20 +49,25 @@ def git(
     check: bool = True,
     pidfile: Path | None = None,
     as_soulscope: bool = True,
+    index: Path | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Run ``git -C top ARGS``; a failure raises ``RepoError`` with git's own words.
 
     ``pidfile``: the child's pid is written there while it runs, so that a runner killed while
-    waiting leaves word of a git that may still be working (``wait_for``).
+    waiting leaves word of a git that may still be working (``wait_for``). ``index``: a
+    temporary index file instead of the repository's own.
     """
     cmd = ["git", "-C", str(top), "-c", "commit.gpgsign=false", *args]
+    env = _env(date, as_soulscope)
+    if index is not None:
+        env["GIT_INDEX_FILE"] = str(index)
     try:
         proc = subprocess.Popen(
             cmd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=_env(date, as_soulscope),
+            env=env,
         )
     except FileNotFoundError as exc:
         raise RepoError("git is not installed (soulscope needs it to record frames)") from exc
@@ -164,36 +170,67 @@ def head_message(top: Path) -> str:
     return git(top, "log", "-1", "--format=%s").stdout.decode().strip()
 
 
+def _relative(top: Path, path: Path) -> str:
+    text, prefix = str(path), str(top) + os.sep
+    return text[len(prefix) :] if text.startswith(prefix) else os.path.relpath(path, top)
+
+
 def _pathspec(top: Path, paths: Sequence[Path]) -> bytes:
-    return b"\0".join(os.fsencode(os.path.relpath(p, top)) for p in paths)
+    return b"\0".join(os.fsencode(_relative(top, p)) for p in paths)
 
 
 def commit(
     top: Path, paths: Sequence[Path], message: str, date: str, pidfile: Path | None = None
 ) -> str:
-    """Stage exactly ``paths`` and commit only them (other staged changes stay staged)."""
-    spec = _pathspec(top, paths)
-    git(top, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul", stdin=spec)
-    git(
-        top,
-        "commit",
-        "-q",
-        "--no-verify",
-        "--allow-empty",
-        "-m",
-        message,
-        "--pathspec-from-file=-",
-        "--pathspec-file-nul",
-        stdin=spec,
-        date=date,
-        pidfile=pidfile,
-    )
-    return head(top) or ""
+    """Commit exactly ``paths`` as they are on disk; other staged changes stay staged.
+
+    What ``git commit PATHS`` does, in plumbing: git matches every path against every pathspec
+    given, which grows with the square of a frame's thousands of files. The paths are staged
+    in the index; when nothing else is staged the index is the new tree, else HEAD's tree plus
+    exactly those entries is built in a temporary index. HEAD moves only at the end
+    (``update-ref``), so a commit either lands whole or not at all.
+    """
+    rels = [_relative(top, p) for p in paths]
+    listing = b"".join(os.fsencode(r) + b"\0" for r in rels)
+    git(top, "update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
+    parent = head(top)
+    staged = set(rels)
+    if parent:
+        done = git(top, "diff-index", "--cached", "--name-only", "-z", parent)
+        staged.update(os.fsdecode(n) for n in done.stdout.split(b"\0") if n)
+    if parent and len(staged) == len(rels):
+        tree = git(top, "write-tree").stdout.decode().strip()  # nothing else staged: the index
+    else:
+        tree = _tree_of(top, rels, parent)
+    args = ["commit-tree", tree, "-m", message, *(["-p", parent] if parent else [])]
+    sha = git(top, *args, date=date, pidfile=pidfile).stdout.decode().strip()
+    git(top, "update-ref", "-m", f"commit: {message}", "HEAD", sha, parent or "", pidfile=pidfile)
+    return sha
+
+
+def _tree_of(top: Path, rels: list[str], parent: str | None) -> str:
+    """The tree of ``parent`` with the index's entries for ``rels`` (other staged changes left
+    out), built in a temporary index."""
+    entries = {}
+    for entry in git(top, "ls-files", "--stage", "-z").stdout.split(b"\0"):
+        if entry:
+            info, _, name = entry.partition(b"\t")
+            entries[name] = info
+    lines = []
+    for r in rels:
+        name = os.fsencode(r)
+        lines.append((entries.get(name) or b"0 " + b"0" * 40) + b"\t" + name + b"\0")
+    with tempfile.TemporaryDirectory(prefix="soulscope-index-") as tmp:
+        index = Path(tmp) / "index"
+        if parent:
+            git(top, "read-tree", parent, index=index)
+        git(top, "update-index", "-z", "--index-info", stdin=b"".join(lines), index=index)
+        return git(top, "write-tree", index=index).stdout.decode().strip()
 
 
 def uncommitted(top: Path, paths: Sequence[Path]) -> list[Path]:
     """Those of ``paths`` whose content differs from HEAD's: edited, staged, new or removed."""
-    wanted = {os.path.relpath(p, top): p for p in paths}
+    wanted = {_relative(top, p): p for p in paths}
     # Whole folders as pathspecs: git matches each path against every pathspec given.
     folders = sorted({os.path.dirname(r) or r for r in wanted})
     done = git(

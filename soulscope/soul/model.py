@@ -158,9 +158,10 @@ class Soul:
     def source(self) -> str:
         return self.preamble + "".join(b.source for b in self.blocks)
 
-    @property
+    @cached_property
     def display_text(self) -> str:
-        """The whole file for display, undecodable bytes replaced."""
+        """The whole file for display, undecodable bytes replaced (computed once: a worker can
+        prepare it for the UI)."""
         return clean(self.source)
 
     def frame_at_line(self, line: int) -> Frame | None:

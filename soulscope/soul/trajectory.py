@@ -19,10 +19,16 @@ prices comparative claims"): one shifts only when it claims a change of the agen
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from soulscope.soul.model import Frame, Soul, frame_label, label_key
+
+
+def _words_in(text: str) -> list[str]:
+    return text.split()
+
 
 DEFAULT_LABEL = "Becoming"
 FALLBACK_LABEL = "Evolving position"
@@ -32,17 +38,17 @@ SHIFT_KINDS = frozenset({"shift", "return"})
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
 _FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
 
-_UNITS = (
+_UNITS = _words_in(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
     "hundred"
-).split()
-_ORDINALS = (
+)
+_ORDINALS = _words_in(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
     "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
     "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth hundredth last latest "
     "next final"
-).split()
+)
 _NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
 # One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
 _COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
@@ -51,31 +57,46 @@ _ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 _COUNTER_WORD = re.compile(
     rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
 )
+_ORDINAL_ENDINGS = ("st", "nd", "rd", "th", "next", "final")
+
+
+def is_counter(word: str) -> bool:
+    """An ordinal or numeral ("twenty-seventh", "15th", "#3", "3"): it counts, it names nothing."""
+    if not word:
+        return False
+    # Most words end in neither a digit-led form nor an ordinal ending: skip the long pattern.
+    if not (word[0].isdigit() or word[0] == "#" or word.lower().endswith(_ORDINAL_ENDINGS)):
+        return False
+    return _COUNTER_WORD.match(word) is not None
+
+
 # A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
 _COUNTER_PREFIX = re.compile(
     rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
     rf"(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*[.;:—–]\s*",
     re.I,
 )
-_ARTICLES = frozenset("the a an my our this that its their his her now still".split())
+_ARTICLES = frozenset(_words_in("the a an my our this that its their his her now still"))
 # Words that end the noun phrase: what follows qualifies the role, it does not name another.
 _QUALIFIERS = frozenset(
-    (
+    _words_in(
         "who whose whom that which where when while because with without than for from in on "
         "at by between of to into onto through across after before about like as not rather "
         "instead beyond over under against toward towards via and or but than — –"
-    ).split()
+    )
 )
 # Heads too vague to be a role alone: "the agent who patches before proposing" keeps its clause.
-_GENERIC_HEADS = frozenset("agent one someone person entity being kind type figure thing".split())
+_GENERIC_HEADS = frozenset(
+    _words_in("agent one someone person entity being kind type figure thing")
+)
 _LESS_MORE = re.compile(r"^(?:less|not)\s+.+?,?\s+(?:more|but)\s+(.+)$", re.I)
 _STOP = frozenset(
-    (
+    _words_in(
         "the a an and or but of to in on at by for from with without is are was were be been it "
         "its this that these those as not no just only than then now still more less who whose "
         "which what when where how i my me we our they their them he she his her you your so if "
         "into about over also very same one"
-    ).split()
+    )
 )
 
 # Early-era positions: what makes one claim a change of the agent's own stance.
@@ -88,8 +109,10 @@ _CHANGE_FROM_TO = re.compile(
 )
 # A change that happened around the agent, not to it: the world's seed, the room's mood.
 _NOT_SELF = frozenset(
-    "seed seeds vibe mood weather conversation conversations thread threads debate topic "
-    "platform community market prices word".split()
+    _words_in(
+        "seed seeds vibe mood weather conversation conversations thread threads debate topic "
+        "platform community market prices word"
+    )
 )
 _ARROW = re.compile(r"^[^.→]{1,60}?\s→\s[^.→]{1,60}?(?:\.|$)")
 _CONCESSION = re.compile(
@@ -154,6 +177,9 @@ def strip_counters(text: str) -> str:
         out = out[m.end() :]
 
 
+# Pure functions of a string, asked several times per statement (as the statement, as the previous
+# one, as a "From" role): long arcs repeat their wording, so a cache saves most of the work.
+@lru_cache(maxsize=4096)
 def role_of(text: str) -> str:
     """The role a statement names: its opening noun phrase, without article, counters or qualifiers."""
     body = strip_counters(text)
@@ -162,7 +188,7 @@ def role_of(text: str) -> str:
     less_more = _LESS_MORE.match(body.split(". ")[0].rstrip("."))
     if less_more:
         clause = less_more.group(1)
-    words = [w for w in clause.split() if not _COUNTER_WORD.match(w.strip("*_\"'`,."))]
+    words = [w for w in clause.split() if not is_counter(w.strip("*_\"'`,."))]
     while words and words[0].lower() in _ARTICLES:
         words = words[1:]
     for i, word in enumerate(words):
@@ -182,10 +208,11 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=4096)
 def role_key(role: str) -> tuple[str, ...]:
     """A role's words as compared: lower case, hyphens split, plurals folded."""
     words = re.sub(r"[^\w\s]", " ", role.lower().replace("-", " ")).split()
-    return tuple(_stem(w) for w in words if not _COUNTER_WORD.match(w))
+    return tuple(_stem(w) for w in words if not is_counter(w))
 
 
 def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -198,11 +225,13 @@ def same_role(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return a[-1] == b[-1] and (set(a) <= set(b) or set(b) <= set(a))
 
 
-def _words(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
     words = re.sub(r"[^\w\s]", " ", strip_counters(text).lower().replace("-", " ")).split()
-    return {_stem(w) for w in words if w not in _STOP and not _COUNTER_WORD.match(w)}
+    return frozenset(_stem(w) for w in words if w not in _STOP and not is_counter(w))
 
 
+@lru_cache(maxsize=4096)
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", strip_counters(text).lower()).split())
 
@@ -288,7 +317,10 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
     used = arc_label(soul, label)
     key, position = label_key(used), is_position_label(used)
     out: list[Statement] = []
-    held: list[tuple[str, ...]] = []
+    # The roles held so far, each once, by head noun: ``same_role`` needs the same head, so a
+    # statement is compared with those alone (a list of every statement made long arcs quadratic).
+    held: dict[str, list[tuple[str, ...]]] = {}
+    prev_key: tuple[str, ...] | None = None
     prev: str | None = None
     for block in soul.blocks:
         frame = block if isinstance(block, Frame) else None
@@ -297,15 +329,16 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                 continue
             role = role_of(obs.text)
             rkey = role_key(role)
-            kind = classify(obs.text, prev, held, position)
+            candidates = held.get(rkey[-1], []) if rkey else []
+            kind = classify(obs.text, prev, [*candidates, prev_key or ()], position)
             m = _FROM_TO.search(obs.text)
             from_role = m.group(1).strip() if m else None
             mismatch = bool(
                 not position
                 and from_role
-                and held
+                and prev_key is not None
                 and names_role(from_role)
-                and not same_role(role_key(role_of(from_role)), held[-1])
+                and not same_role(role_key(role_of(from_role)), prev_key)
             )
             out.append(
                 Statement(
@@ -326,8 +359,9 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                     duplicate_frame=bool(frame and frame.duplicate_of is not None),
                 )
             )
-            held.append(rkey)
-            prev = obs.text
+            if rkey and rkey not in held.setdefault(rkey[-1], []):
+                held[rkey[-1]].append(rkey)
+            prev_key, prev = rkey, obs.text
     return out
 
 

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 from time import monotonic, perf_counter
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
@@ -44,9 +44,10 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
-from soulscope.soul.lookup import find_frame
+from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
-from soulscope.soul.model import Soul
+from soulscope.soul.lookup import find_frame
+from soulscope.soul.model import ENCODING_ERRORS, Soul, clean
 from soulscope.tui.actions import (
     ACTIONS,
     BY_ID,
@@ -63,6 +64,7 @@ from soulscope.tui.messages import (
     FramesFinished,
     SoulFailed,
     SoulLoaded,
+    SoulTextRead,
     WorldParsed,
     WorldProgress,
 )
@@ -84,6 +86,9 @@ PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatP
 
 # The most frames one N may run (a typo of 100000 should not lock the world for hours).
 MAX_FRAMES_AT_ONCE = 1000
+
+# A file at least this big is shown as text while it is parsed (parsing 20 MB takes seconds).
+EARLY_TEXT_BYTES = 1_000_000
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
@@ -270,9 +275,9 @@ class SoulscopeApp(App[None]):
         self.sidebar.highlight(agent_id)
         for pane in self.panes:
             pane.agent_id = agent_id
-        cached = self.cache.cached(agent_id)
+        cached = self.cache.cached(agent_id, with_arc=True)
         if cached is not None:
-            # Switching back to a parsed agent costs no worker round trip.
+            # Switching back to a shown agent costs no worker round trip.
             self._show_soul(agent_id, cached)
         else:
             self.load_soul(agent_id)
@@ -281,11 +286,28 @@ class SoulscopeApp(App[None]):
     def load_soul(self, agent_id: str) -> None:
         started = perf_counter()
         try:
+            listed = self.world.agent(agent_id)
+            if listed.size >= EARLY_TEXT_BYTES:
+                self._read_early(listed.path, agent_id)
             soul, summary = self.cache.load(agent_id)
         except WorldError as exc:
             self.post_message(SoulFailed(agent_id, str(exc)))
             return
+        # Ready before the UI asks: the Soul tab's text and the Becoming tab's arc.
+        soul.display_text  # noqa: B018
+        self.cache.arc(agent_id, soul)
         self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
+
+    def _read_early(self, path: Path, agent_id: str) -> None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return  # parsing it says why, in one sentence
+        self.post_message(SoulTextRead(agent_id, clean(data.decode("utf-8", ENCODING_ERRORS))))
+
+    def on_soul_text_read(self, message: SoulTextRead) -> None:
+        if self.is_running and message.agent_id == self.agent_id and self.soul is None:
+            self.query_one(SoulPane).show_text(message.text)
 
     def on_soul_loaded(self, message: SoulLoaded) -> None:
         # A worker may finish while the app is closing and its widgets are going away.
@@ -308,22 +330,37 @@ class SoulscopeApp(App[None]):
 
     @work(thread=True, exclusive=True, group="world", exit_on_error=False)
     def parse_world(self) -> None:
-        """Parse every agent (filling the cache) and report summaries in batches."""
+        """Every agent's summary from the world index, reported in batches: the rows of unchanged
+        files at once, then the files that changed as they are parsed (and written back)."""
         worker = get_current_worker()
-        agents = self.world.agents()
-        batch, failures, last, failed = [], [], monotonic(), 0
-        for done, agent in enumerate(agents, 1):
-            if worker.is_cancelled:
-                return
-            try:
-                batch.append(self.cache.load(agent.id)[1])
-            except WorldError as exc:
-                failures.append((agent.id, str(exc)))
-                failed += 1
-            if done == len(agents) or monotonic() - last >= PROGRESS_INTERVAL:
-                self.post_message(WorldProgress(tuple(batch), tuple(failures), done, len(agents)))
-                batch, failures, last = [], [], monotonic()
-        self.post_message(WorldParsed(len(agents), failed, perf_counter() - self._world_started))
+        with WorldIndex(self.world, self.arc_label) as index:
+            fresh, stale = index.scan()
+            total, done, failed = len(fresh) + len(stale), len(fresh), 0
+            if fresh or not stale:
+                summaries = tuple(e.summary for e in fresh if e.summary is not None)
+                self.post_message(WorldProgress(summaries, (), done, total))
+            parsed, failures, last = [], [], monotonic()
+            for file in stale:
+                if worker.is_cancelled:
+                    index.save(parsed)
+                    return
+                # Through the cache of parsed souls: the selected agent is parsed once.
+                try:
+                    entry = index.entry(file, *self.cache.load(file.id))
+                except WorldError as exc:
+                    entry = Entry(file, error=str(exc))
+                done += 1
+                if entry.error is not None:
+                    failures.append((file.id, entry.error))
+                    failed += 1
+                else:
+                    parsed.append(entry)
+                if done == total or monotonic() - last >= PROGRESS_INTERVAL:
+                    index.save(parsed)
+                    summaries = tuple(e.summary for e in parsed if e.summary is not None)
+                    self.post_message(WorldProgress(summaries, tuple(failures), done, total))
+                    parsed, failures, last = [], [], monotonic()
+        self.post_message(WorldParsed(total, failed, perf_counter() - self._world_started))
 
     def on_world_progress(self, message: WorldProgress) -> None:
         if not self.is_running:

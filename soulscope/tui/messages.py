@@ -22,6 +22,14 @@ class SoulLoaded(Message):
 
 
 @dataclass
+class SoulTextRead(Message):
+    """A big file of the selected agent is read, not yet parsed: its text, shown meanwhile."""
+
+    agent_id: str
+    text: str
+
+
+@dataclass
 class SoulFailed(Message):
     """The selected agent's file could not be read; ``error`` is one sentence for the user."""
 

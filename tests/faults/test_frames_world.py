@@ -124,7 +124,8 @@ def test_an_untracked_soul_file_is_an_uncommitted_edit(world: Path) -> None:
 
 
 def slow_git(tmp_path: Path) -> tuple[dict[str, str], Path]:
-    """A PATH whose ``git commit`` announces itself, then takes 3 s before running the real git."""
+    """A PATH whose git, when it moves HEAD to a new commit (``commit``, or ``update-ref`` in
+    plumbing), announces itself, then takes 3 s before running the real git."""
     real = subprocess.run(["which", "git"], capture_output=True, text=True).stdout.strip()
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -132,7 +133,8 @@ def slow_git(tmp_path: Path) -> tuple[dict[str, str], Path]:
     script = bin_dir / "git"
     script.write_text(
         "#!/bin/sh\n"
-        f'for a in "$@"; do [ "$a" = commit ] && {{ touch {started}; sleep 3; break; }}; done\n'
+        'for a in "$@"; do case "$a" in commit|update-ref) '
+        f"touch {started}; sleep 3; break;; esac; done\n"
         f'exec {real} "$@"\n'
     )
     script.chmod(0o755)

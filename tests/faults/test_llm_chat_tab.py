@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Markdown
 
+from soulscope.chat.session import MAX_ANSWER_CHARS
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.widgets.soul_text import SoulText
@@ -82,6 +83,13 @@ async def test_every_failure_is_one_sentence_and_no_message_is_lost(
             await settle(pilot)
             answer = list(pane.query(".chat-answer").results(Markdown))[-1].source
             assert answer == "I␛[2J retitle␛]0;pwned␇ you."
+            server.failure = "huge"
+            entry.value = ""
+            await pilot.press(*"and then?", "enter")
+            await settle(pilot)
+            answer = list(pane.query(".chat-answer").results(Markdown))[-1].source
+            assert answer.endswith(f"[answer cut at {MAX_ANSWER_CHARS:,} characters]")
+            assert len(answer) < MAX_ANSWER_CHARS + 100
             server.failure = "hang"  # quitting distils; the LLM does not answer in time
     users = world.root / "users"
     kept = (users / "ann.txt").read_text() + (users / "ann.buffer.jsonl").read_text()

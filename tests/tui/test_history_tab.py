@@ -12,7 +12,6 @@ from textual.widgets import DataTable, Input, RichLog, Static
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.history import DiffReady, HistoryLoaded, HistoryPane, SoulAtScreen
-from soulscope.tui.screens import PickScreen
 from soulscope.tui.why import WhyScreen
 from soulscope.world import World
 from tests.history_repos import commit, git, init

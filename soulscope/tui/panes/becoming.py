@@ -15,6 +15,7 @@ from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcRow, Statement, arc, compare
 from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import WorldError
 
@@ -80,6 +81,7 @@ class BecomingPane(Pane):
         self.other: list[Statement] = []
         self.compared: list[ArcRow] = []  # the comparison's rows
         self._stale = False  # the table shows an older soul than ``soul``
+        self._filling: SlicedFill[Statement] | None = None  # the rows being added
         self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
         self._encoder = None  # the embedding model, once the user asked for semantic drift
 
@@ -104,7 +106,7 @@ class BecomingPane(Pane):
         return self.query_one("#arc", DataTable)
 
     def watch_soul(self, soul: Soul | None) -> None:
-        self.statements = arc(soul, self.app.arc_label) if soul else []
+        self.statements = self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else []
         # A hidden tab fills its table when it is shown: switching agents pays only for what is seen.
         self._stale = True
         if self.region.area:
@@ -119,16 +121,9 @@ class BecomingPane(Pane):
         table = self.table
         table.clear()
         self.rows = [s for s in self.statements if s.shift or not self.shifts_only]
-        for s in self.rows:
-            table.add_row(
-                Text(str(s.index + 1), justify="right"),
-                # Undated frame numbers are the early era's norm: the date column says when.
-                Text(s.frame_label if s.number is not None else "—"),
-                Text(s.date or "—"),
-                mark(s),
-                Text(visible(s.role)),
-                key=str(s.index),
-            )
+        if self._filling is not None:
+            self._filling.cancel()
+        self._filling = SlicedFill(self, self.rows, self._add_row)
         summary = self.query_one("#arc-summary", StatusLine)
         if soul is None:
             summary.show(Text(""))
@@ -150,6 +145,22 @@ class BecomingPane(Pane):
         self._show_detail(0)
         self._apply_target()
         self._fill_compare()
+
+    def _add_row(self, s: Statement) -> None:
+        self.table.add_row(
+            Text(str(s.index + 1), justify="right"),
+            # Undated frame numbers are the early era's norm: the date column says when.
+            Text(s.frame_label if s.number is not None else "—"),
+            Text(s.date or "—"),
+            mark(s),
+            Text(visible(s.role)),
+            key=str(s.index),
+        )
+
+    def _rows_up_to(self, row: int) -> None:
+        """Make sure the table holds row ``row`` (before moving the cursor there)."""
+        if self._filling is not None:
+            self._filling.until(row)
 
     # -- drift ------------------------------------------------------------------------------
     def _show_drift(self, values: list[float], kind: str) -> None:
@@ -214,10 +225,12 @@ class BecomingPane(Pane):
         _, frame_index = self._target
         self._target = None
         rows = [
-            i for i, s in enumerate(self.rows)
+            i
+            for i, s in enumerate(self.rows)
             if s.frame_index is not None and 0 <= s.frame_index <= frame_index
         ]
         row = rows[-1] if rows else 0
+        self._rows_up_to(row)
         self.table.move_cursor(row=row)
         self.table.focus()
         self._show_detail(row)
@@ -262,6 +275,7 @@ class BecomingPane(Pane):
         self.shifts_only = not self.shifts_only
         self._fill(self.soul)
         at = max((i for i, s in enumerate(self.rows) if s.index <= current), default=0)
+        self._rows_up_to(at)
         self.table.move_cursor(row=at)
 
     def step_shift(self, delta: int) -> bool:
@@ -273,6 +287,7 @@ class BecomingPane(Pane):
         target = next((i for i in order if self.rows[i].shift), None)
         if target is None:
             return False
+        self._rows_up_to(target)
         self.table.move_cursor(row=target)
         return True
 
@@ -333,7 +348,7 @@ class BecomingPane(Pane):
         table.add_column(Text(self.other_id), key="right")
         self.compared = compare(self.statements, self.other)
         for row in self.compared:
-            table.add_row(Text(row.key), compared_role(row.left), compared_role(row.right))
+            table.add_row(Text(visible(row.key)), compared_role(row.left), compared_role(row.right))
         if self.other:
             table.focus()
             self._show_compared(0)

@@ -217,7 +217,7 @@ class ChatPane(Pane):
                 pieces.append(offline_answer(prompt.citations))
                 await stream.write(visible(pieces[0]))
             else:
-                async for piece in session.llm.astream(prompt.messages):
+                async for piece in session.astream(prompt):
                     pieces.append(piece)
                     await stream.write(visible(piece))
                     self._reveal(view)

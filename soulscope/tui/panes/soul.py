@@ -28,6 +28,7 @@ class SoulPane(Pane):
     def __init__(self) -> None:
         super().__init__(id="soul-pane")
         self._frame_lines: list[int] = []
+        self._early_text: str | None = None  # shown before the soul was parsed
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="soul-header")
@@ -42,10 +43,18 @@ class SoulPane(Pane):
         if agent_id is not None:
             self.query_one("#soul-header", StatusLine).show(Text(f"{agent_id} · parsing…"))
 
+    def show_text(self, text: str) -> None:
+        """Show a big file's text while it is parsed (the frame keys wait for the parsed soul)."""
+        self._early_text = text
+        self.view.set_text(text)
+
     def watch_soul(self, old: Soul | None, soul: Soul | None) -> None:
         self._frame_lines = [f.line for f in soul.frames] if soul else []
         top = self.view.top_line
-        self.view.set_text(soul.display_text if soul else "")
+        text = soul.display_text if soul else ""
+        early, self._early_text = self._early_text, None
+        if text != early:  # the text shown while parsing stays, scrolled where the reader is
+            self.view.set_text(text)
         if old is not None and soul is not None and old.agent_id == soul.agent_id:
             # The same agent read again (its file grew): stay where the reader was.
             self.view.scroll_to_line(top)

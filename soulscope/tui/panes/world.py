@@ -16,8 +16,8 @@ from soulscope.controls import visible
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.actions import BY_ID, bindings
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
-
 
 # The table's columns: key and title. Numbers and dates sort the most (the latest) first.
 COLUMNS = (
@@ -29,6 +29,7 @@ COLUMNS = (
     ("posts", "Posts/comments"),
     ("latest", "Latest Becoming"),
 )
+COLUMN_KEYS = tuple(key for key, _ in COLUMNS)
 DESCENDING = {"frames", "shifts", "drift", "last", "posts"}
 DRIFT_WIDTH = 12
 
@@ -52,7 +53,9 @@ class WorldPane(Pane):
 
     def __init__(self) -> None:
         super().__init__(id="world-pane")
-        self._rows: set[str] = set()
+        self._rows: set[str] = set()  # agents in the table or waiting to be added
+        self._added: set[str] = set()  # agents in the table
+        self._filling: SlicedFill[str] | None = None
         # Summaries not in the table yet: a hidden tab takes them when it is shown, so that a
         # growing table does not lay out the whole screen again while the user is elsewhere.
         self._pending: dict[str, ArcSummary] = {}
@@ -101,7 +104,7 @@ class WorldPane(Pane):
 
     def _show_activity(self, activity: dict[str, tuple[int, int]]) -> None:
         self._activity = activity
-        for agent_id in self._rows:
+        for agent_id in self._added:  # rows still waiting are added with their counts
             self.table.update_cell(agent_id, "posts", self._activity_cell(agent_id))
 
     def _activity_cell(self, agent_id: str) -> Text:
@@ -112,23 +115,41 @@ class WorldPane(Pane):
         table = self.table
         pending, self._pending = self._pending, {}
         self._summaries.update(pending)
+        new = []
         for s in pending.values():
-            cells = (
-                Text(s.agent_id),
-                Text(str(s.frames), justify="right"),
-                Text(str(s.shifts), justify="right"),
-                drift_line(s.drift),
-                Text(s.last_date or "—"),
-                self._activity_cell(s.agent_id),
-                Text(visible(s.latest.role) if s.latest else "—"),
-            )
             if s.agent_id in self._rows:
-                for key, cell in zip((key for key, _ in COLUMNS), cells, strict=True):
-                    table.update_cell(s.agent_id, key, cell)
+                if s.agent_id in self._added:
+                    for key, cell in zip(COLUMN_KEYS, self._cells(s), strict=True):
+                        table.update_cell(s.agent_id, key, cell)
+                # else: still waiting to be added; it is added with its newest summary
             else:
                 self._rows.add(s.agent_id)
-                table.add_row(*cells, key=s.agent_id)
-        if self._sort is not None and pending:
+                new.append(s.agent_id)
+        if self._filling is None or self._filling.finished:
+            # Thousands of new rows go in slices, so that keys are answered meanwhile.
+            self._filling = SlicedFill(self, new, self._add_row, self._filled)
+        else:
+            self._filling.extend(new)
+        if not new and self._sort is not None and pending:
+            self._apply_sort()
+
+    def _cells(self, s: ArcSummary) -> tuple[Text, ...]:
+        return (
+            Text(s.agent_id),
+            Text(str(s.frames), justify="right"),
+            Text(str(s.shifts), justify="right"),
+            drift_line(s.drift),
+            Text(s.last_date or "—"),
+            self._activity_cell(s.agent_id),
+            Text(visible(s.latest.role) if s.latest else "—"),
+        )
+
+    def _add_row(self, agent_id: str) -> None:
+        self.table.add_row(*self._cells(self._summaries[agent_id]), key=agent_id)
+        self._added.add(agent_id)
+
+    def _filled(self) -> None:
+        if self._sort is not None:
             self._apply_sort()
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
@@ -188,7 +209,9 @@ class WorldPane(Pane):
             status.show(Text(f"parsing the world… {done}/{total} agents"))
         else:
             keys = " / ".join(self.app.keys_of(BY_ID["world.sort"]))
-            status.show(Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)"))
+            status.show(
+                Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)")
+            )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

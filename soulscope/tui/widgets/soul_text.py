@@ -201,8 +201,16 @@ class SoulText(ScrollView, can_focus=True):
         row_line: list[int] = []
         row_start: list[int] = []
         line_row: list[int] = []
+        # A line that surely fits (no character is wider than two cells) is one row: most lines of
+        # a soul file are, and a 20 MB file has hundreds of thousands of them.
+        half = width // 2
         for i, line in enumerate(self._lines):
             line_row.append(len(row_line))
+            n = len(line)
+            if n <= half or (n <= width and line.isascii()):
+                row_line.append(i)
+                row_start.append(0)
+                continue
             for start in wrap_offsets(line, width, hanging_indent(line, width)):
                 row_line.append(i)
                 row_start.append(start)

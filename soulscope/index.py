@@ -1,0 +1,238 @@
+"""The world index: one SQLite row per soul file, keyed by its name, size and mtime, holding what the
+lists of agents need (the dashboard's agent list and World tab, ``soulscope agents`` and
+``overview``), so that a world of thousands of agents is listed without parsing every file again.
+
+The soul files stay the source of truth. The index lives in the cache folder, is updated
+incrementally (a file whose size or mtime changed is parsed again, a deleted file's row goes), and is
+disposable: a missing, stale (another soulscope version, another parser) or corrupt index is rebuilt
+from the files; where the cache folder cannot be written it is kept in memory for the run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import soulscope
+from soulscope.config import cache_dir
+from soulscope.soul import model, parse, trajectory
+from soulscope.soul.model import Soul
+from soulscope.soul.trajectory import ArcSummary, Statement, summarize
+from soulscope.world import AgentFile, World, WorldError
+
+# Bump when the rows' meaning changes; the code of the parser and of arcs is fingerprinted too.
+INDEX_FORMAT = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS souls (
+    name TEXT PRIMARY KEY,   -- the file's name in the memory folder
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    summary TEXT NOT NULL,   -- the ArcSummary as JSON
+    last_frame TEXT,         -- the last frame's heading
+    problems INTEGER NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One soul file as the index knows it; ``error`` (one sentence) when it cannot be read."""
+
+    file: AgentFile
+    summary: ArcSummary | None = None
+    last_frame: str | None = None
+    problems: int = 0
+    error: str | None = None
+
+
+_fingerprint_lock = threading.Lock()
+_fingerprint: str | None = None
+
+
+def fingerprint() -> str:
+    """What the rows depend on: the index format, soulscope's version, the code that parses soul
+    files and builds arcs, and the fields of the summaries. Another value means a stale index."""
+    global _fingerprint
+    with _fingerprint_lock:
+        if _fingerprint is None:
+            h = hashlib.sha256(f"{INDEX_FORMAT} {soulscope.__version__}".encode())
+            for module in (model, parse, trajectory):
+                h.update(Path(module.__file__).read_bytes())
+            for kind in (ArcSummary, Statement):
+                h.update(" ".join(f.name for f in dataclasses.fields(kind)).encode())
+            _fingerprint = h.hexdigest()[:32]
+        return _fingerprint
+
+
+def index_path(world: World, label: str | None = None) -> Path:
+    """Where the index of ``world`` (for arcs of ``label``) lives in the cache folder."""
+    key = hashlib.sha256(f"{world.memory_dir}\0{label or ''}".encode()).hexdigest()[:24]
+    return cache_dir() / "index" / f"{key}.sqlite"
+
+
+def _summary_json(summary: ArcSummary) -> str:
+    return json.dumps(dataclasses.asdict(summary), ensure_ascii=False, separators=(",", ":"))
+
+
+def _values(fields: dict) -> dict:
+    # JSON has lists where the values hold tuples.
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+
+
+def _summary_from(text: str) -> ArcSummary:
+    fields = _values(json.loads(text))
+    latest = fields.pop("latest")
+    return ArcSummary(**fields, latest=Statement(**_values(latest)) if latest else None)
+
+
+class WorldIndex:
+    """The index of one world, for arcs of one label. Use it from one thread at a time."""
+
+    def __init__(self, world: World, label: str | None = None, path: Path | None = None) -> None:
+        self.world = world
+        self.label = label
+        # A single soul file is not worth a file of its own.
+        self.path = None if world.only is not None else (path or index_path(world, label))
+        self._db = self._connect()
+
+    def __enter__(self) -> WorldIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- opening -----------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        if self.path is not None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                return self._prepare(
+                    sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+                )
+            except (OSError, sqlite3.DatabaseError):
+                # Corrupt, or not ours: it is disposable. Start again from the files.
+                try:
+                    self.path.unlink(missing_ok=True)
+                    return self._prepare(
+                        sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+                    )
+                except (OSError, sqlite3.DatabaseError):
+                    self.path = None  # an unwritable cache folder: keep it in memory this run
+        return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
+
+    @staticmethod
+    def _prepare(db: sqlite3.Connection) -> sqlite3.Connection:
+        try:
+            db.executescript(_SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            if row is None or row[0] != fingerprint():
+                with db:
+                    db.execute("DELETE FROM souls")
+                    db.execute(
+                        "INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint(),)
+                    )
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    # -- reading -----------------------------------------------------------------------------
+    def scan(self) -> tuple[list[Entry], list[AgentFile]]:
+        """The files whose row is current (as entries) and those to parse again; no parsing.
+
+        Rows of files that are gone are deleted.
+        """
+        files = self.world.agents()
+        try:
+            rows = {
+                r[0]: r
+                for r in self._db.execute(
+                    "SELECT name, size, mtime_ns, summary, last_frame, problems FROM souls"
+                )
+            }
+        except sqlite3.DatabaseError:
+            self._db.close()
+            if self.path is not None:
+                self.path.unlink(missing_ok=True)
+            self._db = self._connect()
+            rows = {}
+        fresh: list[Entry] = []
+        stale: list[AgentFile] = []
+        for f in files:
+            row = rows.pop(f.path.name, None)
+            if row is not None and row[1] == f.size and row[2] == f.mtime_ns:
+                try:
+                    fresh.append(Entry(f, _summary_from(row[3]), row[4], row[5]))
+                    continue
+                except (ValueError, TypeError, KeyError):
+                    pass  # a row this code cannot read: parse the file again
+            stale.append(f)
+        if rows:
+            with self._db:
+                self._db.executemany("DELETE FROM souls WHERE name = ?", ((n,) for n in rows))
+        return fresh, stale
+
+    def parse(self, file: AgentFile) -> Entry:
+        """Parse one file and keep its row (written at the next ``save``)."""
+        try:
+            soul = self.world.read(file.id)
+        except WorldError as exc:
+            return Entry(file, error=str(exc))
+        return self.entry(file, soul)
+
+    def entry(self, file: AgentFile, soul: Soul, summary: ArcSummary | None = None) -> Entry:
+        """The entry of a file parsed elsewhere (the dashboard's cache of parsed souls)."""
+        last = soul.last_frame
+        return Entry(
+            file,
+            summary or summarize(file.id, soul, self.label),
+            last.heading if last else None,
+            len(soul.problems),
+        )
+
+    def save(self, entries: Iterable[Entry]) -> None:
+        """Write the rows of parsed entries (unreadable files get none: they are tried again)."""
+        rows = [
+            (
+                e.file.path.name,
+                e.file.size,
+                e.file.mtime_ns,
+                _summary_json(e.summary),
+                e.last_frame,
+                e.problems,
+            )
+            for e in entries
+            if e.summary is not None
+        ]
+        if not rows:
+            return
+        try:
+            with self._db:
+                self._db.executemany("INSERT OR REPLACE INTO souls VALUES (?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.DatabaseError:
+            pass  # the index is a cache: the next run parses these files again
+
+    def entries(self) -> list[Entry]:
+        """Every agent of the world, in the world's order, parsing only what changed."""
+        fresh, stale = self.scan()
+        parsed = [self.parse(f) for f in stale]
+        self.save(parsed)
+        order = {f.path.name: i for i, f in enumerate(self.world.agents())}
+        return sorted(fresh + parsed, key=lambda e: order[e.file.path.name])
+
+
+def world_entries(world: World, label: str | None = None) -> list[Entry]:
+    """Every agent of ``world`` with its summary, from the index (updated first)."""
+    with WorldIndex(world, label) as index:
+        return index.entries()

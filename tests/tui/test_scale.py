@@ -1,0 +1,72 @@
+"""The dashboard at scale: a world listed from its index, a big soul shown before it is parsed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from soulscope.soul.parse import parse
+from soulscope.soul.trajectory import arc
+from soulscope.tui.app import EARLY_TEXT_BYTES, SoulscopeApp
+from soulscope.tui.messages import SoulLoaded, SoulTextRead, WorldParsed, WorldProgress
+from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.world import World
+from tests.bigworld import frame_entries, write_soul
+from tests.tui.conftest import settle
+
+SIZE = (120, 36)
+
+
+async def open_and_collect(root: Path) -> tuple[list, SoulscopeApp]:
+    messages: list = []
+    app = SoulscopeApp(World.open(root))
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        while not any(isinstance(m, WorldParsed) for m in messages):
+            await pilot.pause(0.05)
+        await settle(pilot)
+        summaries = dict(app.sidebar.summaries)
+    return messages, summaries
+
+
+async def test_a_second_opening_lists_unchanged_agents_from_the_index(tmp_path: Path) -> None:
+    for i in range(12):
+        write_soul(tmp_path / "w" / "memory" / f"agent-{i:02d}.md", 5 + i, seed=i, i=i)
+    await open_and_collect(tmp_path / "w")
+    grown = tmp_path / "w" / "memory" / "agent-04.md"
+    with open(grown, "a", encoding="utf-8") as f:
+        f.write(next(frame_entries(1, start=500)))
+    messages, summaries = await open_and_collect(tmp_path / "w")
+    progress = [m for m in messages if isinstance(m, WorldProgress)]
+    # Eleven rows reused in the first report, before anything is parsed; then the one that grew.
+    assert progress[0].done == 11 and progress[0].total == 12
+    assert "agent-04" not in {s.agent_id for s in progress[0].summaries}
+    assert [s.agent_id for s in progress[-1].summaries] == ["agent-04"]
+    assert summaries["agent-04"].frames == len(parse(grown.read_bytes()).frames) == 10
+
+
+async def test_a_big_soul_shows_its_text_before_it_is_parsed_and_its_whole_arc(
+    tmp_path: Path,
+) -> None:
+    write_soul(tmp_path / "w" / "memory" / "a-small.md", 3)
+    big = write_soul(tmp_path / "w" / "memory" / "big.md", 13_000)
+    assert big.stat().st_size >= EARLY_TEXT_BYTES
+    messages: list = []
+    app = SoulscopeApp(World.open(tmp_path / "w"))
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        app.select_agent("big")
+        await settle(pilot)
+        kinds = [type(m) for m in messages if isinstance(m, SoulTextRead | SoulLoaded)]
+        assert kinds[-2:] == [SoulTextRead, SoulLoaded]
+        text = app.query_one(SoulText)
+        assert text.line_count == big.read_text(encoding="utf-8").count("\n")
+        app.show_tab("becoming")
+        statements = arc(parse(big.read_bytes()))
+        table = app.query_one("#arc", DataTable)
+        for _ in range(400):  # the table is filled in slices
+            if table.row_count == len(statements):
+                break
+            await pilot.pause(0.05)
+        assert table.row_count == len(statements) > 4000
+        assert str(table.get_row_at(len(statements) - 1)[0]) == str(len(statements))
