@@ -21,7 +21,7 @@ from textual.widgets import Static
 from soulscope.chat.llm import LLMError
 from soulscope.controls import visible
 from soulscope.history.git import HistoryError
-from soulscope.history.why import Why, explain
+from soulscope.history.why import PostInfo, Why, explain
 from soulscope.soul.model import Soul
 from soulscope.tui.actions import bindings
 from soulscope.tui.screens import PickScreen
@@ -164,7 +164,7 @@ class WhyScreen(ModalScreen[None]):
         self.app.push_screen(PickScreen("Open which cited frame?", items), self._open_frame)
 
     @staticmethod
-    def _post_choice(post) -> str:
+    def _post_choice(post: PostInfo) -> str:
         return f"{post.author}\t{post.frame_index}"
 
     def _label(self, choice: str, citation: str) -> str:
