@@ -13,7 +13,7 @@ from rank_bm25 import BM25Okapi, BM25Plus
 
 from soulscope.atomic import append_atomic
 from soulscope.recall.chunks import Chunk, chunk_soul
-from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex
+from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex, bfloat16_product
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, pick_device, verify_weights
 from soulscope.world import World
@@ -225,6 +225,18 @@ def test_real_questions_find_the_frame_that_answers(
     assert (agent, frame) in cited, cited
     answer = next(h for h in hits if (h.chunk.agent, h.chunk.number) == (agent, frame))
     assert answer.chunk.citation.startswith(f"[{agent} · frame {frame}")
+
+
+def test_the_bfloat16_product_finds_what_float32_finds(later_index: RecallIndex, minilm) -> None:
+    """A large world's dense side may read a bfloat16 copy of the matrix (where the CPU
+    multiplies it faster): real questions still cite the same frames."""
+    half = RecallIndex(later_index.chunks)
+    half.attach(minilm, vectors=later_index.vectors)
+    half._product = bfloat16_product(half.vectors)
+    for question, agent, _ in QUESTIONS:
+        for scope in ({}, {"agent": agent}, {"frames": FrameRange(215, 500)}):
+            full = [h.chunk.id for h in later_index.search(question, k=5, **scope)]
+            assert [h.chunk.id for h in half.search(question, k=5, **scope)][:3] == full[:3]
 
 
 @pytest.mark.slow

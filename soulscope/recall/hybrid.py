@@ -360,14 +360,9 @@ def _fastest_product(vectors: np.ndarray) -> Callable[[int, int, np.ndarray], np
     def single(start: int, stop: int, q: np.ndarray) -> np.ndarray:
         return vectors[start:stop] @ q
 
-    torch = sys.modules.get("torch")
-    if torch is None or len(vectors) < HALF_FROM:
+    if "torch" not in sys.modules or len(vectors) < HALF_FROM:
         return single
-    half = torch.from_numpy(vectors).to(torch.bfloat16)
-
-    def bfloat16(start: int, stop: int, q: np.ndarray) -> np.ndarray:
-        product = half[start:stop] @ torch.from_numpy(q).to(torch.bfloat16)
-        return product.float().numpy()
+    bfloat16 = bfloat16_product(vectors)
 
     def best_of(fn: Callable[[int, int, np.ndarray], np.ndarray]) -> float:
         q = vectors[0]
@@ -379,6 +374,18 @@ def _fastest_product(vectors: np.ndarray) -> Callable[[int, int, np.ndarray], np
         return min(times)
 
     return bfloat16 if best_of(bfloat16) < 0.8 * best_of(single) else single
+
+
+def bfloat16_product(vectors: np.ndarray) -> Callable[[int, int, np.ndarray], np.ndarray]:
+    """``(start, stop, q) -> vectors[start:stop] @ q`` from a bfloat16 copy in torch."""
+    import torch
+
+    half = torch.from_numpy(vectors).to(torch.bfloat16)
+
+    def product(start: int, stop: int, q: np.ndarray) -> np.ndarray:
+        return (half[start:stop] @ torch.from_numpy(q).to(torch.bfloat16)).float().numpy()
+
+    return product
 
 
 def _minmax(scores: np.ndarray) -> np.ndarray:
