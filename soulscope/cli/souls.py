@@ -233,6 +233,7 @@ def run_compare(args: argparse.Namespace) -> int:
             [
                 {
                     "key": r.key,
+                    "when": r.when,
                     "left": export.statement_dict(r.left) if r.left else None,
                     "right": export.statement_dict(r.right) if r.right else None,
                 }
@@ -247,8 +248,8 @@ def run_compare(args: argparse.Namespace) -> int:
         return ("» " if s.shift else "") + s.role
 
     print_table(
-        ["frame", args.left, args.right],
-        [(r.key, cell(r.left), cell(r.right)) for r in rows],
+        ["frame", "when", args.left, args.right],
+        [(r.key, r.when or "", cell(r.left), cell(r.right)) for r in rows],
         wrap=[args.left, args.right],
     )
     return 0
