@@ -12,6 +12,7 @@ import pytest
 from rank_bm25 import BM25Okapi, BM25Plus
 
 from soulscope.atomic import append_atomic
+from soulscope.config import load_settings
 from soulscope.recall.chunks import Chunk, chunk_soul
 from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex
 from soulscope.recall.lexical import LexicalIndex, tokenize
@@ -180,7 +181,7 @@ def test_device_choice(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert pick_device("cpu") == "cpu"
     monkeypatch.setenv("SOULSCOPE_DEVICE", "cpu")
-    assert pick_device() == "cpu"
+    assert pick_device(load_settings().embed_device) == "cpu"
     with pytest.raises(EncoderError, match="unknown embedding device 'tpu'"):
         pick_device("tpu")
     if not torch.cuda.is_available():

@@ -127,7 +127,7 @@ def run_becoming(args: argparse.Namespace) -> int:
     statements = arc(soul, args.label)
     magnitudes = [s.magnitude for s in statements]
     if args.semantic and statements:
-        magnitudes = semantic_drift(statements)
+        magnitudes = semantic_drift(statements, args.settings.embed_device)
     if args.json:
         emit_json(
             [
@@ -160,13 +160,13 @@ def run_becoming(args: argparse.Namespace) -> int:
     return 0
 
 
-def semantic_drift(statements: list[Statement]) -> list[float]:
+def semantic_drift(statements: list[Statement], device: str | None = None) -> list[float]:
     """Shift magnitudes from the embedding model (loaded here only: ``becoming`` stays light)."""
     from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
     from soulscope.soul.trajectory import drift
 
     try:
-        encoder, cache = MiniLM(), EmbeddingCache()
+        encoder, cache = MiniLM(device=device), EmbeddingCache()
         return drift(statements, lambda texts: embed(texts, encoder, cache))
     except EncoderError as exc:
         raise CommandError(str(exc)) from exc

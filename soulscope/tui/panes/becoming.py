@@ -196,7 +196,7 @@ class BecomingPane(Pane):
 
         try:
             if self._encoder is None:
-                self._encoder = (MiniLM(), EmbeddingCache())
+                self._encoder = (MiniLM(device=self.app.settings.embed_device), EmbeddingCache())
             encoder, cache = self._encoder
             values = drift(statements, lambda texts: embed(texts, encoder, cache))
         except EncoderError as exc:
@@ -263,7 +263,7 @@ class BecomingPane(Pane):
         from soulscope.tui.why import WhyScreen
 
         # The narrative is the configured LLM's when there is one, else written offline.
-        endpoint = Endpoint.from_settings()
+        endpoint = Endpoint.from_settings(self.app.settings)
         llm = LLM(endpoint) if endpoint else None
         self.app.push_screen(WhyScreen(self.agent_id, self.rows[row].index + 1, self.soul, llm))
 
