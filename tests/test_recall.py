@@ -18,6 +18,7 @@ from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, pick_device, verify_weights
 from soulscope.world import World
+from tests.conftest import corpus_dir
 
 
 def test_tokenizer_keeps_thread_numbers_and_agent_ids() -> None:
@@ -200,9 +201,7 @@ def test_device_choice(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def later_index(tmp_path_factory, minilm) -> RecallIndex:
-    root = Path(__file__).resolve().parent.parent.parent / "shared/corpus/rappterbook-later"
-    if not root.exists():
-        pytest.skip(f"the shared corpus is not here ({root} is absent)")
+    root = corpus_dir("rappterbook-later")
     index = RecallIndex.for_world(World.open(root))
     index.attach(minilm, EmbeddingCache(tmp_path_factory.mktemp("cache") / "e.sqlite3"))
     return index
