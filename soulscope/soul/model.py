@@ -7,15 +7,18 @@ the round trip. Display strings (``text``, ``heading``...) have such bytes repla
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
 ENCODING_ERRORS = "surrogateescape"
+_UNDECODED = re.compile("[\ud800-\udfff]")  # lone surrogates: how surrogateescape keeps bytes
 
 
 def clean(text: str) -> str:
-    """Replace undecodable bytes (kept as lone surrogates) with U+FFFD for display."""
-    if text.isascii():
+    """Replace undecodable bytes (kept as lone surrogates) with U+FFFD for display; ``text``
+    itself, not a copy, when it has none."""
+    if text.isascii() or not _UNDECODED.search(text):
         return text
     return text.encode("utf-8", ENCODING_ERRORS).decode("utf-8", "replace")
 

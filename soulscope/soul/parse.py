@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from soulscope.soul.model import (
@@ -17,6 +18,7 @@ from soulscope.soul.model import (
 
 _BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(?::\*\*|\*\*\s*:)\s?(.*)", re.S)
 _PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?):(?:\s(.*)|$)", re.S)
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _BULLET = re.compile(r"[-*+] ")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
@@ -60,12 +62,8 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     """Parse a soul file's bytes (or text). Never raises on content."""
     problems: list[Problem] = []
     text = data.decode("utf-8", ENCODING_ERRORS) if isinstance(data, bytes) else data
-    lines = text.split("\n")
-    # Re-attach the newlines so that the blocks concatenate back to the exact text.
-    last = lines.pop()
-    lines = [ln + "\n" for ln in lines]
-    if last:
-        lines.append(last)
+    # Lines with their newlines, so that the blocks concatenate back to the exact text.
+    lines = _LINE.findall(text)
 
     if not text.isascii():
         for i, ln in enumerate(lines, 1):
@@ -128,7 +126,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
             blocks.append(_section(heading, lo + 1, hi, source, body))
 
     identity = _identity(blocks)
-    if not text.strip():
+    if not text or text.isspace():  # (strip() would copy the whole text)
         problems.append(Problem(1, "empty", "the file is empty"))
     elif name is None and not identity:
         problems.append(Problem(1, "header", "no '# Name' title and no Identity section"))
@@ -194,10 +192,10 @@ def _bullets(body: list[str], first_line: int) -> list[tuple[int, str, bool]]:
 def _observation(text: str, line: int) -> Observation | None:
     m = _BOLD_LABEL.match(text)
     if m:
-        return Observation(m.group(1).strip(), clean((m.group(2) or "").strip()), line)
+        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
     m = _PLAIN_LABEL.match(text)
     if m and len(m.group(1).split()) <= _MAX_LABEL_WORDS:
-        return Observation(m.group(1).strip(), clean((m.group(2) or "").strip()), line)
+        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
     return None
 
 
@@ -241,10 +239,11 @@ def _frame(
         end_line=end,
         source=source,
         number=number,
-        suffix=suffix,
-        date=date,
-        time=time,
-        title=clean(title),
+        # the same few dates, times, titles and suffixes recur in thousands of frames: one string each
+        suffix=sys.intern(suffix),
+        date=date and sys.intern(date),
+        time=time and sys.intern(time),
+        title=sys.intern(clean(title)),
         actions=tuple(actions),
         observations=tuple(observations),
         notes=tuple(notes),
