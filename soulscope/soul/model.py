@@ -28,6 +28,12 @@ def label_key(label: str) -> str:
     return " ".join(label.lower().split())
 
 
+def frame_heading(source: str) -> str:
+    """The display text of the ``## `` heading that begins ``source``."""
+    end = source.find("\n")
+    return clean((source[3:end] if end >= 0 else source[3:]).strip())
+
+
 def frame_label(number: int | None, suffix: str, date: str | None) -> str | None:
     """``237``, ``500b``, ``408 solo``; the date for unnumbered frames; None when neither is known."""
     if number is not None:
@@ -81,7 +87,6 @@ class Frame:
     """One ``## Frame ...`` entry and the lines up to the next ``##`` heading."""
 
     index: int  # position among the file's frames, 0-based, file order
-    heading: str  # heading text without the leading ``## ``
     line: int
     end_line: int
     source: str
@@ -95,6 +100,11 @@ class Frame:
     notes: tuple[str, ...] = ()  # other non-blank lines: sub-headings, comments, paragraphs
     duplicate_of: int | None = None  # index of an earlier frame with the same heading
     time_reversed: bool = False  # dated before the previous dated frame
+
+    @property
+    def heading(self) -> str:
+        """Heading text without the leading ``## `` (read from ``source``: not held twice)."""
+        return frame_heading(self.source)
 
     @property
     def label(self) -> str:

@@ -234,7 +234,6 @@ def _frame(
         problems.append(Problem(line, "empty-frame", "frame heading with no body"))
     return Frame(
         index=index,
-        heading=clean(heading),
         line=line,
         end_line=end,
         source=source,
