@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 ENCODING_ERRORS = "surrogateescape"
-_UNDECODED = re.compile("[\ud800-\udfff]")  # lone surrogates: how surrogateescape keeps bytes
+UNDECODED = re.compile("[\ud800-\udfff]")  # lone surrogates: how surrogateescape keeps bytes
 
 
 def clean(text: str) -> str:
     """Replace undecodable bytes (kept as lone surrogates) with U+FFFD for display; ``text``
     itself, not a copy, when it has none."""
-    if text.isascii() or not _UNDECODED.search(text):
+    if text.isascii() or not UNDECODED.search(text):
         return text
     return text.encode("utf-8", ENCODING_ERRORS).decode("utf-8", "replace")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from soulscope.soul.model import (
     ENCODING_ERRORS,
+    UNDECODED,
     Frame,
     Observation,
     Problem,
@@ -19,6 +20,7 @@ from soulscope.soul.model import (
 _BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(?::\*\*|\*\*\s*:)\s?(.*)", re.S)
 _PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?):(?:\s(.*)|$)", re.S)
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_BLOCK = re.compile(r"^## ", re.M)
 _BULLET = re.compile(r"[-*+] ")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
@@ -62,30 +64,32 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     """Parse a soul file's bytes (or text). Never raises on content."""
     problems: list[Problem] = []
     text = data.decode("utf-8", ENCODING_ERRORS) if isinstance(data, bytes) else data
-    # Lines with their newlines, so that the blocks concatenate back to the exact text.
-    lines = _LINE.findall(text)
-
     if not text.isascii():
-        for i, ln in enumerate(lines, 1):
-            if not ln.isascii() and clean(ln) != ln:
-                problems.append(Problem(i, "encoding", "undecodable bytes, shown as \ufffd"))
+        line, pos, reported = 1, 0, 0
+        for m in UNDECODED.finditer(text):
+            line, pos = line + text.count("\n", pos, m.start()), m.start()
+            if line != reported:
+                problems.append(Problem(line, "encoding", "undecodable bytes, shown as \ufffd"))
+                reported = line
 
-    # Split into the preamble and blocks at every "## " heading.
-    starts = [i for i, ln in enumerate(lines) if ln.startswith("## ")]
-    first = starts[0] if starts else len(lines)
-    preamble = "".join(lines[:first])
-    name = _name_from_preamble(lines[:first], problems)
+    # Split into the preamble and blocks at every "## " heading: each block's text is a slice of
+    # the file, cut into lines only while it is parsed (the whole file is never held as lines).
+    offsets = [m.start() for m in _BLOCK.finditer(text)]
+    first = offsets[0] if offsets else len(text)
+    preamble = text[:first]
+    name = _name_from_preamble(_LINE.findall(preamble), problems)
 
     blocks: list[Section | Frame] = []
     seen_headings: dict[str, int] = {}
     prev_when: tuple[str, str] | None = None
     frame_count = 0
-    bounds = starts + [len(lines)]
-    for b in range(len(starts)):
-        lo, hi = bounds[b], bounds[b + 1]
-        heading = lines[lo][3:].rstrip("\r\n").strip()
-        body = lines[lo + 1 : hi]
-        source = "".join(lines[lo:hi])
+    hi = preamble.count("\n")  # 0-based line where the next block starts
+    for b, start in enumerate(offsets):
+        source = text[start : offsets[b + 1] if b + 1 < len(offsets) else len(text)]
+        lines = _LINE.findall(source)  # with their newlines: they concatenate back to source
+        lo, hi = hi, hi + len(lines)
+        heading = lines[0][3:].strip()
+        body = lines[1:]
         if _is_frame_heading(heading):
             index = frame_count
             frame_count += 1
