@@ -86,25 +86,28 @@ def _write_json(value: Any, margin: str, out: Callable[[str], Any]) -> None:
 
 def _indented(value: Any, margin: str) -> str:
     """``json.dumps(value, ensure_ascii=False, indent=2)``, nested ``margin`` deep."""
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         return _string(value)
+    if kind is int:
+        return int.__repr__(value)
     if value is None:
         return "null"
-    if value is True or value is False:
+    if kind is bool:
         return "true" if value else "false"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, (list, tuple, dict)) and not value:
-        return "{}" if isinstance(value, dict) else "[]"
+    if (kind is list or kind is tuple or kind is dict) and not value:
+        return "{}" if kind is dict else "[]"
     inner = margin + "  "
-    if isinstance(value, (list, tuple)):
-        return (
-            f"[\n{inner}" + f",\n{inner}".join(_indented(v, inner) for v in value) + f"\n{margin}]"
+    if kind is list or kind is tuple:
+        items = (_string(v) if type(v) is str else _indented(v, inner) for v in value)
+        return f"[\n{inner}" + f",\n{inner}".join(items) + f"\n{margin}]"
+    if kind is dict and all(type(k) is str for k in value):
+        body = f",\n{inner}".join(
+            f"{_string(k)}: {_string(v) if type(v) is str else _indented(v, inner)}"
+            for k, v in value.items()
         )
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        body = f",\n{inner}".join(f"{_string(k)}: {_indented(v, inner)}" for k, v in value.items())
         return f"{{\n{inner}{body}\n{margin}}}"
-    # floats, other keys, other types: as json has them (or its TypeError)
+    # floats, subclasses, other keys, other types: as json has them (or its TypeError)
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + margin)
 
 
