@@ -301,9 +301,14 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
             ["3", "indexer  ▲", ""],
             ["4", "archivist  ▲", "listener  ▲"],
         ]
-        app.query_one("#arc", DataTable).focus()
+        # The comparison takes the arc's room and the keys; the row's whole text is below it.
+        assert app.focused is table and not app.query_one("#arc").display
+        await pilot.press("j")
+        detail = str(app.query_one("#arc-detail").render())
+        assert "ada-01: the cataloguer. From reader to cataloguer." in detail
+        assert "bo-02: the contrarian." in detail
         await pilot.press("escape")
-        assert not table.display
+        assert not table.display and app.focused is app.query_one("#arc")
 
 
 async def test_palette_runs_actions_by_name(small_world: World) -> None:

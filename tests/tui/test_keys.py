@@ -323,3 +323,20 @@ async def test_world_counts_posts_and_comments_where_the_world_keeps_them(tmp_pa
             await pilot.press("s")
         assert str(table.get_row_at(0)[0]) == "bo-02"
         assert "Posts/comments ▼" in [str(c.label) for c in table.columns.values()]
+
+
+async def test_reload_with_the_same_head_does_not_leave_history_reading(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    world = World.open(history_world(tmp_path))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        memory = world.memory_dir / "ada-01.md"
+        memory.write_text(memory.read_text() + "- an uncommitted line\n")  # HEAD does not move
+        await pilot.press("r")
+        await settle(pilot)
+        status = str(app.query_one("#history-status", Static).render())
+        assert "reading" not in status and status.startswith("ada-01 · 4 commits")

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Sparkline, Static
 
 from soulscope.controls import visible
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import Statement, arc, compare
+from soulscope.soul.trajectory import ArcRow, Statement, arc, compare
 from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.sliced import SlicedFill
@@ -79,6 +79,7 @@ class BecomingPane(Pane):
         self.rows: list[Statement] = []  # the statements shown, one per table row
         self.other_id: str | None = None  # the agent compared with, if any
         self.other: list[Statement] = []
+        self.compared: list[ArcRow] = []  # the comparison's rows
         self._stale = False  # the table shows an older soul than ``soul``
         self._filling: SlicedFill[Statement] | None = None  # the rows being added
         self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
@@ -95,9 +96,10 @@ class BecomingPane(Pane):
         table.add_column("", key="mark")
         table.add_column("Role", key="role")
         yield table
-        yield Static(id="arc-detail", markup=False)
         yield StatusLine(id="compare-title", classes="compare")
         yield DataTable(id="compare", cursor_type="row", zebra_stripes=True, classes="compare")
+        # The highlighted row's whole text (both statements while comparing), wrapped to the pane.
+        yield Static(id="arc-detail", markup=False)
 
     @property
     def table(self) -> DataTable[Text]:
@@ -235,10 +237,15 @@ class BecomingPane(Pane):
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
-        self._show_detail(event.cursor_row)
+        if event.data_table.id == "compare":
+            self._show_compared(event.cursor_row)
+        else:
+            self._show_detail(event.cursor_row)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
+        if event.data_table.id == "compare":
+            return
         if self.agent_id is None or not 0 <= event.cursor_row < len(self.rows):
             return
         s = self.rows[event.cursor_row]
@@ -339,8 +346,12 @@ class BecomingPane(Pane):
         table.add_column("Frame", key="frame")
         table.add_column(Text(self.agent_id or ""), key="left")
         table.add_column(Text(self.other_id), key="right")
-        for row in compare(self.statements, self.other):
+        self.compared = compare(self.statements, self.other)
+        for row in self.compared:
             table.add_row(Text(visible(row.key)), compared_role(row.left), compared_role(row.right))
+        if self.other:
+            table.focus()
+            self._show_compared(0)
         self.query_one("#compare-title", StatusLine).show(
             Text.assemble(
                 ("Side by side", "bold"),
@@ -349,8 +360,20 @@ class BecomingPane(Pane):
             )
         )
 
+    def _show_compared(self, row: int) -> None:
+        """Both statements of a compared row in full: the table has room for roles only."""
+        if not 0 <= row < len(self.compared):
+            return
+        compared = self.compared[row]
+        text = Text.assemble(("Frame " + compared.key, "bold"))
+        for agent_id, s in ((self.agent_id, compared.left), (self.other_id, compared.right)):
+            text.append(f"\n{agent_id}: ", style="bold")
+            text.append(s.text if s is not None else "—", style="" if s is not None else "dim")
+        self.query_one("#arc-detail", Static).update(visible(text))
+
     def action_close_compare(self) -> None:
         self.other_id = None
         self.other = []
+        self.compared = []
         self.set_class(False, "-comparing")
         self.table.focus()

@@ -104,7 +104,7 @@ class WorldPane(Pane):
 
     def _show_activity(self, activity: dict[str, tuple[int, int]]) -> None:
         self._activity = activity
-        for agent_id in self._rows:
+        for agent_id in self._added:  # rows still waiting are added with their counts
             self.table.update_cell(agent_id, "posts", self._activity_cell(agent_id))
 
     def _activity_cell(self, agent_id: str) -> Text:
