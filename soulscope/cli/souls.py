@@ -193,7 +193,7 @@ def print_soul(soul: Soul, frame_spec: str | None, as_json: bool) -> int:
             print_text(clean(frame.source))
         return 0
     if as_json:
-        emit_json(export.soul_dict(soul))
+        emit_json(export.soul_stream(soul))
         return 0
     print_text(f"{soul.name or soul.agent_id} ({soul.agent_id})", style="bold")
     for label, value in soul.identity.items():
