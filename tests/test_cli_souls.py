@@ -107,3 +107,59 @@ def test_core_packages_import_without_ui_or_models() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
     )
     assert "HEAVY []" in out.stdout, out.stdout[-500:] + out.stderr[-500:]
+
+
+def test_show_json_streams_the_text_json_would_print(tmp_path: Path) -> None:
+    """`show --json` writes a soul frame by frame; what it prints is exactly json.dumps of the
+    whole soul at indent 2, control characters escaped, whatever the frames hold."""
+    from soulscope.soul import export
+    from soulscope.soul.parse import read_soul
+    from tests.bigworld import write_soul
+
+    path = write_soul(tmp_path / "memory" / "odd-one.md", 30)
+    with open(path, "ab") as f:
+        f.write(
+            "## Frame 31 — 2026-02-01\n- Named: ünïcode \x1b[2J and \x9b C1, tab\tend\n"
+            '- "quoted" \\ back\\slash\n  continued\n\n## Frame 32\n\n'
+            "## Notes\n- loose: \xff bytes\n".encode("utf-8", "surrogateescape")
+        )
+    out = run("show", "odd-one", "-w", str(tmp_path), "--json")
+    assert out.returncode == 0, out.stderr
+    soul = read_soul(path)
+    whole = {
+        k: list(v) if k in ("sections", "frames", "problems") else v
+        for k, v in export.soul_stream(soul).items()
+    }
+    expected = json.dumps(whole, ensure_ascii=False, indent=2).replace("\x9b", "\\u009b")
+    assert out.stdout == expected + "\n"
+    assert "\x1b" not in out.stdout and "\x9b" not in out.stdout
+    assert json.loads(out.stdout)["frames"][30]["observations"][0]["text"].endswith("tab\tend")
+
+
+def test_emit_json_matches_json_dumps(capsys) -> None:
+    """Every shape a command prints comes out as json.dumps(indent=2) would print it."""
+    from soulscope.cli.output import emit_json
+
+    values = [
+        {"a": [1, 2.5, None, True, False], "b": {}, "c": [], "d": {"e": [{"f": "g\nh"}]}},
+        [],
+        {},
+        "plain",
+        3,
+        [{"x": ()}, (1, "two")],
+        {1: "int key", "s": [float("inf")]},
+        {"mixed": [[], [[]], {"k": {}}], "del": "\x7f"},
+    ]
+    for value in values:
+        emit_json(value)
+        printed = capsys.readouterr().out
+        assert (
+            printed
+            == json.dumps(value, ensure_ascii=False, indent=2).replace("\x7f", "\\u007f") + "\n"
+        ), value
+    emit_json({"head": 1, "items": iter([{"n": 1}, {"n": 2}]), "none": iter([])})
+    assert json.loads(capsys.readouterr().out) == {
+        "head": 1,
+        "items": [{"n": 1}, {"n": 2}],
+        "none": [],
+    }

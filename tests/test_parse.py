@@ -143,3 +143,16 @@ def test_soul_shaped_text_round_trips(parts: list[str]) -> None:
     soul = parse(text)
     assert soul.source == text
     arc(soul)
+
+
+def test_a_big_soul_shares_what_its_frames_repeat() -> None:
+    """Dates, times and labels recur across thousands of frames; a parsed soul holds each once,
+    and text without undecodable bytes is not copied for display (a 20 MB soul stays in memory)."""
+    from tests.bigworld import frame_entries
+
+    soul = parse("# A\n\n" + "".join(frame_entries(200)))
+    same_day = [f for f in soul.frames if f.date == "2026-01-02"]
+    assert len(same_day) == 24 and len({id(f.date) for f in same_day}) == 1
+    labels = [o.label for f in soul.frames for o in f.observations if o.label == "Becoming"]
+    assert len(labels) > 50 and len({id(label) for label in labels}) == 1
+    assert soul.render() == ("# A\n\n" + "".join(frame_entries(200))).encode()

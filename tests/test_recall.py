@@ -12,11 +12,13 @@ import pytest
 from rank_bm25 import BM25Okapi, BM25Plus
 
 from soulscope.atomic import append_atomic
+from soulscope.config import load_settings
 from soulscope.recall.chunks import Chunk, chunk_soul
 from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex, bfloat16_product
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, pick_device, verify_weights
 from soulscope.world import World
+from tests.conftest import corpus_dir
 
 
 def test_tokenizer_keeps_thread_numbers_and_agent_ids() -> None:
@@ -180,7 +182,7 @@ def test_device_choice(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert pick_device("cpu") == "cpu"
     monkeypatch.setenv("SOULSCOPE_DEVICE", "cpu")
-    assert pick_device() == "cpu"
+    assert pick_device(load_settings().embed_device) == "cpu"
     with pytest.raises(EncoderError, match="unknown embedding device 'tpu'"):
         pick_device("tpu")
     if not torch.cuda.is_available():
@@ -199,9 +201,7 @@ def test_device_choice(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def later_index(tmp_path_factory, minilm) -> RecallIndex:
-    root = Path(__file__).resolve().parent.parent.parent / "shared/corpus/rappterbook-later"
-    if not root.exists():
-        pytest.skip(f"the shared corpus is not here ({root} is absent)")
+    root = corpus_dir("rappterbook-later")
     index = RecallIndex.for_world(World.open(root))
     index.attach(minilm, EmbeddingCache(tmp_path_factory.mktemp("cache") / "e.sqlite3"))
     return index

@@ -63,7 +63,7 @@ def test_the_config_file_chooses_the_endpoint(tmp_path: Path, monkeypatch) -> No
         '[embeddings]\nbase_url = "127.0.0.1:9"\nmodel = "bge"\nbatch = 8\nconcurrency = 2\n'
     )
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
-    encoder = load_encoder()
+    encoder = load_encoder(load_settings())
     assert isinstance(encoder, EndpointEncoder)
     assert encoder.endpoint.base_url == "http://127.0.0.1:9/v1"  # fixed as the LLM's URL is
     assert (encoder.endpoint.batch, encoder.endpoint.concurrency) == (8, 2)

@@ -12,21 +12,22 @@ import pytest
 
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import SHIFT_KINDS, arc
+from tests.conftest import corpus_dir
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
 LABELS = json.loads((ROOT / "tests" / "data" / "shift_labels.json").read_text())["labels"]
 
-pytestmark = pytest.mark.skipif(
-    not CORPUS.is_dir(), reason="the shared corpus (../shared/corpus) is not here"
-)
+
+@pytest.fixture(autouse=True)
+def _corpus() -> None:
+    corpus_dir()  # skipped without the shared corpus, failed under CI
 
 
 def _pairs() -> list[tuple[str, str, str, str]]:
     """(file, line, label, predicted kind) for every labelled statement."""
     out = []
     for rel, labels in sorted(LABELS.items()):
-        statements = {str(s.line): s for s in arc(parse((CORPUS / rel).read_bytes()))}
+        statements = {str(s.line): s for s in arc(parse(corpus_dir(rel).read_bytes()))}
         assert set(statements) == set(labels), f"{rel}: labelled lines differ from the arc's"
         out += [(rel, line, label, statements[line].kind) for line, label in labels.items()]
     return out
@@ -50,7 +51,7 @@ def test_shift_precision_and_recall_are_at_least_090() -> None:
 
 def test_counter_bumps_are_not_shifts() -> None:
     # zion-debater-06 counts its bets ("twenty-seventh bet" -> "twenty-eighth bet"): no shift.
-    statements = arc(parse((CORPUS / "rappterbook/memory/zion-debater-06.md").read_bytes()))
+    statements = arc(parse(corpus_dir("rappterbook/memory/zion-debater-06.md").read_bytes()))
     assert len(statements) == 17 and not any(s.shift for s in statements)
 
 

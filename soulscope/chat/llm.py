@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
-from soulscope.config import Settings, load_settings
+from soulscope.config import Settings
 
 Message = dict[str, str]
 _PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the client insists on one
@@ -108,9 +108,8 @@ class Endpoint:
         return text
 
     @classmethod
-    def from_settings(cls, settings: Settings | None = None) -> Endpoint | None:
+    def from_settings(cls, settings: Settings) -> Endpoint | None:
         """The configured endpoint, or None for offline mode (no base URL configured)."""
-        settings = settings or load_settings()
         if not settings.base_url:
             return None
         url, note = normalize_base_url(settings.base_url)

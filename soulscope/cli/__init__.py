@@ -1,6 +1,7 @@
 """The command line: ``soulscope [WORLD]`` opens the dashboard; subcommands print or emit JSON.
 
 Each module in this package registers the subcommands of one area and knows nothing of the others.
+The settings are read here, once: commands find them in ``args.settings``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable, Sequence
 from soulscope import __version__
 from soulscope.cli import frames, history, recall, souls
 from soulscope.cli.output import CommandError, print_error
+from soulscope.config import load_settings
 
 # Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
 AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
@@ -49,13 +51,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     commands = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
+    settings = load_settings()
     try:
         if not args_list or (args_list[0] not in commands and not args_list[0].startswith("-")):
             args = _dashboard_parser().parse_args(args_list)
             from soulscope.cli.dashboard import open_dashboard
 
-            return open_dashboard(args.world)
+            return open_dashboard(args.world, settings)  # the dashboard reports its problem
         args = parser.parse_args(args_list)
+        if settings.problem:
+            print_error(settings.problem)
+        args.settings = settings
+        if getattr(args, "label", "") is None:
+            args.label = settings.arc_label
         return int(args.run(args) or 0)
     except CommandError as exc:
         print_error(str(exc))

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from soulscope.cli.output import open_world
-from soulscope.config import load_settings
+from soulscope.config import Settings
 
 
-def open_dashboard(world_path: str | None) -> int:
-    """Read the settings once, here, and hand them to the dashboard (which reports a broken file)."""
-    settings = load_settings()
+def open_dashboard(world_path: str | None, settings: Settings) -> int:
+    """Open the dashboard with the settings the CLI read (it reports a broken config file)."""
     world = open_world(world_path)
     from soulscope.tui.app import SoulscopeApp
 

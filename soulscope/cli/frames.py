@@ -17,6 +17,7 @@ from soulscope.cli.output import (
     print_table,
     print_text,
 )
+from soulscope.config import Settings
 from soulscope.world import DEMO_WORLD, WorldError
 
 
@@ -109,16 +110,14 @@ def run_register(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_brain(kind: str, concurrency: int = 8):  # noqa: ANN201 (a Brain)
+def make_brain(kind: str, settings: Settings, concurrency: int = 8):  # noqa: ANN201 (a Brain)
     """The brain a command asked for; the LLM one needs an endpoint in the settings."""
     if kind == "offline":
         from soulscope.sim.offline import OfflineBrain
 
         return OfflineBrain()
-    from soulscope.config import load_settings
     from soulscope.sim.llm import LlmBrain
 
-    settings = load_settings()
     if not settings.llm_configured:
         raise CommandError(
             "no LLM endpoint is configured: set OPENAI_BASE_URL (or [llm] base_url in the config "
@@ -174,7 +173,7 @@ def run_frame(args: argparse.Namespace) -> int:
     from soulscope.sim.frame import FrameInterrupted, frame_errors, run_frames
 
     world = open_world(args.world)
-    brain = make_brain(args.brain, args.concurrency)
+    brain = make_brain(args.brain, args.settings, args.concurrency)
     interactive = sys.stderr.isatty() and not args.json
     try:
         with _progress(interactive, args.steps) as progress:

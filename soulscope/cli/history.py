@@ -194,7 +194,7 @@ def run_why(args: argparse.Namespace) -> int:
     if not args.offline:
         from soulscope.chat.llm import LLM, Endpoint
 
-        endpoint = Endpoint.from_settings()
+        endpoint = Endpoint.from_settings(args.settings)
         llm = LLM(endpoint) if endpoint else None
     why = _guard(lambda: explain(world, args.agent, frame=args.frame, index=args.shift, llm=llm))
     if args.json:

@@ -22,7 +22,7 @@ from soulscope.cli.output import (
     print_text,
     write,
 )
-from soulscope.config import load_settings
+from soulscope.config import Settings
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
 from soulscope.world import World, WorldError, check_id
@@ -136,7 +136,7 @@ def _check_agent(world: World, agent: str | None) -> None:
             raise CommandError(str(exc)) from exc
 
 
-def build_index(world: World, agent: str | None, mode: str) -> RecallIndex:
+def build_index(world: World, agent: str | None, mode: str, settings: Settings) -> RecallIndex:
     """The index over ``agent`` (or the world), with embeddings unless the mode is bm25."""
     _check_agent(world, agent)
     index = RecallIndex.for_world(world, agents=[agent] if agent else None)
@@ -144,7 +144,7 @@ def build_index(world: World, agent: str | None, mode: str) -> RecallIndex:
         print_error(f"skipped: {problem}")
     if mode != "bm25":
         try:
-            encoder = load_encoder()
+            encoder = load_encoder(settings)
             index.attach(encoder, EmbeddingCache(), progress=_Progress(encoder.device))
         except EncoderError as exc:
             raise CommandError(str(exc)) from exc
@@ -209,7 +209,7 @@ def run_search(args: argparse.Namespace) -> int:
     if args.k < 1:
         raise CommandError("-k must be at least 1")
     world = _open(args)
-    index = build_index(world, args.agent, args.mode)
+    index = build_index(world, args.agent, args.mode, args.settings)
     try:
         frames = FrameRange.parse(args.frames) if args.frames else None
         if args.queries:
@@ -256,8 +256,8 @@ def run_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _llm() -> LLM | None:
-    endpoint = Endpoint.from_settings()
+def _llm(settings: Settings) -> LLM | None:
+    endpoint = Endpoint.from_settings(settings)
     if endpoint is None:
         print_error("offline mode (no OPENAI_BASE_URL): answering with the evidence itself")
         return None
@@ -282,8 +282,8 @@ def _stream(session: ChatSession, question: str, remembered: Sequence[str] = ())
 
 def run_ask(args: argparse.Namespace) -> int:
     world = _open(args)
-    index = build_index(world, args.agent, args.mode)
-    session = ChatSession(world, index, _llm(), agent=args.agent, k=args.k)
+    index = build_index(world, args.agent, args.mode, args.settings)
+    session = ChatSession(world, index, _llm(args.settings), agent=args.agent, k=args.k)
     try:
         _stream(session, args.question)
     except LLMError as exc:
@@ -294,7 +294,7 @@ def run_ask(args: argparse.Namespace) -> int:
 def run_chat(args: argparse.Namespace) -> int:
     from soulscope.chat.distill import Distiller, DistillSettings, flush_on_signals
 
-    settings = load_settings()
+    settings = args.settings
     user = args.user or settings.chat_user
     if not user:
         raise CommandError("say who you are with --user ID (or [chat] user in the config file)")
@@ -303,8 +303,8 @@ def run_chat(args: argparse.Namespace) -> int:
     except WorldError as exc:
         raise CommandError(str(exc)) from exc
     world = open_world(args.world)
-    index = build_index(world, args.agent, args.mode)
-    llm = _llm()
+    index = build_index(world, args.agent, args.mode, args.settings)
+    llm = _llm(args.settings)
     session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
     distiller = Distiller(
         world.root / "users",

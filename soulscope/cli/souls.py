@@ -127,7 +127,7 @@ def run_becoming(args: argparse.Namespace) -> int:
     statements = arc(soul, args.label)
     magnitudes = [s.magnitude for s in statements]
     if args.semantic and statements:
-        magnitudes = semantic_drift(statements)
+        magnitudes = semantic_drift(statements, args.settings.embed_device)
     if args.json:
         emit_json(
             [
@@ -160,13 +160,13 @@ def run_becoming(args: argparse.Namespace) -> int:
     return 0
 
 
-def semantic_drift(statements: list[Statement]) -> list[float]:
+def semantic_drift(statements: list[Statement], device: str | None = None) -> list[float]:
     """Shift magnitudes from the embedding model (loaded here only: ``becoming`` stays light)."""
     from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
     from soulscope.soul.trajectory import drift
 
     try:
-        encoder, cache = MiniLM(), EmbeddingCache()
+        encoder, cache = MiniLM(device=device), EmbeddingCache()
         return drift(statements, lambda texts: embed(texts, encoder, cache))
     except EncoderError as exc:
         raise CommandError(str(exc)) from exc
@@ -193,7 +193,7 @@ def print_soul(soul: Soul, frame_spec: str | None, as_json: bool) -> int:
             print_text(clean(frame.source))
         return 0
     if as_json:
-        emit_json(export.soul_dict(soul))
+        emit_json(export.soul_stream(soul))
         return 0
     print_text(f"{soul.name or soul.agent_id} ({soul.agent_id})", style="bold")
     for label, value in soul.identity.items():
@@ -233,6 +233,7 @@ def run_compare(args: argparse.Namespace) -> int:
             [
                 {
                     "key": r.key,
+                    "when": r.when,
                     "left": export.statement_dict(r.left) if r.left else None,
                     "right": export.statement_dict(r.right) if r.right else None,
                 }
@@ -247,8 +248,8 @@ def run_compare(args: argparse.Namespace) -> int:
         return ("» " if s.shift else "") + s.role
 
     print_table(
-        ["frame", args.left, args.right],
-        [(r.key, cell(r.left), cell(r.right)) for r in rows],
+        ["frame", "when", args.left, args.right],
+        [(r.key, r.when or "", cell(r.left), cell(r.right)) for r in rows],
         wrap=[args.left, args.right],
     )
     return 0

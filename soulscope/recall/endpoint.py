@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from soulscope.chat.llm import Endpoint, make_client, normalize_base_url, redact
-from soulscope.config import Settings, load_settings
+from soulscope.config import Settings
 from soulscope.recall.semantic import EncoderError
 
 _PLACEHOLDER_KEY = "not-needed"
@@ -38,9 +38,8 @@ class EmbeddingEndpoint:
     note: str | None = None  # what normalize_base_url changed
 
     @classmethod
-    def from_settings(cls, settings: Settings | None = None) -> EmbeddingEndpoint | None:
+    def from_settings(cls, settings: Settings) -> EmbeddingEndpoint | None:
         """The ``[embeddings]`` endpoint, or None when no ``base_url`` is configured."""
-        settings = settings or load_settings()
         if not settings.embed_base_url:
             return None
         if not settings.embed_model:

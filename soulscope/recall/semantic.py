@@ -24,7 +24,7 @@ from typing import Protocol
 import numpy as np
 
 from soulscope.atomic import write_atomic
-from soulscope.config import Settings, cache_dir, load_settings
+from soulscope.config import Settings, cache_dir
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # sha256 of model.safetensors as published in sentence-transformers/all-MiniLM-L6-v2.
@@ -95,8 +95,8 @@ def verify_weights(folder: Path, expected: str = WEIGHTS_SHA256) -> None:
 
 
 def pick_device(requested: str | None = None) -> str:
-    """``requested`` (or ``SOULSCOPE_DEVICE`` / the config file), else cuda, else mps, else cpu."""
-    requested = (requested or load_settings().embed_device or "").strip().lower()
+    """``requested`` (the settings' ``embed_device``), else cuda, else mps, else cpu."""
+    requested = (requested or "").strip().lower()
     import torch  # only called while building an encoder, which imports torch anyway
 
     if requested:
@@ -191,12 +191,12 @@ class MiniLM:
         return vectors
 
 
-def load_encoder(settings: Settings | None = None) -> Encoder:
+def load_encoder(settings: Settings) -> Encoder:
     """The configured encoder: the ``[embeddings]`` endpoint when it has a base URL, else MiniLM."""
     from soulscope.recall.endpoint import EmbeddingEndpoint, EndpointEncoder
 
     endpoint = EmbeddingEndpoint.from_settings(settings)
-    return EndpointEncoder(endpoint) if endpoint else MiniLM()
+    return EndpointEncoder(endpoint) if endpoint else MiniLM(device=settings.embed_device)
 
 
 def text_digest(text: str) -> bytes:

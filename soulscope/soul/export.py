@@ -37,14 +37,16 @@ def problem_dict(p: Problem) -> dict[str, Any]:
     return {"line": p.line, "kind": p.kind, "message": p.message}
 
 
-def soul_dict(soul: Soul) -> dict[str, Any]:
+def soul_stream(soul: Soul) -> dict[str, Any]:
+    """The soul as a dict whose lists are iterators: each frame's dict is made only when it is
+    written, so a big soul's export is never held whole (``list()`` them for a plain dict)."""
     return {
         "id": soul.agent_id,
         "name": soul.name,
         "identity": dict(soul.identity),
-        "sections": [section_dict(s) for s in soul.sections],
-        "frames": [frame_dict(f) for f in soul.frames],
-        "problems": [problem_dict(p) for p in soul.problems],
+        "sections": map(section_dict, soul.sections),
+        "frames": map(frame_dict, soul.frames),
+        "problems": map(problem_dict, soul.problems),
     }
 
 

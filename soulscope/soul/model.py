@@ -7,15 +7,18 @@ the round trip. Display strings (``text``, ``heading``...) have such bytes repla
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
 ENCODING_ERRORS = "surrogateescape"
+UNDECODED = re.compile("[\ud800-\udfff]")  # lone surrogates: how surrogateescape keeps bytes
 
 
 def clean(text: str) -> str:
-    """Replace undecodable bytes (kept as lone surrogates) with U+FFFD for display."""
-    if text.isascii():
+    """Replace undecodable bytes (kept as lone surrogates) with U+FFFD for display; ``text``
+    itself, not a copy, when it has none."""
+    if text.isascii() or not UNDECODED.search(text):
         return text
     return text.encode("utf-8", ENCODING_ERRORS).decode("utf-8", "replace")
 
@@ -23,6 +26,12 @@ def clean(text: str) -> str:
 def label_key(label: str) -> str:
     """The canonical form of an observation label: lower case, single spaces."""
     return " ".join(label.lower().split())
+
+
+def frame_heading(source: str) -> str:
+    """The display text of the ``## `` heading that begins ``source``."""
+    end = source.find("\n")
+    return clean((source[3:end] if end >= 0 else source[3:]).strip())
 
 
 def frame_label(number: int | None, suffix: str, date: str | None) -> str | None:
@@ -78,7 +87,6 @@ class Frame:
     """One ``## Frame ...`` entry and the lines up to the next ``##`` heading."""
 
     index: int  # position among the file's frames, 0-based, file order
-    heading: str  # heading text without the leading ``## ``
     line: int
     end_line: int
     source: str
@@ -92,6 +100,11 @@ class Frame:
     notes: tuple[str, ...] = ()  # other non-blank lines: sub-headings, comments, paragraphs
     duplicate_of: int | None = None  # index of an earlier frame with the same heading
     time_reversed: bool = False  # dated before the previous dated frame
+
+    @property
+    def heading(self) -> str:
+        """Heading text without the leading ``## `` (read from ``source``: not held twice)."""
+        return frame_heading(self.source)
 
     @property
     def label(self) -> str:

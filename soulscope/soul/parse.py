@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from soulscope.soul.model import (
     ENCODING_ERRORS,
+    UNDECODED,
     Frame,
     Observation,
     Problem,
@@ -17,6 +19,8 @@ from soulscope.soul.model import (
 
 _BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(?::\*\*|\*\*\s*:)\s?(.*)", re.S)
 _PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?):(?:\s(.*)|$)", re.S)
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_BLOCK = re.compile(r"^## ", re.M)
 _BULLET = re.compile(r"[-*+] ")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
@@ -60,34 +64,32 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     """Parse a soul file's bytes (or text). Never raises on content."""
     problems: list[Problem] = []
     text = data.decode("utf-8", ENCODING_ERRORS) if isinstance(data, bytes) else data
-    lines = text.split("\n")
-    # Re-attach the newlines so that the blocks concatenate back to the exact text.
-    last = lines.pop()
-    lines = [ln + "\n" for ln in lines]
-    if last:
-        lines.append(last)
-
     if not text.isascii():
-        for i, ln in enumerate(lines, 1):
-            if not ln.isascii() and clean(ln) != ln:
-                problems.append(Problem(i, "encoding", "undecodable bytes, shown as \ufffd"))
+        line, pos, reported = 1, 0, 0
+        for m in UNDECODED.finditer(text):
+            line, pos = line + text.count("\n", pos, m.start()), m.start()
+            if line != reported:
+                problems.append(Problem(line, "encoding", "undecodable bytes, shown as \ufffd"))
+                reported = line
 
-    # Split into the preamble and blocks at every "## " heading.
-    starts = [i for i, ln in enumerate(lines) if ln.startswith("## ")]
-    first = starts[0] if starts else len(lines)
-    preamble = "".join(lines[:first])
-    name = _name_from_preamble(lines[:first], problems)
+    # Split into the preamble and blocks at every "## " heading: each block's text is a slice of
+    # the file, cut into lines only while it is parsed (the whole file is never held as lines).
+    offsets = [m.start() for m in _BLOCK.finditer(text)]
+    first = offsets[0] if offsets else len(text)
+    preamble = text[:first]
+    name = _name_from_preamble(_LINE.findall(preamble), problems)
 
     blocks: list[Section | Frame] = []
     seen_headings: dict[str, int] = {}
     prev_when: tuple[str, str] | None = None
     frame_count = 0
-    bounds = starts + [len(lines)]
-    for b in range(len(starts)):
-        lo, hi = bounds[b], bounds[b + 1]
-        heading = lines[lo][3:].rstrip("\r\n").strip()
-        body = lines[lo + 1 : hi]
-        source = "".join(lines[lo:hi])
+    hi = preamble.count("\n")  # 0-based line where the next block starts
+    for b, start in enumerate(offsets):
+        source = text[start : offsets[b + 1] if b + 1 < len(offsets) else len(text)]
+        lines = _LINE.findall(source)  # with their newlines: they concatenate back to source
+        lo, hi = hi, hi + len(lines)
+        heading = lines[0][3:].strip()
+        body = lines[1:]
         if _is_frame_heading(heading):
             index = frame_count
             frame_count += 1
@@ -128,7 +130,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
             blocks.append(_section(heading, lo + 1, hi, source, body))
 
     identity = _identity(blocks)
-    if not text.strip():
+    if not text or text.isspace():  # (strip() would copy the whole text)
         problems.append(Problem(1, "empty", "the file is empty"))
     elif name is None and not identity:
         problems.append(Problem(1, "header", "no '# Name' title and no Identity section"))
@@ -194,10 +196,10 @@ def _bullets(body: list[str], first_line: int) -> list[tuple[int, str, bool]]:
 def _observation(text: str, line: int) -> Observation | None:
     m = _BOLD_LABEL.match(text)
     if m:
-        return Observation(m.group(1).strip(), clean((m.group(2) or "").strip()), line)
+        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
     m = _PLAIN_LABEL.match(text)
     if m and len(m.group(1).split()) <= _MAX_LABEL_WORDS:
-        return Observation(m.group(1).strip(), clean((m.group(2) or "").strip()), line)
+        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
     return None
 
 
@@ -236,15 +238,15 @@ def _frame(
         problems.append(Problem(line, "empty-frame", "frame heading with no body"))
     return Frame(
         index=index,
-        heading=clean(heading),
         line=line,
         end_line=end,
         source=source,
         number=number,
-        suffix=suffix,
-        date=date,
-        time=time,
-        title=clean(title),
+        # the same few dates, times, titles and suffixes recur in thousands of frames: one string each
+        suffix=sys.intern(suffix),
+        date=date and sys.intern(date),
+        time=time and sys.intern(time),
+        title=sys.intern(clean(title)),
         actions=tuple(actions),
         observations=tuple(observations),
         notes=tuple(notes),

@@ -145,6 +145,7 @@ class Statement:
     number: int | None
     suffix: str
     date: str | None
+    time: str | None  # HH:MM when the frame heading gives one
     role: str  # "traceback pragmatist": the identity noun phrase, for comparing
     from_role: str | None  # "From Y to Z": Y
     to_role: str | None  # "From Y to Z": Z
@@ -165,6 +166,13 @@ class Statement:
     @property
     def frame_label(self) -> str:
         return frame_label(self.number, self.suffix, self.date) or "—"
+
+    @property
+    def when(self) -> str | None:
+        """Date and time, as far as the frame heading tells them."""
+        if self.date and self.time:
+            return f"{self.date} {self.time}"
+        return self.date
 
 
 def strip_counters(text: str) -> str:
@@ -350,6 +358,7 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                     number=frame.number if frame else None,
                     suffix=frame.suffix if frame else "",
                     date=frame.date if frame else None,
+                    time=frame.time if frame else None,
                     role=role,
                     from_role=from_role,
                     to_role=m.group(2).strip() if m else None,
@@ -390,35 +399,70 @@ def drift(
 
 @dataclass(frozen=True, slots=True)
 class ArcRow:
-    """One row of two arcs side by side, aligned by frame number or date."""
+    """One row of two arcs side by side: statements of the same frame and moment pair up."""
 
-    key: str
+    key: str  # the frame label
+    when: str | None  # date and time of the row, as far as its headings tell them
     left: Statement | None
     right: Statement | None
 
 
-def _align_key(s: Statement) -> tuple:
-    if s.number is not None:
-        return (0, s.number, s.date or "", s.line)
-    return (1, 0, s.date or "9999", s.line)
+def _moments(statements: Sequence[Statement]) -> list[tuple]:
+    """Each statement's place in time, for sorting: its own date and time (then frame number);
+    an undated statement takes the place of the nearest dated one before it in its arc (the one
+    after it when none comes before), so it keeps its neighbours."""
+    own = [(s.date, s.time or "", -1 if s.number is None else s.number) if s.date else None
+           for s in statements]
+    out: list[tuple] = []
+    anchor: tuple | None = None
+    pending: list[int] = []  # undated statements before the arc's first dated one
+    for i, moment in enumerate(own):
+        if moment is not None:
+            anchor = moment
+            out.append((*moment, 0, i))
+            for j in pending:
+                out[j] = (*moment, -1, j)
+            pending = []
+        elif anchor is not None:
+            out.append((*anchor, 1, i))
+        else:
+            out.append(())
+            pending.append(i)
+    for j in pending:  # an arc without dates keeps file order
+        out[j] = ("", "", -1, 0, j)
+    return out
 
 
 def compare(left: list[Statement], right: list[Statement]) -> list[ArcRow]:
-    """Two arcs side by side: rows with the same frame number (or date) pair up, in time order."""
-    buckets: dict[str, list[list[Statement]]] = {}
-    order: list[tuple[tuple, str]] = []
-    for side, statements in ((0, left), (1, right)):
-        for s in statements:
-            key = s.frame_label
-            if key not in buckets:
-                buckets[key] = [[], []]
-                order.append((_align_key(s), key))
-            buckets[key][side].append(s)
+    """Two arcs side by side in time order (date, then time, then frame number). Statements of
+    the same frame at the same date and time pair up; undated ones keep their place in their arc."""
+    entries = [
+        (moment, side, s)
+        for side, statements in ((0, left), (1, right))
+        for moment, s in zip(_moments(statements), statements)
+    ]
+    entries.sort(key=lambda e: (e[0][:4], e[1], e[0][4]))
+    buckets: dict[object, list[list[Statement]]] = {}
+    order: list[object] = []
+    for _, side, s in entries:
+        key: object = (s.frame_label, s.when) if s.number is not None or s.date else id(s)
+        if key not in buckets:
+            buckets[key] = [[], []]
+            order.append(key)
+        buckets[key][side].append(s)
     rows: list[ArcRow] = []
-    for _, key in sorted(order):
+    for key in order:
         a, b = buckets[key]
+        first = (a or b)[0]
         for i in range(max(len(a), len(b))):
-            rows.append(ArcRow(key, a[i] if i < len(a) else None, b[i] if i < len(b) else None))
+            rows.append(
+                ArcRow(
+                    first.frame_label,
+                    first.when,
+                    a[i] if i < len(a) else None,
+                    b[i] if i < len(b) else None,
+                )
+            )
     return rows
 
 

@@ -17,7 +17,7 @@ How the parts talk (read this before adding a tab):
   ``app.select_agent(agent_id)``, ``app.open_frame(agent_id, frame_index)`` (Soul tab, scrolled to
   that frame; the agent is selected and parsed first when needed), ``app.open_line(agent_id, line)``,
   ``app.show_tab(tab_id)``, ``app.reload_world()`` (after files changed on disk, e.g. a frame was
-  run) and ``app.notify(text, markup=False)`` for messages. ``app.world`` is the
+  run) and ``app.notify(text)`` for messages (plain text, control characters shown). ``app.world`` is the
   ``World``; ``app.cache.load(agent_id)`` returns ``(Soul, ArcSummary)`` from any thread
   (parsing only when the file is new or changed); ``app.arc_label`` is the configured arc label.
 - Blocking work (parsing, git, models) runs in thread workers (``@work(thread=True, exclusive=True,
@@ -36,6 +36,7 @@ from time import monotonic, perf_counter
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -44,6 +45,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
+from soulscope.controls import visible
 from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
@@ -137,6 +139,21 @@ class SoulscopeApp(App[None]):
     def on_mount(self) -> None:
         self._announce_settings()
         self._show_world()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification as plain text: it names files, agents and errors, which are data, so
+        never markup, and their control characters are shown, not sent to the terminal."""
+        super().notify(
+            visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
 
     def _announce_settings(self) -> None:
         for problem in (self.settings.problem, keymap_problem(self.settings.keys)):

@@ -293,8 +293,10 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         assert app.query_one(TabbedContent).active == "becoming"
         table = app.query_one("#compare", DataTable)
         assert table.display
-        rows = [[str(table.get_cell_at((r, c))) for c in range(3)] for r in range(table.row_count)]
-        # Aligned by frame number: Bo wrote frames 2 and 4 only.
+        rows = [
+            [str(table.get_cell_at((r, c))) for c in (0, 2, 3)] for r in range(table.row_count)
+        ]
+        # Aligned in time: Bo wrote frames 2 and 4 only.
         assert rows == [
             ["1", "cataloguer", ""],
             ["2", "cataloguer", "contrarian"],

@@ -196,7 +196,7 @@ class BecomingPane(Pane):
 
         try:
             if self._encoder is None:
-                self._encoder = (MiniLM(), EmbeddingCache())
+                self._encoder = (MiniLM(device=self.app.settings.embed_device), EmbeddingCache())
             encoder, cache = self._encoder
             values = drift(statements, lambda texts: embed(texts, encoder, cache))
         except EncoderError as exc:
@@ -263,7 +263,7 @@ class BecomingPane(Pane):
         from soulscope.tui.why import WhyScreen
 
         # The narrative is the configured LLM's when there is one, else written offline.
-        endpoint = Endpoint.from_settings()
+        endpoint = Endpoint.from_settings(self.app.settings)
         llm = LLM(endpoint) if endpoint else None
         self.app.push_screen(WhyScreen(self.agent_id, self.rows[row].index + 1, self.soul, llm))
 
@@ -344,18 +344,24 @@ class BecomingPane(Pane):
         table = self.query_one("#compare", DataTable)
         table.clear(columns=True)
         table.add_column("Frame", key="frame")
+        table.add_column("When", key="when")
         table.add_column(Text(self.agent_id or ""), key="left")
         table.add_column(Text(self.other_id), key="right")
         self.compared = compare(self.statements, self.other)
         for row in self.compared:
-            table.add_row(Text(visible(row.key)), compared_role(row.left), compared_role(row.right))
+            table.add_row(
+                Text(visible(row.key)),
+                Text(row.when or "—", style="" if row.when else "dim"),
+                compared_role(row.left),
+                compared_role(row.right),
+            )
         if self.other:
             table.focus()
             self._show_compared(0)
         self.query_one("#compare-title", StatusLine).show(
             Text.assemble(
                 ("Side by side", "bold"),
-                f"  {self.agent_id} and {self.other_id}, aligned by frame",
+                f"  {self.agent_id} and {self.other_id}, aligned by date and time",
                 ("  (▲ shift · escape closes)", "dim"),
             )
         )
@@ -366,6 +372,8 @@ class BecomingPane(Pane):
             return
         compared = self.compared[row]
         text = Text.assemble(("Frame " + compared.key, "bold"))
+        if compared.when and compared.when != compared.key:
+            text.append(f"  {compared.when}", style="dim")
         for agent_id, s in ((self.agent_id, compared.left), (self.other_id, compared.right)):
             text.append(f"\n{agent_id}: ", style="bold")
             text.append(s.text if s is not None else "—", style="" if s is not None else "dim")
