@@ -160,12 +160,12 @@ class OpenAIServer:
             def _json(self, status: int, body: dict[str, Any]) -> None:
                 self._send(status, "application/json", json.dumps(body).encode())
 
-            def _send(self, status: int, kind: str, data: bytes) -> None:
+            def _send(self, status: int, kind: str, data: bytes, cut: bool = False) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                self.wfile.write(data[: len(data) // 2] if cut else data)
 
             def _error(self, status: int, message: str, code: str) -> None:
                 self._json(status, {"error": {"message": message, "type": code, "code": code}})
@@ -240,24 +240,14 @@ class OpenAIServer:
                     data = json.dumps({"result": content}).encode()
                 elif server.failure == "html":
                     return self._send(200, "text/html; charset=utf-8", HTML_PAGE.encode())
-                elif server.failure == "cut":
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data[: len(data) // 2])
+                elif server.failure in ("cut", "stall"):
+                    # Half the promised body, then the connection closes (at once, or after a
+                    # stall): the body is never finished.
+                    self._send(200, "application/json", data, cut=True)
                     self.wfile.flush()
+                    if server.failure == "stall":
+                        time.sleep(STALL_S)
                     self.close_connection = True
-                    return
-                if server.failure == "stall":
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data[: len(data) // 2])
-                    self.wfile.flush()
-                    time.sleep(STALL_S)
-                    self.close_connection = True  # the body was never finished
                     return
                 self._send(200, "application/json", data)
 
