@@ -8,7 +8,9 @@ Hooks and signing are off: a frame commit is machine work.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -19,6 +21,10 @@ from soulscope.world import PROJECT_ROOT, WorldError
 
 AUTHOR = ("soulscope", "soulscope@localhost")
 GIT_WAIT = 30.0  # seconds recovery waits for a git that a stopped runner left running
+# glibc gives freed memory back to the system above 128 KB by default; git compresses each blob
+# with buffers of about that size, so a frame's thousands of blobs cost as many trims and fresh
+# zeroed pages (most of update-index's time). Short-lived git processes keep up to 8 MB instead.
+MALLOC_TUNABLES = "glibc.malloc.trim_threshold=8388608"
 
 
 class RepoError(WorldError):
@@ -28,6 +34,7 @@ class RepoError(WorldError):
 def _env(date: str | None, as_soulscope: bool = True) -> dict[str, str]:
     env = dict(os.environ)
     env["GIT_TERMINAL_PROMPT"] = "0"
+    env["GLIBC_TUNABLES"] = ":".join(filter(None, (MALLOC_TUNABLES, env.get("GLIBC_TUNABLES"))))
     if as_soulscope:
         env.update(
             GIT_AUTHOR_NAME=AUTHOR[0],
@@ -192,7 +199,7 @@ def commit(
     """
     rels = [_relative(top, p) for p in paths]
     listing = b"".join(os.fsencode(r) + b"\0" for r in rels)
-    git(top, "update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
+    git(top, *_one_pack(top), "update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
     parent = head(top)
     staged = set(rels)
     if parent:
@@ -206,6 +213,24 @@ def commit(
     sha = git(top, *args, date=date, pidfile=pidfile).stdout.decode().strip()
     git(top, "update-ref", "-m", f"commit: {message}", "HEAD", sha, parent or "", pidfile=pidfile)
     return sha
+
+
+@functools.cache
+def _git_version(top: Path) -> tuple[int, int]:
+    done = git(top, "--version", check=False)
+    found = re.search(rb"(\d+)\.(\d+)", done.stdout)
+    return (int(found[1]), int(found[2])) if found else (0, 0)
+
+
+def _one_pack(top: Path) -> tuple[str, ...]:
+    """Options that make ``update-index`` write a frame's blobs into one pack file.
+
+    Every blob above ``core.bigFileThreshold`` is streamed into the pack that update-index
+    keeps open for its whole run (git 2.37 and later): one file for a frame's thousands of
+    blobs instead of a loose object file each. Older git would write one pack per blob, so it
+    keeps loose objects.
+    """
+    return ("-c", "core.bigFileThreshold=1") if _git_version(top) >= (2, 37) else ()
 
 
 def _tree_of(top: Path, rels: list[str], parent: str | None) -> str:
