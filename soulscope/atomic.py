@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import queue
 import tempfile
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from pathlib import Path
 
 
@@ -59,12 +59,13 @@ def append_atomic(path: str | Path, data: bytes, sync: bool = True) -> None:
     write_atomic(path, old + data, sync=sync)
 
 
-def append_durable(path: str | Path, data: bytes, sync: bool = True) -> int:
+def append_durable(path: str | Path, data: bytes, sync: bool | SyncBatch = True) -> int:
     """Append ``data`` to a file that only grows and fsync it; returns the old size.
 
     Costs the new bytes only, unlike ``append_atomic``. A crash mid-write can leave a torn tail:
     JSON-lines readers ignore it and ``cut_torn_tail`` removes it before the next append; the
     frame journal cuts a soul file back to its recorded size. A link is never written through.
+    ``sync``: a ``SyncBatch`` fsyncs the file together with the rest of the batch.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -74,11 +75,15 @@ def append_durable(path: str | Path, data: bytes, sync: bool = True) -> int:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        if sync:
+        if isinstance(sync, SyncBatch):
+            sync.add(fd, path.parent)
+            fd = -1
+        elif sync:
             os.fsync(fd)
     finally:
-        os.close(fd)
-    if sync and start == 0:
+        if fd >= 0:
+            os.close(fd)
+    if sync is True and start == 0:
         _fsync_dir(path.parent)  # a new file: make its name durable too
     return start
 
@@ -114,29 +119,52 @@ def cut_torn_tail(path: str | Path) -> int:
         return 0
 
 
-def sync_paths(paths: Iterable[str | Path], workers: int = 8) -> None:
-    """fsync files and the folders holding them, several at once.
+class SyncBatch:
+    """Files made durable together: each written file is fsynced (and closed) by worker threads
+    while the caller writes the next ones.
 
-    The filesystem's journal commits concurrent fsyncs together, so a frame's hundreds of files
-    cost a few disk flushes instead of one each.
+    The filesystem commits concurrent fsyncs together, so a frame's thousands of files cost a
+    few disk flushes instead of one each, and no file is opened twice. Leaving the ``with``
+    waits for every worker; unless an exception is on its way out, it then fsyncs the folders
+    holding the files and raises the first fsync that failed.
     """
-    files = {Path(p) for p in paths}
-    targets = sorted(files | {p.parent for p in files})
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(_fsync_path, targets))
 
+    def __init__(self, workers: int = 8) -> None:
+        self._fds: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._folders: set[Path] = set()
+        self._errors: list[OSError] = []
+        self._workers = [threading.Thread(target=self._work, daemon=True) for _ in range(workers)]
+        for worker in self._workers:
+            worker.start()
 
-def _fsync_path(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some filesystems refuse fsync on folders
-    finally:
-        os.close(fd)
+    def add(self, fd: int, folder: Path) -> None:
+        """Take a written file's descriptor: it is fsynced, then closed."""
+        self._folders.add(folder)
+        self._fds.put(fd)
+
+    def _work(self) -> None:
+        while (fd := self._fds.get()) is not None:
+            try:
+                os.fsync(fd)
+            except OSError as exc:
+                self._errors.append(exc)
+            finally:
+                os.close(fd)
+
+    def __enter__(self) -> SyncBatch:
+        return self
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        for _ in self._workers:
+            self._fds.put(None)
+        for worker in self._workers:
+            worker.join()
+        if exc_type is not None:
+            return
+        if self._errors:
+            raise self._errors[0]
+        for folder in sorted(self._folders):
+            _fsync_dir(folder)
 
 
 def _fsync_dir(folder: Path) -> None:

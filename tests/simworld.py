@@ -83,7 +83,6 @@ _WRAPPED = (
     ("soulscope.sim.frame", "append_durable"),
     ("soulscope.sim.frame", "append_entry"),  # the runner before it appended in place
     ("soulscope.sim.frame", "write_clock"),
-    ("soulscope.sim.frame", "sync_paths"),
     ("soulscope.sim.repo", "commit"),
     ("soulscope.sim.frame", "clear_journal"),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,22 @@ def test_durable_append_and_torn_tail(tmp_path: Path) -> None:
     assert log.read_bytes() == b'{"id": 1}\n{"id": 2}\n'
     assert atomic.cut_torn_tail(log) == 0
     assert atomic.cut_torn_tail(tmp_path / "absent.jsonl") == 0
+
+
+def test_a_sync_batch_closes_every_file_and_reports_a_failed_fsync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    open_fds = len(os.listdir("/proc/self/fd")) if Path("/proc/self/fd").exists() else None
+    with atomic.SyncBatch() as batch:
+        for i in range(300):  # more than a small descriptor limit would hold open at once
+            assert atomic.append_durable(tmp_path / f"{i}.json", b"{}\n", sync=batch) == 0
+    assert all((tmp_path / f"{i}.json").read_bytes() == b"{}\n" for i in range(300))
+    if open_fds is not None:
+        assert len(os.listdir("/proc/self/fd")) == open_fds
+
+    def failing(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(atomic.os, "fsync", failing)
+    with pytest.raises(OSError, match="Input/output"), atomic.SyncBatch() as batch:
+        atomic.append_durable(tmp_path / "0.json", b"{}\n", sync=batch)

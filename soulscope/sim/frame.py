@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from soulscope.atomic import append_durable, cut_torn_tail, sync_paths
+from soulscope.atomic import SyncBatch, append_durable, cut_torn_tail
 from soulscope.sim import community as store
 from soulscope.sim import repo
 from soulscope.sim.brain import TEXT_FIELDS, AgentIds, Brain, Decision, Feed, Outcome, Request
@@ -519,16 +519,16 @@ class FrameRunner:
         )
         write_journal(root, journal)
         try:
-            # Plain appends, made durable once for the whole frame below; the journal undoes
-            # a torn one.
+            # Plain appends, made durable together (the journal undoes a torn one): every file
+            # is on disk before the journal says the frame is written.
             log_dir.mkdir(parents=True, exist_ok=True)
-            for i, (path, data, size) in enumerate(appends):
-                if append_durable(path, data, sync=False) != (size or 0):
-                    raise WorldError(f"{path} changed while frame {clock.frame} was written")
-                if progress and i % 100 == 0:
-                    progress("writing", i, len(appends))
+            with SyncBatch() as batch:
+                for i, (path, data, size) in enumerate(appends):
+                    if append_durable(path, data, sync=batch) != (size or 0):
+                        raise WorldError(f"{path} changed while frame {clock.frame} was written")
+                    if progress and i % 100 == 0:
+                        progress("writing", i, len(appends))
             write_clock(root, clock)
-            sync_paths(journal.paths(root))
             write_journal(root, replace(journal, state="written"))
             g0 = time.perf_counter()
             sha = repo.commit(self.top, journal.paths(root), message, clock.date, git_pidfile(root))
