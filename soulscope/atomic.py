@@ -68,8 +68,12 @@ def append_durable(path: str | Path, data: bytes, sync: bool | SyncBatch = True)
     ``sync``: a ``SyncBatch`` fsyncs the file together with the rest of the batch.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileNotFoundError:  # its folder is new too
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, flags, 0o644)
     try:
         start = os.fstat(fd).st_size
         view = memoryview(data)

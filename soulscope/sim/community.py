@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -67,7 +67,8 @@ _KINDS: dict[str, type] = {"posts": Post, "comments": Comment, "votes": Vote, "f
 
 def record_line(record: Record) -> bytes:
     """One record as one JSON line (key order fixed, so equal worlds are equal bytes)."""
-    return (json.dumps(asdict(record), ensure_ascii=False) + "\n").encode("utf-8")
+    fields = {name: getattr(record, name) for name in record.__slots__}  # flat: no asdict copy
+    return (json.dumps(fields, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def _read(path: Path, kind: type) -> Iterator:

@@ -10,6 +10,8 @@ actions go to the community store, an entry is appended to its soul file, what i
 from __future__ import annotations
 
 import errno
+import heapq
+import itertools
 import json
 import os
 import random
@@ -152,6 +154,10 @@ def _replies(community: Community, comments: list[Comment]) -> dict[str, list[Co
     return out
 
 
+def _newest_first(x: Post | Comment) -> tuple[int, int]:
+    return (-x.frame, -x.id)
+
+
 def build_requests(
     world: World, clock: Clock, chosen: list[str], souls: dict[str, Soul], community: Community
 ) -> list[Request]:
@@ -160,9 +166,9 @@ def build_requests(
     known = agents.members
     since = clock.frame - RECENT_FRAMES + 1
     recent_posts = [p for p in community.posts if p.frame >= since]
-    recent_posts.sort(key=lambda p: (-p.frame, -p.id))
+    recent_posts.sort(key=_newest_first)
     recent_comments = [c for c in community.comments if c.frame >= since]
-    recent_comments.sort(key=lambda c: (-c.frame, -c.id))
+    recent_comments.sort(key=_newest_first)
     replies_to = _replies(community, recent_comments)
     by_channel: dict[str, list[Post]] = {}
     for p in recent_posts:
@@ -176,15 +182,15 @@ def build_requests(
     for agent in chosen:
         soul = souls[agent]
         channels = _channels(soul, registry.get(agent) or {})
-        feed_posts = sorted(
-            (p for ch in channels for p in by_channel.get(ch, ()) if p.author != agent),
-            key=lambda p: (-p.frame, -p.id),
-        )[:FEED_POSTS]
+        # Each channel's posts are newest first already: merging them reads FEED_POSTS posts,
+        # not every recent post of the agent's channels (thousands, for each of thousands).
+        newest = heapq.merge(*(by_channel.get(ch, ()) for ch in channels), key=_newest_first)
+        feed_posts = list(itertools.islice((p for p in newest if p.author != agent), FEED_POSTS))
         replies = replies_to.get(agent, [])[:FEED_REPLIES]
         related_agents = (community.following(agent) | _relations(soul, known)) - {agent}
         related = sorted(
             (x for a in sorted(related_agents) for x in activity.get(a, ())),
-            key=lambda x: (-x.frame, -x.id),
+            key=_newest_first,
         )[:FEED_RELATED]
         requests.append(
             Request(

@@ -9,6 +9,7 @@ as "the X. From Y to Z."
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -127,14 +128,18 @@ _ROLES = ("skeptic", "builder", "synthesist", "advocate", "cartographer", "teste
 _SHIFT_VERBS = ("arguing for", "testing", "building on", "questioning", "mapping", "defending")
 
 
-def _words(text: str) -> list[str]:
-    """Content words, lower case, possessives cut (``kit's`` -> ``kit``)."""
+@functools.lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    """Content words, lower case, possessives cut (``kit's`` -> ``kit``).
+
+    Cached: every agent that reads a post, and every topic test, asks for the same texts.
+    """
     out = []
     for w in _WORD.findall(text):
         w = w.lower().removesuffix("'s").removesuffix("’s").strip("'-")
         if len(w) >= 4 and w not in _STOP:
             out.append(w)
-    return out
+    return tuple(out)
 
 
 def _lc(text: str) -> str:

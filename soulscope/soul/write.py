@@ -47,7 +47,7 @@ def one_line(text: str, limit: int = MAX_TEXT) -> str:
     Control characters and line breaks become spaces, runs of spaces collapse, undecodable bytes
     become U+FFFD, and an HTML comment can neither open nor close.
     """
-    if not text.isascii() or not text.isprintable():
+    if not text.isprintable():  # printable text (“quotes”, é, —) has nothing to replace
         text = "".join(_printable(ch) for ch in text)
     text = " ".join(text.split())
     text = text.replace("<!--", "<!‐‐").replace("-->", "‐‐>")
