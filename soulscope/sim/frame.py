@@ -537,7 +537,9 @@ class FrameRunner:
             write_clock(root, clock)
             write_journal(root, replace(journal, state="written"))
             g0 = time.perf_counter()
-            sha = repo.commit(self.top, journal.paths(root), message, clock.date, git_pidfile(root))
+            # The journal's files in its order (journal.paths() would build them all again).
+            touched = [path for path, _, _ in appends] + [clock_file]
+            sha = repo.commit(self.top, touched, message, clock.date, git_pidfile(root))
             git_s = time.perf_counter() - g0
             clear_journal(root)
         except BaseException as exc:
