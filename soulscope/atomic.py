@@ -14,8 +14,8 @@ from pathlib import Path
 def write_atomic(path: str | Path, data: bytes, sync: bool = True) -> None:
     """Replace ``path`` with ``data``: temp file in the same folder, fsync, rename, fsync the folder.
 
-    ``sync=False`` leaves out both fsyncs, for a batch of writes made durable at once with
-    ``sync_paths`` (readers still never see half a file).
+    ``sync=False`` leaves out both fsyncs, for a write made durable later by the caller (readers
+    still never see half a file).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
