@@ -188,3 +188,14 @@ def test_a_torn_community_line_is_ignored_then_cut(world: Path) -> None:
     assert data.startswith(whole) and b'"id": 999' not in data
     new = [json.loads(line) for line in data[len(whole) :].splitlines()]
     assert [p["id"] for p in new] == list(range(last_id + 1, last_id + 1 + result.posts))
+
+
+def test_frames_keep_the_repository_packed(world: Path) -> None:
+    # Each frame's objects land in one pack; git's own limits decide when to repack, as after
+    # `git commit`. With a limit of 3 packs, ten frames must not leave ten packs behind.
+    git_out(world, "config", "gc.autoPackLimit", "3")
+    git_out(world, "config", "gc.autoDetach", "false")
+    run_frames(world, OfflineBrain(), steps=10)
+    packs = [p for p in (world / ".git" / "objects" / "pack").glob("*.pack")]
+    assert 0 < len(packs) <= 4
+    assert "error" not in git_out(world, "fsck").lower()

@@ -212,6 +212,9 @@ def commit(
     args = ["commit-tree", tree, "-m", message, *(["-p", parent] if parent else [])]
     sha = git(top, *args, date=date, pidfile=pidfile).stdout.decode().strip()
     git(top, "update-ref", "-m", f"commit: {message}", "HEAD", sha, parent or "", pidfile=pidfile)
+    # What `git commit` does after every commit: git repacks (in the background) only once its
+    # limits are crossed, so a long-lived world does not pile up a pack per frame.
+    git(top, "gc", "--auto", "--quiet", check=False)
     return sha
 
 
