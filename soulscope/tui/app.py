@@ -40,7 +40,7 @@ from textual.notifications import SeverityLevel
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
@@ -79,6 +79,7 @@ from soulscope.tui.panes.world import WorldPane
 from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
+from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"
@@ -134,7 +135,7 @@ class SoulscopeApp(App[None]):
                     with TabPane(pane_class.TAB_TITLE, id=pane_class.TAB_ID):
                         yield pane_class()
         yield FrameBar()
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._announce_settings()
