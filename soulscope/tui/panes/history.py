@@ -33,6 +33,7 @@ from soulscope.soul.model import Soul, clean
 from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.table import Table
 
 # Rows given to the table before the first paint (more than a screen holds).
 FIRST_ROWS = 120
@@ -244,7 +245,7 @@ class HistoryPane(Pane):
     def compose(self) -> ComposeResult:
         yield Static(id="history-status", markup=False)
         with Horizontal(id="history-body"):
-            table: DataTable[Text] = DataTable(
+            table: Table[Text] = Table(
                 id="history-commits", cursor_type="row", zebra_stripes=True
             )
             table.add_column("", key="mark", width=1)  # ● on the marked commit
