@@ -53,12 +53,17 @@ def p95(samples: list[float]) -> float:
 
 
 class Painted:
-    """Wakes a waiter when the app next puts a screen update on the terminal (headless too)."""
+    """Wakes a waiter when the app next puts a screen update on the terminal (headless too).
 
-    def __init__(self, app: App) -> None:
+    With ``probe``, each update also records ``probe()`` (what it showed), so that a change made
+    and painted before anyone looked is still found in the paint that showed it.
+    """
+
+    def __init__(self, app: App, probe=None) -> None:
         self.event = asyncio.Event()
         self.last = 0.0  # when the last update was put on the terminal
         self.last_cpu = 0.0  # the process's CPU time then
+        self.shown: list[tuple[float, float, object]] = []  # (wall, CPU, probe()) per update
         display = app._display
 
         def hooked(screen, renderable) -> None:
@@ -66,6 +71,8 @@ class Painted:
             if renderable is not None:
                 self.last = time.perf_counter()
                 self.last_cpu = time.process_time()
+                if probe is not None:
+                    self.shown.append((self.last, self.last_cpu, probe()))
                 self.event.set()
 
         app._display = hooked  # type: ignore[method-assign]
@@ -97,6 +104,16 @@ async def paint_after(painted: Painted, started: Sample, done) -> Sample:
         painted.event.clear()
         await asyncio.wait_for(painted.event.wait(), 5)
     return painted.last - started[0], painted.last_cpu - started[1]
+
+
+async def first_showing(painted: Painted, started: Sample, changed) -> Sample:
+    """From ``started`` to the first update whose probe satisfied ``changed``."""
+    while True:
+        for wall, cpu, state in painted.shown:
+            if wall >= started[0] and changed(state):
+                return wall - started[0], cpu - started[1]
+        painted.event.clear()
+        await asyncio.wait_for(painted.event.wait(), 5)
 
 
 class EmptyApp(App[None]):
@@ -196,7 +213,7 @@ async def history_keys(world: World, agent: str) -> dict[str, list[Sample]]:
             await asyncio.sleep(0.01)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        painted = Painted(app)
+        painted = Painted(app, probe=lambda: log.body)
         for _ in range(PRESSES):
             before, row = log.body, pane.table.cursor_row
             started = (time.perf_counter(), time.process_time())
@@ -206,8 +223,9 @@ async def history_keys(world: World, agent: str) -> dict[str, list[Sample]]:
                     lambda r=row: pane.table.cursor_row != r,
                 )
             )
+            # A diff read ahead is shown with the cursor, in the same update.
             out["diff"].append(
-                await paint_after(painted, started, lambda b=before: log.body is not b)
+                await first_showing(painted, started, lambda body, b=before: body is not b)
             )
             await pilot.pause()
     return out

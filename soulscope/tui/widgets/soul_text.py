@@ -23,6 +23,7 @@ from textual.strip import Strip
 
 from soulscope.controls import visible
 from soulscope.tui.actions import bindings
+from soulscope.tui.widgets.scrolling import set_virtual_size
 
 _TITLE = re.compile(r"^# ")
 _FRAME = re.compile(r"^##\s*Frame\b", re.I)
@@ -221,29 +222,12 @@ class SoulText(ScrollView, can_focus=True):
         self._layout_height = self.scrollable_content_region.height
         # Room below the last line, so that any line (a frame heading near the end) can be put at
         # the top of the view, as editors allow scrolling past the end.
-        self._set_virtual_size(Size(width, len(row_line) + max(self._layout_height - 1, 0)))
+        set_virtual_size(self, Size(width, len(row_line) + max(self._layout_height - 1, 0)))
         if self._lines:
             # Keep the same file line at the top when the width changes.
             self.scroll_to(
                 y=line_row[min(top, len(self._lines)) - 1], animate=False, immediate=True
             )
-
-    def _set_virtual_size(self, size: Size) -> None:
-        """Set the scrollable size, without a layout pass of the whole screen when it can be avoided.
-
-        A new size needs the screen's layout only when the vertical scrollbar appears or goes
-        (that changes this widget's width); otherwise updating the scrollbars and repainting this
-        widget is enough, which keeps switching agents cheap.
-        """
-        height = self.scrollable_content_region.height
-        if (size.height > height) == (
-            self.virtual_size.height > height
-        ) and self.virtual_size.height:
-            self.set_reactive(SoulText.virtual_size, size)
-            self._scroll_update(size)
-            self.refresh()
-        else:
-            self.virtual_size = size
 
     def action_scroll_end(self) -> None:
         """The last page: the last line at the bottom (not at the top, as scrolling past the end allows)."""
