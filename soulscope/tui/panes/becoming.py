@@ -208,7 +208,7 @@ class BecomingPane(Pane):
     def on_semantic_drift(self, message: SemanticDrift) -> None:
         message.stop()
         if message.error:
-            self.app.notify(message.error, severity="error", markup=False)
+            self.app.notify(message.error, severity="error")
             self._show_drift([s.magnitude for s in self.statements], "lexical")
         elif message.agent_id == self.agent_id and len(message.values) == len(self.statements):
             self._show_drift(message.values, "semantic")
@@ -333,7 +333,7 @@ class BecomingPane(Pane):
         if message.agent_id != self.other_id:
             return
         if message.error:
-            self.app.notify(message.error, severity="error", markup=False)
+            self.app.notify(message.error, severity="error")
             self.action_close_compare()
             return
         self.other = message.statements

@@ -646,7 +646,6 @@ class HistoryPane(Pane):
         if current.new_blob is None:
             self.app.notify(
                 f"{self.agent_id}'s soul file was deleted in {current.commit.short}.",
-                markup=False,
             )
             return
         self.show_memory(self.agent_id, current)
@@ -677,6 +676,6 @@ class HistoryPane(Pane):
         try:
             snapshot = self.timeline.world_at(sha)
         except HistoryError as exc:
-            self.app.call_from_thread(self.app.notify, str(exc), severity="error", markup=False)
+            self.app.call_from_thread(self.app.notify, str(exc), severity="error")
             return
         self.app.call_from_thread(self.app.open_world, snapshot)
