@@ -207,17 +207,15 @@ def measure(repo: Path, agent: str, term: str) -> list[tuple[str, float, float]]
 
 async def tab_open_seconds(world: World) -> float:
     """Seconds from pressing the History tab's key to its commits and first diff on screen."""
-    from textual.widgets import RichLog
-
     from soulscope.tui.app import SoulscopeApp
-    from soulscope.tui.panes.history import HistoryPane
+    from soulscope.tui.panes.history import DiffView, HistoryPane
 
     app = SoulscopeApp(world)
     async with app.run_test(size=(160, 50)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
         pane = app.query_one(HistoryPane)
-        log = app.query_one("#history-diff", RichLog)
+        log = app.query_one(DiffView)
         started = time.perf_counter()
         # What the tab's key does; pilot.press would also wait for the app to go idle.
         app.show_tab(HistoryPane.TAB_ID)

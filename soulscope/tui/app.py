@@ -28,6 +28,7 @@ How the parts talk (read this before adding a tab):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -40,7 +41,7 @@ from textual.notifications import SeverityLevel
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
@@ -79,6 +80,7 @@ from soulscope.tui.panes.world import WorldPane
 from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
+from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"
@@ -113,6 +115,10 @@ class SoulscopeApp(App[None]):
         self, world: World, *, settings: Settings | None = None, arc_label: str | None = None
     ) -> None:
         super().__init__()
+        if "TEXTUAL_ANIMATIONS" not in os.environ:
+            # Keys act at once: the tabs' underline would slide for 0.3 s after each tab key, a
+            # repaint per frame that the next key waits behind (the variable brings it back).
+            self.animation_level = "none"
         self.world = world
         # Read once, by the CLI entry; the panes read ``app.settings``.
         self.settings = settings if settings is not None else load_settings()
@@ -134,7 +140,7 @@ class SoulscopeApp(App[None]):
                     with TabPane(pane_class.TAB_TITLE, id=pane_class.TAB_ID):
                         yield pane_class()
         yield FrameBar()
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._announce_settings()
@@ -150,7 +156,10 @@ class SoulscopeApp(App[None]):
         markup: bool = False,
     ) -> None:
         """A notification as plain text: it names files, agents and errors, which are data, so
-        never markup, and their control characters are shown, not sent to the terminal."""
+        never markup, and their control characters are shown, not sent to the terminal.
+
+        ``markup`` is ignored: a widget's ``notify`` comes here with Textual's default (True), and
+        no caller needs to pass False."""
         super().notify(
             visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
@@ -158,7 +167,7 @@ class SoulscopeApp(App[None]):
     def _announce_settings(self) -> None:
         for problem in (self.settings.problem, keymap_problem(self.settings.keys)):
             if problem:
-                self.notify(problem[:1].upper() + problem[1:], severity="warning", markup=False)
+                self.notify(problem[:1].upper() + problem[1:], severity="warning")
 
     def _show_world(self, keep: str | None = None) -> None:
         self.sub_title = self.world.name
@@ -167,7 +176,7 @@ class SoulscopeApp(App[None]):
         self.sidebar.list.focus()
         if not self.world.agents():
             self.notify(
-                f"No soul files in {self.world.memory_dir}.", severity="warning", markup=False
+                f"No soul files in {self.world.memory_dir}.", severity="warning"
             )
             return
         # Parsing starts once the window is painted, so that it never delays the first paint.
@@ -203,7 +212,7 @@ class SoulscopeApp(App[None]):
         try:
             self.world.agent(agent_id)
         except WorldError as exc:
-            self.notify(str(exc), severity="error", markup=False)
+            self.notify(str(exc), severity="error")
             return
         self.agent_id = agent_id
 
@@ -233,7 +242,7 @@ class SoulscopeApp(App[None]):
             pane.show_frame(value)
         else:
             self.notify(
-                f"{soul.agent_id} has no frame #{value + 1}.", severity="warning", markup=False
+                f"{soul.agent_id} has no frame #{value + 1}.", severity="warning"
             )
 
     def reload_world(self) -> None:
@@ -333,7 +342,7 @@ class SoulscopeApp(App[None]):
 
     def on_soul_failed(self, message: SoulFailed) -> None:
         if self.is_running and message.agent_id == self.agent_id:
-            self.notify(message.error, severity="error", markup=False)
+            self.notify(message.error, severity="error")
             for pane in self.panes:
                 pane.soul = None
 
@@ -394,13 +403,12 @@ class SoulscopeApp(App[None]):
             self.notify(
                 f"{message.failed} of {message.total} soul files could not be read.",
                 severity="warning",
-                markup=False,
             )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.notify(
-                f"Something went wrong: {event.worker.error}", severity="error", markup=False
+                f"Something went wrong: {event.worker.error}", severity="error"
             )
 
     def on_agent_chosen(self, message: AgentChosen) -> None:
@@ -460,16 +468,15 @@ class SoulscopeApp(App[None]):
             self.notify(
                 f"This is the world as it is now; {keys} in the History tab opens it as of a "
                 "commit.",
-                markup=False,
             )
 
     def action_reload(self) -> None:
         self.reload_world()
-        self.notify("Reading the world again from disk.", markup=False)
+        self.notify("Reading the world again from disk.")
 
     def action_cycle_sort(self) -> None:
         sort = self.sidebar.cycle_sort()
-        self.notify(f"Agents sorted by {sort}.", markup=False)
+        self.notify(f"Agents sorted by {sort}.")
 
     async def action_cursor(self, direction: str) -> None:
         """j/k/g/G: move the focused list's cursor, or scroll the focused view."""
@@ -519,7 +526,7 @@ class SoulscopeApp(App[None]):
                 self.show_tab(SoulPane.TAB_ID)
                 self.query_one(SoulPane).goto_frame(found)
             if found.problem:
-                self.notify(found.problem, severity="warning", markup=False)
+                self.notify(found.problem, severity="warning")
 
         self.push_screen(
             PromptScreen(
@@ -535,16 +542,15 @@ class SoulscopeApp(App[None]):
                 f"{self.world.name} is the world as it was at a past commit, read-only; "
                 "o in the History tab comes back to now.",
                 severity="warning",
-                markup=False,
             )
             return
         if self.world.only is not None:
             self.notify(
-                "A single soul file has no world to advance.", severity="warning", markup=False
+                "A single soul file has no world to advance.", severity="warning"
             )
             return
         if not self.query_one(FrameBar).advance(self.world.root, steps):
-            self.notify("Frames are already running; they land one at a time.", markup=False)
+            self.notify("Frames are already running; they land one at a time.")
 
     def action_advance_many(self) -> None:
         def go(answer: str | None) -> None:
@@ -554,7 +560,6 @@ class SoulscopeApp(App[None]):
                 self.notify(
                     f"Give a number of frames from 1 to {MAX_FRAMES_AT_ONCE}.",
                     severity="warning",
-                    markup=False,
                 )
                 return
             self.action_advance(int(answer))
@@ -564,36 +569,36 @@ class SoulscopeApp(App[None]):
     def action_stop_frames(self) -> None:
         bar = self.query_one(FrameBar)
         if not bar.running:
-            self.notify("No frames are running.", markup=False)
+            self.notify("No frames are running.")
             return
         bar.stop()
-        self.notify("Frames stop once the one running has landed.", markup=False)
+        self.notify("Frames stop once the one running has landed.")
 
     def on_frame_landed(self, message: FrameLanded) -> None:
         self.reload_world()
         result = message.result
         for note in result.notes:
-            self.notify(f"{note[0].upper()}{note[1:]}.", markup=False)
+            self.notify(f"{note[0].upper()}{note[1:]}.")
         errors = frame_errors(result)
         if errors:
             more = f"\n…and {len(errors) - 5} more" if len(errors) > 5 else ""
-            self.notify("\n".join(errors[:5]) + more, severity="warning", markup=False)
+            self.notify("\n".join(errors[:5]) + more, severity="warning")
         if message.step == message.steps:
             lurked = len(result.errors) + len(result.skipped)
             note = f"; {lurked} agents lurked or sat out on errors" if lurked else ""
-            self.notify(f"{result.message} ({message.brain} brain{note}).", markup=False)
+            self.notify(f"{result.message} ({message.brain} brain{note}).")
 
     def on_frames_finished(self, message: FramesFinished) -> None:
         if message.error:
             ran = f" after {message.done} of {message.steps} frames" if message.done else ""
-            self.notify(f"Frames stopped{ran}: {message.error}", severity="error", markup=False)
+            self.notify(f"Frames stopped{ran}: {message.error}", severity="error")
 
     def action_problems(self) -> None:
         soul = self.soul
         if soul is None:
             return
         if not soul.problems:
-            self.notify(f"{self.agent_id}: no problems found.", markup=False)
+            self.notify(f"{self.agent_id}: no problems found.")
             return
         # Keyed by position: one line can hold several problems (a duplicate that is also late).
         choices = [(str(i), str(p)) for i, p in enumerate(soul.problems)]

@@ -123,7 +123,7 @@ class WhyScreen(ModalScreen[None]):
         known = {a.id for a in self.app.world.agents()}
         agents = [a for a in why.agents if a in known]
         if not agents:
-            self.app.notify("This statement names no agent of this world.", markup=False)
+            self.app.notify("This statement names no agent of this world.")
             return
         choices = [(f"{a}\t", a) for a in agents]
         if len(choices) == 1:
@@ -158,7 +158,7 @@ class WhyScreen(ModalScreen[None]):
         ordered = [c for c in (self._post_choice(p) for p in why.posts) if c in labels]
         ordered += [c for c, _ in choices if c not in ordered]
         if not ordered:
-            self.app.notify("The dossier cites no other frame.", markup=False)
+            self.app.notify("The dossier cites no other frame.")
             return
         items = [(c, self._label(c, labels[c])) for c in ordered]
         self.app.push_screen(PickScreen("Open which cited frame?", items), self._open_frame)
@@ -185,7 +185,7 @@ class WhyScreen(ModalScreen[None]):
         """The dossier of the statement before this one."""
         why = self.why
         if why is None or why.previous is None:
-            self.app.notify("This is the arc's first statement.", markup=False)
+            self.app.notify("This is the arc's first statement.")
             return
         self.index = why.previous.index + 1
         self.why = None
@@ -197,7 +197,6 @@ class WhyScreen(ModalScreen[None]):
         if why is None or why.commit is None:
             self.app.notify(
                 (why.note if why and why.note else "No commit is known for this statement."),
-                markup=False,
             )
             return
         from soulscope.tui.panes.history import HistoryPane

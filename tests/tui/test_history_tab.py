@@ -7,11 +7,17 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, RichLog, Static
+from textual.widgets import DataTable, Input, Static
 
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.app import SoulscopeApp
-from soulscope.tui.panes.history import DiffReady, HistoryLoaded, HistoryPane, SoulAtScreen
+from soulscope.tui.panes.history import (
+    DiffReady,
+    DiffView,
+    HistoryLoaded,
+    HistoryPane,
+    SoulAtScreen,
+)
 from soulscope.tui.why import WhyScreen
 from soulscope.world import World
 from tests.history_repos import commit, git, init
@@ -78,7 +84,7 @@ async def open_history(pilot: Pilot) -> HistoryPane:
 
 
 def diff_text(app: SoulscopeApp) -> str:
-    log = app.query_one("#history-diff", RichLog)
+    log = app.query_one(DiffView)
     return "\n".join(strip.text for strip in log.lines)
 
 

@@ -15,6 +15,7 @@ from soulscope.tui.panes.becoming import BecomingPane
 from soulscope.tui.panes.history import HistoryPane
 from soulscope.tui.screens import HelpScreen, PickScreen
 from soulscope.tui.why import WhyScreen
+from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import World
@@ -340,3 +341,23 @@ async def test_reload_with_the_same_head_does_not_leave_history_reading(tmp_path
         await settle(pilot)
         status = str(app.query_one("#history-status", Static).render())
         assert "reading" not in status and status.startswith("ada-01 · 4 commits")
+
+
+async def test_the_footer_shows_the_focused_tabs_keys_and_a_click_runs_one(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        footer = app.query_one(KeyFooter)
+        line = footer.render_line(0).text
+        assert "] Next frame" in line and "^p palette" in line and "Why" not in line
+        await pilot.press("2")
+        await settle(pilot)
+        line = footer.render_line(0).text
+        assert " w Why " in line and "Shifts only" in line
+        # A click on "Shifts only" does what its key does.
+        await pilot.click(KeyFooter, offset=(line.index("Shifts only"), 0))
+        await settle(pilot)
+        assert app.query_one(BecomingPane).shifts_only
+        await pilot.press("1")
+        await settle(pilot)
+        assert "Why" not in footer.render_line(0).text

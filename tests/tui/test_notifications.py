@@ -8,6 +8,7 @@ from pathlib import Path
 from textual.widgets._toast import Toast
 
 from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.panes.soul import SoulPane
 from soulscope.world import World
 from tests.tui.conftest import ADA, settle, write_world
 
@@ -45,3 +46,15 @@ async def test_an_agent_id_and_markup_from_soul_text_reach_the_toast_as_plain_te
         shown = " ".join(_toasts(app))
         assert "bo␛[31m[bold]02" in shown  # not a style, not markup
         assert not CONTROL.search(shown)
+
+
+async def test_a_widgets_notify_is_plain_text_without_asking(tmp_path: Path) -> None:
+    """Textual's ``Widget.notify`` defaults to markup; the app's wrapper makes it plain text."""
+    world = World.open(write_world(tmp_path / "world", {"ada-01": ADA}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        app.query_one(SoulPane).notify("Cy [bold red]Markup[/] said [link=x]hi[/link]")
+        await pilot.pause()
+        shown = " ".join(_toasts(app))
+        assert "Cy [bold red]Markup[/] said [link=x]hi[/link]" in shown

@@ -56,3 +56,18 @@ def test_view(snap_compare, tmp_path: Path, view: str, size: str) -> None:
             await settle(pilot)
 
     assert snap_compare(SoulscopeApp(world), terminal_size=SIZES[size], run_before=run_before)
+
+
+def test_compare_view(snap_compare, tmp_path: Path) -> None:
+    """Two arcs side by side in the Becoming tab (``c``, enter on the first other agent), in the
+    smallest usual terminal: both roles and the statements stay readable."""
+
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.query_one("#filter", Input).cursor_blink = False
+        await settle(pilot)
+        for key in ("c", "enter"):
+            await pilot.press(key)
+            await settle(pilot)
+
+    app = SoulscopeApp(small_world(tmp_path))
+    assert snap_compare(app, terminal_size=SIZES["80x24"], run_before=run_before)

@@ -17,6 +17,7 @@ from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
+from soulscope.tui.widgets.table import Table
 from soulscope.world import WorldError
 
 
@@ -89,7 +90,7 @@ class BecomingPane(Pane):
         yield StatusLine(id="arc-summary")
         yield StatusLine(id="drift-title")
         yield Sparkline([], id="drift")
-        table: DataTable[Text] = DataTable(id="arc", cursor_type="row", zebra_stripes=True)
+        table: Table[Text] = Table(id="arc", cursor_type="row", zebra_stripes=True)
         table.add_column("#", key="index")
         table.add_column("Frame", key="frame")
         table.add_column("Date", key="date")
@@ -97,7 +98,7 @@ class BecomingPane(Pane):
         table.add_column("Role", key="role")
         yield table
         yield StatusLine(id="compare-title", classes="compare")
-        yield DataTable(id="compare", cursor_type="row", zebra_stripes=True, classes="compare")
+        yield Table(id="compare", cursor_type="row", zebra_stripes=True, classes="compare")
         # The highlighted row's whole text (both statements while comparing), wrapped to the pane.
         yield Static(id="arc-detail", markup=False)
 
@@ -207,7 +208,7 @@ class BecomingPane(Pane):
     def on_semantic_drift(self, message: SemanticDrift) -> None:
         message.stop()
         if message.error:
-            self.app.notify(message.error, severity="error", markup=False)
+            self.app.notify(message.error, severity="error")
             self._show_drift([s.magnitude for s in self.statements], "lexical")
         elif message.agent_id == self.agent_id and len(message.values) == len(self.statements):
             self._show_drift(message.values, "semantic")
@@ -332,7 +333,7 @@ class BecomingPane(Pane):
         if message.agent_id != self.other_id:
             return
         if message.error:
-            self.app.notify(message.error, severity="error", markup=False)
+            self.app.notify(message.error, severity="error")
             self.action_close_compare()
             return
         self.other = message.statements

@@ -224,7 +224,7 @@ class ChatPane(Pane):
         except LLMError as exc:
             await stream.stop()
             await view.update(visible(f"*Not answered: {exc}*"))
-            self.notify(visible(str(exc)), severity="error", markup=False)
+            self.notify(visible(str(exc)), severity="error")
             entry = self.query_one("#chat-input", Input)
             if not entry.value:
                 entry.value = question  # the question goes back, to be sent again
@@ -295,7 +295,7 @@ class ChatPane(Pane):
     def test_connection(self) -> None:
         """Say in one sentence whether the LLM answers (the palette's "test connection")."""
         if self.llm is None:
-            self.notify(f"Chat is {OFFLINE}.", markup=False)
+            self.notify(f"Chat is {OFFLINE}.")
             return
         self._check(self.llm)
 
@@ -306,7 +306,7 @@ class ChatPane(Pane):
         except LLMError as exc:
             text, severity = str(exc), "error"
         text = text[:1].upper() + text[1:] + "."
-        self.app.call_from_thread(self.notify, visible(text), severity=severity, markup=False)
+        self.app.call_from_thread(self.notify, visible(text), severity=severity)
 
     def on_unmount(self) -> None:
         # Quitting the dashboard distils what the conversation left in the buffer.

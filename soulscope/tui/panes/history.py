@@ -1,7 +1,8 @@
 """The History tab: the agent's commits beside the selected commit's diff, like tig or lazygit.
 
 All git work runs in thread workers; the commit list is a DataTable (rows are rendered only when
-they scroll into view), the diff a RichLog wrapped to the pane's width. Keys (soulscope/tui/actions.py):
+they scroll into view), the diff a line view wrapped to the pane's width. A diff is rendered to lines
+in the worker, kept for the commits seen, and the next commit's is read ahead: a step paints at once. Keys (soulscope/tui/actions.py):
 ``[``/``]`` step through commits, ``t`` toggles unified / side by side, ``m`` marks a commit so that the diff is against it, ``v`` shows the memory
 as it was at the selected commit, ``o`` opens the whole world as of that commit (read-only) and,
 while there, comes back.
@@ -10,20 +11,26 @@ while there, comes back.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual import events
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, RichLog, Static
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import DataTable, Static
 from textual.widgets.data_table import RowKey
 
 from soulscope.controls import visible
@@ -32,13 +39,17 @@ from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
 from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.scrolling import set_virtual_size
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.table import Table
 
 # Rows given to the table before the first paint (more than a screen holds).
 FIRST_ROWS = 120
 FRAME_COLUMNS = ("added", "changed", "removed", "becoming")
 # How long reading every commit's frames waits for the first diff to be painted.
 PAINT_WAIT_S = 0.5
+# Diffs kept, rendered, for stepping back and forth (a few hundred KB of lines at most).
+KEPT_DIFFS = 64
 
 
 @dataclass
@@ -76,6 +87,8 @@ class DiffReady(Message):
     key: tuple[str, ...]
     title: Text
     body: RenderableType
+    lines: list[Strip]  # the body rendered at ``width``, in the worker
+    width: int
 
 
 class Cell:
@@ -102,31 +115,74 @@ class Cell:
         return self.text.plain
 
 
-class DiffView(RichLog):
-    """The diff, wrapped to the pane's real width, and wrapped again when that width changes.
+def render_diff(console: Console, body: RenderableType, width: int) -> list[Strip]:
+    """``body`` as lines ``width`` cells wide (wrapped, as a RichLog writes it); a worker calls it."""
+    lines = list(Segment.split_lines(console.render(body, console.options.update_width(width))))
+    return Strip.from_lines(lines) if lines else [Strip.blank(width)]
 
-    A RichLog renders each write once, at least ``min_width`` (78) columns wide: in a narrower pane
-    (a small terminal, the commit list beside it) words were cut off at the edge.
+
+class DiffView(ScrollView, can_focus=True):
+    """The diff: lines rendered at the view's width (by the worker that read the diff), so that
+    showing one paints only the rows on screen; rendered again when the width changes."""
+
+    DEFAULT_CSS = """
+    DiffView {
+        background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
+        &:focus {
+            background-tint: $foreground 5%;
+        }
+    }
     """
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, min_width=1, **kwargs)
+        super().__init__(**kwargs)
         self.body: RenderableType | None = None
-        self._written_at = 0
+        self.lines: list[Strip] = []
+        self._rendered_at = 0  # the width of ``lines``
+        self._base = Style()  # the view's style, read once per paint
 
-    def show(self, body: RenderableType) -> None:
+    @property
+    def line_width(self) -> int:
+        """The width the lines are rendered at."""
+        return max(self.scrollable_content_region.width, 1)
+
+    def show(self, body: RenderableType, lines: list[Strip] | None = None, width: int = 0) -> None:
+        """Show ``body``, scrolled to its top; ``lines``: it rendered at ``width`` already."""
         self.body = body
-        self.clear()
-        self._written_at = self.scrollable_content_region.width
-        self.write(body, expand=True)
-        self.scroll_home(animate=False)
+        if lines is None or width != self.line_width:
+            width = self.line_width
+            lines = render_diff(self.app.console, body, width)
+        self.lines, self._rendered_at = lines, width
+        set_virtual_size(self, Size(max(line.cell_length for line in lines), len(lines)))
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
+    def clear(self) -> None:
+        self.body, self.lines = None, []
+        set_virtual_size(self, Size(0, 0))
+        self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
-        width = self.scrollable_content_region.width
-        if self.body is not None and width and width != self._written_at:
+        if self.body is not None and self.line_width != self._rendered_at:
             y = self.scroll_y
             self.show(self.body)
             self.scroll_to(y=y, animate=False)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base = self.rich_style
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        row = scroll_y + y
+        if row >= len(self.lines):
+            return Strip.blank(width, self._base)
+        return self.lines[row].crop_extend(scroll_x, scroll_x + width, self._base).apply_style(
+            self._base
+        )
 
 
 def utc(timestamp: int) -> str:
@@ -240,11 +296,15 @@ class HistoryPane(Pane):
         self._loaded_for: str | None = None  # the agent whose history was asked for
         self._row_keys: list[RowKey] = []  # the table's rows, in commit order
         self._painted = threading.Event()  # set once a diff is on screen
+        self._diffs: OrderedDict[tuple[str, ...], DiffReady] = OrderedDict()  # by key, rendered
+        self._reading: set[tuple[str, ...]] = set()  # keys of the diffs workers are reading
+        self._direction = 1  # of the last step: the commit read ahead is the next that way
+        self._title_lines = -1  # rows of the diff's title: a title of as many needs no layout
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-status", markup=False)
         with Horizontal(id="history-body"):
-            table: DataTable[Text] = DataTable(
+            table: Table[Text] = Table(
                 id="history-commits", cursor_type="row", zebra_stripes=True
             )
             table.add_column("", key="mark", width=1)  # ● on the marked commit
@@ -276,6 +336,9 @@ class HistoryPane(Pane):
         self.changes = []
         self.marked = None
         self._shown = None
+        self._diffs.clear()
+        self._reading.clear()
+        self._title_lines = -1
         self.table.clear()
         self.query_one("#history-title", Static).update(Text(""))
         self.query_one(DiffView).clear()
@@ -298,6 +361,9 @@ class HistoryPane(Pane):
             self._pending_commit = current.commit.sha if current else None  # stay on it
             self._load()
 
+    def on_resize(self) -> None:
+        self._title_lines = -1  # the title wraps anew: its next update lays the screen out
+
     def on_show(self) -> None:
         if self.agent_id is not None and self._loaded_for != self.agent_id:
             self._load()
@@ -305,12 +371,12 @@ class HistoryPane(Pane):
     def _load(self) -> None:
         self._loaded_for = self.agent_id
         self._status(f"{self.agent_id} · reading history…")
-        self.load_history(self.agent_id)
+        self.load_history(self.agent_id, self.query_one(DiffView).line_width)
 
     # Workers are not exclusive: an answer for an agent or commit no longer shown is dropped
     # when it arrives (the agent and key checks below), and nothing is left half done.
     @work(thread=True, group="history", exit_on_error=False)
-    def load_history(self, agent_id: str) -> None:
+    def load_history(self, agent_id: str, width: int) -> None:
         try:
             timeline = self.timeline
             commits = timeline.commits(agent_id)
@@ -342,7 +408,7 @@ class HistoryPane(Pane):
         # once the list and the diff are on screen, so that reading them does not delay that.
         key = self._key(commits[row], None, self.side_by_side)
         painted = self._painted = threading.Event()
-        self.post_message(self._diff(agent_id, key, commits[row], None, self.side_by_side))
+        self.post_message(self._diff(agent_id, key, commits[row], None, self.side_by_side, width))
         painted.wait(PAINT_WAIT_S)
         changes = timeline.history(agent_id)[cut:]
         rows = [change_row(fc, ch) for fc, ch in zip(commits, changes, strict=True)]
@@ -411,13 +477,32 @@ class HistoryPane(Pane):
     def _show(self, row: int) -> None:
         if not 0 <= row < len(self.commits) or self.agent_id is None:
             return
-        change = self.commits[row]
-        marked = self.marked if self.marked is not change else None
-        key = self._key(change, marked, self.side_by_side)
+        key, change, marked = self._diff_of(row)
         if key == self._shown:
             return
         self._shown = key
-        self.load_diff(self.agent_id, key, change, marked, self.side_by_side)
+        ready = self._diffs.get(key)
+        if ready is not None:
+            self._show_diff(ready)
+        else:
+            self._read_diff(key, change, marked)
+        ahead = row + self._direction
+        if 0 <= ahead < len(self.commits):
+            key, change, marked = self._diff_of(ahead)
+            if key not in self._diffs:
+                self._read_diff(key, change, marked)
+
+    def _diff_of(self, row: int) -> tuple[tuple[str, ...], FileChange, FileChange | None]:
+        """What row ``row`` shows: its key, its commit, the marked commit it is diffed against."""
+        change = self.commits[row]
+        marked = self.marked if self.marked is not change else None
+        return self._key(change, marked, self.side_by_side), change, marked
+
+    def _read_diff(self, key: tuple[str, ...], change: FileChange, marked: FileChange | None) -> None:
+        if key not in self._reading and self.agent_id is not None:
+            self._reading.add(key)
+            width = self.query_one(DiffView).line_width
+            self.load_diff(self.agent_id, key, change, marked, self.side_by_side, width)
 
     @staticmethod
     def _key(change: FileChange, marked: FileChange | None, side_by_side: bool) -> tuple[str, ...]:
@@ -433,8 +518,9 @@ class HistoryPane(Pane):
         change: FileChange,
         marked: FileChange | None,
         side_by_side: bool,
+        width: int,
     ) -> None:
-        self.post_message(self._diff(agent_id, key, change, marked, side_by_side))
+        self.post_message(self._diff(agent_id, key, change, marked, side_by_side, width))
 
     def _diff(
         self,
@@ -443,6 +529,7 @@ class HistoryPane(Pane):
         change: FileChange,
         marked: FileChange | None,
         side_by_side: bool,
+        width: int,
     ) -> DiffReady:
         """The diff view for a commit (or the marked one against it); runs in a worker."""
         from soulscope.history.render import side_by_side as columns
@@ -483,14 +570,29 @@ class HistoryPane(Pane):
                 )
         except HistoryError as exc:
             title, body = Text(str(exc)), Text("")
-        return DiffReady(agent_id, key, title, body)
+        lines = render_diff(self.app.console, body, width)
+        return DiffReady(agent_id, key, title, body, lines, width)
 
     def on_diff_ready(self, message: DiffReady) -> None:
         message.stop()
-        if message.agent_id != self.agent_id or message.key != self._shown:
+        if message.agent_id != self.agent_id:
             return
-        self.query_one("#history-title", Static).update(visible(message.title))
-        self.query_one(DiffView).show(message.body)
+        self._reading.discard(message.key)
+        self._diffs[message.key] = message
+        if len(self._diffs) > KEPT_DIFFS:
+            self._diffs.popitem(last=False)
+        if message.key == self._shown:
+            self._show_diff(message)
+
+    def _show_diff(self, ready: DiffReady) -> None:
+        self._diffs.move_to_end(ready.key)
+        title = visible(ready.title)
+        widget = self.query_one("#history-title", Static)
+        # Its height follows its rows: the screen's layout is needed only when their count changes.
+        rows = len(title.wrap(self.app.console, max(widget.content_region.width, 1)))
+        widget.update(title, layout=rows != self._title_lines)
+        self._title_lines = rows
+        self.query_one(DiffView).show(ready.body, ready.lines, ready.width)
         self.call_after_refresh(self._painted.set)
 
     # -- actions -----------------------------------------------------------------------------
@@ -507,6 +609,7 @@ class HistoryPane(Pane):
         if not 0 <= row < len(self.commits):
             self.app.bell()
             return
+        self._direction = 1 if delta > 0 else -1
         self.table.move_cursor(row=row)
 
     def action_toggle_layout(self) -> None:
@@ -543,7 +646,6 @@ class HistoryPane(Pane):
         if current.new_blob is None:
             self.app.notify(
                 f"{self.agent_id}'s soul file was deleted in {current.commit.short}.",
-                markup=False,
             )
             return
         self.show_memory(self.agent_id, current)
@@ -574,6 +676,6 @@ class HistoryPane(Pane):
         try:
             snapshot = self.timeline.world_at(sha)
         except HistoryError as exc:
-            self.app.call_from_thread(self.app.notify, str(exc), severity="error", markup=False)
+            self.app.call_from_thread(self.app.notify, str(exc), severity="error")
             return
         self.app.call_from_thread(self.app.open_world, snapshot)

@@ -80,6 +80,8 @@ class SoulPane(Pane):
 
     def show_line(self, line: int) -> None:
         self.view.scroll_to_line(line)
+        # At once, not when the view's message comes: the text and its header in one paint.
+        self._update_header()
 
     def show_frame(self, frame_index: int) -> None:
         """Scroll so that frame ``frame_index`` (0-based, file order) starts at the top."""

@@ -18,6 +18,7 @@ from soulscope.tui.actions import BY_ID, bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
+from soulscope.tui.widgets.table import Table
 
 # The table's columns: key and title. Numbers and dates sort the most (the latest) first.
 COLUMNS = (
@@ -67,7 +68,7 @@ class WorldPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="world-status")
-        table: DataTable[Text] = DataTable(id="world-table", cursor_type="row", zebra_stripes=True)
+        table: Table[Text] = Table(id="world-table", cursor_type="row", zebra_stripes=True)
         for key, title in COLUMNS:
             # Two cells to spare for the sort mark, so that marking a column never re-lays the table.
             table.add_column(Text(f"{title}  "), key=key)

@@ -185,7 +185,7 @@ class AgentList(Vertical):
             self.list.move_to(self.shown[0])
             self._choose(self.shown[0], open=True)
         else:
-            self.app.notify("No agent matches the filter.", severity="warning", markup=False)
+            self.app.notify("No agent matches the filter.", severity="warning")
             self.list.focus()
 
     def on_filter_left(self, event: FilterLeft) -> None:

@@ -16,13 +16,14 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from soulscope.controls import visible
 from soulscope.tui.actions import bindings
+from soulscope.tui.widgets.scrolling import set_virtual_size
 
 _TITLE = re.compile(r"^# ")
 _FRAME = re.compile(r"^##\s*Frame\b", re.I)
@@ -37,6 +38,10 @@ _LABEL = re.compile(
 _BOLD = re.compile(r"\*\*[^*\n]+?\*\*")
 _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
+# The component classes of the view (``soul-text--<name>``), one per kind of styled span.
+_STYLE_NAMES = (
+    "title", "frame", "section", "subheading", "comment", "bullet", "label", "bold", "reference"
+)
 # Characters one cell wide, from the blocks soul files are written in (Latin, Greek, Cyrillic,
 # punctuation such as dashes and quotes, arrows, box drawing), as Rich measures them.
 _SINGLE_CELLS = frozenset(
@@ -118,17 +123,7 @@ class SoulText(ScrollView, can_focus=True):
     # j/k and g/G come from the app (they act on whichever view is focused).
     BINDINGS = bindings("soul")
 
-    COMPONENT_CLASSES = {
-        "soul-text--title",
-        "soul-text--frame",
-        "soul-text--section",
-        "soul-text--subheading",
-        "soul-text--comment",
-        "soul-text--bullet",
-        "soul-text--label",
-        "soul-text--bold",
-        "soul-text--reference",
-    }
+    COMPONENT_CLASSES = {f"soul-text--{name}" for name in _STYLE_NAMES}
 
     class TopLineChanged(Message):
         """The first visible line changed (1-based file line)."""
@@ -153,6 +148,12 @@ class SoulText(ScrollView, can_focus=True):
         self._layout_width = -1
         self._layout_height = -1
         self._styled: OrderedDict[int, Text] = OrderedDict()
+        # Rows as painted, so that a row painted once (stepping back, the tab shown again after
+        # focus moved) costs nothing; and the widget's base style, which Textual computes slowly.
+        self._painted: OrderedDict[int, Strip] = OrderedDict()
+        self._base: Style | None = None  # None: to be read again (the styles were updated)
+        self._width = 0  # of the rows, as of the paint under way
+        self._look: tuple[Style, ...] = ()  # every style the rows were painted with
         self._top_line = 1
 
     # -- content -----------------------------------------------------------------------------
@@ -162,6 +163,7 @@ class SoulText(ScrollView, can_focus=True):
         if len(self._lines) > 1 and self._lines[-1] == "":
             self._lines.pop()  # a final newline ends the last line; it is not a line of its own
         self._styled.clear()
+        self._painted.clear()
         self._layout_width = -1
         self._relayout()
         self.scroll_to(0, 0, animate=False, immediate=True)
@@ -215,33 +217,17 @@ class SoulText(ScrollView, can_focus=True):
                 row_line.append(i)
                 row_start.append(start)
         self._row_line, self._row_start, self._line_row = row_line, row_start, line_row
+        self._painted.clear()
         self._layout_width = width
         self._layout_height = self.scrollable_content_region.height
         # Room below the last line, so that any line (a frame heading near the end) can be put at
         # the top of the view, as editors allow scrolling past the end.
-        self._set_virtual_size(Size(width, len(row_line) + max(self._layout_height - 1, 0)))
+        set_virtual_size(self, Size(width, len(row_line) + max(self._layout_height - 1, 0)))
         if self._lines:
             # Keep the same file line at the top when the width changes.
             self.scroll_to(
                 y=line_row[min(top, len(self._lines)) - 1], animate=False, immediate=True
             )
-
-    def _set_virtual_size(self, size: Size) -> None:
-        """Set the scrollable size, without a layout pass of the whole screen when it can be avoided.
-
-        A new size needs the screen's layout only when the vertical scrollbar appears or goes
-        (that changes this widget's width); otherwise updating the scrollbars and repainting this
-        widget is enough, which keeps switching agents cheap.
-        """
-        height = self.scrollable_content_region.height
-        if (size.height > height) == (
-            self.virtual_size.height > height
-        ) and self.virtual_size.height:
-            self.set_reactive(SoulText.virtual_size, size)
-            self._scroll_update(size)
-            self.refresh()
-        else:
-            self.virtual_size = size
 
     def action_scroll_end(self) -> None:
         """The last page: the last line at the bottom (not at the top, as scrolling past the end allows)."""
@@ -264,6 +250,22 @@ class SoulText(ScrollView, can_focus=True):
             self.post_message(self.TopLineChanged(self, line))
 
     # -- rendering ---------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._base = None  # focus moved or the theme changed: read the styles at the next paint
+
+    def _check_look(self) -> Style:
+        """The base style; the rows painted are forgotten only when a style really changed (focus
+        moving to or from the view updates its styles but changes none of its colours)."""
+        if self._base is None:
+            self._base = self.rich_style
+            look = (self._base, *(self._style(name) for name in _STYLE_NAMES))
+            if look != self._look:
+                self._look = look
+                self._styled.clear()
+                self._painted.clear()
+        return self._base
+
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"soul-text--{name}", partial=True)
 
@@ -301,11 +303,28 @@ class SoulText(ScrollView, can_focus=True):
             self._styled.popitem(last=False)
         return text
 
-    def render_line(self, y: int) -> Strip:
+    def _prepare(self) -> None:
+        """Once per paint, not per row: the layout, the styles, the width."""
         self._relayout()
+        self._check_look()
+        self._width = self.scrollable_content_region.width
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._prepare()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
         row = y + int(self.scroll_y)
-        width = self.scrollable_content_region.width
-        base = self.rich_style
+        painted = self._painted.get(row)
+        if painted is None:
+            painted = self._paint_row(row)
+            self._painted[row] = painted
+            if len(self._painted) > _STYLED_CACHE:
+                self._painted.popitem(last=False)
+        return painted
+
+    def _paint_row(self, row: int) -> Strip:
+        width, base = self._width, self._base
         if row >= len(self._row_line):
             return Strip.blank(width, base)
         index = self._row_line[row]
@@ -328,5 +347,6 @@ class SoulText(ScrollView, can_focus=True):
 
     def visible_rows(self) -> list[str]:
         """The plain text of the rows on screen (for tests and for copying)."""
+        self._prepare()
         height = self.scrollable_content_region.height
         return [self.render_line(y).text.rstrip() for y in range(height)]

@@ -19,6 +19,11 @@ class StatusLine(Static):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, markup=False)
+        self._shown: Text | None = None
 
     def show(self, text: Text | str) -> None:
-        self.update(visible(text if isinstance(text, Text) else Text(text)), layout=False)
+        """Show ``text``; the same text again repaints nothing."""
+        shown = visible(text if isinstance(text, Text) else Text(text))
+        if shown != self._shown:
+            self._shown = shown
+            self.update(shown, layout=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -70,6 +71,9 @@ class VirtualList(ScrollView, can_focus=True):
         self._keys: list[str] = []
         self._index: dict[str, int] = {}
         self._cursor = -1
+        # Read once per paint (_prepare): the row width and the plain and cursor styles.
+        self._width = 0
+        self._base = self._cursor_style = Style()
 
     # -- contents ----------------------------------------------------------------------------
     @property
@@ -101,6 +105,7 @@ class VirtualList(ScrollView, can_focus=True):
 
     def visible_rows(self) -> list[str]:
         """The plain text of the rows on screen."""
+        self._prepare()
         return [
             self.render_line(y).text.rstrip() for y in range(self.scrollable_content_region.height)
         ]
@@ -111,8 +116,11 @@ class VirtualList(ScrollView, can_focus=True):
             return
         index = min(max(index, 0), len(self._keys) - 1)
         if index != self._cursor:
+            # The two rows that changed; scrolling (below) repaints the rest when needed.
+            if self._cursor >= 0:
+                self.refresh_line(self._cursor)
+            self.refresh_line(index)
             self._cursor = index
-            self.refresh()
             if announce:
                 self.post_message(self.Highlighted(self, self._keys[index]))
         self._scroll_cursor_visible()
@@ -159,17 +167,24 @@ class VirtualList(ScrollView, can_focus=True):
         self.refresh()
 
     # -- rendering ---------------------------------------------------------------------------
+    def _prepare(self) -> None:
+        """Once per paint, not per row: Textual computes a widget's style slowly."""
+        self._width = self.scrollable_content_region.width
+        self._base = self.rich_style
+        self._cursor_style = self._base + self.get_component_rich_style("virtual-list--cursor")
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._prepare()
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         row = y + int(self.scroll_y)
-        width = self.scrollable_content_region.width
-        base = self.rich_style
+        width, base = self._width, self._base
         if not 0 <= row < len(self._keys):
             return Strip.blank(width, base)
         text = visible(self._label(self._keys[row], width))
         text.truncate(width, overflow="ellipsis")
-        style = base
-        if row == self._cursor:
-            style = base + self.get_component_rich_style("virtual-list--cursor")
+        style = self._cursor_style if row == self._cursor else base
         segments = [
             Segment(s.text, style + s.style if s.style else style)
             for s in text.render(self.app.console)

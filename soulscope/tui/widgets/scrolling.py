@@ -1,0 +1,28 @@
+"""Setting a scroll view's content size without a layout of the whole screen."""
+
+from __future__ import annotations
+
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.widget import Widget
+
+
+def set_virtual_size(view: ScrollView, size: Size) -> None:
+    """Set ``view.virtual_size``; the screen's layout runs only when a scrollbar appears or goes.
+
+    ``virtual_size`` is a layout reactive: setting it lays the whole screen out again. A new size
+    changes the view's own width or height only when a scrollbar comes or goes; otherwise updating
+    the scrollbars and repainting the view is enough, which keeps switching agents and stepping
+    through diffs cheap.
+    """
+    region = view.scrollable_content_region
+    old = view.virtual_size
+    if old.height and (size.height > region.height, size.width > region.width) == (
+        old.height > region.height,
+        old.width > region.width,
+    ):
+        view.set_reactive(Widget.virtual_size, size)
+        view._scroll_update(size)
+        view.refresh()
+    else:
+        view.virtual_size = size

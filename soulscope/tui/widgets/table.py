@@ -1,0 +1,58 @@
+"""A ``DataTable`` that keeps its painted rows when its tab is shown again.
+
+Textual's ``DataTable`` forgets every row it has rendered when it is shown (the Show comes with a
+Resize, even at the same size) and when it gains or loses focus (a style update); at 160x48 painting
+the rows again cost more than the rest of a tab switch. Its row caches are already keyed by the
+table's focus and hover state, so this one forgets them only when the size or a colour changed.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from rich.style import Style
+from textual import events
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import DataTable
+
+CellType = TypeVar("CellType")
+
+
+class Table(DataTable[CellType]):
+    """A ``DataTable`` whose rows survive a tab switch and a focus change."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._sized: tuple[Size, Size] | None = None  # (size, virtual size) the rows were laid out for
+        self._looks: dict[object, tuple[Style, ...]] = {}  # focus/hover state -> its styles
+        self._look_stale = True
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # Textual calls the handler of every class of the MRO; DataTable's forgets the rows.
+        sized = (event.size, event.virtual_size)
+        if sized == self._sized:
+            event.prevent_default()
+        self._sized = sized
+
+    def notify_style_update(self) -> None:
+        # Not DataTable's, which forgets every row: read the styles at the next paint instead.
+        Widget.notify_style_update(self)
+        self._get_styles_to_render_cell.cache_clear()  # not keyed by focus: cheap to redo
+        self._look_stale = True
+        self.refresh()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self._look_stale:
+            self._look_stale = False
+            state = self.get_pseudo_class_state()
+            look = (
+                self.rich_style,
+                *(self.get_component_rich_style(name) for name in sorted(self.COMPONENT_CLASSES)),
+            )
+            if self._looks.get(state, look) != look:  # a new theme or stylesheet
+                self._looks.clear()
+                self._clear_caches()
+            self._looks[state] = look
+        return super().render_lines(crop)
