@@ -15,7 +15,7 @@ The baseline row is reciprocal rank fusion (k=60) of the same two lists read to 
 soulscope 1.0 fused them. The per-conversation table shows that no one conversation carries the
 result. Embeddings go to the user's embedding cache, so a second run embeds nothing.
 
-    python bench/locomo.py [--corpus PATH] [--limit N] [--int8]
+    python bench/locomo.py [--corpus PATH] [--limit N] [--int8] [--hubness 0.5] [--coverage]
 """
 
 from __future__ import annotations
@@ -150,6 +150,12 @@ def main() -> int:
     )
     parser.add_argument("--limit", type=int, help="questions per conversation (for a quick run)")
     parser.add_argument("--int8", action="store_true", help="the model with int8 linear layers")
+    parser.add_argument(
+        "--hubness", type=float, default=0.0, help="dense hubness correction (as chat recall)"
+    )
+    parser.add_argument(
+        "--coverage", action="store_true", help="BM25 side scaled by query coverage (as chat)"
+    )
     args = parser.parse_args()
     data = json.loads(Path(args.corpus).read_text(encoding="utf-8"))
     encoder = MiniLM(int8=args.int8)
@@ -163,6 +169,8 @@ def main() -> int:
         world = World.open(tmp)
         t0 = time.perf_counter()
         index = RecallIndex.for_world(world, max_chars=0)
+        if args.hubness or args.coverage:
+            index = RecallIndex(index.chunks, hubness=args.hubness, coverage=args.coverage)
         index.attach(encoder, EmbeddingCache())
         build = time.perf_counter() - t0
     print(f"index: {len(index)} turn chunks, built and embedded in {build:.1f} s\n")

@@ -163,3 +163,50 @@ def test_none_from_the_llm_means_nothing_worth_keeping(tmp_path: Path) -> None:
         d.add("user", "What time is it in Lisbon?")
         assert d.flush() is None
     assert d.last_error is None and d.pending == []
+
+
+# A user's facts among many statements about other things, each said in many similar forms, and
+# questions that share (almost) no words with the facts they ask about.
+PRIYA = [
+    "I teach chemistry at a secondary school in Leeds",
+    "I gave up on my novel last spring and now spend my evenings restoring an old Vespa",
+    "I play the cello in a community orchestra",
+]
+PRIYA_ASKED = [
+    ("What does she do for a living?", "chemistry"),
+    ("What hobby keeps her busy after dark these days?", "Vespa"),
+    ("Which writing project did she abandon?", "novel"),
+    ("Which instrument does she perform with?", "cello"),
+]
+
+
+def chatter(count: int) -> list[str]:
+    import random
+
+    rng = random.Random(3)
+    who = ["my brother", "the plumber", "my boss", "a neighbour", "my aunt", "a client"]
+    item = ["umbrella", "coffee grinder", "bicycle lock", "phone charger", "yoga mat", "printer"]
+    city = ["Porto", "Krakow", "Seville", "Utrecht", "Bologna", "Riga", "Lyon", "Graz"]
+    forms = [
+        "The {item} I bought in {city} stopped working after {n} uses.",
+        "I ordered a second-hand {item} for {n} pounds.",
+        "Yesterday {who} kept talking about a trip to {city} for {n} minutes.",
+        "We might spend a weekend in {city} in {n} days.",
+    ]
+    return [
+        rng.choice(forms).format(
+            who=rng.choice(who), item=rng.choice(item), city=rng.choice(city), n=n
+        )
+        for n in range(10, 10 + count)
+    ]
+
+
+@pytest.mark.slow
+def test_a_paraphrased_question_finds_its_fact_among_much_chatter(tmp_path: Path, minilm) -> None:
+    d = Distiller(tmp_path, "priya", encoder=minilm, cache=EmbeddingCache(tmp_path / "c"))
+    noise = chatter(120)
+    talk(d, noise[:30] + PRIYA[:1] + noise[30:70] + PRIYA[1:2] + noise[70:] + PRIYA[2:])
+    d.flush()
+    for question, expected in PRIYA_ASKED:
+        facts = d.recall(question, k=3)
+        assert any(expected in f for f in facts), (question, facts)

@@ -17,6 +17,10 @@ Facts come from the LLM when one is configured, else from the user's own stateme
 and requests are not facts about them); when the LLM fails or its reply is unusable, from the
 statements too, and ``last_error`` says why. :func:`flush_on_signals` distils what is left on SIGINT and
 SIGTERM.
+
+:meth:`Distiller.recall` ranks blocks by hybrid search over their facts, where a block's cosine is
+its best fact's or clause's less that fact's hubness, and BM25 counts as far as the question's
+words are in the file at all (``RecallIndex``'s ``pieces``, ``hubness`` and ``coverage``).
 """
 
 from __future__ import annotations
@@ -49,6 +53,11 @@ _ASKING = re.compile(
     r"does|did|tell|explain|describe|show|give|list|please|hey|hi|hello|thanks|thank)\b",
     re.I,
 )
+# Where a fact joins clauses: "I paused X, now fully focused on Y", "... Pixel and she ...".
+_CLAUSE = re.compile(r"[,;:]|\b(?:and|but|so|yet|while|whereas|because|although)\b", re.I)
+# Recall lowers a fact's cosine by this times its mean cosine to the facts of other blocks most
+# like it (hubness, see recall.hybrid): chatter said in many forms stops crowding out a fact.
+HUBNESS = 0.5
 _FACT_MAX = 240
 _ANSWER_MAX = 4000  # characters of an answer kept in the buffer: context for the facts
 # On the way out (quit, SIGTERM) the LLM gets this long; after it, the facts are extracted locally.
@@ -272,6 +281,8 @@ class Distiller:
         if block is not None and self._duplicate(block):
             self.skipped_duplicates += 1
             return None
+        if block is not None and self.encoder is not None:
+            self._block_rows(fact_pieces(block.text))  # what recall reads, embedded while writing
         return block
 
     def _append(self, block: Block) -> None:
@@ -383,12 +394,23 @@ class Distiller:
                 Chunk(self.user_id, "section", f"Turns {b.first}-{b.last}", b.line, b.text)
                 for b in blocks
             ]
-            index = RecallIndex(chunks)
+            index = RecallIndex(chunks, pieces=fact_pieces, hubness=HUBNESS, coverage=True)
             if self.encoder is not None and chunks:
-                # The same texts as the dedup check embeds: no block is encoded twice.
-                index.attach(self.encoder, vectors=self._block_rows([c.text for c in chunks]))
+                # Vectors are kept by text: a fact already embedded is never encoded again.
+                index.attach(self.encoder, vectors=self._block_rows(index.dense_texts))
             self._index = (stamp, index)
         return self._index[1]
+
+
+def fact_pieces(text: str) -> list[str]:
+    """What recall embeds of a block: each fact, and each clause of a fact that joins several."""
+    out: list[str] = []
+    for fact in text.split("\n"):
+        out.append(fact)
+        clauses = [c.strip() for c in _CLAUSE.split(fact) if len(c.split()) >= 2]
+        if len(clauses) > 1:
+            out += clauses
+    return out
 
 
 def extract_facts(statements: Sequence[str]) -> list[str]:

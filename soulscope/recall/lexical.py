@@ -16,6 +16,7 @@ term weights), so a query costs one vector addition per query term.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -100,6 +101,14 @@ class LexicalIndex:
         """The rows of the documents that hold ``term`` (a token as :func:`tokenize` makes it)."""
         posting = self._postings.get(term)
         return posting[0] if posting is not None else np.zeros(0, dtype=np.int64)
+
+    def coverage(self, query: Sequence[str]) -> float:
+        """The share of ``query``'s weight on terms the index holds: each distinct term weighs its
+        IDF, a term no document holds the IDF of the rarest (``log(N + 1)``, one document)."""
+        terms = set(query)
+        known = sum(self.idf.get(t, 0.0) for t in terms)
+        unknown = math.log(self.size + 1) * sum(t not in self.idf for t in terms)
+        return known / (known + unknown) if known + unknown > 0 else 0.0
 
     def scores(self, query: Sequence[str]) -> np.ndarray:
         """Each document's BM25Plus score, zero where it holds no query term.
