@@ -335,8 +335,14 @@ class SoulscopeApp(App[None]):
             data = path.read_bytes()
         except OSError:
             return None  # parsing it says why, in one sentence
-        # In pieces: one decoding of 20 MB would hold the interpreter, and the keys wait.
-        pieces = [clean(piece) for piece in decoded_pieces(data)]
+        # In pieces: one decoding of 20 MB would hold the interpreter, and the keys wait. The
+        # first piece is shown at once (the top of the file, where the view opens), the whole
+        # file a moment later.
+        pieces: list[str] = []
+        for piece in decoded_pieces(data):
+            pieces.append(clean(piece))
+            if len(pieces) == 1 and len(piece) < len(data):
+                self.post_message(SoulTextRead(agent_id, pieces[0], display_lines(pieces)))
         lines = display_lines(pieces)
         # The lines that can wrap a little narrower than now (a scroll bar, a resize) or more.
         long = LongLines.of(lines, max(width // 2 - 8, 20))

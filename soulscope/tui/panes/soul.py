@@ -41,14 +41,17 @@ class SoulPane(Pane):
         return self.query_one(SoulText)
 
     def watch_agent_id(self, agent_id: str | None) -> None:
+        self._early_text = None
         if agent_id is not None:
             self.query_one("#soul-header", StatusLine).show(Text(f"{agent_id} · parsing…"))
 
     def show_text(self, text: str, lines: list[str], long: LongLines | None = None) -> None:
         """Show a big file's text (``lines``: cut by ``display_lines``, ``long``: its long lines)
-        while it is parsed (the frame keys wait for the parsed soul)."""
+        while it is parsed (the frame keys wait for the parsed soul); its beginning may come
+        first, then the whole text keeps the reader's place."""
+        keep_place = self._early_text is not None
         self._early_text = text
-        self.view.set_lines(lines, long)
+        self.view.set_lines(lines, long, keep_place=keep_place)
 
     def watch_soul(self, old: Soul | None, soul: Soul | None) -> None:
         self._frame_lines = soul.frame_lines if soul else []

@@ -252,14 +252,17 @@ class SoulText(ScrollView, can_focus=True):
         """Show ``text`` (already decoded for display), scrolled to the top."""
         self.set_lines(display_lines([text]))
 
-    def set_lines(self, lines: list[str], long: LongLines | None = None) -> None:
-        """Show lines that ``display_lines`` cut, scrolled to the top (``long``: their long lines,
-        found already)."""
+    def set_lines(
+        self, lines: list[str], long: LongLines | None = None, keep_place: bool = False
+    ) -> None:
+        """Show lines that ``display_lines`` cut (``long``: their long lines, found already),
+        scrolled to the top, or with the same line at the top (``keep_place``: more of a text)."""
         self._lines = lines
         self._styled.clear()
         self._rows, self._long = _NO_ROWS, long
-        self._relayout()
-        self.scroll_to(0, 0, animate=False, immediate=True)
+        self._relayout()  # (it keeps the top line)
+        if not keep_place:
+            self.scroll_to(0, 0, animate=False, immediate=True)
         self._report_top(force=True)
         self.refresh()
 
@@ -291,6 +294,8 @@ class SoulText(ScrollView, can_focus=True):
         return max(self.scrollable_content_region.width, 10)
 
     def _relayout(self) -> None:
+        if not self.scrollable_content_region.width:
+            return  # hidden (another tab is shown): laid out when it is shown, at its width
         width = self._wrap_width()
         height = self.scrollable_content_region.height
         if width == self._rows.width and height == self._layout_height:
