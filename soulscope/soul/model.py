@@ -3,6 +3,7 @@
 A soul is a sequence of blocks (preamble, sections, frames) whose ``source`` strings concatenate
 back to the decoded file exactly; decoding uses ``surrogateescape`` so undecodable bytes survive
 the round trip. Display strings (``text``, ``heading``...) have such bytes replaced by U+FFFD.
+A soul keeps the file's bytes and builds its frames from them when they are asked for.
 """
 
 from __future__ import annotations
@@ -229,7 +230,8 @@ class Frames(Sequence[Frame]):
         if not self.indices:
             return
         columns, pattern = self.columns, re.compile(re.escape(word.encode()), re.I)
-        pos, stop = columns.starts[self.indices[0]], columns.ends[self.indices[-1]]
+        first, last = sorted((self.indices[0], self.indices[-1]))  # (a slice may step back)
+        pos, stop = columns.starts[first], columns.ends[last]
         while (m := pattern.search(columns.data, pos, stop)) is not None:
             i = bisect_right(columns.starts, m.start()) - 1
             if m.end() <= columns.ends[i] and i in self.indices:
