@@ -156,3 +156,55 @@ def test_a_big_soul_shares_what_its_frames_repeat() -> None:
     labels = [o.label for f in soul.frames for o in f.observations if o.label == "Becoming"]
     assert len(labels) > 50 and len({id(label) for label in labels}) == 1
     assert soul.render() == ("# A\n\n" + "".join(frame_entries(200))).encode()
+
+
+def test_frames_are_read_from_the_file_in_order_with_the_sections_between() -> None:
+    soul = parse(SOUL)
+    kinds = [type(b).__name__ for b in soul.blocks]
+    assert kinds == ["Section", "Section", "Frame", "Frame", "Frame", "Section"]
+    assert soul.preamble + "".join(b.source for b in soul.blocks) == soul.source
+    assert soul.blocks[2] == soul.frames[0] and soul.blocks[-1].title == "Notes"
+    later = soul.frames[1:]
+    assert len(later) == 2 and later[0].index == 1 and later[-1] == soul.frames[2]
+    assert [f.index for f in reversed(soul.frames)] == [2, 1, 0]
+    assert soul.frame_at_line(soul.frames[1].line + 1) == soul.frames[1]
+    assert soul.frame_at_line(1) is None
+    assert [f.index for f in soul.find_frames("221")] == [1, 2]
+    assert [f.index for f in soul.duplicates] == [2]
+
+
+def test_the_problems_of_frames_are_found_without_building_them() -> None:
+    text = (
+        "# A\n\n"
+        "## Frame 1 \u2014 2026-01-02\n\u00a0\n"  # a body of no-break spaces only
+        "## Frame 2 \u2014 2026-01-03\n- Voted\n<!-- 40 earlier entries archived -->\n"
+        "## Frame\n"
+        "## Frame  2 \u2014  2026-01-03\n- Voted again\n"  # the heading of frame 2, spaced out
+        "## Frame 3 \u2014 2026-01-01\n- Read\n"
+    )
+    problems = [(p.line, p.kind) for p in parse(text).problems]
+    assert problems == [
+        (3, "empty-frame"),
+        (7, "archived"),
+        (8, "heading"),
+        (8, "empty-frame"),
+        (9, "duplicate"),
+        (11, "time"),
+    ]
+    assert parse(" \u00a0\n\u3000").problems[0].kind == "empty"
+
+
+def test_undecodable_bytes_are_reported_on_their_line_in_a_file_of_megabytes() -> None:
+    lines = [f"- line {i} \u2014 padding padding padding padding\n".encode() for i in range(60_000)]
+    lines[45_000] = b"- bad \xff byte\n"
+    data = b"# A\n\n## Frame 1\n" + b"".join(lines)
+    soul = parse(data)
+    assert len(data) > 2_000_000
+    assert [(p.line, p.kind) for p in soul.problems] == [(45_004, "encoding")]
+    assert soul.render() == data
+    assert "- bad \ufffd byte" in soul.display_text
+
+
+def test_an_arc_label_is_found_in_any_case() -> None:
+    soul = parse("# A\n\n## Frame 1\n- BECOMING: the archivist.\n## Frame 2\n- Voted\n")
+    assert [s.role for s in arc(soul)] == ["archivist"]

@@ -3,13 +3,18 @@
 A soul is a sequence of blocks (preamble, sections, frames) whose ``source`` strings concatenate
 back to the decoded file exactly; decoding uses ``surrogateescape`` so undecodable bytes survive
 the round trip. Display strings (``text``, ``heading``...) have such bytes replaced by U+FFFD.
+A soul keeps the file's bytes and builds its frames from them when they are asked for.
 """
 
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import overload
 
 ENCODING_ERRORS = "surrogateescape"
 UNDECODED = re.compile("[\ud800-\udfff]")  # lone surrogates: how surrogateescape keeps bytes
@@ -21,6 +26,21 @@ def clean(text: str) -> str:
     if text.isascii() or not UNDECODED.search(text):
         return text
     return text.encode("utf-8", ENCODING_ERRORS).decode("utf-8", "replace")
+
+
+_PIECE = 1 << 20
+
+
+def decoded_pieces(data: bytes) -> Iterator[str]:
+    """``data`` decoded (surrogateescape) a megabyte at a time, each piece cut after a newline,
+    where it decodes as it does in the whole: a thread that decodes a big file this way never
+    holds the interpreter for long (one C call on 20 MB stalls the dashboard's UI thread)."""
+    pos = 0
+    while pos < len(data):
+        cut = data.find(b"\n", pos + _PIECE)
+        end = len(data) if cut < 0 else cut + 1
+        yield data[pos:end].decode("utf-8", ENCODING_ERRORS)
+        pos = end
 
 
 def label_key(label: str) -> str:
@@ -128,24 +148,182 @@ class Frame:
         return found[0] if found else None
 
 
-@dataclass(frozen=True)
+class FrameColumns:
+    """What a soul's parser keeps of each frame (compactly: arrays and shared strings), from which
+    a ``Frame`` is built again when it is asked for. A 218,000-frame soul holds its text and these
+    columns, not 218,000 objects with their own strings, tuples and ints."""
+
+    __slots__ = (
+        "data",
+        "starts",
+        "ends",
+        "lines",
+        "end_lines",
+        "numbers",
+        "suffixes",
+        "dates",
+        "times",
+        "titles",
+        "duplicates",
+        "reversed",
+        "build",
+    )
+
+    def __init__(self, data: bytes, build: Callable[[FrameColumns, int], Frame]) -> None:
+        self.data = data  # the file
+        self.starts = array("q")  # offsets of each frame's source in ``data``
+        self.ends = array("q")
+        self.lines = array("q")  # 1-based line of the heading
+        self.end_lines = array("q")
+        self.numbers = array("q")  # -1: no number
+        self.suffixes: list[str] = []
+        self.dates: list[str | None] = []
+        self.times: list[str | None] = []
+        self.titles: list[str] = []
+        self.duplicates = array("q")  # -1: not a duplicate
+        self.reversed = bytearray()
+        self.build = build  # (columns, index) -> the Frame, its body parsed from its source
+
+    def number(self, i: int) -> int | None:
+        n = self.numbers[i]
+        return None if n < 0 else n
+
+    def label(self, i: int) -> str:
+        return frame_label(self.number(i), self.suffixes[i], self.dates[i]) or "?"
+
+
+class Frames(Sequence[Frame]):
+    """A soul's frames in file order (or a slice of them), each parsed from its source when asked:
+    nothing but the columns is held, so iterate once rather than index the same frame often."""
+
+    __slots__ = ("columns", "indices")
+
+    def __init__(self, columns: FrameColumns, indices: range | None = None) -> None:
+        self.columns = columns
+        self.indices = range(len(columns.starts)) if indices is None else indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @overload
+    def __getitem__(self, i: int) -> Frame: ...
+    @overload
+    def __getitem__(self, i: slice) -> Frames: ...
+    def __getitem__(self, i: int | slice) -> Frame | Frames:
+        if isinstance(i, slice):
+            return Frames(self.columns, self.indices[i])
+        return self.columns.build(self.columns, self.indices[i])
+
+    def __iter__(self) -> Iterator[Frame]:
+        build, columns = self.columns.build, self.columns
+        for i in self.indices:
+            yield build(columns, i)
+
+    def __reversed__(self) -> Iterator[Frame]:
+        build, columns = self.columns.build, self.columns
+        for i in reversed(self.indices):
+            yield build(columns, i)
+
+    def mentioning(self, word: str) -> Iterator[int]:
+        """The indices (``Frame.index``) of the frames whose source holds ``word`` (ASCII letters
+        in any case), in file order: found in the file's bytes, so the other frames are never built."""
+        if not self.indices:
+            return
+        columns, pattern = self.columns, re.compile(re.escape(word.encode()), re.I)
+        first, last = sorted((self.indices[0], self.indices[-1]))  # (a slice may step back)
+        pos, stop = columns.starts[first], columns.ends[last]
+        while (m := pattern.search(columns.data, pos, stop)) is not None:
+            i = bisect_right(columns.starts, m.start()) - 1
+            if m.end() <= columns.ends[i] and i in self.indices:
+                yield i
+                pos = columns.ends[i]
+            else:  # in a section between frames
+                pos = m.end()
+
+    def __eq__(self, other: object) -> bool:
+        """The same frames as another ``Frames``, tuple or list."""
+        if isinstance(other, (Frames, tuple, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((id(self.columns), self.indices))
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} frames>"
+
+
+class Blocks(Sequence["Section | Frame"]):
+    """A soul's sections and frames in file order; frames are built when reached."""
+
+    __slots__ = ("frames", "sections", "places", "_at")
+
+    def __init__(self, frames: Frames, sections: tuple[Section, ...], places: tuple[int, ...]):
+        self.frames = frames
+        self.sections = sections
+        self.places = places  # for each section, how many frames come before it
+        self._at = [p + j for j, p in enumerate(places)]  # each section's position among blocks
+
+    def __len__(self) -> int:
+        return len(self.frames) + len(self.sections)
+
+    @overload
+    def __getitem__(self, k: int) -> Section | Frame: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Section | Frame]: ...
+    def __getitem__(self, k: int | slice) -> Section | Frame | list[Section | Frame]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(len(self))[k]]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        j = bisect_left(self._at, k)
+        if j < len(self._at) and self._at[j] == k:
+            return self.sections[j]
+        return self.frames[k - j]
+
+    def __iter__(self) -> Iterator[Section | Frame]:
+        done = 0
+        for section, place in zip(self.sections, self.places):
+            yield from self.frames[done:place]
+            done = place
+            yield section
+        yield from self.frames[done:]
+
+    def mentioning(self, word: str) -> Iterator[Section | Frame]:
+        """The sections, and the frames whose source holds ``word`` (``Frames.mentioning``), in
+        file order: what a search for observations of a label needs to look at."""
+        columns = self.frames.columns
+        found = self.frames.mentioning(word)
+        i = next(found, None)
+        for section, place in zip(self.sections, self.places):
+            while i is not None and i < place:
+                yield columns.build(columns, i)
+                i = next(found, None)
+            yield section
+        while i is not None:
+            yield columns.build(columns, i)
+            i = next(found, None)
+
+
+@dataclass(frozen=True, eq=False)
 class Soul:
     """A parsed soul file. ``render()`` gives back the exact bytes it was parsed from."""
 
+    data: bytes  # the file; the preamble's and its blocks' sources decode it piece by piece
     preamble: str  # everything before the first ``##`` heading (the ``# Name`` line)
-    blocks: tuple[Section | Frame, ...]
+    sections: tuple[Section, ...]
+    frames: Frames
     problems: tuple[Problem, ...]
     name: str | None = None
     identity: dict[str, str] = field(default_factory=dict)
     agent_id: str | None = None
+    section_places: tuple[int, ...] = ()  # for each section, how many frames come before it
 
     @cached_property
-    def frames(self) -> tuple[Frame, ...]:
-        return tuple(b for b in self.blocks if isinstance(b, Frame))
-
-    @cached_property
-    def sections(self) -> tuple[Section, ...]:
-        return tuple(b for b in self.blocks if isinstance(b, Section))
+    def blocks(self) -> Blocks:
+        return Blocks(self.frames, self.sections, self.section_places)
 
     def section(self, title: str) -> Section | None:
         key = title.lower()
@@ -165,31 +343,46 @@ class Soul:
 
     def render(self) -> bytes:
         """The file's bytes, exactly as parsed."""
-        return self.source.encode("utf-8", ENCODING_ERRORS)
+        return self.data
 
     @property
     def source(self) -> str:
-        return self.preamble + "".join(b.source for b in self.blocks)
+        """The decoded file (undecodable bytes kept as lone surrogates), decoded when asked."""
+        return self.data.decode("utf-8", ENCODING_ERRORS)
 
     @cached_property
     def display_text(self) -> str:
         """The whole file for display, undecodable bytes replaced (computed once: a worker can
         prepare it for the UI)."""
-        return clean(self.source)
+        return "".join(map(clean, decoded_pieces(self.data)))
+
+    def share_display_text(self, data: bytes, text: str) -> None:
+        """Take ``text`` as ``display_text`` if it is what this soul's bytes, ``data``, show (a
+        reader that showed the file before it was parsed keeps one copy of its text, not two)."""
+        if "display_text" not in self.__dict__ and data == self.data:
+            self.__dict__["display_text"] = text
+
+    @property
+    def frame_lines(self) -> Sequence[int]:
+        """Each frame's heading line (1-based), in file order, without building the frames."""
+        return self.frames.columns.lines
 
     def frame_at_line(self, line: int) -> Frame | None:
-        for f in self.frames:
-            if f.line <= line <= f.end_line:
-                return f
+        lines = self.frame_lines
+        i = bisect_right(lines, line) - 1
+        if i >= 0 and line <= self.frames.columns.end_lines[i]:
+            return self.frames[i]
         return None
 
     def find_frames(self, number: int | str) -> list[Frame]:
         """Frames whose number (``237``) or label (``500b``) matches, in file order."""
         text = str(number).strip()
+        columns = self.frames.columns
         return [
-            f
-            for f in self.frames
-            if f.label == text or (f.number is not None and str(f.number) == text)
+            self.frames[i]
+            for i in range(len(self.frames))
+            if columns.label(i) == text
+            or (columns.numbers[i] >= 0 and str(columns.numbers[i]) == text)
         ]
 
     @property
@@ -198,9 +391,9 @@ class Soul:
 
     @property
     def duplicates(self) -> list[Frame]:
-        return [f for f in self.frames if f.duplicate_of is not None]
+        return [self.frames[i] for i, d in enumerate(self.frames.columns.duplicates) if d >= 0]
 
     @property
     def time_reversals(self) -> list[Frame]:
         """Frames dated before the previous dated frame."""
-        return [f for f in self.frames if f.time_reversed]
+        return [self.frames[i] for i, r in enumerate(self.frames.columns.reversed) if r]

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import re
 import sys
+from array import array
 from pathlib import Path
 
 from soulscope.soul.model import (
     ENCODING_ERRORS,
     UNDECODED,
     Frame,
+    FrameColumns,
+    Frames,
     Observation,
     Problem,
     Section,
     Soul,
     clean,
+    decoded_pieces,
 )
 
 _BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(?::\*\*|\*\*\s*:)\s?(.*)", re.S)
 _PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?):(?:\s(.*)|$)", re.S)
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-_BLOCK = re.compile(r"^## ", re.M)
+_BLOCK = re.compile(rb"^## ", re.M)
 _BULLET = re.compile(r"[-*+] ")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
@@ -62,93 +66,195 @@ def read_soul(path: str | Path, agent_id: str | None = None) -> Soul:
 
 def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     """Parse a soul file's bytes (or text). Never raises on content."""
-    problems: list[Problem] = []
-    text = data.decode("utf-8", ENCODING_ERRORS) if isinstance(data, bytes) else data
-    if not text.isascii():
-        line, pos, reported = 1, 0, 0
-        for m in UNDECODED.finditer(text):
-            line, pos = line + text.count("\n", pos, m.start()), m.start()
-            if line != reported:
-                problems.append(Problem(line, "encoding", "undecodable bytes, shown as \ufffd"))
-                reported = line
+    if isinstance(data, str):
+        try:
+            data = data.encode("utf-8", ENCODING_ERRORS)
+        except UnicodeEncodeError:  # lone surrogates no file decodes to
+            data = data.encode("utf-8", "surrogatepass")
+    problems = _encoding_problems(data)
 
-    # Split into the preamble and blocks at every "## " heading: each block's text is a slice of
-    # the file, cut into lines only while it is parsed (the whole file is never held as lines).
-    offsets = [m.start() for m in _BLOCK.finditer(text)]
-    first = offsets[0] if offsets else len(text)
-    preamble = text[:first]
+    # Split into the preamble and blocks at every "## " heading. The soul keeps the file's bytes;
+    # a frame is parsed here as far as its problems and the columns need (its heading, whether it
+    # has a body), and its body again when the frame is asked for (``Frames``): no frame object
+    # and no decoded copy of the file is held. (Blocks start after a newline, so each one decodes
+    # alone as it does in the whole file.)
+    offsets = array("q", (m.start() for m in _BLOCK.finditer(data)))
+    first = offsets[0] if offsets else len(data)
+    offsets.append(len(data))
+    preamble = data[:first].decode("utf-8", ENCODING_ERRORS)
     name = _name_from_preamble(_LINE.findall(preamble), problems)
 
-    blocks: list[Section | Frame] = []
-    seen_headings: dict[str, int] = {}
+    columns = FrameColumns(data, _build_frame)
+    sections: list[Section] = []
+    places: list[int] = []
+    keys = array("q")  # hash of each frame's heading, for telling duplicates afterwards
     prev_when: tuple[str, str] | None = None
-    frame_count = 0
     hi = preamble.count("\n")  # 0-based line where the next block starts
-    for b, start in enumerate(offsets):
-        source = text[start : offsets[b + 1] if b + 1 < len(offsets) else len(text)]
-        lines = _LINE.findall(source)  # with their newlines: they concatenate back to source
-        lo, hi = hi, hi + len(lines)
-        heading = lines[0][3:].strip()
-        body = lines[1:]
-        if _is_frame_heading(heading):
-            index = frame_count
-            frame_count += 1
-            frame = _frame(index, heading, lo + 1, hi, source, body, problems)
-            key = " ".join(heading.split())
-            dup = seen_headings.get(key)
-            if dup is None:
-                seen_headings[key] = index
-            else:
-                problems.append(
-                    Problem(
-                        lo + 1,
-                        "duplicate",
-                        f"frame heading repeats frame {dup + 1} ({clean(heading)})",
+    for b in range(len(offsets) - 1):
+        start, end = offsets[b], offsets[b + 1]
+        eol = data.find(b"\n", start, end)
+        head_end = end if eol < 0 else eol
+        # Lines with their newlines, as ``_LINE`` cuts them (only the file's last may lack one).
+        lo, hi = hi, hi + data.count(b"\n", start, end) + (data[end - 1] != 10)
+        heading = data[start + 3 : head_end].decode("utf-8", ENCODING_ERRORS).strip()
+        if not _is_frame_heading(heading):
+            source = data[start:end].decode("utf-8", ENCODING_ERRORS)
+            places.append(len(columns.starts))
+            sections.append(_section(heading, lo + 1, hi, source, _LINE.findall(source)[1:]))
+            continue
+        line = lo + 1
+        number, suffix, date, time, title = parse_heading(heading)
+        if data.find(b"<!--", head_end, end) >= 0:
+            body = _LINE.findall(data[start:end].decode("utf-8", ENCODING_ERRORS))[1:]
+            for ln_no, note, is_bullet in _bullets(body, line + 1):
+                m = None if is_bullet else _ARCHIVE.search(note)
+                if m:
+                    problems.append(
+                        Problem(ln_no, "archived", f"{m.group(1)} earlier entries were archived")
                     )
-                )
-            reversed_ = False
-            if frame.date:
-                when = (frame.date, frame.time or "")
-                if prev_when is not None:
-                    a, b_ = (
-                        (when, prev_when)
-                        if (when[1] and prev_when[1])
-                        else (when[:1], prev_when[:1])
-                    )
-                    if a < b_:
-                        reversed_ = True
-                        problems.append(
-                            Problem(
-                                lo + 1, "time", f"dated {frame.when}, before the frame above it"
-                            )
-                        )
-                prev_when = when
-            if dup is not None or reversed_:
-                frame = _replace(frame, duplicate_of=dup, time_reversed=reversed_)
-            blocks.append(frame)
-        else:
-            blocks.append(_section(heading, lo + 1, hi, source, body))
+        if number is None and date is None:
+            problems.append(
+                Problem(line, "heading", f"frame heading without number or date: {clean(heading)}")
+            )
+        if _is_blank(data, head_end, end):
+            problems.append(Problem(line, "empty-frame", "frame heading with no body"))
+        reversed_ = False
+        if date:
+            when = (date, time or "")
+            if prev_when is not None:
+                a, b_ = (when, prev_when) if (when[1] and prev_when[1]) else (when[:1], prev_when[:1])
+                if a < b_:
+                    reversed_ = True
+                    shown = f"{date} {time}" if time else date
+                    problems.append(Problem(line, "time", f"dated {shown}, before the frame above it"))
+            prev_when = when
+        keys.append(hash(" ".join(heading.split())))
+        columns.starts.append(start)
+        columns.ends.append(end)
+        columns.lines.append(line)
+        columns.end_lines.append(hi)
+        columns.numbers.append(-1 if number is None else number)
+        # the same few dates, times, titles and suffixes recur in thousands of frames: one string each
+        columns.suffixes.append(sys.intern(suffix))
+        columns.dates.append(date and sys.intern(date))
+        columns.times.append(time and sys.intern(time))
+        columns.titles.append(sys.intern(clean(title)))
+        columns.reversed.append(reversed_)
+    columns.duplicates = _duplicates(columns, keys, problems)
 
-    identity = _identity(blocks)
-    if not text or text.isspace():  # (strip() would copy the whole text)
+    identity = _identity(sections)
+    if _is_blank(data, 0, len(data)):
         problems.append(Problem(1, "empty", "the file is empty"))
     elif name is None and not identity:
         problems.append(Problem(1, "header", "no '# Name' title and no Identity section"))
-    problems.sort(key=lambda p: p.line)
+    problems.sort(key=lambda p: (p.line, _PROBLEM_ORDER.get(p.kind, 0)))
     return Soul(
+        data=data,
         preamble=preamble,
-        blocks=tuple(blocks),
+        sections=tuple(sections),
+        frames=Frames(columns),
         problems=tuple(problems),
         name=name,
         identity=identity,
         agent_id=identity.get("ID") or agent_id,
+        section_places=tuple(places),
     )
 
 
-def _replace(frame: Frame, **changes: object) -> Frame:
-    from dataclasses import replace
+# Problems of one line, in the order they are listed (as a reader meets them).
+_PROBLEM_ORDER = {
+    kind: i
+    for i, kind in enumerate(
+        ["encoding", "stray", "archived", "heading", "empty-frame", "duplicate", "time"]
+    )
+}
 
-    return replace(frame, **changes)
+
+def _encoding_problems(data: bytes) -> list[Problem]:
+    """One problem per line with undecodable bytes."""
+    problems: list[Problem] = []
+    if data.isascii():
+        return problems
+    line = 1
+    for text in decoded_pieces(data):
+        if not text.isascii():
+            at, here, reported = 0, line, 0
+            for m in UNDECODED.finditer(text):
+                here, at = here + text.count("\n", at, m.start()), m.start()
+                if here != reported:
+                    problems.append(Problem(here, "encoding", "undecodable bytes, shown as \ufffd"))
+                    reported = here
+        line += text.count("\n")
+    return problems
+
+
+# Whitespace as ``str.strip`` knows it among ASCII bytes; other bytes are decoded to be sure.
+_NONBLANK = re.compile(rb"[^\t\n\x0b\x0c\r\x1c-\x1f ]")
+
+
+def _is_blank(data: bytes, start: int, end: int) -> bool:
+    m = _NONBLANK.search(data, start, end)
+    if m is None:
+        return True
+    return m.group()[0] >= 0x80 and data[start:end].decode("utf-8", ENCODING_ERRORS).isspace()
+
+
+def _duplicates(columns: FrameColumns, keys: array, problems: list[Problem]) -> array:
+    """Each frame's earlier frame with the same heading (spaces normalized), -1 for none: frames
+    are grouped by their heading's hash (``keys``), and a group's headings compared from the file."""
+    duplicates = array("q", [-1]) * len(keys)
+    order = sorted(range(len(keys)), key=keys.__getitem__)  # stable: file order among equals
+    g = 0
+    while g < len(order):
+        j = g + 1
+        while j < len(order) and keys[order[j]] == keys[order[g]]:
+            j += 1
+        if j - g > 1:
+            first: dict[str, int] = {}
+            for i in order[g:j]:
+                heading = _heading_at(columns, i)
+                earlier = first.setdefault(" ".join(heading.split()), i)
+                if earlier != i:
+                    duplicates[i] = earlier
+                    problems.append(
+                        Problem(
+                            columns.lines[i],
+                            "duplicate",
+                            f"frame heading repeats frame {earlier + 1} ({clean(heading)})",
+                        )
+                    )
+        g = j
+    return duplicates
+
+
+def _heading_at(columns: FrameColumns, i: int) -> str:
+    data, start, end = columns.data, columns.starts[i], columns.ends[i]
+    eol = data.find(b"\n", start, end)
+    return data[start + 3 : end if eol < 0 else eol].decode("utf-8", ENCODING_ERRORS).strip()
+
+
+def _build_frame(columns: FrameColumns, i: int) -> Frame:
+    """Frame ``i`` of ``columns``, its body parsed from its source."""
+    source = columns.data[columns.starts[i] : columns.ends[i]].decode("utf-8", ENCODING_ERRORS)
+    line = columns.lines[i]
+    actions, observations, notes = _body(_LINE.findall(source)[1:], line + 1)
+    dup = columns.duplicates[i]
+    return Frame(
+        index=i,
+        line=line,
+        end_line=columns.end_lines[i],
+        source=source,
+        number=columns.number(i),
+        suffix=columns.suffixes[i],
+        date=columns.dates[i],
+        time=columns.times[i],
+        title=columns.titles[i],
+        actions=actions,
+        observations=observations,
+        notes=notes,
+        duplicate_of=None if dup < 0 else dup,
+        time_reversed=bool(columns.reversed[i]),
+    )
 
 
 def _is_frame_heading(heading: str) -> bool:
@@ -203,54 +309,23 @@ def _observation(text: str, line: int) -> Observation | None:
     return None
 
 
-def _frame(
-    index: int,
-    heading: str,
-    line: int,
-    end: int,
-    source: str,
-    body: list[str],
-    problems: list[Problem],
-) -> Frame:
-    number, suffix, date, time, title = parse_heading(heading)
+def _body(
+    body: list[str], first_line: int
+) -> tuple[tuple[str, ...], tuple[Observation, ...], tuple[str, ...]]:
+    """A frame's actions, observations and notes, from its lines after the heading."""
     actions: list[str] = []
     observations: list[Observation] = []
     notes: list[str] = []
-    for ln_no, text, is_bullet in _bullets(body, line + 1):
+    for ln_no, text, is_bullet in _bullets(body, first_line):
         if not is_bullet:
             notes.append(clean(text))
-            m = _ARCHIVE.search(text)
-            if m:
-                problems.append(
-                    Problem(ln_no, "archived", f"{m.group(1)} earlier entries were archived")
-                )
             continue
         obs = _observation(text, ln_no)
         if obs is not None:
             observations.append(obs)
         else:
             actions.append(clean(text[2:].strip()))
-    if number is None and date is None:
-        problems.append(
-            Problem(line, "heading", f"frame heading without number or date: {clean(heading)}")
-        )
-    if not actions and not observations and not notes:
-        problems.append(Problem(line, "empty-frame", "frame heading with no body"))
-    return Frame(
-        index=index,
-        line=line,
-        end_line=end,
-        source=source,
-        number=number,
-        # the same few dates, times, titles and suffixes recur in thousands of frames: one string each
-        suffix=sys.intern(suffix),
-        date=date and sys.intern(date),
-        time=time and sys.intern(time),
-        title=sys.intern(clean(title)),
-        actions=tuple(actions),
-        observations=tuple(observations),
-        notes=tuple(notes),
-    )
+    return tuple(actions), tuple(observations), tuple(notes)
 
 
 def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None, str]:
@@ -314,9 +389,9 @@ def _section(heading: str, line: int, end: int, source: str, body: list[str]) ->
     )
 
 
-def _identity(blocks: list[Section | Frame]) -> dict[str, str]:
-    for b in blocks:
-        if isinstance(b, Section) and b.title.lower() == "identity":
+def _identity(sections: list[Section]) -> dict[str, str]:
+    for b in sections:
+        if b.title.lower() == "identity":
             fields: dict[str, str] = {}
             for obs in b.observations:
                 fields.setdefault(obs.label, obs.text)

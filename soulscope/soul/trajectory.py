@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from soulscope.soul.model import Frame, Soul, frame_label, label_key
@@ -314,7 +314,7 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
     if label:
         return label
     key = label_key(DEFAULT_LABEL)
-    for block in soul.blocks:
+    for block in soul.blocks.mentioning(key):
         if any(o.key == key for o in block.observations):
             return DEFAULT_LABEL
     return FALLBACK_LABEL
@@ -322,15 +322,22 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
 
 def arc(soul: Soul, label: str | None = None) -> list[Statement]:
     """Every identity statement in file order (frames and other sections alike), classified."""
+    return list(iter_arc(soul, label))
+
+
+def iter_arc(soul: Soul, label: str | None = None) -> Iterator[Statement]:
+    """The statements of ``arc``, one at a time (a summary of a big soul need not hold them)."""
     used = arc_label(soul, label)
     key, position = label_key(used), is_position_label(used)
-    out: list[Statement] = []
+    count = 0
     # The roles held so far, each once, by head noun: ``same_role`` needs the same head, so a
     # statement is compared with those alone (a list of every statement made long arcs quadratic).
     held: dict[str, list[tuple[str, ...]]] = {}
     prev_key: tuple[str, ...] | None = None
     prev: str | None = None
-    for block in soul.blocks:
+    # Only the frames that hold the label's first word can hold the label: the others are skipped
+    # unbuilt.
+    for block in soul.blocks.mentioning(key.split()[0]) if key.strip() else soul.blocks:
         frame = block if isinstance(block, Frame) else None
         for obs in block.observations:
             if obs.key != key or not obs.text:
@@ -348,30 +355,28 @@ def arc(soul: Soul, label: str | None = None) -> list[Statement]:
                 and names_role(from_role)
                 and not same_role(role_key(role_of(from_role)), prev_key)
             )
-            out.append(
-                Statement(
-                    index=len(out),
-                    text=obs.text,
-                    line=obs.line,
-                    heading=frame.heading if frame else block.title,
-                    frame_index=frame.index if frame else None,
-                    number=frame.number if frame else None,
-                    suffix=frame.suffix if frame else "",
-                    date=frame.date if frame else None,
-                    time=frame.time if frame else None,
-                    role=role,
-                    from_role=from_role,
-                    to_role=m.group(2).strip() if m else None,
-                    kind=kind,
-                    magnitude=0.0 if prev is None else magnitude(prev, obs.text, position),
-                    from_mismatch=mismatch,
-                    duplicate_frame=bool(frame and frame.duplicate_of is not None),
-                )
+            yield Statement(
+                index=count,
+                text=obs.text,
+                line=obs.line,
+                heading=frame.heading if frame else block.title,
+                frame_index=frame.index if frame else None,
+                number=frame.number if frame else None,
+                suffix=frame.suffix if frame else "",
+                date=frame.date if frame else None,
+                time=frame.time if frame else None,
+                role=role,
+                from_role=from_role,
+                to_role=m.group(2).strip() if m else None,
+                kind=kind,
+                magnitude=0.0 if prev is None else magnitude(prev, obs.text, position),
+                from_mismatch=mismatch,
+                duplicate_frame=bool(frame and frame.duplicate_of is not None),
             )
+            count += 1
             if rkey and rkey not in held.setdefault(rkey[-1], []):
                 held[rkey[-1]].append(rkey)
             prev_key, prev = rkey, obs.text
-    return out
 
 
 def shifts(statements: list[Statement]) -> list[Statement]:
@@ -481,15 +486,20 @@ class ArcSummary:
 
 
 def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary:
-    statements = arc(soul, label)
-    dates = [f.date for f in soul.frames if f.date]
+    count = shifted = 0
+    latest: Statement | None = None
+    drifts: list[float] = []
+    for latest in iter_arc(soul, label):  # streamed: a big soul's arc is not held
+        count += 1
+        shifted += latest.shift
+        drifts.append(latest.magnitude)
     return ArcSummary(
         agent_id=agent_id,
         name=soul.name,
-        statements=len(statements),
-        shifts=sum(1 for s in statements if s.shift),
-        latest=statements[-1] if statements else None,
+        statements=count,
+        shifts=shifted,
+        latest=latest,
         frames=len(soul.frames),
-        last_date=max(dates) if dates else None,
-        drift=tuple(s.magnitude for s in statements),
+        last_date=max(filter(None, soul.frames.columns.dates), default=None),
+        drift=tuple(drifts),
     )

@@ -28,6 +28,7 @@ How the parts talk (read this before adding a tab):
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterable
 from functools import partial
@@ -50,7 +51,7 @@ from soulscope.controls import visible
 from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
-from soulscope.soul.model import ENCODING_ERRORS, Soul, clean
+from soulscope.soul.model import Soul, clean, decoded_pieces
 from soulscope.tui.actions import (
     ACTIONS,
     BY_ID,
@@ -81,6 +82,7 @@ from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.key_footer import KeyFooter
+from soulscope.tui.widgets.soul_text import LongLines, display_lines
 from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"
@@ -306,34 +308,60 @@ class SoulscopeApp(App[None]):
             # Switching back to a shown agent costs no worker round trip.
             self._show_soul(agent_id, cached)
         else:
-            self.load_soul(agent_id)
+            self.load_soul(agent_id, self.query_one(SoulPane).view.layout_width)
 
     @work(thread=True, exclusive=True, group="soul", exit_on_error=False)
-    def load_soul(self, agent_id: str) -> None:
+    def load_soul(self, agent_id: str, width: int = -1) -> None:
+        """Parse ``agent_id``'s soul; a big file's text is shown first (its long lines found here
+        for about the Soul view's ``width``, so that the UI thread lays out only those)."""
         started = perf_counter()
         try:
             listed = self.world.agent(agent_id)
-            if listed.size >= EARLY_TEXT_BYTES:
-                self._read_early(listed.path, agent_id)
+            big = listed.size >= EARLY_TEXT_BYTES
+            early: tuple[bytes, str] | None = None
+            if big:
+                # The collector's full passes walk every object the app holds, on whichever
+                # thread allocates, and the UI waits for them: while a big soul loads, they walk
+                # only what is new (the app's objects, alive as long as it runs, are set aside).
+                gc.freeze()
+                early = self._read_early(listed.path, agent_id, width)
             soul, summary = self.cache.load(agent_id)
         except WorldError as exc:
             self.post_message(SoulFailed(agent_id, str(exc)))
             return
         # Ready before the UI asks: the Soul tab's text and the Becoming tab's arc.
+        if early is not None:
+            soul.share_display_text(*early)  # the text on screen, not a second copy of 40 MB
         soul.display_text  # noqa: B018
         self.cache.arc(agent_id, soul)
+        if big:
+            gc.freeze()  # and its arc's tens of thousands of statements, from now on
         self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
 
-    def _read_early(self, path: Path, agent_id: str) -> None:
+    def _read_early(self, path: Path, agent_id: str, width: int) -> tuple[bytes, str] | None:
+        """Show the file's text before it is parsed; the bytes read and the text shown."""
         try:
             data = path.read_bytes()
         except OSError:
-            return  # parsing it says why, in one sentence
-        self.post_message(SoulTextRead(agent_id, clean(data.decode("utf-8", ENCODING_ERRORS))))
+            return None  # parsing it says why, in one sentence
+        # In pieces: one decoding of 20 MB would hold the interpreter, and the keys wait. The
+        # first piece is shown at once (the top of the file, where the view opens), the whole
+        # file a moment later.
+        pieces: list[str] = []
+        for piece in decoded_pieces(data):
+            pieces.append(clean(piece))
+            if len(pieces) == 1 and len(piece) < len(data):
+                self.post_message(SoulTextRead(agent_id, pieces[0], display_lines(pieces)))
+        lines = display_lines(pieces)
+        # The lines that can wrap a little narrower than now (a scroll bar, a resize) or more.
+        long = LongLines.of(lines, max(width // 2 - 8, 20))
+        text = "".join(pieces)
+        self.post_message(SoulTextRead(agent_id, text, lines, long))
+        return data, text
 
     def on_soul_text_read(self, message: SoulTextRead) -> None:
         if self.is_running and message.agent_id == self.agent_id and self.soul is None:
-            self.query_one(SoulPane).show_text(message.text)
+            self.query_one(SoulPane).show_text(message.text, message.lines, message.long)
 
     def on_soul_loaded(self, message: SoulLoaded) -> None:
         # A worker may finish while the app is closing and its widgets are going away.

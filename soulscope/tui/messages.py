@@ -9,6 +9,7 @@ from textual.message import Message
 from soulscope.sim.frame import FrameResult
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary
+from soulscope.tui.widgets.soul_text import LongLines
 
 
 @dataclass
@@ -23,10 +24,13 @@ class SoulLoaded(Message):
 
 @dataclass
 class SoulTextRead(Message):
-    """A big file of the selected agent is read, not yet parsed: its text, shown meanwhile."""
+    """A big file of the selected agent is read, not yet parsed: its text, shown meanwhile
+    (already cut into the view's lines, its long lines found)."""
 
     agent_id: str
     text: str
+    lines: list[str]
+    long: LongLines | None = None
 
 
 @dataclass

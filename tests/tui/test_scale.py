@@ -70,3 +70,29 @@ async def test_a_big_soul_shows_its_text_before_it_is_parsed_and_its_whole_arc(
             await pilot.pause(0.05)
         assert table.row_count == len(statements) > 4000
         assert str(table.get_row_at(len(statements) - 1)[0]) == str(len(statements))
+
+
+async def test_a_big_soul_chosen_from_another_tab_shows_its_beginning_then_all_of_it(
+    tmp_path: Path,
+) -> None:
+    write_soul(tmp_path / "w" / "memory" / "a-small.md", 3)
+    big = write_soul(tmp_path / "w" / "memory" / "big.md", 13_000)
+    lines = big.read_text(encoding="utf-8").splitlines()
+    messages: list = []
+    app = SoulscopeApp(World.open(tmp_path / "w"))
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        app.show_tab("becoming")
+        app.select_agent("big")
+        await settle(pilot)
+        early = [m for m in messages if isinstance(m, SoulTextRead)]
+        # The first megabyte at once, then the whole file.
+        assert len(early) == 2 and len(early[0].lines) < len(early[1].lines) == len(lines)
+        app.show_tab("soul")
+        await pilot.pause()
+        view = app.query_one(SoulText)
+        assert view.line_count == len(lines)
+        assert view.visible_rows()[:3] == [line.rstrip() for line in lines[:3]]
+        view.scroll_to_line(len(lines) - 1)
+        await pilot.pause()
+        assert view.visible_rows()[0] == lines[-2].rstrip()

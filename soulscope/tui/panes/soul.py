@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,7 +11,7 @@ from textual.app import ComposeResult
 from soulscope.soul.lookup import FrameLookup
 from soulscope.soul.model import Frame, Soul
 from soulscope.tui.panes.base import Pane
-from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.soul_text import LongLines, SoulText
 from soulscope.tui.widgets.status_line import StatusLine
 
 
@@ -27,7 +28,7 @@ class SoulPane(Pane):
 
     def __init__(self) -> None:
         super().__init__(id="soul-pane")
-        self._frame_lines: list[int] = []
+        self._frame_lines: Sequence[int] = []
         self._early_text: str | None = None  # shown before the soul was parsed
 
     def compose(self) -> ComposeResult:
@@ -40,16 +41,20 @@ class SoulPane(Pane):
         return self.query_one(SoulText)
 
     def watch_agent_id(self, agent_id: str | None) -> None:
+        self._early_text = None
         if agent_id is not None:
             self.query_one("#soul-header", StatusLine).show(Text(f"{agent_id} · parsing…"))
 
-    def show_text(self, text: str) -> None:
-        """Show a big file's text while it is parsed (the frame keys wait for the parsed soul)."""
+    def show_text(self, text: str, lines: list[str], long: LongLines | None = None) -> None:
+        """Show a big file's text (``lines``: cut by ``display_lines``, ``long``: its long lines)
+        while it is parsed (the frame keys wait for the parsed soul); its beginning may come
+        first, then the whole text keeps the reader's place."""
+        keep_place = self._early_text is not None
         self._early_text = text
-        self.view.set_text(text)
+        self.view.set_lines(lines, long, keep_place=keep_place)
 
     def watch_soul(self, old: Soul | None, soul: Soul | None) -> None:
-        self._frame_lines = [f.line for f in soul.frames] if soul else []
+        self._frame_lines = soul.frame_lines if soul else []
         top = self.view.top_line
         text = soul.display_text if soul else ""
         early, self._early_text = self._early_text, None

@@ -10,7 +10,11 @@ The text is the file's own: styles are applied to spans of it, never by interpre
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import compress
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -57,6 +61,19 @@ _SINGLE_CELLS = frozenset(
     for ch in map(chr, range(first, last + 1))
     if cell_len(ch) == 1
 )
+
+
+def display_lines(pieces: Iterable[str]) -> list[str]:
+    """Text decoded for display, given in pieces that end with a newline (but the last), as the
+    view's lines, control characters shown: the costly part of showing a big file, which a worker
+    can do (a piece at a time) before the view takes the lines."""
+    lines: list[str] = []
+    for piece in pieces:
+        part = visible(piece).split("\n")
+        if piece.endswith("\n"):
+            part.pop()  # a newline ends a line; what follows it is not a line of its own
+        lines += part
+    return lines or [""]
 
 
 def slice_text(text: Text, start: int, end: int | None) -> Text:
@@ -117,6 +134,82 @@ def wrap_offsets(line: str, width: int, indent: int = 0) -> list[int]:
     return starts
 
 
+@dataclass(frozen=True, slots=True)
+class LongLines:
+    """The lines longer than ``length`` characters, by index: the only ones that can wrap at
+    widths of ``2 * length`` and more. A worker finds them in a big file before it is shown, so
+    that laying it out on the UI thread looks at these alone."""
+
+    length: int
+    indices: list[int]
+
+    @classmethod
+    def of(cls, lines: list[str], length: int) -> LongLines:
+        return cls(length, list(compress(range(len(lines)), map(length.__lt__, map(len, lines)))))
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """How lines wrap at one width. Most lines are one row: only the lines that wrap are listed,
+    with where their rows start and their first row; ``extra[k]``: the rows added by wrapped lines
+    0..k."""
+
+    width: int
+    count: int  # rows in all
+    wrapped: list[int]
+    starts: list[list[int]]
+    first_rows: list[int]
+    extra: list[int]
+
+    @classmethod
+    def of(cls, lines: list[str], width: int, long: LongLines | None = None) -> Rows:
+        wrapped: list[int] = []
+        all_starts: list[list[int]] = []
+        first_rows: list[int] = []
+        extra: list[int] = []
+        added = 0
+        # A line that surely fits (no character is wider than two cells) is one row: most lines
+        # of a soul file are, and a 20 MB file has hundreds of thousands of them, so only the
+        # longer ones are looked at (picked out at C speed).
+        half = width // 2
+        if long is not None and long.length <= half:
+            longer = map(half.__lt__, map(len, map(lines.__getitem__, long.indices)))
+            candidates = compress(long.indices, longer)
+        else:
+            candidates = compress(range(len(lines)), map(half.__lt__, map(len, lines)))
+        for i in candidates:
+            line = lines[i]
+            if len(line) <= width and line.isascii():
+                continue
+            starts = wrap_offsets(line, width, hanging_indent(line, width))
+            if len(starts) > 1:
+                wrapped.append(i)
+                all_starts.append(starts)
+                first_rows.append(i + added)
+                added += len(starts) - 1
+                extra.append(added)
+        return cls(width, len(lines) + added, wrapped, all_starts, first_rows, extra)
+
+    def line_row(self, index: int) -> int:
+        """The first row of line ``index`` (0-based)."""
+        k = bisect_left(self.wrapped, index)
+        return index + (self.extra[k - 1] if k else 0)
+
+    def place(self, row: int) -> tuple[int, int, int | None]:
+        """Row ``row``'s line index and the offsets in that line where the row starts and ends."""
+        k = bisect_right(self.first_rows, row) - 1
+        if k < 0:
+            return row, 0, None
+        starts = self.starts[k]
+        j = row - self.first_rows[k]
+        if j < len(starts):
+            return self.wrapped[k], starts[j], starts[j + 1] if j + 1 < len(starts) else None
+        return row - self.extra[k], 0, None
+
+
+_NO_ROWS = Rows(-1, 0, [], [], [], [])
+
+
 class SoulText(ScrollView, can_focus=True):
     """Scrollable, word-wrapped, styled view of a soul file's text."""
 
@@ -142,11 +235,10 @@ class SoulText(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._lines: list[str] = []
-        self._row_line: list[int] = []  # row -> line index
-        self._row_start: list[int] = []  # row -> offset in its line
-        self._line_row: list[int] = []  # line index -> its first row
-        self._layout_width = -1
+        self._rows = _NO_ROWS
+        self._long: LongLines | None = None  # found by whoever cut the lines
         self._layout_height = -1
+        self._last_width = -1
         self._styled: OrderedDict[int, Text] = OrderedDict()
         # Rows as painted, so that a row painted once (stepping back, the tab shown again after
         # focus moved) costs nothing; and the widget's base style, which Textual computes slowly.
@@ -159,16 +251,27 @@ class SoulText(ScrollView, can_focus=True):
     # -- content -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
         """Show ``text`` (already decoded for display), scrolled to the top."""
-        self._lines = visible(text).split("\n")
-        if len(self._lines) > 1 and self._lines[-1] == "":
-            self._lines.pop()  # a final newline ends the last line; it is not a line of its own
+        self.set_lines(display_lines([text]))
+
+    def set_lines(
+        self, lines: list[str], long: LongLines | None = None, keep_place: bool = False
+    ) -> None:
+        """Show lines that ``display_lines`` cut (``long``: their long lines, found already),
+        scrolled to the top, or with the same line at the top (``keep_place``: more of a text)."""
+        self._lines = lines
         self._styled.clear()
         self._painted.clear()
-        self._layout_width = -1
-        self._relayout()
-        self.scroll_to(0, 0, animate=False, immediate=True)
+        self._rows, self._long = _NO_ROWS, long
+        self._relayout()  # (it keeps the top line)
+        if not keep_place:
+            self.scroll_to(0, 0, animate=False, immediate=True)
         self._report_top(force=True)
         self.refresh()
+
+    @property
+    def layout_width(self) -> int:
+        """The width the lines were last wrapped to (-1: not yet)."""
+        return self._last_width
 
     @property
     def line_count(self) -> int:
@@ -185,7 +288,7 @@ class SoulText(ScrollView, can_focus=True):
             return
         self._relayout()
         index = min(max(line, 1), len(self._lines)) - 1
-        self.scroll_to(y=self._line_row[index], animate=False, immediate=True)
+        self.scroll_to(y=self._rows.line_row(index), animate=False, immediate=True)
         self._report_top()
 
     # -- layout ------------------------------------------------------------------------------
@@ -193,46 +296,31 @@ class SoulText(ScrollView, can_focus=True):
         return max(self.scrollable_content_region.width, 10)
 
     def _relayout(self) -> None:
+        if not self.scrollable_content_region.width:
+            return  # hidden (another tab is shown): laid out when it is shown, at its width
         width = self._wrap_width()
-        if (
-            width == self._layout_width
-            and self.scrollable_content_region.height == self._layout_height
-        ):
+        height = self.scrollable_content_region.height
+        if width == self._rows.width and height == self._layout_height:
             return
         top = self._top_line
-        row_line: list[int] = []
-        row_start: list[int] = []
-        line_row: list[int] = []
-        # A line that surely fits (no character is wider than two cells) is one row: most lines of
-        # a soul file are, and a 20 MB file has hundreds of thousands of them.
-        half = width // 2
-        for i, line in enumerate(self._lines):
-            line_row.append(len(row_line))
-            n = len(line)
-            if n <= half or (n <= width and line.isascii()):
-                row_line.append(i)
-                row_start.append(0)
-                continue
-            for start in wrap_offsets(line, width, hanging_indent(line, width)):
-                row_line.append(i)
-                row_start.append(start)
-        self._row_line, self._row_start, self._line_row = row_line, row_start, line_row
+        lines = self._lines
+        self._rows = Rows.of(lines, width, self._long)
         self._painted.clear()
-        self._layout_width = width
-        self._layout_height = self.scrollable_content_region.height
+        self._last_width = width
+        self._layout_height = height
         # Room below the last line, so that any line (a frame heading near the end) can be put at
         # the top of the view, as editors allow scrolling past the end.
-        set_virtual_size(self, Size(width, len(row_line) + max(self._layout_height - 1, 0)))
-        if self._lines:
+        set_virtual_size(self, Size(width, self._rows.count + max(height - 1, 0)))
+        if lines:
             # Keep the same file line at the top when the width changes.
             self.scroll_to(
-                y=line_row[min(top, len(self._lines)) - 1], animate=False, immediate=True
+                y=self._rows.line_row(min(top, len(lines)) - 1), animate=False, immediate=True
             )
 
     def action_scroll_end(self) -> None:
         """The last page: the last line at the bottom (not at the top, as scrolling past the end allows)."""
         height = self.scrollable_content_region.height
-        self.scroll_to(y=max(len(self._row_line) - height, 0), animate=False, immediate=True)
+        self.scroll_to(y=max(self._rows.count - height, 0), animate=False, immediate=True)
 
     def on_resize(self) -> None:
         self._relayout()
@@ -244,7 +332,7 @@ class SoulText(ScrollView, can_focus=True):
 
     def _report_top(self, force: bool = False) -> None:
         row = int(self.scroll_y)
-        line = self._row_line[row] + 1 if 0 <= row < len(self._row_line) else 1
+        line = self._rows.place(row)[0] + 1 if 0 <= row < self._rows.count else 1
         if force or line != self._top_line:
             self._top_line = line
             self.post_message(self.TopLineChanged(self, line))
@@ -325,19 +413,12 @@ class SoulText(ScrollView, can_focus=True):
 
     def _paint_row(self, row: int) -> Strip:
         width, base = self._width, self._base
-        if row >= len(self._row_line):
+        if row >= self._rows.count:
             return Strip.blank(width, base)
-        index = self._row_line[row]
-        start = self._row_start[row]
-        nxt = row + 1
-        end = (
-            self._row_start[nxt]
-            if nxt < len(self._row_line) and self._row_line[nxt] == index
-            else None
-        )
+        index, start, end = self._rows.place(row)
         piece = slice_text(self.styled_line(index), start, end)
         if start:
-            piece = Text(" " * hanging_indent(self._lines[index], self._layout_width)) + piece
+            piece = Text(" " * hanging_indent(self._lines[index], self._rows.width)) + piece
         piece.rstrip_end(width)
         segments = [
             Segment(s.text, base + s.style if s.style else base)
