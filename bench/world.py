@@ -79,7 +79,7 @@ async def dashboard(folder: Path, total: int) -> dict[str, float]:
         paint = time.perf_counter() - started
         app.show_tab("world")
         pane = app.query_one(WorldPane)
-        while pane.table.row_count < total:
+        while len(pane.rows) < total:
             await asyncio.sleep(0.01)
         await painted(app)
         full = time.perf_counter() - started

@@ -3,7 +3,8 @@
 Textual's ``OptionList`` measures every option whenever the options change, which costs a tenth of a
 second per few hundred agents, and the agent list changes as each batch of the world is parsed. This
 list keeps only keys; a row's text is asked for when the row scrolls into view, so refilling,
-re-sorting or recounting hundreds of agents costs a repaint of the visible rows.
+re-sorting or recounting hundreds of agents costs a repaint of the visible rows. A subclass may keep
+lines fixed above the rows (``header_height``, ``render_header``: a table's header).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Region, Size, Spacing
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -23,6 +25,28 @@ from soulscope.controls import visible
 
 # A row's text for a key, at a width (so that it can align a right-hand part).
 RowLabel = Callable[[str, int], Text]
+
+
+def set_virtual_size(view: ScrollView, size: Size) -> None:
+    """Give ``view`` a new virtual size, laying out the screen again only when a scrollbar of it
+    shows or hides.
+
+    ``virtual_size`` is a reactive that lays out the whole screen (and so repaints every widget)
+    whenever it changes, although for a view whose scrollbars stay as they are only its scrolling
+    changes: that full layout was most of a filter keystroke in a world of 10,000 agents.
+    """
+    old = view.virtual_size
+    if size == old:
+        return
+    width, height = view.container_size
+    if (old.width > width) != (size.width > width) or (old.height > height) != (
+        size.height > height
+    ):
+        view.virtual_size = size
+        return
+    view.set_reactive(ScrollView.virtual_size, size)
+    view._scroll_update(size)  # the scrollbars' thumbs, and the scroll offset kept in bounds
+    view.refresh()
 
 
 class VirtualList(ScrollView, can_focus=True):
@@ -39,6 +63,8 @@ class VirtualList(ScrollView, can_focus=True):
     ]
 
     COMPONENT_CLASSES = {"virtual-list--cursor"}
+
+    header_height = 0  # lines fixed above the rows, drawn by ``render_header``
 
     class Highlighted(Message):
         """The cursor moved to ``key``."""
@@ -70,6 +96,7 @@ class VirtualList(ScrollView, can_focus=True):
         self._keys: list[str] = []
         self._index: dict[str, int] = {}
         self._cursor = -1
+        self._styles: dict[str, Style] = {}  # for the lines of one render (see ``style_of``)
 
     # -- contents ----------------------------------------------------------------------------
     @property
@@ -87,7 +114,9 @@ class VirtualList(ScrollView, can_focus=True):
         self._keys = list(keys)
         self._index = {k: i for i, k in enumerate(self._keys)}
         self._cursor = self._index.get(current, 0) if self._keys else -1
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self._keys))
+        set_virtual_size(
+            self, Size(self.scrollable_content_region.width, len(self._keys) + self.header_height)
+        )
         self._scroll_cursor_visible()
         self.refresh()
 
@@ -119,9 +148,18 @@ class VirtualList(ScrollView, can_focus=True):
 
     def _scroll_cursor_visible(self) -> None:
         if self._cursor >= 0:
+            header = self.header_height
             self.scroll_to_region(
-                Region(0, self._cursor, 1, 1), animate=False, immediate=True, force=True
+                Region(0, self._cursor + header, 1, 1),
+                spacing=Spacing(top=header),
+                animate=False,
+                immediate=True,
+                force=True,
             )
+
+    @property
+    def _page(self) -> int:
+        return max(self.scrollable_content_region.height - self.header_height - 1, 1)
 
     def action_cursor_up(self) -> None:
         self._move(self._cursor - 1)
@@ -130,10 +168,10 @@ class VirtualList(ScrollView, can_focus=True):
         self._move(self._cursor + 1)
 
     def action_page_up(self) -> None:
-        self._move(self._cursor - max(self.scrollable_content_region.height - 1, 1))
+        self._move(self._cursor - self._page)
 
     def action_page_down(self) -> None:
-        self._move(self._cursor + max(self.scrollable_content_region.height - 1, 1))
+        self._move(self._cursor + self._page)
 
     def action_first(self) -> None:
         self._move(0)
@@ -147,10 +185,16 @@ class VirtualList(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, key))
 
     def on_click(self, event: events.Click) -> None:
-        row = event.y + int(self.scroll_y)
+        if event.y < self.header_height:
+            self.header_clicked(event)
+            return
+        row = event.y - self.header_height + int(self.scroll_y)
         if 0 <= row < len(self._keys):
             self._move(row)
             self.post_message(self.Selected(self, self._keys[row]))
+
+    def header_clicked(self, event: events.Click) -> None:
+        """A click on the lines above the rows (a subclass with a header acts on it)."""
 
     def on_focus(self) -> None:
         self.refresh()  # the cursor row is drawn differently with the focus
@@ -159,17 +203,45 @@ class VirtualList(ScrollView, can_focus=True):
         self.refresh()
 
     # -- rendering ---------------------------------------------------------------------------
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._styles.clear()  # the styles may have changed since the last render (focus, theme)
+        return super().render_lines(crop)
+
+    def style_of(self, component: str | None = None) -> Style:
+        """The widget's style, with ``component``'s over it, computed once per render: computing
+        one walks every ancestor, and was a fifth of a repaint when asked for every line."""
+        style = self._styles.get(component or "")
+        if style is None:
+            style = self.rich_style
+            if component is not None:
+                style += self.get_component_rich_style(component)
+            self._styles[component or ""] = style
+        return style
+
+    def render_header(self, y: int, width: int) -> Strip:
+        """Line ``y`` of the lines above the rows (``header_height`` of them)."""
+        return Strip.blank(width, self.style_of())
+
+    def row_style(self, row: int) -> Style:
+        """The style of row number ``row`` under its text (a subclass may stripe them)."""
+        return self.style_of()
+
     def render_line(self, y: int) -> Strip:
-        row = y + int(self.scroll_y)
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        if y < self.header_height:
+            return self.render_header(y, width)
+        row = y - self.header_height + int(self.scroll_y)
         if not 0 <= row < len(self._keys):
-            return Strip.blank(width, base)
-        text = visible(self._label(self._keys[row], width))
-        text.truncate(width, overflow="ellipsis")
-        style = base
+            return Strip.blank(width, self.style_of())
+        style = self.row_style(row)
         if row == self._cursor:
-            style = base + self.get_component_rich_style("virtual-list--cursor")
+            style = style + self.style_of("virtual-list--cursor")
+        return self.text_strip(self._label(self._keys[row], width), width, style)
+
+    def text_strip(self, text: Text, width: int, style: Style) -> Strip:
+        """A line of ``text`` over ``style``, cut to ``width`` with an ellipsis (controls shown)."""
+        text = visible(text)
+        text.truncate(width, overflow="ellipsis")
         segments = [
             Segment(s.text, style + s.style if s.style else style)
             for s in text.render(self.app.console)
