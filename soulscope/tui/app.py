@@ -280,6 +280,8 @@ class SoulscopeApp(App[None]):
         self.cache = SoulCache(world, self.arc_label)
         self.soul = None
         self.set_reactive(SoulscopeApp.agent_id, None)
+        # The widgets and summaries of the world left behind hold cycles: collectable again.
+        gc.unfreeze()
         await self.recompose()
         self._show_world(keep=previous)
         # Keys of the tab the user was in keep working (the History tab's "o" brings them back).
@@ -383,6 +385,11 @@ class SoulscopeApp(App[None]):
     def on_world_progress(self, message: WorldProgress) -> None:
         if not self.is_running:
             return
+        # The world's summaries stay as long as the dashboard does: out of the cyclic collector's
+        # passes, each of which walked all of them (a quarter of a second at 10,000 agents, in the
+        # middle of whatever key came next, and seconds in all while a world is parsed). Objects
+        # freed by their count (parsed souls, which hold no cycles) still go at once.
+        gc.freeze()
         self.sidebar.set_summaries(
             message.summaries, (agent_id for agent_id, _ in message.failures)
         )
@@ -391,10 +398,6 @@ class SoulscopeApp(App[None]):
         self.query_one(WorldPane).show_progress(message.done, message.total)
 
     def on_world_parsed(self, message: WorldParsed) -> None:
-        # The world's summaries stay as long as the dashboard does: out of the cyclic collector's
-        # passes, each of which walked all of them (a quarter of a second at 10,000 agents, in the
-        # middle of whatever key came next). Objects freed by their count still go at once.
-        gc.freeze()
         if message.failed:
             self.notify(
                 f"{message.failed} of {message.total} soul files could not be read.",

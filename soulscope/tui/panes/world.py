@@ -125,7 +125,7 @@ class WorldPane(Pane):
             table.fit("posts", len(f"{posts} / {comments}"))
         if self._sort is not None and self._sort[0] == "posts":
             self._apply_sort()
-        table.refresh()
+        table.forget()
 
     # -- rows ----------------------------------------------------------------------------------
     def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
@@ -138,11 +138,15 @@ class WorldPane(Pane):
                 continue  # reported again unchanged (a reload reuses the index's rows)
             (new if old is None else changed).append(s.agent_id)
             self._summaries[s.agent_id] = s
-            table.fit("agent", len(s.agent_id))
-            table.fit("frames", len(str(s.frames)))
-            table.fit("shifts", len(str(s.shifts)))
-            table.fit("drift", min(DRIFT_WIDTH, len(s.drift) - 1))
-            table.fit("last", len(s.last_date or "—"))
+        if not new and not changed:
+            return
+        table.forget(changed)
+        rows = [self._summaries[a] for a in new + changed]
+        table.fit("agent", max(len(s.agent_id) for s in rows))
+        table.fit("frames", len(str(max(s.frames for s in rows))))
+        table.fit("shifts", len(str(max(s.shifts for s in rows))))
+        table.fit("drift", min(DRIFT_WIDTH, max(len(s.drift) for s in rows) - 1))
+        table.fit("last", max(len(s.last_date or "—") for s in rows))
         if self._sort is None:
             self._order.extend(new)  # by arrival; a changed row keeps its place
         elif len(new) + len(changed) > INSERT_SHARE * len(self._order):

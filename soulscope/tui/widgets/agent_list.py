@@ -153,14 +153,17 @@ class AgentList(Vertical):
         self.agents = agents
         self.names = names
         self._search = self._searched()
+        self.list.forget()
         self.rebuild()
 
     def set_summaries(self, summaries: Iterable[ArcSummary], failed: Iterable[str] = ()) -> None:
+        summaries = list(summaries)
+        failed = list(failed)
         self.summaries.update((s.agent_id, s) for s in summaries)
         self.failed.update(failed)
+        self.list.forget([*(s.agent_id for s in summaries), *failed])
         if self.sort == "name":
-            # The order stands; only the counts of visible rows change.
-            self.list.refresh()
+            # The order stands; only the counts of rows change.
             self._update_status()
         else:
             self.rebuild()

@@ -3,13 +3,14 @@
 Textual's ``OptionList`` measures every option whenever the options change, which costs a tenth of a
 second per few hundred agents, and the agent list changes as each batch of the world is parsed. This
 list keeps only keys; a row's text is asked for when the row scrolls into view, so refilling,
-re-sorting or recounting hundreds of agents costs a repaint of the visible rows. A subclass may keep
+re-sorting or recounting hundreds of agents costs a repaint of the visible rows, and a row drawn
+before is drawn again only when its owner says its text changed (``forget``). A subclass may keep
 lines fixed above the rows (``header_height``, ``render_header``: a table's header).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,6 +26,8 @@ from soulscope.controls import visible
 
 # A row's text for a key, at a width (so that it can align a right-hand part).
 RowLabel = Callable[[str, int], Text]
+
+MAX_DRAWN = 2000  # rows kept as drawn; scrolling through more starts the store again
 
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:
@@ -97,6 +100,9 @@ class VirtualList(ScrollView, can_focus=True):
         self._index: dict[str, int] = {}
         self._cursor = -1
         self._styles: dict[str, Style] = {}  # for the lines of one render (see ``style_of``)
+        # Rows as last drawn, with the width and style they were drawn at: a repaint redraws only
+        # the rows whose text changed (``forget``), moved under the cursor, or changed style.
+        self._drawn: dict[str, tuple[tuple[int, Style], Strip]] = {}
 
     # -- contents ----------------------------------------------------------------------------
     @property
@@ -109,8 +115,12 @@ class VirtualList(ScrollView, can_focus=True):
         return self._keys[self._cursor] if 0 <= self._cursor < len(self._keys) else None
 
     def set_keys(self, keys: list[str]) -> None:
-        """Show these keys, in this order; the cursor stays on its key when it is still there."""
+        """Show these keys, in this order; the cursor stays on its key when it is still there.
+
+        Rows added below the screen (a list growing as a world is parsed) repaint nothing but the
+        scrollbar."""
         current = self.highlighted
+        before = self._on_screen(), self._cursor - int(self.scroll_y)
         self._keys = list(keys)
         self._index = {k: i for i, k in enumerate(self._keys)}
         self._cursor = self._index.get(current, 0) if self._keys else -1
@@ -118,7 +128,27 @@ class VirtualList(ScrollView, can_focus=True):
             self, Size(self.scrollable_content_region.width, len(self._keys) + self.header_height)
         )
         self._scroll_cursor_visible()
-        self.refresh()
+        if (self._on_screen(), self._cursor - int(self.scroll_y)) != before:
+            self.refresh()
+
+    def _on_screen(self) -> list[str]:
+        """The keys of the rows on screen now."""
+        first = int(self.scroll_y)
+        return self._keys[first : first + self.scrollable_content_region.height]
+
+    def forget(self, keys: Iterable[str] | None = None) -> None:
+        """The text of these rows (of every row: None) changed; those on screen are drawn again."""
+        if keys is None:
+            self._drawn.clear()
+            self.refresh()
+            return
+        first = int(self.scroll_y)
+        last = first + self.scrollable_content_region.height
+        for key in keys:
+            self._drawn.pop(key, None)
+            row = self._index.get(key)
+            if row is not None and first <= row < last:
+                self.refresh_line(row + self.header_height)
 
     def move_to(self, key: str, announce: bool = False) -> bool:
         """Put the cursor on ``key`` (False when it is not shown)."""
@@ -236,7 +266,15 @@ class VirtualList(ScrollView, can_focus=True):
         style = self.row_style(row)
         if row == self._cursor:
             style = style + self.style_of("virtual-list--cursor")
-        return self.text_strip(self._label(self._keys[row], width), width, style)
+        key = self._keys[row]
+        drawn = self._drawn.get(key)
+        if drawn is not None and drawn[0] == (width, style):
+            return drawn[1]
+        strip = self.text_strip(self._label(key, width), width, style)
+        if len(self._drawn) >= MAX_DRAWN:
+            self._drawn.clear()
+        self._drawn[key] = ((width, style), strip)
+        return strip
 
     def text_strip(self, text: Text, width: int, style: Style) -> Strip:
         """A line of ``text`` over ``style``, cut to ``width`` with an ellipsis (controls shown)."""

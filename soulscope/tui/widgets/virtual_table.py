@@ -92,7 +92,7 @@ class VirtualTable(VirtualList):
         if width > self._widest[column]:
             self._widest[column] = width
             self._widths = None
-            self.refresh()
+            self.forget()
 
     def mark(self, column: str, reverse: bool) -> None:
         """Show the rows as sorted by ``column`` (▲ ascending, ▼ with ``reverse``)."""
