@@ -79,7 +79,7 @@ class WorldPane(Pane):
         self._summaries: dict[str, ArcSummary] = {}  # the rows' values, by agent
         self._order: list[str] = []  # the rows: by arrival, or as sorted
         self._sort: tuple[str, bool] | None = None  # (column key, reverse) chosen by the user
-        # Posts and comments by agent, from the world's community store (None: not read yet).
+        # Posts and comments by agent, from the world's community store (empty until it is read).
         self._activity: dict[str, tuple[int, int]] = {}
         self._activity_read = False
 
