@@ -1,7 +1,10 @@
 """A generated world of 10,000 agents (50 frames each), cold and warm: the CLI's `agents --json` and
-`overview --json`, and the dashboard (first paint, World tab full, a filter keystroke, sorting),
-against reading every file (`find memory -name '*.md' | xargs cat > /dev/null`) and parsing every
-file, in the same run.
+`overview --json`, and the dashboard (first paint, World tab full, the last batch of summaries from
+its arrival to the screen, a filter keystroke, sorting), against reading every file
+(`find memory -name '*.md' | xargs cat > /dev/null`) and parsing every file, in the same run.
+
+Every figure is wall time, with the CPU time it took beside it (the process and its children: on a
+shared machine the wall time moves with the load, the CPU time much less).
 
 Run: .venv/bin/python bench/world.py [--agents N] [--frames F]
 The world is generated once into .soulscope-cache/bench/ and reused. Cold: the world index is
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,13 +49,32 @@ def generated(agents: int, frames: int) -> Path:
     return folder
 
 
-def seconds(fn) -> float:
-    t = time.perf_counter()
+def cpu() -> float:
+    """CPU seconds of this process and of its finished children."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+class Clock:
+    """Wall and CPU seconds since it was made (or since ``restart``)."""
+
+    def __init__(self) -> None:
+        self.restart()
+
+    def restart(self) -> None:
+        self._wall, self._cpu = time.perf_counter(), cpu()
+
+    def read(self) -> tuple[float, float]:
+        return time.perf_counter() - self._wall, cpu() - self._cpu
+
+
+def seconds(fn) -> tuple[float, float]:
+    clock = Clock()
     fn()
-    return time.perf_counter() - t
+    return clock.read()
 
 
-def cli(*args: str) -> float:
+def cli(*args: str) -> tuple[float, float]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return seconds(
         lambda: subprocess.run(
@@ -69,20 +92,28 @@ async def painted(app) -> None:
     await done.wait()
 
 
-async def dashboard(folder: Path, total: int) -> dict[str, float]:
+async def dashboard(folder: Path, total: int) -> dict[str, tuple[float, float]]:
     from soulscope.tui.app import SoulscopeApp
+    from soulscope.tui.messages import WorldProgress
     from soulscope.tui.panes.world import WorldPane
 
     app = SoulscopeApp(World.open(folder))
-    started = time.perf_counter()
-    async with app.run_test(size=SIZE) as pilot:
-        paint = time.perf_counter() - started
+    batch = Clock()  # restarted as each batch of the world's summaries is handled
+
+    def on_message(message: object) -> None:
+        if isinstance(message, WorldProgress):
+            batch.restart()
+
+    started = Clock()
+    async with app.run_test(size=SIZE, message_hook=on_message) as pilot:
+        paint = started.read()
         app.show_tab("world")
         pane = app.query_one(WorldPane)
-        while pane.table.row_count < total:
+        while len(pane.rows) < total:
             await asyncio.sleep(0.01)
         await painted(app)
-        full = time.perf_counter() - started
+        full = started.read()
+        last_batch = batch.read()
         await app.workers.wait_for_complete()
         await pilot.pause()
 
@@ -90,31 +121,33 @@ async def dashboard(folder: Path, total: int) -> dict[str, float]:
         filter_box = app.query_one("#filter")
         sidebar.focus_filter()
         await pilot.pause()
+        clock = Clock()
         keystrokes = []
         for ch in "7", "3", "1":
             before = sidebar.shown
-            t = time.perf_counter()
+            clock.restart()
             filter_box.insert_text_at_cursor(ch)
             while sidebar.shown == before:
                 await asyncio.sleep(0)
             await painted(app)
-            keystrokes.append(time.perf_counter() - t)
+            keystrokes.append(clock.read())
         filter_box.value = ""
         await pilot.pause()
 
         sorts = []
         for _ in range(3):
-            t = time.perf_counter()
+            clock.restart()
             pane.action_sort_next()
             await painted(app)
-            sorts.append(time.perf_counter() - t)
-        t = time.perf_counter()
+            sorts.append(clock.read())
+        clock.restart()
         app.action_cycle_sort()
         await painted(app)
-        list_sort = time.perf_counter() - t
+        list_sort = clock.read()
     return {
         "paint": paint,
         "full": full,
+        "batch": last_batch,
         "key": max(keystrokes),
         "sort": max(sorts),
         "list sort": list_sort,
@@ -147,7 +180,7 @@ def main() -> int:
     # The index lives in the cache folder: a throwaway one, so that cold means cold.
     os.environ["SOULSCOPE_CACHE"] = tempfile.mkdtemp(prefix="soulscope-bench-")
     index = index_path(world)
-    rows: list[tuple[str, float, float | None]] = []
+    rows: list[tuple[str, tuple[float, float], tuple[float, float]]] = []
     for command in ("agents", "overview"):
         index.unlink(missing_ok=True)
         cold = cli(command, "--world", str(folder), "--json")
@@ -163,24 +196,30 @@ def main() -> int:
         f"terminal {SIZE[0]}x{SIZE[1]}, headless"
     )
     print(
-        f"baselines: cat every file {cat:.2f} s; parse + summarize every file {parse_every:.2f} s"
+        f"baselines: cat every file {cat[0]:.2f} s; parse + summarize every file "
+        f"{parse_every[0]:.2f} s (CPU {parse_every[1]:.2f} s)"
     )
     for key, name in (
         ("paint", "dashboard first paint"),
         ("full", "World tab full"),
+        ("batch", "last batch to screen"),
         ("key", "filter keystroke"),
         ("sort", "World tab sort"),
         ("list sort", "agent list sort"),
     ):
         rows.append((name, ui_cold[key], ui_warm[key]))
-    print(f"{'measure':<24} {'cold s':>8} {'x parse':>8} {'warm s':>8}")
-    for name, cold, warm in rows:
-        print(f"{name:<24} {cold:>8.3f} {cold / parse_every:>8.2f} {warm:>8.3f}")
+    header = ("measure", "cold s", "x parse", "warm s", "cold cpu", "x parse", "warm cpu")
+    print(f"{header[0]:<24}" + "".join(f"{h:>9}" for h in header[1:]))
+    for name, (cold, cold_cpu), (warm, warm_cpu) in rows:
+        print(
+            f"{name:<24}{cold:>9.3f}{cold / parse_every[0]:>9.2f}{warm:>9.3f}"
+            f"{cold_cpu:>9.3f}{cold_cpu / parse_every[1]:>9.2f}{warm_cpu:>9.3f}"
+        )
     targets = [
-        ("warm World tab full < 1 s", ui_warm["full"] < 1),
-        ("warm filter keystroke < 50 ms", ui_warm["key"] < 0.05),
-        ("cold agents --json within 2x of parsing", rows[0][1] < 2 * parse_every),
-        ("cold World tab full within 2x of parsing", ui_cold["full"] < 2 * parse_every),
+        ("warm World tab full < 1 s", ui_warm["full"][0] < 1),
+        ("warm filter keystroke < 50 ms", ui_warm["key"][0] < 0.05),
+        ("cold agents --json within 2x of parsing", rows[0][1][0] < 2 * parse_every[0]),
+        ("cold World tab full within 2x of parsing", ui_cold["full"][0] < 2 * parse_every[0]),
     ]
     for name, ok in targets:
         print(f"target: {name}: {'ok' if ok else 'MISSED'}")

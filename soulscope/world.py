@@ -53,6 +53,10 @@ class AgentFile:
     mtime_ns: int = 0  # the exact mtime, for telling a changed file (the world index)
 
 
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
 class World:
     """A world folder. Listing is lazy and cheap; souls are parsed on demand."""
 
@@ -94,25 +98,28 @@ class World:
         if self._listing is None:
             agents: list[AgentFile] = []
             junk: list[AgentFile] = []
+            entries: list[Path | os.DirEntry[str]]
             if self.only is not None:
                 entries = [self.only]
             elif self.memory_dir.is_dir():
-                entries = [
-                    Path(e.path) for e in os.scandir(self.memory_dir) if e.name.endswith(".md")
-                ]
+                # Directory entries know whether they are files or links without asking the
+                # system again: a world of 10,000 agents is listed with one call per file.
+                with os.scandir(self.memory_dir) as found:
+                    entries = sorted((e for e in found if e.name.endswith(".md")), key=_name)
             else:
                 entries = []
-            for path in sorted(entries):
+            for entry in entries:
+                path = entry if isinstance(entry, Path) else self.memory_dir / entry.name
                 try:
-                    st = path.stat()
+                    st = entry.stat()
                 except OSError as exc:
                     junk.append(AgentFile(path.stem, path, 0, 0.0, f"unreadable: {exc.strerror}"))
                     continue
                 agent_id = path.name[:-3]
                 problem = id_problem(agent_id)
-                if problem is None and not path.is_file():
+                if problem is None and not entry.is_file():
                     problem = "not a regular file"
-                if problem is None and path.is_symlink():
+                if problem is None and entry.is_symlink():
                     target = path.resolve()
                     if not target.is_relative_to(self.root.resolve()):
                         problem = f"a link to {target}, outside the world: never read or written"

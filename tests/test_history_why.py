@@ -375,7 +375,7 @@ def test_history_marks_becoming_changed_only_for_shifts_and_returns(tmp_path: Pa
         "the pragmatist. From purist to pragmatist.",  # shift
         "the type purist, back again. From pragmatist to purist.",  # return
     ]
-    for n, becoming in enumerate(arc, 1):
+    for n in range(1, len(arc) + 1):
         frames = [
             f"## Frame {i} — 2026-03-0{i}\n- Becoming: {b}\n\n" for i, b in enumerate(arc[:n], 1)
         ]

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-
 COMMUNITY_DIR = "community"
 FILES = ("posts", "comments", "votes", "follows")
 

@@ -243,7 +243,7 @@ class Frames(Sequence[Frame]):
     def __eq__(self, other: object) -> bool:
         """The same frames as another ``Frames``, tuple or list."""
         if isinstance(other, (Frames, tuple, list)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -285,7 +285,7 @@ class Blocks(Sequence["Section | Frame"]):
 
     def __iter__(self) -> Iterator[Section | Frame]:
         done = 0
-        for section, place in zip(self.sections, self.places):
+        for section, place in zip(self.sections, self.places, strict=True):
             yield from self.frames[done:place]
             done = place
             yield section
@@ -297,7 +297,7 @@ class Blocks(Sequence["Section | Frame"]):
         columns = self.frames.columns
         found = self.frames.mentioning(word)
         i = next(found, None)
-        for section, place in zip(self.sections, self.places):
+        for section, place in zip(self.sections, self.places, strict=True):
             while i is not None and i < place:
                 yield columns.build(columns, i)
                 i = next(found, None)

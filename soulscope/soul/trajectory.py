@@ -19,9 +19,9 @@ prices comparative claims"): one shifts only when it claims a change of the agen
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from soulscope.soul.model import Frame, Soul, frame_label, label_key
 
@@ -444,7 +444,7 @@ def compare(left: list[Statement], right: list[Statement]) -> list[ArcRow]:
     entries = [
         (moment, side, s)
         for side, statements in ((0, left), (1, right))
-        for moment, s in zip(_moments(statements), statements)
+        for moment, s in zip(_moments(statements), statements, strict=True)
     ]
     entries.sort(key=lambda e: (e[0][:4], e[1], e[0][4]))
     buckets: dict[object, list[list[Statement]]] = {}

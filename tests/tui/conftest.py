@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 
 from soulscope.tui.widgets.agent_list import SELECT_DELAY
+from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 
 
@@ -107,3 +109,8 @@ async def settle(pilot: Pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def world_table(app: App) -> VirtualTable:
+    """The World tab's table (its ``visible_rows()`` are the lines on screen, header first)."""
+    return app.query_one("#world-table", VirtualTable)

@@ -21,9 +21,8 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
-from textual import events
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region, Size
 from textual.message import Message

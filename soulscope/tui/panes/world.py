@@ -1,45 +1,67 @@
-"""The World tab: every agent's latest Becoming, shifts, drift, frames and last activity."""
+"""The World tab: every agent's latest Becoming, shifts, drift, frames and last activity.
+
+A world may hold 10,000 agents: the table draws only the rows on screen (``VirtualTable``) and this
+pane keeps their order. A batch from the world-parsing worker is placed into that order (each new
+row inserted where the sort puts it) instead of sorting every row again.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import insort
+from collections.abc import Callable, Sequence
 
-from rich.console import RenderableType
+from rich.console import Console
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.renderables.sparkline import Sparkline
-from textual.widgets import DataTable
-from textual.widgets.data_table import ColumnKey
 
 from soulscope.controls import visible
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.actions import BY_ID, bindings
 from soulscope.tui.panes.base import Pane
-from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
-from soulscope.tui.widgets.table import Table
+from soulscope.tui.widgets.virtual_list import VirtualList
+from soulscope.tui.widgets.virtual_table import Column, VirtualTable
 
-# The table's columns: key and title. Numbers and dates sort the most (the latest) first.
+# The table's columns. Numbers and dates sort the most (the latest) first.
 COLUMNS = (
-    ("agent", "Agent"),
-    ("frames", "Frames"),
-    ("shifts", "Shifts"),
-    ("drift", "Drift"),
-    ("last", "Last activity"),
-    ("posts", "Posts/comments"),
-    ("latest", "Latest Becoming"),
+    Column("agent", "Agent"),
+    Column("frames", "Frames", "right"),
+    Column("shifts", "Shifts", "right"),
+    Column("drift", "Drift"),
+    Column("last", "Last activity"),
+    Column("posts", "Posts/comments", "right"),
+    Column("latest", "Latest Becoming"),
 )
-COLUMN_KEYS = tuple(key for key, _ in COLUMNS)
+COLUMN_KEYS = tuple(c.key for c in COLUMNS)
 DESCENDING = {"frames", "shifts", "drift", "last", "posts"}
 DRIFT_WIDTH = 12
+# A batch of more rows than this share of the table is sorted in with them, not inserted one by one.
+INSERT_SHARE = 0.25
 
 
-def drift_line(drift: tuple[float, ...]) -> RenderableType:
+def drift_line(drift: tuple[float, ...], console: Console) -> Text:
     """An agent's shift magnitudes over time as a sparkline (the first statement has none)."""
     if len(drift) < 2:
         return Text("—")
-    return Sparkline(list(drift[1:]), width=min(DRIFT_WIDTH, len(drift) - 1))
+    sparkline = Sparkline(list(drift[1:]), width=min(DRIFT_WIDTH, len(drift) - 1))
+    return Text.assemble(*((s.text, s.style) for s in console.render(sparkline, console.options)))
+
+
+class Descending:
+    """A sort value that orders the other way round (a reversed sort keeps ties in id order)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str | int | float) -> None:
+        self.value = value
+
+    def __lt__(self, other: Descending) -> bool:
+        return other.value < self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Descending) and self.value == other.value
 
 
 class WorldPane(Pane):
@@ -54,40 +76,33 @@ class WorldPane(Pane):
 
     def __init__(self) -> None:
         super().__init__(id="world-pane")
-        self._rows: set[str] = set()  # agents in the table or waiting to be added
-        self._added: set[str] = set()  # agents in the table
-        self._filling: SlicedFill[str] | None = None
-        # Summaries not in the table yet: a hidden tab takes them when it is shown, so that a
-        # growing table does not lay out the whole screen again while the user is elsewhere.
-        self._pending: dict[str, ArcSummary] = {}
-        self._summaries: dict[str, ArcSummary] = {}  # the rows' values, for sorting
+        self._summaries: dict[str, ArcSummary] = {}  # the rows' values, by agent
+        self._order: list[str] = []  # the rows: by arrival, or as sorted
         self._sort: tuple[str, bool] | None = None  # (column key, reverse) chosen by the user
-        # Posts and comments by agent, from the world's community store (None: not read yet).
+        # Posts and comments by agent, from the world's community store (empty until it is read).
         self._activity: dict[str, tuple[int, int]] = {}
         self._activity_read = False
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="world-status")
-        table: Table[Text] = Table(id="world-table", cursor_type="row", zebra_stripes=True)
-        for key, title in COLUMNS:
-            # Two cells to spare for the sort mark, so that marking a column never re-lays the table.
-            table.add_column(Text(f"{title}  "), key=key)
+        table = VirtualTable(COLUMNS, self._cells, id="world-table")
+        for column in COLUMNS:
+            table.fit(column.key, 1)  # "—"
         yield table
 
     @property
-    def table(self) -> DataTable[Text]:
-        return self.query_one("#world-table", DataTable)
+    def table(self) -> VirtualTable:
+        return self.query_one("#world-table", VirtualTable)
 
-    def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
-        self._pending.update((s.agent_id, s) for s in summaries)
-        if self.region.area:
-            self._apply_pending()
+    @property
+    def rows(self) -> list[str]:
+        """The agents of the table, in its order."""
+        return list(self._order)
 
     def on_show(self) -> None:
         if not self._activity_read:
             self._activity_read = True
             self.count_activity()
-        self._apply_pending()
 
     @work(thread=True, group="world-activity", exit_on_error=False)
     def count_activity(self) -> None:
@@ -105,58 +120,91 @@ class WorldPane(Pane):
 
     def _show_activity(self, activity: dict[str, tuple[int, int]]) -> None:
         self._activity = activity
-        for agent_id in self._added:  # rows still waiting are added with their counts
-            self.table.update_cell(agent_id, "posts", self._activity_cell(agent_id))
-
-    def _activity_cell(self, agent_id: str) -> Text:
-        counts = self._activity.get(agent_id)
-        return Text(f"{counts[0]} / {counts[1]}" if counts else "—", justify="right")
-
-    def _apply_pending(self) -> None:
         table = self.table
-        pending, self._pending = self._pending, {}
-        self._summaries.update(pending)
-        new = []
-        for s in pending.values():
-            if s.agent_id in self._rows:
-                if s.agent_id in self._added:
-                    for key, cell in zip(COLUMN_KEYS, self._cells(s), strict=True):
-                        table.update_cell(s.agent_id, key, cell)
-                # else: still waiting to be added; it is added with its newest summary
-            else:
-                self._rows.add(s.agent_id)
-                new.append(s.agent_id)
-        if self._filling is None or self._filling.finished:
-            # Thousands of new rows go in slices, so that keys are answered meanwhile.
-            self._filling = SlicedFill(self, new, self._add_row, self._filled)
-        else:
-            self._filling.extend(new)
-        if not new and self._sort is not None and pending:
+        for posts, comments in activity.values():
+            table.fit("posts", len(f"{posts} / {comments}"))
+        if self._sort is not None and self._sort[0] == "posts":
             self._apply_sort()
+        table.forget()
 
-    def _cells(self, s: ArcSummary) -> tuple[Text, ...]:
+    # -- rows ----------------------------------------------------------------------------------
+    def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
+        table = self.table
+        new: list[str] = []
+        changed: list[str] = []
+        for s in summaries:
+            old = self._summaries.get(s.agent_id)
+            if old == s:
+                continue  # reported again unchanged (a reload reuses the index's rows)
+            (new if old is None else changed).append(s.agent_id)
+            self._summaries[s.agent_id] = s
+        if not new and not changed:
+            return
+        table.forget(changed)
+        rows = [self._summaries[a] for a in new + changed]
+        table.fit("agent", max(len(s.agent_id) for s in rows))
+        table.fit("frames", len(str(max(s.frames for s in rows))))
+        table.fit("shifts", len(str(max(s.shifts for s in rows))))
+        table.fit("drift", min(DRIFT_WIDTH, max(len(s.drift) for s in rows) - 1))
+        table.fit("last", max(len(s.last_date or "—") for s in rows))
+        if self._sort is None:
+            self._order.extend(new)  # by arrival; a changed row keeps its place
+        elif len(new) + len(changed) > INSERT_SHARE * len(self._order):
+            self._apply_sort()
+            return
+        else:
+            # Each row into its place: O(rows) per batch, where a sort would compare them all.
+            if changed:
+                moved = set(changed)
+                self._order = [a for a in self._order if a not in moved]
+            place = self._place_key()
+            for agent_id in new + changed:
+                insort(self._order, agent_id, key=place)
+        table.set_keys(self._order)
+
+    def _cells(self, agent_id: str) -> tuple[Text, ...]:
+        s = self._summaries[agent_id]
+        counts = self._activity.get(agent_id)
         return (
             Text(s.agent_id),
-            Text(str(s.frames), justify="right"),
-            Text(str(s.shifts), justify="right"),
-            drift_line(s.drift),
+            Text(str(s.frames)),
+            Text(str(s.shifts)),
+            drift_line(s.drift, self.app.console),
             Text(s.last_date or "—"),
-            self._activity_cell(s.agent_id),
+            Text(f"{counts[0]} / {counts[1]}" if counts else "—"),
             Text(visible(s.latest.role) if s.latest else "—"),
         )
 
-    def _add_row(self, agent_id: str) -> None:
-        self.table.add_row(*self._cells(self._summaries[agent_id]), key=agent_id)
-        self._added.add(agent_id)
+    # -- sorting -------------------------------------------------------------------------------
+    def _value(self, agent_id: str, column: str) -> str | int | float:
+        s = self._summaries[agent_id]
+        if column == "agent":
+            return s.agent_id
+        if column == "frames":
+            return s.frames
+        if column == "shifts":
+            return s.shifts
+        if column == "drift":
+            return sum(s.drift) / len(s.drift) if s.drift else 0.0
+        if column == "last":
+            return s.last_date or ""
+        if column == "posts":
+            return sum(self._activity.get(agent_id, (0, 0)))
+        return s.latest.role.lower() if s.latest else ""
 
-    def _filled(self) -> None:
-        if self._sort is not None:
-            self._apply_sort()
+    def _place_key(self) -> Callable[[str], tuple[object, str]]:
+        """The key that orders rows as ``_apply_sort`` does: by the value, ties by id."""
+        assert self._sort is not None
+        column, reverse = self._sort
+        value = self._value
+        if reverse:
+            return lambda a: (Descending(value(a, column)), a)
+        return lambda a: (value(a, column), a)
 
-    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+    def on_virtual_table_header_selected(self, event: VirtualTable.HeaderSelected) -> None:
         """A click on a column's header sorts by it; a second click reverses the order."""
         event.stop()
-        column = str(event.column_key.value)
+        column = event.column
         if self._sort is not None and self._sort[0] == column:
             self._sort = (column, not self._sort[1])
         else:
@@ -165,9 +213,8 @@ class WorldPane(Pane):
 
     def action_sort_next(self) -> None:
         """Sort by the column after the one sorted by now (the first when none is)."""
-        keys = [key for key, _ in COLUMNS]
-        now = keys.index(self._sort[0]) if self._sort is not None else -1
-        column = keys[(now + 1) % len(keys)]
+        now = COLUMN_KEYS.index(self._sort[0]) if self._sort is not None else -1
+        column = COLUMN_KEYS[(now + 1) % len(COLUMN_KEYS)]
         self._sort = (column, column in DESCENDING)
         self._apply_sort()
 
@@ -180,29 +227,16 @@ class WorldPane(Pane):
         if self._sort is None:
             return
         column, reverse = self._sort
-        summaries = self._summaries
-
-        def value(agent_cell: Text) -> str | int:
-            s = summaries[agent_cell.plain]
-            return {
-                "agent": s.agent_id,
-                "frames": s.frames,
-                "shifts": s.shifts,
-                "drift": sum(s.drift) / len(s.drift) if s.drift else 0.0,
-                "last": s.last_date or "",
-                "posts": sum(self._activity.get(s.agent_id, (0, 0))),
-                "latest": s.latest.role.lower() if s.latest else "",
-            }[column]
-
+        values = {a: self._value(a, column) for a in self._summaries}
         # Sorts are stable: ordering by id first keeps ties in id order, either direction.
+        order = sorted(values)
+        order.sort(key=values.__getitem__, reverse=reverse)
+        self._order = order
         table = self.table
-        table.sort("agent", key=lambda cell: cell.plain)
-        table.sort("agent", key=value, reverse=reverse)
-        for key, title in COLUMNS:
-            mark = ("▼" if reverse else "▲") if key == column else " "
-            table.columns[ColumnKey(key)].label = Text(f"{title} {mark}")
-        table.refresh()
+        table.mark(column, reverse)
+        table.set_keys(order)
 
+    # -- status and selection ------------------------------------------------------------------
     def show_progress(self, done: int, total: int) -> None:
         """The status line above the table: how far the world's parsing is."""
         status = self.query_one("#world-status", StatusLine)
@@ -214,7 +248,6 @@ class WorldPane(Pane):
                 Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)")
             )
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
-        if event.row_key.value is not None:
-            self.app.select_agent(event.row_key.value)
+        self.app.select_agent(event.key)

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input
 
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.actions import bindings
+from soulscope.tui.widgets.scrolling import set_virtual_size
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import AgentFile
@@ -46,6 +48,12 @@ class FilterInput(Input):
     def on_blur(self) -> None:
         self.can_focus = False
 
+    def _watch_value(self, value: str) -> None:
+        # Input sets its virtual size (its text's width) on every keystroke, which lays out the
+        # whole screen; its scrollbars never show, so the new size is set without that.
+        set_virtual_size(self, Size(self.content_width, 1))
+        super()._watch_value(value)
+
     def action_leave(self) -> None:
         self.post_message(FilterLeft())
 
@@ -69,6 +77,7 @@ class AgentList(Vertical):
         super().__init__(id="sidebar")
         self.agents = agents
         self.names = names  # display names from the registry, by id
+        self._search = self._searched()
         self.summaries: dict[str, ArcSummary] = {}
         self.failed: set[str] = set()
         self.sort = SORTS[0]
@@ -96,20 +105,26 @@ class AgentList(Vertical):
         return self.list.keys
 
     # -- contents ----------------------------------------------------------------------------
-    def _matches(self, agent: AgentFile) -> bool:
-        q = self.query_text
-        return not q or q in agent.id.lower() or q in self.names.get(agent.id, "").lower()
+    def _searched(self) -> list[tuple[str, str]]:
+        """Each agent's id and what the filter looks in (its id and name, lowercased), by id."""
+        return sorted(
+            (a.id, f"{a.id}\n{self.names.get(a.id, '')}".lower()) for a in self.agents
+        )
 
-    def _ordered(self, agents: Iterable[AgentFile]) -> list[AgentFile]:
-        by_id = sorted(agents, key=lambda a: a.id)
+    def _matching(self) -> list[str]:
+        """The ids the filter lets through, in id order."""
+        q = self.query_text  # one line: it never matches across the id and the name
+        return [agent_id for agent_id, text in self._search if q in text]
+
+    def _ordered(self, by_id: list[str]) -> list[str]:
         summaries = self.summaries
         if self.sort == "frames":
             # Most frames first; agents not parsed yet last.
-            return sorted(by_id, key=lambda a: -summaries[a.id].frames if a.id in summaries else 1)
+            return sorted(by_id, key=lambda a: -summaries[a].frames if a in summaries else 1)
         if self.sort == "activity":
             # Newest first; agents not parsed yet (or undated) after the dated ones.
-            def newest(a: AgentFile) -> tuple[bool, str]:
-                s = summaries.get(a.id)
+            def newest(agent_id: str) -> tuple[bool, str]:
+                s = summaries.get(agent_id)
                 return (s is not None and s.last_date is not None, s.last_date or "" if s else "")
 
             return sorted(by_id, key=newest, reverse=True) if summaries else by_id
@@ -131,22 +146,25 @@ class AgentList(Vertical):
 
     def rebuild(self) -> None:
         """Refill the list from the filter, the sort and the counts, keeping the cursor's agent."""
-        shown = self._ordered(a for a in self.agents if self._matches(a))
-        self.list.set_keys([a.id for a in shown])
+        self.list.set_keys(self._ordered(self._matching()))
         self._update_status()
 
     def set_agents(self, agents: list[AgentFile], names: dict[str, str]) -> None:
         """A new listing of the world (files added or removed)."""
         self.agents = agents
         self.names = names
+        self._search = self._searched()
+        self.list.forget()
         self.rebuild()
 
     def set_summaries(self, summaries: Iterable[ArcSummary], failed: Iterable[str] = ()) -> None:
+        summaries = list(summaries)
+        failed = list(failed)
         self.summaries.update((s.agent_id, s) for s in summaries)
         self.failed.update(failed)
+        self.list.forget([*(s.agent_id for s in summaries), *failed])
         if self.sort == "name":
-            # The order stands; only the counts of visible rows change.
-            self.list.refresh()
+            # The order stands; only the counts of rows change.
             self._update_status()
         else:
             self.rebuild()
@@ -174,16 +192,14 @@ class AgentList(Vertical):
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         self.query_text = event.value.strip().lower()
-        self.rebuild()
-        if self.shown:
-            self.list.move_to(self.shown[0])
+        self.rebuild()  # the cursor stays on its agent while it matches, else goes to the first
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the filter opens the first match."""
+        """Enter in the filter opens the match under the cursor."""
         event.stop()
-        if self.shown:
-            self.list.move_to(self.shown[0])
-            self._choose(self.shown[0], open=True)
+        agent_id = self.list.highlighted
+        if agent_id is not None:
+            self._choose(agent_id, open=True)
         else:
             self.app.notify("No agent matches the filter.", severity="warning")
             self.list.focus()

@@ -3,27 +3,32 @@
 Textual's ``OptionList`` measures every option whenever the options change, which costs a tenth of a
 second per few hundred agents, and the agent list changes as each batch of the world is parsed. This
 list keeps only keys; a row's text is asked for when the row scrolls into view, so refilling,
-re-sorting or recounting hundreds of agents costs a repaint of the visible rows.
+re-sorting or recounting hundreds of agents costs a repaint of the visible rows, and a row drawn
+before is drawn again only when its owner says its text changed (``forget``). A subclass may keep
+lines fixed above the rows (``header_height``, ``render_header``: a table's header).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Region, Size, Spacing
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from soulscope.controls import visible
+from soulscope.tui.widgets.scrolling import set_virtual_size
 
 # A row's text for a key, at a width (so that it can align a right-hand part).
 RowLabel = Callable[[str, int], Text]
+
+MAX_DRAWN = 2000  # rows kept as drawn; scrolling through more starts the store again
 
 
 class VirtualList(ScrollView, can_focus=True):
@@ -40,6 +45,8 @@ class VirtualList(ScrollView, can_focus=True):
     ]
 
     COMPONENT_CLASSES = {"virtual-list--cursor"}
+
+    header_height = 0  # lines fixed above the rows, drawn by ``render_header``
 
     class Highlighted(Message):
         """The cursor moved to ``key``."""
@@ -71,9 +78,10 @@ class VirtualList(ScrollView, can_focus=True):
         self._keys: list[str] = []
         self._index: dict[str, int] = {}
         self._cursor = -1
-        # Read once per paint (_prepare): the row width and the plain and cursor styles.
-        self._width = 0
-        self._base = self._cursor_style = Style()
+        self._styles: dict[str, Style] = {}  # for the lines of one render (see ``style_of``)
+        # Rows as last drawn, with the width and style they were drawn at: a repaint redraws only
+        # the rows whose text changed (``forget``), moved under the cursor, or changed style.
+        self._drawn: dict[str, tuple[tuple[int, Style], Strip]] = {}
 
     # -- contents ----------------------------------------------------------------------------
     @property
@@ -86,14 +94,40 @@ class VirtualList(ScrollView, can_focus=True):
         return self._keys[self._cursor] if 0 <= self._cursor < len(self._keys) else None
 
     def set_keys(self, keys: list[str]) -> None:
-        """Show these keys, in this order; the cursor stays on its key when it is still there."""
+        """Show these keys, in this order; the cursor stays on its key when it is still there.
+
+        Rows added below the screen (a list growing as a world is parsed) repaint nothing but the
+        scrollbar."""
         current = self.highlighted
+        before = self._on_screen(), self._cursor - int(self.scroll_y)
         self._keys = list(keys)
         self._index = {k: i for i, k in enumerate(self._keys)}
         self._cursor = self._index.get(current, 0) if self._keys else -1
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self._keys))
+        set_virtual_size(
+            self, Size(self.scrollable_content_region.width, len(self._keys) + self.header_height)
+        )
         self._scroll_cursor_visible()
-        self.refresh()
+        if (self._on_screen(), self._cursor - int(self.scroll_y)) != before:
+            self.refresh()
+
+    def _on_screen(self) -> list[str]:
+        """The keys of the rows on screen now."""
+        first = int(self.scroll_y)
+        return self._keys[first : first + self.scrollable_content_region.height]
+
+    def forget(self, keys: Iterable[str] | None = None) -> None:
+        """The text of these rows (of every row: None) changed; those on screen are drawn again."""
+        if keys is None:
+            self._drawn.clear()
+            self.refresh()
+            return
+        first = int(self.scroll_y)
+        last = first + self.scrollable_content_region.height
+        for key in keys:
+            self._drawn.pop(key, None)
+            row = self._index.get(key)
+            if row is not None and first <= row < last:
+                self.refresh_line(row + self.header_height)
 
     def move_to(self, key: str, announce: bool = False) -> bool:
         """Put the cursor on ``key`` (False when it is not shown)."""
@@ -105,7 +139,6 @@ class VirtualList(ScrollView, can_focus=True):
 
     def visible_rows(self) -> list[str]:
         """The plain text of the rows on screen."""
-        self._prepare()
         return [
             self.render_line(y).text.rstrip() for y in range(self.scrollable_content_region.height)
         ]
@@ -127,9 +160,18 @@ class VirtualList(ScrollView, can_focus=True):
 
     def _scroll_cursor_visible(self) -> None:
         if self._cursor >= 0:
+            header = self.header_height
             self.scroll_to_region(
-                Region(0, self._cursor, 1, 1), animate=False, immediate=True, force=True
+                Region(0, self._cursor + header, 1, 1),
+                spacing=Spacing(top=header),
+                animate=False,
+                immediate=True,
+                force=True,
             )
+
+    @property
+    def _page(self) -> int:
+        return max(self.scrollable_content_region.height - self.header_height - 1, 1)
 
     def action_cursor_up(self) -> None:
         self._move(self._cursor - 1)
@@ -138,10 +180,10 @@ class VirtualList(ScrollView, can_focus=True):
         self._move(self._cursor + 1)
 
     def action_page_up(self) -> None:
-        self._move(self._cursor - max(self.scrollable_content_region.height - 1, 1))
+        self._move(self._cursor - self._page)
 
     def action_page_down(self) -> None:
-        self._move(self._cursor + max(self.scrollable_content_region.height - 1, 1))
+        self._move(self._cursor + self._page)
 
     def action_first(self) -> None:
         self._move(0)
@@ -155,10 +197,16 @@ class VirtualList(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, key))
 
     def on_click(self, event: events.Click) -> None:
-        row = event.y + int(self.scroll_y)
+        if event.y < self.header_height:
+            self.header_clicked(event)
+            return
+        row = event.y - self.header_height + int(self.scroll_y)
         if 0 <= row < len(self._keys):
             self._move(row)
             self.post_message(self.Selected(self, self._keys[row]))
+
+    def header_clicked(self, event: events.Click) -> None:
+        """A click on the lines above the rows (a subclass with a header acts on it)."""
 
     def on_focus(self) -> None:
         self.refresh()  # the cursor row is drawn differently with the focus
@@ -167,24 +215,53 @@ class VirtualList(ScrollView, can_focus=True):
         self.refresh()
 
     # -- rendering ---------------------------------------------------------------------------
-    def _prepare(self) -> None:
-        """Once per paint, not per row: Textual computes a widget's style slowly."""
-        self._width = self.scrollable_content_region.width
-        self._base = self.rich_style
-        self._cursor_style = self._base + self.get_component_rich_style("virtual-list--cursor")
-
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._prepare()
+        self._styles.clear()  # the styles may have changed since the last render (focus, theme)
         return super().render_lines(crop)
 
+    def style_of(self, component: str | None = None) -> Style:
+        """The widget's style, with ``component``'s over it, computed once per render: computing
+        one walks every ancestor, and was a fifth of a repaint when asked for every line."""
+        style = self._styles.get(component or "")
+        if style is None:
+            style = self.rich_style
+            if component is not None:
+                style += self.get_component_rich_style(component)
+            self._styles[component or ""] = style
+        return style
+
+    def render_header(self, y: int, width: int) -> Strip:
+        """Line ``y`` of the lines above the rows (``header_height`` of them)."""
+        return Strip.blank(width, self.style_of())
+
+    def row_style(self, row: int) -> Style:
+        """The style of row number ``row`` under its text (a subclass may stripe them)."""
+        return self.style_of()
+
     def render_line(self, y: int) -> Strip:
-        row = y + int(self.scroll_y)
-        width, base = self._width, self._base
+        width = self.scrollable_content_region.width
+        if y < self.header_height:
+            return self.render_header(y, width)
+        row = y - self.header_height + int(self.scroll_y)
         if not 0 <= row < len(self._keys):
-            return Strip.blank(width, base)
-        text = visible(self._label(self._keys[row], width))
+            return Strip.blank(width, self.style_of())
+        style = self.row_style(row)
+        if row == self._cursor:
+            style = style + self.style_of("virtual-list--cursor")
+        key = self._keys[row]
+        drawn = self._drawn.get(key)
+        if drawn is not None and drawn[0] == (width, style):
+            return drawn[1]
+        strip = self.text_strip(self._label(key, width), width, style)
+        if len(self._drawn) >= MAX_DRAWN:
+            self._drawn.clear()
+        self._drawn[key] = ((width, style), strip)
+        return strip
+
+    def text_strip(self, text: Text, width: int, style: Style) -> Strip:
+        """A line of ``text`` over ``style``, cut to ``width`` with an ellipsis (controls shown)."""
+        text = visible(text)
         text.truncate(width, overflow="ellipsis")
-        style = self._cursor_style if row == self._cursor else base
         segments = [
             Segment(s.text, style + s.style if s.style else style)
             for s in text.render(self.app.console)
