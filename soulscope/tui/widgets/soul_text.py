@@ -288,6 +288,11 @@ class SoulText(ScrollView, can_focus=True):
             return
         self._relayout()
         index = min(max(line, 1), len(self._lines)) - 1
+        if self._rows is _NO_ROWS:
+            # Hidden (the tab is being shown): the layout, when it comes, keeps this line on top.
+            self._top_line = index + 1
+            self.post_message(self.TopLineChanged(self, index + 1))
+            return
         self.scroll_to(y=self._rows.line_row(index), animate=False, immediate=True)
         self._report_top()
 
