@@ -42,6 +42,8 @@ _LABEL = re.compile(
 _BOLD = re.compile(r"\*\*[^*\n]+?\*\*")
 _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
+# Lines looked at in one C call (about a millisecond's worth) by a scan of the whole text.
+_SCAN_LINES = 20_000
 # The component classes of the view (``soul-text--<name>``), one per kind of styled span.
 _STYLE_NAMES = (
     "title", "frame", "section", "subheading", "comment", "bullet", "label", "bold", "reference"
@@ -145,7 +147,14 @@ class LongLines:
 
     @classmethod
     def of(cls, lines: list[str], length: int) -> LongLines:
-        return cls(length, list(compress(range(len(lines)), map(length.__lt__, map(len, lines)))))
+        # A slice at a time: one C call over 650,000 lines holds the interpreter, and the UI
+        # thread waits on it.
+        indices: list[int] = []
+        longer = length.__lt__
+        for start in range(0, len(lines), _SCAN_LINES):
+            part = lines[start : start + _SCAN_LINES]
+            indices += compress(range(start, start + len(part)), map(longer, map(len, part)))
+        return cls(length, indices)
 
 
 @dataclass(frozen=True, slots=True)
