@@ -15,16 +15,21 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
     the scrollbars and repainting the view is enough, which keeps switching agents, stepping
     through diffs and filtering 10,000 agents cheap.
     """
-    region = view.scrollable_content_region
     old = view.virtual_size
     if size == old:
         return
-    if old.height and (size.height > region.height, size.width > region.width) == (
-        old.height > region.height,
-        old.width > region.width,
-    ):
+    if bars_stay(view, old, size):
         view.set_reactive(Widget.virtual_size, size)
         view._scroll_update(size)
         view.refresh()
     else:
         view.virtual_size = size
+
+
+def bars_stay(view: Widget, old: Size, new: Size) -> bool:
+    """Whether ``view``'s scrollbars are the same at content size ``new`` as at ``old``."""
+    region = view.scrollable_content_region
+    return bool(old.height) and (new.height > region.height, new.width > region.width) == (
+        old.height > region.height,
+        old.width > region.width,
+    )
