@@ -1,7 +1,8 @@
 """One big soul (218,000 frames, about 20 MB, generated): the CLI and the dashboard against the
 floor of parsing the file once, in the same run.
 
-Run: .venv/bin/python bench/bigsoul.py [--frames N]
+Run: .venv/bin/python bench/bigsoul.py [--frames N] [--dashboard] (the floor and the dashboard
+alone, without the commands)
 The soul is generated once into .soulscope-cache/bench/ and reused. Targets: `agents --json` and
 `show --json` within 3x of one parse; the dashboard paints that soul < 1 s after it is selected and
 answers every key < 100 ms while the rest loads; memory (peak RSS over the process's own start)
@@ -103,6 +104,7 @@ async def dashboard(world: World, big: str) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=BIG_SOUL_FRAMES)
+    parser.add_argument("--dashboard", action="store_true", help="skip the commands")
     args = parser.parse_args()
     folder = CACHE / f"bigsoul-{args.frames}"
     path = big_soul(folder, args.frames)
@@ -114,8 +116,9 @@ def main() -> int:
     # that process's memory as its own peak.
     os.environ["SOULSCOPE_CACHE"] = tempfile.mkdtemp(prefix="soulscope-bench-")  # a cold index
     _, rss_empty = run_cli("--version")
-    agents, agents_rss = run_cli("agents", "--world", str(folder), "--json")
-    show, show_rss = run_cli("show", "big-soul", "--world", str(folder), "--json")
+    if not args.dashboard:
+        agents, agents_rss = run_cli("agents", "--world", str(folder), "--json")
+        show, show_rss = run_cli("show", "big-soul", "--world", str(folder), "--json")
 
     parse(path.read_bytes()[:100_000])  # warm-up: imports and regex compilation
     # The floor: the file parsed once, every frame built once (``parse`` alone builds frames only
@@ -139,21 +142,30 @@ def main() -> int:
         f"baseline: parse the file once, every frame built {floor:.2f} s (`parse` alone "
         f"{min(scans):.2f} s); `soulscope --version` peak RSS {rss_empty / 1e6:.0f} MB"
     )
-    rows = [
-        ("agents --json", f"{agents:.2f} s", f"{agents / floor:.1f}x parse", agents / floor < 3),
-        ("show --json", f"{show:.2f} s", f"{show / floor:.1f}x parse", show / floor < 3),
-        (
-            "agents memory",
-            f"{(agents_rss - rss_empty) / 1e6:.0f} MB",
-            f"{(agents_rss - rss_empty) / size:.1f}x file",
-            agents_rss - rss_empty < 5 * size,
-        ),
-        (
-            "show memory",
-            f"{(show_rss - rss_empty) / 1e6:.0f} MB",
-            f"{(show_rss - rss_empty) / size:.1f}x file",
-            show_rss - rss_empty < 5 * size,
-        ),
+    rows = []
+    if not args.dashboard:
+        rows += [
+            (
+                "agents --json",
+                f"{agents:.2f} s",
+                f"{agents / floor:.1f}x parse",
+                agents / floor < 3,
+            ),
+            ("show --json", f"{show:.2f} s", f"{show / floor:.1f}x parse", show / floor < 3),
+            (
+                "agents memory",
+                f"{(agents_rss - rss_empty) / 1e6:.0f} MB",
+                f"{(agents_rss - rss_empty) / size:.1f}x file",
+                agents_rss - rss_empty < 5 * size,
+            ),
+            (
+                "show memory",
+                f"{(show_rss - rss_empty) / 1e6:.0f} MB",
+                f"{(show_rss - rss_empty) / size:.1f}x file",
+                show_rss - rss_empty < 5 * size,
+            ),
+        ]
+    rows += [
         ("dashboard first paint", f"{ui['paint']:.3f} s", "after selection", ui["paint"] < 1),
         (
             "dashboard longest busy",
