@@ -78,7 +78,7 @@ from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.panes.history import HistoryPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.panes.world import WorldPane
-from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
+from soulscope.tui.screens import HelpScreen, MainScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.key_footer import KeyFooter
@@ -133,6 +133,9 @@ class SoulscopeApp(App[None]):
         self._world_started = 0.0
 
     # -- layout ------------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen:
+        return MainScreen(id="_default")
+
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):

@@ -1,4 +1,4 @@
-"""Modal screens of the dashboard: help, a one-line prompt, a pick-from-list dialog."""
+"""Screens of the dashboard: the main one, and the modal help, one-line prompt and pick-from-list."""
 
 from __future__ import annotations
 
@@ -6,11 +6,24 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.reactive import Reactive
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from soulscope.tui.actions import bindings
 from soulscope.tui.widgets.virtual_list import VirtualList
+
+
+class MainScreen(Screen):
+    """The dashboard's screen: moving the focus repaints the two widgets it moves between.
+
+    Textual's screen repaints every line of the terminal when the focus moves (a tab key moves it
+    to the tab's main widget): the widgets that gain and lose it, and any ``:focus-within``
+    ancestor, are restyled and repaint themselves anyway.
+    """
+
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
 
 class HelpScreen(ModalScreen[None]):
