@@ -247,10 +247,6 @@ class Distiller:
         seconds, else extractively, so that leaving is never held up for long."""
         return self._distil(within=within)
 
-    def distil(self, within: float | None = None) -> Block | None:
-        """Turn the buffer into a block; returns it, or None when nothing new was worth writing."""
-        return self._distil(within=within)
-
     def _distil(self, before: int | None = None, within: float | None = None) -> Block | None:
         """Distil the buffered messages (those of turns before ``before`` when given), at most
         ``interval`` user turns a block; returns the last block written."""

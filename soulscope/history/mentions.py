@@ -140,13 +140,6 @@ class MentionIndex:
         out = [p for a in self.agents.values() for p in a.threads.get(thread, ())]
         return sorted(out, key=lambda p: (p.order, p.agent))
 
-    def first_use(self, word: str, agent_id: str) -> tuple[int, int] | None:
-        """(index of the first frame of ``agent_id`` holding ``word``, how many frames do)."""
-        a = self.agents.get(agent_id)
-        found = a.words.get(word) if a else None
-        return (found[0], len(found)) if found else None
-
-
 _INDEXES: weakref.WeakKeyDictionary[World, dict[str | None, MentionIndex]] = (
     weakref.WeakKeyDictionary()
 )

@@ -253,12 +253,6 @@ EMBED_BATCH = 256  # texts per batch that is encoded, cached and reported before
 Progress = Callable[[int, int], None]  # (texts embedded so far, texts to embed)
 
 
-def missing_texts(texts: Sequence[str], encoder: Encoder, cache: EmbeddingCache | None) -> int:
-    """How many distinct texts of ``texts`` the cache does not hold for ``encoder`` yet."""
-    digests = {text_digest(t) for t in texts}
-    return len(digests) - (len(cache.get_many(encoder.name, list(digests))) if cache else 0)
-
-
 def embed(
     texts: Sequence[str],
     encoder: Encoder,
