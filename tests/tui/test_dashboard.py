@@ -305,12 +305,18 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         ]
         # The comparison takes the arc's room and the keys; the row's whole text is below it.
         assert app.focused is table and not app.query_one("#arc").display
+        # Frame 1 holds Ada's statement only; the hidden arc's rows never take the detail over.
+        await settle(pilot)
+        opened = str(app.query_one("#arc-detail").render())
+        assert "ada-01: the cataloguer." in opened and "bo-02:" in opened
         await pilot.press("j")
         detail = str(app.query_one("#arc-detail").render())
         assert "ada-01: the cataloguer. From reader to cataloguer." in detail
         assert "bo-02: the contrarian." in detail
         await pilot.press("escape")
         assert not table.display and app.focused is app.query_one("#arc")
+        await pilot.pause()
+        assert "bo-02:" not in str(app.query_one("#arc-detail").render())  # the arc's row again
 
 
 async def test_palette_runs_actions_by_name(small_world: World) -> None:

@@ -293,6 +293,9 @@ class BecomingPane(Pane):
         return True
 
     def _show_detail(self, row: int) -> None:
+        if self.other_id is not None:
+            return  # comparing: the detail is the compared row's (the arc's table, hidden, may
+            # still report a highlight as its rows are filled in)
         detail = self.query_one("#arc-detail", Static)
         # Its height follows the text; while the tab is hidden the layout can wait until it shows.
         layout = self.region.area > 0
@@ -386,3 +389,4 @@ class BecomingPane(Pane):
         self.compared = []
         self.set_class(False, "-comparing")
         self.table.focus()
+        self._show_detail(self.table.cursor_row)
