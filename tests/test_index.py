@@ -63,7 +63,7 @@ def test_only_changed_files_are_parsed_again(world: World) -> None:
     assert entries[changed.id].last_frame.startswith("Frame 999")
 
 
-@pytest.mark.parametrize("damage", ["garbage", "stale", "foreign table"])
+@pytest.mark.parametrize("damage", ["garbage", "stale", "foreign table", "unreadable rows"])
 def test_a_corrupt_or_stale_index_is_rebuilt(world: World, damage: str) -> None:
     world_entries(world)
     path = index_path(world)
@@ -74,6 +74,13 @@ def test_a_corrupt_or_stale_index_is_rebuilt(world: World, damage: str) -> None:
         with sqlite3.connect(path) as db:
             db.execute("UPDATE meta SET value = 'older' WHERE key = 'fingerprint'")
             db.execute('UPDATE souls SET summary = \'{"agent_id": "x"}\'')
+    elif damage == "unreadable rows":
+        # The index is current, but its rows are not what this code writes.
+        with sqlite3.connect(path) as db:
+            names = [r[0] for r in db.execute("SELECT name FROM souls ORDER BY name")]
+            unreadable = ['{"agent_id": "x"}', "[1, 2]", "not json", "null", '"x"']
+            for name, text in zip(names, unreadable, strict=False):
+                db.execute("UPDATE souls SET summary = ? WHERE name = ?", (text, name))
     else:
         with sqlite3.connect(path) as db:
             db.execute("DROP TABLE souls")
