@@ -59,10 +59,21 @@ def shown(table: VirtualTable) -> list[str]:
     return [cells(table, row)["agent"] for row in table.visible_rows()[1:] if row.strip()]
 
 
+def titles(table: VirtualTable) -> dict[str, str]:
+    """Each column's title as shown, with the cell after it (where a full title's mark goes)."""
+    out, x = {}, 0
+    header = table.visible_rows()[0]
+    for column, w in zip(
+        table.columns, table.column_widths(table.scrollable_content_region.width), strict=True
+    ):
+        out[column.key] = header[x + 1 : x + 2 + w].strip()
+        x += w + 2
+    return out
+
+
 def marks(table: VirtualTable) -> dict[str, str]:
     """The columns whose title carries a sort mark, and the mark."""
-    titles = cells(table, table.visible_rows()[0])
-    return {key: title[-1] for key, title in titles.items() if title[-1:] in ("▲", "▼")}
+    return {key: title[-1] for key, title in titles(table).items() if title[-1:] in ("▲", "▼")}
 
 
 async def test_every_column_sorts_from_the_keyboard_with_its_mark(tmp_path: Path) -> None:
@@ -172,3 +183,30 @@ async def test_rows_that_arrive_after_a_sort_take_their_place(tmp_path: Path) ->
         assert order.index("agent-xx") == order.index("agent-05") + 1  # 6 frames each, by id
         assert marks(table) == {"frames": "▼"}
         assert len(table.keys) == 13
+
+
+async def test_at_80_columns_short_titles_stay_whole_and_a_cut_drift_keeps_its_latest_end(
+    tmp_path: Path,
+) -> None:
+    # A long id and an arc that moves at every statement leave too little room for every column
+    # at full width: the sparkline gives up its oldest statements before a title is cut to "F…".
+    roles = ["spinner", "weaver", "potter", "archer", "mason", "baker", "miller", "zealot"] * 2
+    long_id = "cartographer-007"
+    souls = {long_id: arc(long_id, list(range(1, 17)), roles), "ada-01": ADA}
+    app = SoulscopeApp(World.open(write_world(tmp_path / "w", souls)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        table = world_table(app)
+        await pilot.press("s", "s")  # by frames: the mark follows the whole title
+        await settle(pilot)
+        shown_titles = titles(table)
+        assert shown_titles["agent"] == "Agent"
+        assert shown_titles["frames"] == "Frames▼"
+        assert shown_titles["shifts"] == "Shifts"
+        row = next(r for r in table.visible_rows()[1:] if r.startswith(f" {long_id}"))
+        drift = cells(table, row)["drift"]
+        full = app.query_one("WorldPane")._cells(long_id)[3].plain
+        assert drift.startswith("…") and len(drift) < len(full)
+        assert full.endswith(drift[1:])  # the newest statements are the ones shown
+        assert cells(table, row)["agent"] == long_id

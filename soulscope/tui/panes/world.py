@@ -29,7 +29,7 @@ COLUMNS = (
     Column("agent", "Agent"),
     Column("frames", "Frames", "right"),
     Column("shifts", "Shifts", "right"),
-    Column("drift", "Drift"),
+    Column("drift", "Drift", least=len("Drift"), cut="start"),  # the latest statements stay
     Column("last", "Last activity"),
     Column("posts", "Posts/comments", "right"),
     Column("latest", "Latest Becoming"),
@@ -147,6 +147,9 @@ class WorldPane(Pane):
         table.fit("shifts", len(str(max(s.shifts for s in rows))))
         table.fit("drift", min(DRIFT_WIDTH, max(len(s.drift) for s in rows) - 1))
         table.fit("last", max(len(s.last_date or "—") for s in rows))
+        # The last column takes the room left, but keeps what its longest role needs (up to a
+        # point) before the other titles are cut.
+        table.fit("latest", max(len(s.latest.role) if s.latest else 1 for s in rows))
         if self._sort is None:
             self._order.extend(new)  # by arrival; a changed row keeps its place
         elif len(new) + len(changed) > INSERT_SHARE * len(self._order):

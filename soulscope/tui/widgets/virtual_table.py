@@ -5,8 +5,10 @@ Textual's ``DataTable`` holds every cell of every row and measures each row as i
 world of 10,000 agents took seconds to show, and every sort moved every row. This table holds keys
 only, in the order its owner gives (``set_keys``); a row's cells are asked for when the row is
 drawn. Columns are as wide as their title or their widest value (``fit``: the owner reports widths
-as values come), the last one takes the room left, and where the room is short the widest columns
-give up cells first, so the table always fits its width; a value cut short ends with an ellipsis.
+as values come), the last one takes the room left, and where the room is short long titles give up
+cells first, then columns whose values may be cut (``least``), then short titles, so the table
+always fits its width; a value cut short ends (or, cut at its start, begins) with an ellipsis. The
+sort mark follows its column's title, in the cell after it when the title fills the column.
 """
 
 from __future__ import annotations
@@ -24,10 +26,9 @@ from textual.strip import Strip
 from soulscope.controls import visible
 from soulscope.tui.widgets.virtual_list import VirtualList
 
-PAD = 1  # blank cells on each side of a value
-MARK = 2  # cells after a title for its sort mark (a space and the mark)
-SHORT_TITLE = 8  # a title this short (with its mark) is cut only when long ones cannot give more
-NARROWEST = 4  # a column is never cut below this (two cells of its title and the mark)
+PAD = 1  # blank cells on each side of a value (the right one holds a full title's sort mark)
+SHORT_TITLE = 8  # a title this short is cut only when long ones cannot give more
+NARROWEST = 4  # a column is never cut below this (three cells of its title and an ellipsis)
 LAST_AT_LEAST = 18  # the last column keeps this much room before it cuts itself short
 
 
@@ -36,6 +37,10 @@ class Column:
     key: str
     title: str
     justify: Literal["left", "right"] = "left"
+    # Cells its values may be cut to where the room is short (None: never below the widest), and
+    # which end of a value gives way ("start" keeps the newest end of a sparkline).
+    least: int | None = None
+    cut: Literal["start", "end"] = "end"
 
 
 # The cells of the row of a key, one per column.
@@ -111,16 +116,21 @@ class VirtualTable(VirtualList):
 
     def _fitted(self, width: int) -> list[int]:
         *first, last = self.columns
-        widths = [max(len(c.title) + MARK, self._widest[c.key]) for c in first]
-        last_wants = max(len(last.title) + MARK, self._widest[last.key])
+        widths = [max(len(c.title), self._widest[c.key]) for c in first]
+        last_wants = max(len(last.title), self._widest[last.key])
         room = width - 2 * PAD * len(self.columns)
         short = sum(widths) + min(last_wants, LAST_AT_LEAST) - room
-        # Long titles are cut first, short ones only when that is not enough; values last.
-        for floor in (SHORT_TITLE, NARROWEST):
-            least = [
-                min(w, max(self._widest[c.key], floor)) for c, w in zip(first, widths, strict=True)
-            ]
-            short = _narrowed(widths, least, short)
+        # Long titles give way first (values that may be cut, too), then those values down to
+        # their least, short titles only when that is not enough; other values never (the last
+        # column takes what is left).
+        values = [self._widest[c.key] if c.least is None else c.least for c in first]
+        for least in (
+            [max(v, SHORT_TITLE) for v in values],
+            [w if c.least is None else max(v, NARROWEST)
+             for c, v, w in zip(first, values, widths, strict=True)],
+            [max(v, NARROWEST) for v in values],
+        ):
+            short = _narrowed(widths, [min(w, n) for w, n in zip(widths, least, strict=True)], short)
         return [*widths, max(room - sum(widths), 0)]
 
     def column_at(self, x: int) -> str | None:
@@ -134,14 +144,17 @@ class VirtualTable(VirtualList):
         return None
 
     # -- rendering -----------------------------------------------------------------------------
-    def _line(self, cells: Sequence[Text], width: int, header: bool = False) -> Text:
+    def _line(self, cells: Sequence[Text], width: int) -> Text:
         line = Text(no_wrap=True, end="")
         pad = " " * PAD
         for column, w, cell in zip(self.columns, self.column_widths(width), cells, strict=True):
             cell = visible(cell)
+            if column.cut == "start" and cell.cell_len > w:
+                while cell.cell_len > max(w - 1, 0):
+                    cell = cell[1:]
+                cell = Text("…")[:w] + cell
             cell.truncate(w, overflow="ellipsis")
-            # Titles are left-aligned over every column, as in a DataTable.
-            cell.align("left" if header else column.justify, w)
+            cell.align(column.justify, w)
             line.append(pad)
             line.append_text(cell)
             line.append(pad)
@@ -151,15 +164,16 @@ class VirtualTable(VirtualList):
         return self._line(self._cells(key), width)
 
     def render_header(self, y: int, width: int) -> Strip:
-        titles = []
+        line = Text(no_wrap=True, end="")
         for column, w in zip(self.columns, self.column_widths(width), strict=True):
-            mark = " "
-            if self._mark is not None and self._mark[0] == column.key:
-                mark = "▼" if self._mark[1] else "▲"
             title = Text(column.title)
-            title.truncate(max(w - MARK, 1), overflow="ellipsis")
-            titles.append(Text(f"{title.plain} {mark}"))
-        line = self._line(titles, width, header=True)
+            title.truncate(w, overflow="ellipsis")
+            if self._mark is not None and self._mark[0] == column.key:
+                title.append("▼" if self._mark[1] else "▲")
+            # Titles are left-aligned over every column, as in a DataTable.
+            cell = Text(" " * PAD) + title
+            cell.align("left", w + 2 * PAD)
+            line.append_text(cell)
         return self.text_strip(line, width, self.style_of("virtual-table--header"))
 
     def row_style(self, row: int) -> Style:
