@@ -22,7 +22,9 @@ How the parts talk (read this before adding a tab):
   (parsing only when the file is new or changed); ``app.arc_label`` is the configured arc label.
 - Blocking work (parsing, git, models) runs in thread workers (``@work(thread=True, exclusive=True,
   group=..., exit_on_error=False)``) that post typed messages (``soulscope/tui/messages.py``); an
-  error in a worker becomes a notification, never a crash.
+  error in a worker becomes a notification, never a crash. A big soul (``EARLY_TEXT_BYTES`` and
+  more) is parsed in a process of its own (``soulscope/tui/loader.py``), so that the UI thread
+  keeps the interpreter while it loads; its worker thread only receives what the process sends.
 - Soul-file text is data: widgets get ``rich.text.Text`` / ``Content`` built from it, never markup.
 """
 

@@ -32,7 +32,7 @@ def line_bounds(data: bytes) -> array:
 def long_lines(data: bytes, length: int) -> tuple[array, array, bytes]:
     """The lines of ``data`` longer than ``length`` characters as shown: their indices, their
     lengths, and whether each is ASCII (1) or not (0)."""
-    shown = data.decode("utf-8", "replace").split("\n")  # (control pictures keep lengths)
+    shown = visible(data.decode("utf-8", "replace")).split("\n")
     long = list(compress(shown, map(length.__lt__, map(len, shown))))
     indices = array("q", compress(range(len(shown)), map(length.__lt__, map(len, shown))))
     return indices, array("q", map(len, long)), bytes(map(str.isascii, long))
