@@ -160,3 +160,26 @@ async def test_a_big_soul_whose_file_went_says_so(tmp_path: Path) -> None:
         messages = [n.message for n in app._notifications]
         assert any(m == f"cannot read {big}: No such file or directory" for m in messages)
         assert app.soul is None
+
+
+async def test_a_loading_process_killed_mid_load_is_one_line_of_notification(
+    tmp_path: Path,
+) -> None:
+    big = big_world(tmp_path / "w", frames=40_000)
+    app = SoulscopeApp(World.open(tmp_path / "w"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        before = children()
+        app.select_agent("big")
+        started: set[int] = set()
+        while not started:
+            started = children() - before
+            await pilot.pause(0.01)
+        for pid in started:
+            os.kill(pid, signal.SIGKILL)
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        assert f"{big} could not be parsed: the process that parses it stopped (exit status -9)" in (
+            messages
+        )
+        assert app.soul is None
