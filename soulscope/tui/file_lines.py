@@ -12,6 +12,7 @@ from operator import sub
 from typing import overload
 
 from soulscope.controls import visible
+from soulscope.soul.model import clean, decoded_pieces
 
 # Lines looked at in one C call (about a millisecond's worth) by a scan of the whole file.
 _SCAN_LINES = 20_000
@@ -31,11 +32,21 @@ def line_bounds(data: bytes) -> array:
 
 def long_lines(data: bytes, length: int) -> tuple[array, array, bytes]:
     """The lines of ``data`` longer than ``length`` characters as shown: their indices, their
-    lengths, and whether each is ASCII (1) or not (0)."""
-    shown = visible(data.decode("utf-8", "replace")).split("\n")
-    long = list(compress(shown, map(length.__lt__, map(len, shown))))
-    indices = array("q", compress(range(len(shown)), map(length.__lt__, map(len, shown))))
-    return indices, array("q", map(len, long)), bytes(map(str.isascii, long))
+    lengths, and whether each is ASCII (1) or not (0). (Decoded a piece at a time: the whole
+    file's text and lines at once would double the loading process's memory.)"""
+    indices, lengths, plain = array("q"), array("q"), bytearray()
+    first = 0
+    for piece in decoded_pieces(data):
+        shown = visible(clean(piece)).split("\n")
+        if piece.endswith("\n"):
+            shown.pop()  # a newline ends a line; what follows it is not a line of its own
+        longer = list(map(length.__lt__, map(len, shown)))
+        long = list(compress(shown, longer))
+        indices.extend(compress(range(first, first + len(shown)), longer))
+        lengths.extend(map(len, long))
+        plain.extend(map(str.isascii, long))
+        first += len(shown)
+    return indices, lengths, bytes(plain)
 
 
 class FileLines(Sequence[str]):
