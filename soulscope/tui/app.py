@@ -109,6 +109,9 @@ def _array(data: bytes) -> array:
     return numbers
 
 
+# Reads of a big file that changed while it was read, before the dashboard says so.
+READ_TRIES = 3
+
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
 
@@ -366,25 +369,31 @@ class SoulscopeApp(App[None]):
         """Show a big file's text at once, and parse it (and find its arc, and cut its lines) in
         a process of its own: a thread would share the interpreter with the UI, whose every turn
         then waits behind it. Only what the UI needs comes back, in pieces cheap to receive."""
-        stamp = self.cache.stamp(agent_id)
-        parsed = self.cache.parsed(agent_id, stamp)  # (the world's worker may have parsed it)
-        if parsed is not None:
-            data = parsed[0].data
-        else:
+        for _ in range(READ_TRIES):
+            stamp = self.cache.stamp(agent_id)
+            parsed = self.cache.parsed(agent_id, stamp)  # (the world's worker may have parsed it)
+            if parsed is not None:
+                data = parsed[0].data
+                break
             try:
                 data = path.read_bytes()
             except OSError as exc:
                 raise WorldError(f"cannot read {path}: {exc.strerror}") from exc
-            if self.cache.stamp(agent_id) != stamp:
-                keys = " or ".join(self.keys_of(BY_ID["app.reload"]))
-                raise WorldError(f"{path} changed while it was read; {keys} reads it again.")
+            if len(data) == stamp[1] and self.cache.stamp(agent_id) == stamp:
+                break  # one version of the file, whole (a frame may be landing: read it again)
+        else:
+            keys = " or ".join(self.keys_of(BY_ID["app.reload"]))
+            raise WorldError(f"{path} kept changing while it was read; {keys} reads it again.")
         # Its beginning, where the view opens, while the whole file is cut into lines.
         first = next(decoded_pieces(data), "")
         if len(first) < len(data):
             self.post_message(SoulTextRead(agent_id, display_lines([clean(first)])))
         length = max(width // 2 - 8, 20)  # lines that wrap a little narrower than now, or more
         worker = get_current_worker()
-        loader = SoulLoader(data, agent_id, self.arc_label, length, send_soul=parsed is None)
+        try:
+            loader = SoulLoader(data, agent_id, self.arc_label, length, send_soul=parsed is None)
+        except OSError as exc:
+            raise WorldError(f"{path} could not be parsed: {exc.strerror}") from exc
         self._loaders.add(loader)
         if worker.is_cancelled:  # (another agent was chosen meanwhile)
             loader.close()

@@ -7,11 +7,14 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from soulscope.soul.model import clean, decoded_pieces
 from soulscope.soul.parse import parse
 from soulscope.soul.pieces import SoulPieces
 from soulscope.soul.trajectory import arc, summarize
-from soulscope.tui.app import EARLY_TEXT_BYTES, SoulscopeApp
+from soulscope.tui.app import EARLY_TEXT_BYTES, READ_TRIES, SoulscopeApp
+from soulscope.tui.cache import SoulCache
 from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.widgets.soul_text import SoulText, display_lines
 from soulscope.world import World
@@ -183,3 +186,37 @@ async def test_a_loading_process_killed_mid_load_is_one_line_of_notification(
             messages
         )
         assert app.soul is None
+
+
+async def test_a_big_soul_that_keeps_changing_while_it_is_read_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = big_world(tmp_path / "w")
+    read_bytes = Path.read_bytes
+    reads: list[int] = []
+    changes = [0]  # how many reads the file changes under
+
+    def growing(path: Path) -> bytes:
+        data = read_bytes(path)
+        if path == big and len(reads) < changes[0]:
+            reads.append(len(data))
+            with open(big, "ab") as f:  # a frame lands while the file is read
+                f.write(b"\n")
+        return data
+
+    monkeypatch.setattr(Path, "read_bytes", growing)
+    for times, loaded in ((1, True), (READ_TRIES, False)):
+        app = SoulscopeApp(World.open(tmp_path / "w"))
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(pilot)
+            app.cache = SoulCache(app.world, app.arc_label)  # (the world's worker parsed it)
+            reads.clear()
+            changes[0] = times
+            app.select_agent("big")
+            await settle(pilot)
+            messages = [n.message for n in app._notifications]
+            if loaded:  # read again, whole
+                assert app.soul is not None and app.soul.render() == read_bytes(big)
+            else:
+                assert app.soul is None
+                assert f"{big} kept changing while it was read; r reads it again." in messages
