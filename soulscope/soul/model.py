@@ -357,12 +357,6 @@ class Soul:
         prepare it for the UI)."""
         return "".join(map(clean, decoded_pieces(self.data)))
 
-    def share_display_text(self, data: bytes, text: str) -> None:
-        """Take ``text`` as ``display_text`` if it is what this soul's bytes, ``data``, show (a
-        reader that showed the file before it was parsed keeps one copy of its text, not two)."""
-        if "display_text" not in self.__dict__ and data == self.data:
-            self.__dict__["display_text"] = text
-
     @property
     def frame_lines(self) -> Sequence[int]:
         """Each frame's heading line (1-based), in file order, without building the frames."""

@@ -19,7 +19,7 @@ prices comparative claims"): one shifts only when it claims a change of the agen
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -485,11 +485,19 @@ class ArcSummary:
     drift: tuple[float, ...] = ()  # each statement's shift magnitude, in arc order
 
 
-def summarize(agent_id: str, soul: Soul, label: str | None = None) -> ArcSummary:
+def summarize(
+    agent_id: str,
+    soul: Soul,
+    label: str | None = None,
+    statements: Iterable[Statement] | None = None,
+) -> ArcSummary:
+    """The arc of ``soul`` in a line (``statements``: its arc, when it is computed already)."""
     count = shifted = 0
     latest: Statement | None = None
     drifts: list[float] = []
-    for latest in iter_arc(soul, label):  # streamed: a big soul's arc is not held
+    if statements is None:
+        statements = iter_arc(soul, label)  # streamed: a big soul's arc is not held
+    for latest in statements:
         count += 1
         shifted += latest.shift
         drifts.append(latest.magnitude)

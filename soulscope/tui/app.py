@@ -22,7 +22,9 @@ How the parts talk (read this before adding a tab):
   (parsing only when the file is new or changed); ``app.arc_label`` is the configured arc label.
 - Blocking work (parsing, git, models) runs in thread workers (``@work(thread=True, exclusive=True,
   group=..., exit_on_error=False)``) that post typed messages (``soulscope/tui/messages.py``); an
-  error in a worker becomes a notification, never a crash.
+  error in a worker becomes a notification, never a crash. A big soul (``EARLY_TEXT_BYTES`` and
+  more) is parsed in a process of its own (``soulscope/tui/loader.py``), so that the UI thread
+  keeps the interpreter while it loads; its worker thread only receives what the process sends.
 - Soul-file text is data: widgets get ``rich.text.Text`` / ``Content`` built from it, never markup.
 """
 
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import gc
 import os
+from array import array
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -52,6 +55,7 @@ from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
 from soulscope.soul.model import Soul, clean, decoded_pieces
+from soulscope.soul.pieces import SoulPieces
 from soulscope.tui.actions import (
     ACTIONS,
     BY_ID,
@@ -63,6 +67,8 @@ from soulscope.tui.actions import (
 )
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
+from soulscope.tui.file_lines import FileLines
+from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.messages import (
     FrameLanded,
     FramesFinished,
@@ -95,6 +101,16 @@ MAX_FRAMES_AT_ONCE = 1000
 
 # A file at least this big is shown as text while it is parsed (parsing 20 MB takes seconds).
 EARLY_TEXT_BYTES = 1_000_000
+
+def _array(data: bytes) -> array:
+    """The ints (``array("q")``) that ``data`` holds."""
+    numbers = array("q")
+    numbers.frombytes(data)
+    return numbers
+
+
+# Reads of a big file that changed while it was read, before the dashboard says so.
+READ_TRIES = 3
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
@@ -131,6 +147,7 @@ class SoulscopeApp(App[None]):
         self.soul: Soul | None = None  # the selected agent's, once parsed
         self._pending: tuple[str, int] | None = None  # ("line"|"frame", n): where to go once parsed
         self._world_started = 0.0
+        self._loaders: set[SoulLoader] = set()  # the processes parsing big souls (one, mostly)
 
     # -- layout ------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -289,6 +306,7 @@ class SoulscopeApp(App[None]):
         previous, tab = self.agent_id, self.query_one(TabbedContent).active
         self.workers.cancel_group(self, "world")
         self.workers.cancel_group(self, "soul")
+        self._stop_loading()
         self.world = world
         self.cache = SoulCache(world, self.arc_label)
         self.soul = None
@@ -302,6 +320,7 @@ class SoulscopeApp(App[None]):
 
     # -- selection and parsing ---------------------------------------------------------------
     def watch_agent_id(self, agent_id: str | None) -> None:
+        self._stop_loading()
         if agent_id is None:
             return
         self.soul = None
@@ -315,58 +334,101 @@ class SoulscopeApp(App[None]):
         else:
             self.load_soul(agent_id, self.query_one(SoulPane).view.layout_width)
 
+    def _stop_loading(self) -> None:
+        """End the process parsing the soul chosen before, if it still runs."""
+        for loader in list(self._loaders):
+            loader.close()
+
+    def on_unmount(self) -> None:
+        self._stop_loading()  # quitting while a big soul loads leaves no process behind
+
     @work(thread=True, exclusive=True, group="soul", exit_on_error=False)
     def load_soul(self, agent_id: str, width: int = -1) -> None:
-        """Parse ``agent_id``'s soul; a big file's text is shown first (its long lines found here
-        for about the Soul view's ``width``, so that the UI thread lays out only those)."""
+        """Parse ``agent_id``'s soul; a big file in a process of its own (``_load_big``), its text
+        shown first (its long lines found for about the Soul view's ``width``)."""
         started = perf_counter()
         try:
             listed = self.world.agent(agent_id)
-            big = listed.size >= EARLY_TEXT_BYTES
-            early: tuple[bytes, str] | None = None
-            if big:
+            if listed.size >= EARLY_TEXT_BYTES:
                 # The collector's full passes walk every object the app holds, on whichever
                 # thread allocates, and the UI waits for them: while a big soul loads, they walk
                 # only what is new (the app's objects, alive as long as it runs, are set aside).
                 gc.freeze()
-                early = self._read_early(listed.path, agent_id, width)
+                self._load_big(agent_id, listed.path, width, started)
+                return
             soul, summary = self.cache.load(agent_id)
         except WorldError as exc:
             self.post_message(SoulFailed(agent_id, str(exc)))
             return
         # Ready before the UI asks: the Soul tab's text and the Becoming tab's arc.
-        if early is not None:
-            soul.share_display_text(*early)  # the text on screen, not a second copy of 40 MB
         soul.display_text  # noqa: B018
         self.cache.arc(agent_id, soul)
-        if big:
-            gc.freeze()  # and its arc's tens of thousands of statements, from now on
         self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
 
-    def _read_early(self, path: Path, agent_id: str, width: int) -> tuple[bytes, str] | None:
-        """Show the file's text before it is parsed; the bytes read and the text shown."""
+    def _load_big(self, agent_id: str, path: Path, width: int, started: float) -> None:
+        """Show a big file's text at once, and parse it (and find its arc, and cut its lines) in
+        a process of its own: a thread would share the interpreter with the UI, whose every turn
+        then waits behind it. Only what the UI needs comes back, in pieces cheap to receive."""
+        for _ in range(READ_TRIES):
+            stamp = self.cache.stamp(agent_id)
+            parsed = self.cache.parsed(agent_id, stamp)  # (the world's worker may have parsed it)
+            if parsed is not None:
+                data = parsed[0].data
+                break
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise WorldError(f"cannot read {path}: {exc.strerror}") from exc
+            if len(data) == stamp[1] and self.cache.stamp(agent_id) == stamp:
+                break  # one version of the file, whole (a frame may be landing: read it again)
+        else:
+            keys = " or ".join(self.keys_of(BY_ID["app.reload"]))
+            raise WorldError(f"{path} kept changing while it was read; {keys} reads it again.")
+        # Its beginning, where the view opens, while the whole file is cut into lines.
+        first = next(decoded_pieces(data), "")
+        if len(first) < len(data):
+            self.post_message(SoulTextRead(agent_id, display_lines([clean(first)])))
+        length = max(width // 2 - 8, 20)  # lines that wrap a little narrower than now, or more
+        worker = get_current_worker()
         try:
-            data = path.read_bytes()
-        except OSError:
-            return None  # parsing it says why, in one sentence
-        # In pieces: one decoding of 20 MB would hold the interpreter, and the keys wait. The
-        # first piece is shown at once (the top of the file, where the view opens), the whole
-        # file a moment later.
-        pieces: list[str] = []
-        for piece in decoded_pieces(data):
-            pieces.append(clean(piece))
-            if len(pieces) == 1 and len(piece) < len(data):
-                self.post_message(SoulTextRead(agent_id, pieces[0], display_lines(pieces)))
-        lines = display_lines(pieces)
-        # The lines that can wrap a little narrower than now (a scroll bar, a resize) or more.
-        long = LongLines.of(lines, max(width // 2 - 8, 20))
-        text = "".join(pieces)
-        self.post_message(SoulTextRead(agent_id, text, lines, long))
-        return data, text
+            loader = SoulLoader(data, agent_id, self.arc_label, length, send_soul=parsed is None)
+        except OSError as exc:
+            raise WorldError(f"{path} could not be parsed: {exc.strerror}") from exc
+        self._loaders.add(loader)
+        if worker.is_cancelled:  # (another agent was chosen meanwhile)
+            loader.close()
+        pieces, statements, summary, shown, kind = SoulPieces(data), [], None, None, ""
+        try:
+            for kind, value in loader.messages():
+                if worker.is_cancelled:
+                    loader.close()
+                elif kind == "lines":
+                    bounds, length, indices, lengths, plain = value
+                    shown = (
+                        FileLines(data, _array(bounds)),
+                        LongLines(length, _array(indices), _array(lengths), plain),
+                    )
+                    self.post_message(SoulTextRead(agent_id, *shown))
+                elif kind == "arc":
+                    statements += value[1]
+                elif kind == "summary":
+                    summary = value
+                elif kind != "done":
+                    pieces.add(kind, value)
+        except LoadError as exc:
+            raise WorldError(f"{path} could not be parsed: {exc}") from exc
+        finally:
+            self._loaders.discard(loader)
+        if worker.is_cancelled or kind != "done":
+            return
+        soul, summary = parsed or self.cache.keep(agent_id, stamp, pieces.soul(), summary)
+        self.cache.keep_arc(agent_id, soul, statements, shown)
+        gc.freeze()  # and its arc's tens of thousands of statements, from now on
+        self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
 
     def on_soul_text_read(self, message: SoulTextRead) -> None:
         if self.is_running and message.agent_id == self.agent_id and self.soul is None:
-            self.query_one(SoulPane).show_text(message.text, message.lines, message.long)
+            self.query_one(SoulPane).show_text(message.lines, message.long)
 
     def on_soul_loaded(self, message: SoulLoaded) -> None:
         # A worker may finish while the app is closing and its widgets are going away.

@@ -5,15 +5,23 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary, Statement, arc, summarize
 from soulscope.world import World, WorldError
 
+if TYPE_CHECKING:
+    from soulscope.tui.file_lines import FileLines
+    from soulscope.tui.widgets.soul_text import LongLines
+
+    Shown = tuple[FileLines, LongLines]
+
 # A soul holds its text a few times over (source, blocks, display strings); 512 of the largest
 # real files (90 KB) stay well under a gigabyte, and worlds beyond that evict the oldest.
 MAX_SOULS = 512
-# Arcs kept for the most recently shown souls (a 20 MB soul's arc holds tens of thousands of rows).
+# Arcs kept for the most recently shown souls (a 20 MB soul's arc holds tens of thousands of rows),
+# with a big soul's lines as its Soul view shows them.
 MAX_ARCS = 8
 
 
@@ -30,9 +38,11 @@ class SoulCache:
         self.max_souls = max_souls
         self._lock = threading.Lock()
         self._souls: OrderedDict[str, tuple[tuple[int, int], Soul, ArcSummary]] = OrderedDict()
-        self._arcs: OrderedDict[str, tuple[Soul, list[Statement]]] = OrderedDict()
+        self._arcs: OrderedDict[str, tuple[Soul, list[Statement], Shown | None]] = OrderedDict()
 
-    def _stamp(self, agent_id: str) -> tuple[int, int]:
+    def stamp(self, agent_id: str) -> tuple[int, int]:
+        """What tells one version of ``agent_id``'s file from another (mtime, size); raises
+        ``WorldError`` (one sentence) when the file cannot be read."""
         path = self.world.soul_path(agent_id)
         try:
             st = os.stat(path)
@@ -49,7 +59,7 @@ class SoulCache:
         if entry is None or (with_arc and (arc_of is None or arc_of[0] is not entry[1])):
             return None
         try:
-            stamp = self._stamp(agent_id)
+            stamp = self.stamp(agent_id)
         except WorldError:
             return None
         return entry[1] if entry[0] == stamp else None
@@ -59,14 +69,26 @@ class SoulCache:
 
         Raises ``WorldError`` (one sentence) when the file cannot be read.
         """
-        stamp = self._stamp(agent_id)
+        stamp = self.stamp(agent_id)
+        got = self.parsed(agent_id, stamp)
+        if got is not None:
+            return got
+        soul = self.world.read(agent_id)
+        return self.keep(agent_id, stamp, soul, summarize(agent_id, soul, self.label))
+
+    def parsed(self, agent_id: str, stamp: tuple[int, int]) -> tuple[Soul, ArcSummary] | None:
+        """The soul and summary of that version of the file, if it is parsed; never parses."""
         with self._lock:
             entry = self._souls.get(agent_id)
-            if entry is not None and entry[0] == stamp:
-                self._souls.move_to_end(agent_id)
-                return entry[1], entry[2]
-        soul = self.world.read(agent_id)
-        summary = summarize(agent_id, soul, self.label)
+            if entry is None or entry[0] != stamp:
+                return None
+            self._souls.move_to_end(agent_id)
+            return entry[1], entry[2]
+
+    def keep(
+        self, agent_id: str, stamp: tuple[int, int], soul: Soul, summary: ArcSummary
+    ) -> tuple[Soul, ArcSummary]:
+        """Keep a soul parsed from the version ``stamp`` of the file; what is kept is returned."""
         with self._lock:
             entry = self._souls.get(agent_id)
             if entry is not None and entry[0] == stamp:
@@ -87,9 +109,22 @@ class SoulCache:
         if got is not None and got[0] is soul:
             return got[1]
         statements = arc(soul, self.label)
+        self.keep_arc(agent_id, soul, statements)
+        return statements
+
+    def keep_arc(
+        self, agent_id: str, soul: Soul, statements: list[Statement], shown: Shown | None = None
+    ) -> None:
+        """Keep the arc of ``soul`` (computed elsewhere), and the lines its Soul view shows."""
         with self._lock:
-            self._arcs[agent_id] = (soul, statements)
+            self._arcs[agent_id] = (soul, statements, shown)
             self._arcs.move_to_end(agent_id)
             while len(self._arcs) > MAX_ARCS:
                 self._arcs.popitem(last=False)
-        return statements
+
+    def shown(self, agent_id: str, soul: Soul) -> Shown | None:
+        """The lines of a big ``soul`` as its Soul view shows them, and its long lines (None for
+        a small soul: its view cuts its text)."""
+        with self._lock:
+            got = self._arcs.get(agent_id)
+        return got[2] if got is not None and got[0] is soul else None

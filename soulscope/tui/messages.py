@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textual.message import Message
@@ -24,12 +25,12 @@ class SoulLoaded(Message):
 
 @dataclass
 class SoulTextRead(Message):
-    """A big file of the selected agent is read, not yet parsed: its text, shown meanwhile
-    (already cut into the view's lines, its long lines found)."""
+    """A big file of the selected agent is read, not yet parsed: its text, shown meanwhile, as
+    the view's lines (its beginning, a list; then the whole file, ``FileLines``, its long lines
+    found)."""
 
     agent_id: str
-    text: str
-    lines: list[str]
+    lines: Sequence[str]
     long: LongLines | None = None
 
 

@@ -29,7 +29,7 @@ class SoulPane(Pane):
     def __init__(self) -> None:
         super().__init__(id="soul-pane")
         self._frame_lines: Sequence[int] = []
-        self._early_text: str | None = None  # shown before the soul was parsed
+        self._early: Sequence[str] | None = None  # lines shown before the soul was parsed
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="soul-header")
@@ -41,25 +41,28 @@ class SoulPane(Pane):
         return self.query_one(SoulText)
 
     def watch_agent_id(self, agent_id: str | None) -> None:
-        self._early_text = None
+        self._early = None
         if agent_id is not None:
             self.query_one("#soul-header", StatusLine).show(Text(f"{agent_id} · parsing…"))
 
-    def show_text(self, text: str, lines: list[str], long: LongLines | None = None) -> None:
-        """Show a big file's text (``lines``: cut by ``display_lines``, ``long``: its long lines)
-        while it is parsed (the frame keys wait for the parsed soul); its beginning may come
-        first, then the whole text keeps the reader's place."""
-        keep_place = self._early_text is not None
-        self._early_text = text
+    def show_text(self, lines: Sequence[str], long: LongLines | None = None) -> None:
+        """Show a big file's lines (a list cut by ``display_lines``, or ``FileLines``; ``long``:
+        its long lines) while it is parsed (the frame keys wait for the parsed soul); its
+        beginning may come first, then the whole file keeps the reader's place."""
+        keep_place = self._early is not None
+        self._early = lines
         self.view.set_lines(lines, long, keep_place=keep_place)
 
     def watch_soul(self, old: Soul | None, soul: Soul | None) -> None:
         self._frame_lines = soul.frame_lines if soul else []
         top = self.view.top_line
-        text = soul.display_text if soul else ""
-        early, self._early_text = self._early_text, None
-        if text != early:  # the text shown while parsing stays, scrolled where the reader is
-            self.view.set_text(text)
+        early, self._early = self._early, None
+        # A big soul: the lines of its file, decoded as they are shown (the cache keeps them).
+        shown = self.app.cache.shown(self.agent_id, soul) if soul and self.agent_id else None
+        if shown is None:
+            self.view.set_text(soul.display_text if soul else "")
+        elif shown[0] is not early:  # the lines shown while parsing stay, where the reader is
+            self.view.set_lines(*shown)
         if old is not None and soul is not None and old.agent_id == soul.agent_id:
             # The same agent read again (its file grew): stay where the reader was.
             self.view.scroll_to_line(top)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import gt, or_
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -27,6 +28,7 @@ from textual.strip import Strip
 
 from soulscope.controls import visible
 from soulscope.tui.actions import bindings
+from soulscope.tui.file_lines import FileLines
 from soulscope.tui.widgets.scrolling import set_virtual_size
 
 _TITLE = re.compile(r"^# ")
@@ -42,8 +44,6 @@ _LABEL = re.compile(
 _BOLD = re.compile(r"\*\*[^*\n]+?\*\*")
 _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
-# Lines looked at in one C call (about a millisecond's worth) by a scan of the whole text.
-_SCAN_LINES = 20_000
 # The component classes of the view (``soul-text--<name>``), one per kind of styled span.
 _STYLE_NAMES = (
     "title", "frame", "section", "subheading", "comment", "bullet", "label", "bold", "reference"
@@ -138,23 +138,15 @@ def wrap_offsets(line: str, width: int, indent: int = 0) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class LongLines:
-    """The lines longer than ``length`` characters, by index: the only ones that can wrap at
-    widths of ``2 * length`` and more. A worker finds them in a big file before it is shown, so
-    that laying it out on the UI thread looks at these alone."""
+    """The lines longer than ``length`` characters: the only ones that can wrap at widths of
+    ``2 * length`` and more. The process that loads a big file finds them before it is shown, so
+    that laying it out on the UI thread looks at these alone, and decodes only the ones that do
+    wrap: each line's index, length and whether it is ASCII (1) or not (0)."""
 
     length: int
-    indices: list[int]
-
-    @classmethod
-    def of(cls, lines: list[str], length: int) -> LongLines:
-        # A slice at a time: one C call over 650,000 lines holds the interpreter, and the UI
-        # thread waits on it.
-        indices: list[int] = []
-        longer = length.__lt__
-        for start in range(0, len(lines), _SCAN_LINES):
-            part = lines[start : start + _SCAN_LINES]
-            indices += compress(range(start, start + len(part)), map(longer, map(len, part)))
-        return cls(length, indices)
+    indices: Sequence[int]
+    lengths: Sequence[int]
+    plain: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +163,7 @@ class Rows:
     extra: list[int]
 
     @classmethod
-    def of(cls, lines: list[str], width: int, long: LongLines | None = None) -> Rows:
+    def of(cls, lines: Sequence[str], width: int, long: LongLines | None = None) -> Rows:
         wrapped: list[int] = []
         all_starts: list[list[int]] = []
         first_rows: list[int] = []
@@ -182,8 +174,12 @@ class Rows:
         # longer ones are looked at (picked out at C speed).
         half = width // 2
         if long is not None and long.length <= half:
-            longer = map(half.__lt__, map(len, map(lines.__getitem__, long.indices)))
-            candidates = compress(long.indices, longer)
+            # Longer than the width, or than half of it with characters that may be wide.
+            lengths = long.lengths
+            wrap = map(or_, map(width.__lt__, lengths), map(gt, map(half.__lt__, lengths), long.plain))
+            candidates = compress(long.indices, wrap)
+        elif isinstance(lines, FileLines):  # (each line decoded when asked: look at its size)
+            candidates = lines.longer_than(half)
         else:
             candidates = compress(range(len(lines)), map(half.__lt__, map(len, lines)))
         for i in candidates:
@@ -243,7 +239,7 @@ class SoulText(ScrollView, can_focus=True):
         self, *, name: str | None = None, id: str | None = None, classes: str | None = None
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._lines: list[str] = []
+        self._lines: Sequence[str] = []
         self._rows = _NO_ROWS
         self._long: LongLines | None = None  # found by whoever cut the lines
         self._layout_height = -1
@@ -263,9 +259,9 @@ class SoulText(ScrollView, can_focus=True):
         self.set_lines(display_lines([text]))
 
     def set_lines(
-        self, lines: list[str], long: LongLines | None = None, keep_place: bool = False
+        self, lines: Sequence[str], long: LongLines | None = None, keep_place: bool = False
     ) -> None:
-        """Show lines that ``display_lines`` cut (``long``: their long lines, found already),
+        """Show lines that ``display_lines`` cut, or ``FileLines`` (``long``: their long lines),
         scrolled to the top, or with the same line at the top (``keep_place``: more of a text)."""
         self._lines = lines
         self._styled.clear()

@@ -1,0 +1,98 @@
+"""A parsed soul in pieces that are cheap to receive, for parsing it in another process.
+
+Unpickling a big soul whole (218,000 frames: lists of hundreds of thousands of strings) is one
+long C call, which holds the interpreter while it runs; its columns go instead as flat arrays
+(bytes) and its lists a few thousand items at a time. The file's bytes are not sent: the
+receiver has them already and puts the soul together around them.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from soulscope.soul.model import FrameColumns, Frames, Problem, Soul
+
+# Items of a list in one piece (a few milliseconds to unpickle).
+CHUNK = 5000
+
+_ARRAYS = ("starts", "ends", "lines", "end_lines", "numbers", "duplicates")
+_STRINGS = ("suffixes", "dates", "times", "titles")
+
+Piece = tuple[str, Any]
+
+
+def chunks(items: Sequence[Any], kind: str, name: str = "") -> Iterator[Piece]:
+    """``items`` as pieces ``(kind, (name, a few thousand items))``."""
+    for start in range(0, len(items), CHUNK):
+        yield kind, (name, list(items[start : start + CHUNK]))
+
+
+def soul_pieces(soul: Soul) -> Iterator[Piece]:
+    """``soul`` as pieces, each a small value to pickle, in the order ``SoulPieces`` takes them."""
+    columns = soul.frames.columns
+    yield "soul", (
+        soul.preamble,
+        soul.sections,
+        soul.name,
+        soul.identity,
+        soul.agent_id,
+        soul.section_places,
+        columns.build,
+    )
+    for name in _ARRAYS:
+        yield "array", (name, getattr(columns, name).tobytes())
+    yield "array", ("reversed", bytes(columns.reversed))
+    for name in _STRINGS:
+        yield from chunks(getattr(columns, name), "strings", name)
+    yield from chunks(soul.problems, "problems")
+
+
+class SoulPieces:
+    """The receiving side: ``add`` each piece, then ``soul()`` is the soul of ``data``."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._head: tuple | None = None
+        self._columns: FrameColumns | None = None
+        self._problems: list[Problem] = []
+
+    def add(self, kind: str, value: Any) -> None:
+        if kind == "soul":
+            self._head = value
+            self._columns = FrameColumns(self.data, value[-1])
+            return
+        columns = self._columns
+        assert columns is not None, "the soul's head comes first"
+        name, items = value
+        if kind == "array":
+            if name == "reversed":
+                columns.reversed = bytearray(items)
+            else:
+                column = array("q")
+                column.frombytes(items)
+                setattr(columns, name, column)
+        elif kind == "strings":
+            # One string for each recurring date, time or title, as the parser keeps them.
+            getattr(columns, name).extend([s and sys.intern(s) for s in items])
+        elif kind == "problems":
+            self._problems += items
+        else:
+            raise ValueError(f"not a piece of a soul: {kind}")
+
+    def soul(self) -> Soul:
+        assert self._head is not None and self._columns is not None, "no soul was received"
+        preamble, sections, name, identity, agent_id, places, _ = self._head
+        return Soul(
+            data=self.data,
+            preamble=preamble,
+            sections=sections,
+            frames=Frames(self._columns),
+            problems=tuple(self._problems),
+            name=name,
+            identity=identity,
+            agent_id=agent_id,
+            section_places=places,
+        )
