@@ -154,7 +154,7 @@ async def dashboard_ready(app: SoulscopeApp) -> None:
 
 async def dashboard_keys(world: World, largest: str) -> dict[str, list[Sample]]:
     """``]`` through the largest file, ``j``/``k`` in the agent list, tab switches."""
-    from textual.widgets import TabbedContent
+    from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 
     app = SoulscopeApp(world)
     out: dict[str, list[Sample]] = {"]": [], "j": [], "tab": []}
@@ -186,7 +186,7 @@ async def dashboard_keys(world: World, largest: str) -> dict[str, list[Sample]]:
             )
             await pilot.pause(0.15)  # the cursor's agent is shown once it rests (not timed)
             await app.workers.wait_for_complete()
-        tabs = app.query_one(TabbedContent)
+        tabs = app.query_one(TabbedPanes)
         for i in range(PRESSES):
             key = "2" if i % 2 == 0 else "1"
             want = "becoming" if key == "2" else "soul"

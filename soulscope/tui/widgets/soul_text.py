@@ -27,7 +27,7 @@ from textual.strip import Strip
 
 from soulscope.controls import visible
 from soulscope.tui.actions import bindings
-from soulscope.tui.widgets.scrolling import set_virtual_size
+from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 
 _TITLE = re.compile(r"^# ")
 _FRAME = re.compile(r"^##\s*Frame\b", re.I)
@@ -219,7 +219,7 @@ class Rows:
 _NO_ROWS = Rows(-1, 0, [], [], [], [])
 
 
-class SoulText(ScrollView, can_focus=True):
+class SoulText(SteadyBars, ScrollView, can_focus=True):
     """Scrollable, word-wrapped, styled view of a soul file's text."""
 
     # j/k and g/G come from the app (they act on whichever view is focused).

@@ -20,12 +20,12 @@ from textual.widget import Widget
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
-from soulscope.tui.widgets.scrolling import bars_stay
+from soulscope.tui.widgets.scrolling import SteadyBars, bars_stay
 
 CellType = TypeVar("CellType")
 
 
-class Table(DataTable[CellType]):
+class Table(SteadyBars, DataTable[CellType]):
     """A ``DataTable`` whose rows survive a tab switch and a focus change."""
 
     def __init__(self, *args, **kwargs) -> None:
