@@ -24,6 +24,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from soulscope.controls import visible
 from soulscope.tui.actions import bindings
@@ -219,6 +220,14 @@ class Rows:
 _NO_ROWS = Rows(-1, 0, [], [], [], [])
 
 
+def focus_styled(widget: Widget) -> bool:
+    """Whether a rule of the app's stylesheet that may apply to ``widget`` (or to one of its
+    component classes) depends on the focus."""
+    rules = widget.app.stylesheet.rules_map
+    names = widget._selector_names | {f".{name}" for name in widget.COMPONENT_CLASSES}
+    return any("focus" in rule.pseudo_classes for name in rules.keys() & names for rule in rules[name])
+
+
 class SoulText(SteadyBars, ScrollView, can_focus=True):
     """Scrollable, word-wrapped, styled view of a soul file's text."""
 
@@ -352,6 +361,12 @@ class SoulText(SteadyBars, ScrollView, can_focus=True):
             self.post_message(self.TopLineChanged(self, line))
 
     # -- rendering ---------------------------------------------------------------------------
+    def watch_has_focus(self, has_focus: bool) -> None:
+        # Textual restyles a widget whenever it gains or loses the focus: every rule is set again
+        # and its scrollbars repaint (a tenth of a tab switch), though no rule may depend on it.
+        if focus_styled(self):
+            super().watch_has_focus(has_focus)
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._base = None  # focus moved or the theme changed: read the styles at the next paint
