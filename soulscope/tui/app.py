@@ -5,7 +5,8 @@ How the parts talk (read this before adding a tab):
 - A tab is a ``Pane`` (``soulscope/tui/panes/base.py``) in its own module under
   ``soulscope/tui/panes/``. Adding a tab is one change: write the module and append its class to
   ``PANES`` below, and give it an action ``tab.<TAB_ID>`` in ``soulscope/tui/actions.py``. The app
-  builds the ``TabPane`` (id ``Pane.TAB_ID``) from it; the tab's key focuses ``Pane.focus_content``.
+  puts it under its tab (id ``Pane.TAB_ID``) in ``TabbedPanes``; the tab's key focuses
+  ``Pane.focus_content``.
 - Keys: every binding, palette entry and help row comes from ``soulscope/tui/actions.py``. A pane's
   bindings are ``bindings("<context>")``; the user's ``[keys]`` table remaps them by action id.
 - How a pane learns the selected agent: the app sets the reactive ``pane.agent_id`` at once when the
@@ -45,7 +46,7 @@ from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Header, TabbedContent, TabPane
+from textual.widgets import Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from soulscope.bundled import bundled
@@ -89,6 +90,7 @@ from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.tui.widgets.soul_text import LongLines, display_lines
+from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"
@@ -157,10 +159,9 @@ class SoulscopeApp(App[None]):
         yield Header()
         with Horizontal(id="main"):
             yield AgentList(self.world.agents(), self._names())
-            with TabbedContent(id="tabs", initial=PANES[0].TAB_ID):
-                for pane_class in PANES:
-                    with TabPane(pane_class.TAB_TITLE, id=pane_class.TAB_ID):
-                        yield pane_class()
+            yield TabbedPanes(
+                ((p.TAB_ID, p.TAB_TITLE, p()) for p in PANES), id="tabs"
+            )
         yield FrameBar()
         yield KeyFooter()
 
@@ -220,7 +221,7 @@ class SoulscopeApp(App[None]):
     @property
     def active_pane(self) -> Pane:
         """The pane of the tab shown now."""
-        return self.query_one(f"TabPane#{self.query_one(TabbedContent).active} > Pane", Pane)
+        return self.pane(self.query_one(TabbedPanes).active)
 
     @property
     def sidebar(self) -> AgentList:
@@ -288,7 +289,7 @@ class SoulscopeApp(App[None]):
 
     def show_tab(self, tab_id: str, *, focus: bool = True) -> None:
         """Show a tab and (unless ``focus`` is False) focus its main widget, so its keys act at once."""
-        self.query_one(TabbedContent).active = tab_id
+        self.query_one(TabbedPanes).active = tab_id
         if focus:
             self.pane(tab_id).focus_content()
 
@@ -303,7 +304,7 @@ class SoulscopeApp(App[None]):
         self.run_worker(self._open_world(world), exclusive=True, group="open-world")
 
     async def _open_world(self, world: World) -> None:
-        previous, tab = self.agent_id, self.query_one(TabbedContent).active
+        previous, tab = self.agent_id, self.query_one(TabbedPanes).active
         self.workers.cancel_group(self, "world")
         self.workers.cancel_group(self, "soul")
         self._stop_loading()

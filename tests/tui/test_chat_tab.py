@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Markdown, OptionList, TabbedContent
+from textual.widgets import Input, Markdown, OptionList
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.panes.soul import SoulPane
+from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World
 from tests.openai_server import OpenAIServer
 from tests.tui.conftest import ADA, BO, CY, settle, write_world
@@ -66,7 +67,7 @@ async def test_offline_answer_lists_citations_and_enter_opens_the_frame(tmp_path
         assert app.focused is citations, app.focused
         await pilot.press("enter")
         await settle(pilot)
-        assert app.query_one(TabbedContent).active == SoulPane.TAB_ID
+        assert app.query_one(TabbedPanes).active == SoulPane.TAB_ID
         assert app.query_one(SoulPane).current_frame().number == 3
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.command import CommandList, CommandPalette
-from textual.widgets import DataTable, Input, TabbedContent
+from textual.widgets import DataTable, Input
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.messages import SoulLoaded, WorldParsed, WorldProgress
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import World
 from tests.tui.conftest import ADA, frame, settle, world_table, write_world
@@ -90,13 +91,13 @@ async def test_tabs_switch_by_key_and_by_click(small_world: World) -> None:
     app = SoulscopeApp(small_world)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        tabs = app.query_one(TabbedContent)
+        tabs = app.query_one(TabbedPanes)
         assert tabs.active == "soul"
         await pilot.press("2")
         assert tabs.active == "becoming"
         await pilot.press("3")
         assert tabs.active == "world"
-        await pilot.click("#--content-tab-soul")
+        await pilot.click("Tab#soul")
         assert tabs.active == "soul"
 
 
@@ -139,7 +140,7 @@ async def test_enter_on_the_arc_opens_that_frame(small_world: World) -> None:
         marks = [str(table.get_cell_at((r, 3))) for r in range(4)]
         assert marks == ["", "= repeat", "▲ shift", "▲ shift"]
         await pilot.press("j", "j", "enter")
-        assert app.query_one(TabbedContent).active == "soul"
+        assert app.query_one(TabbedPanes).active == "soul"
         assert header(app).startswith("Frame 3 — 2026-03-03")
         detail = str(app.query_one("#arc-detail").render())
         assert "cataloguer  →  indexer" in detail
@@ -290,7 +291,7 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         assert isinstance(app.screen, PickScreen)
         await pilot.press("b", "o", "enter")
         await settle(pilot)
-        assert app.query_one(TabbedContent).active == "becoming"
+        assert app.query_one(TabbedPanes).active == "becoming"
         table = app.query_one("#compare", DataTable)
         assert table.display
         rows = [
@@ -332,7 +333,7 @@ async def test_palette_runs_actions_by_name(small_world: World) -> None:
         await pilot.pause(0.5)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.query_one(TabbedContent).active == "world"
+        assert app.query_one(TabbedPanes).active == "world"
 
 
 async def test_reload_reads_grown_files_and_keeps_the_place(small_world: World) -> None:

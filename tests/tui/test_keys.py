@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, TabbedContent
+from textual.widgets import DataTable, Input
 
 from soulscope.config import load_settings
 from soulscope.history.timeline import WorldAt
@@ -17,6 +17,7 @@ from soulscope.tui.screens import HelpScreen, PickScreen
 from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import World
 from tests.tui.conftest import frame, settle, soul, world_table, write_world
@@ -30,7 +31,7 @@ def filter_box(app: SoulscopeApp) -> Input:
 
 
 def tab(app: SoulscopeApp) -> str:
-    return app.query_one(TabbedContent).active
+    return app.query_one(TabbedPanes).active
 
 
 async def test_tab_keys_focus_the_tab_content_so_its_keys_act_at_once(small_world: World) -> None:

@@ -1,12 +1,15 @@
-"""Word wrapping of the Soul view: rows cover every character once, within the width."""
+"""The Soul view: word wrapping (rows cover every character once, within the width), and its
+focus styling."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.cells import cell_len
+from textual.app import App, ComposeResult
+from textual.widgets import Input
 
-from soulscope.tui.widgets.soul_text import hanging_indent, wrap_offsets
+from soulscope.tui.widgets.soul_text import SoulText, hanging_indent, wrap_offsets
 
 
 def rows(line: str, width: int, indent: int) -> list[str]:
@@ -45,3 +48,28 @@ def test_rows_cover_the_line_exactly_and_fit(line: str, width: int) -> None:
         # character wider than the room still gets a row of its own.
         drawn = part[:-1] if part.endswith(" ") else part
         assert (part or line == "") and (cell_len(drawn) <= room or len(part) == 1)
+
+
+class FocusStyledApp(App[None]):
+    """A stylesheet that colours the focused view's frames: the focus still restyles it."""
+
+    CSS = "SoulText:focus > .soul-text--frame { color: red; }"
+
+    def compose(self) -> ComposeResult:
+        yield SoulText()
+        yield Input()
+
+
+async def test_a_focus_rule_in_the_stylesheet_still_applies_to_the_view() -> None:
+    app = FocusStyledApp()
+    async with app.run_test() as pilot:
+        view = app.query_one(SoulText)
+        view.set_text("# Frame 1\n\nbody\n")
+        app.query_one(Input).focus()
+        await pilot.pause()
+        blurred = view.get_component_rich_style("soul-text--frame", partial=True)
+        view.focus()
+        await pilot.pause()
+        focused = view.get_component_rich_style("soul-text--frame", partial=True)
+        assert focused.color is not None and focused.color.name == "#ff0000"
+        assert blurred.color is None or blurred.color.name != "#ff0000"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, Sparkline, Static, TabbedContent
+from textual.widgets import DataTable, Input, Sparkline, Static
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.becoming import BecomingPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.screens import PickScreen
 from soulscope.tui.why import WhyScreen
+from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World
 from tests.tui.conftest import settle, soul, write_world
 
@@ -77,7 +78,7 @@ async def test_a_opens_the_influencers_arc_at_the_influences_date(tmp_path: Path
         await pilot.press("a")
         await settle(pilot)
         assert app.agent_id == "bo-02"
-        assert app.query_one(TabbedContent).active == BecomingPane.TAB_ID
+        assert app.query_one(TabbedPanes).active == BecomingPane.TAB_ID
         # Frame 3 (2026-03-03) is bo-02's last frame before ada-01's frame 4: "the measurer".
         assert app.query_one("#arc", DataTable).cursor_row == 2
 
@@ -96,7 +97,7 @@ async def test_o_opens_a_cited_post_author_at_that_frame(tmp_path: Path) -> None
         await pilot.press("enter")
         await settle(pilot)
         assert app.agent_id == "bo-02"
-        assert app.query_one(TabbedContent).active == SoulPane.TAB_ID
+        assert app.query_one(TabbedPanes).active == SoulPane.TAB_ID
         assert str(app.query_one("#soul-header", Static).render()).startswith("Frame 2 —")
 
 

@@ -15,7 +15,7 @@ from soulscope.soul.trajectory import ArcSummary
 class Pane(Vertical):
     """The content of one tab.
 
-    Subclasses set ``TAB_ID`` (the ``TabPane`` id, and the context of its actions in
+    Subclasses set ``TAB_ID`` (the id of its tab, and the context of its actions in
     ``soulscope/tui/actions.py``), ``TAB_TITLE`` and ``MAIN`` (a selector of the widget that takes the
     keys when the tab is shown), and react to:
 

@@ -38,7 +38,7 @@ from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
 from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
-from soulscope.tui.widgets.scrolling import set_virtual_size
+from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.table import Table
 
@@ -120,7 +120,7 @@ def render_diff(console: Console, body: RenderableType, width: int) -> list[Stri
     return Strip.from_lines(lines) if lines else [Strip.blank(width)]
 
 
-class DiffView(ScrollView, can_focus=True):
+class DiffView(SteadyBars, ScrollView, can_focus=True):
     """The diff: lines rendered at the view's width (by the worker that read the diff), so that
     showing one paints only the rows on screen; rendered again when the width changes."""
 
@@ -485,9 +485,13 @@ class HistoryPane(Pane):
             self._show_diff(ready)
         else:
             self._read_diff(key, change, marked)
-        ahead = row + self._direction
-        if 0 <= ahead < len(self.commits):
-            key, change, marked = self._diff_of(ahead)
+        # The next one is read once this step is painted: its worker's git and rendering would
+        # hold the paint up (one interpreter lock, two cores shared with git).
+        self.call_after_refresh(self._read_ahead, row + self._direction)
+
+    def _read_ahead(self, row: int) -> None:
+        if 0 <= row < len(self.commits):
+            key, change, marked = self._diff_of(row)
             if key not in self._diffs:
                 self._read_diff(key, change, marked)
 
@@ -610,6 +614,9 @@ class HistoryPane(Pane):
             return
         self._direction = 1 if delta > 0 else -1
         self.table.move_cursor(row=row)
+        # Now, not when the table's RowHighlighted arrives: that comes after the cursor's paint,
+        # and a diff read ahead would wait for the screen's next frame to be shown.
+        self._show(row)
 
     def action_toggle_layout(self) -> None:
         self.side_by_side = not self.side_by_side

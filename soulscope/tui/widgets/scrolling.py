@@ -1,4 +1,6 @@
-"""Setting a scroll view's content size without a layout of the whole screen."""
+"""Scroll views that leave the screen's layout and their scrollbars alone when nothing changed:
+setting a content size without a layout of the whole screen, and a layout that changed none of a
+view's sizes without repainting its scrollbars."""
 
 from __future__ import annotations
 
@@ -33,3 +35,24 @@ def bars_stay(view: Widget, old: Size, new: Size) -> bool:
         old.height > region.height,
         old.width > region.width,
     )
+
+
+class SteadyBars:
+    """For a ``ScrollView`` subclass (listed before it): its scrollbars repaint when its sizes change.
+
+    Textual's ``ScrollView`` compares the container size the layout gives it with its own (its size
+    less the scrollbars' gutter), which always differ, so every layout of the screen (each tab
+    switch) updated and repainted the scrollbars of every scroll view shown, line by line.
+    """
+
+    _bars_sized: tuple[Size, Size, Size, Size] | None = None
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        sized = (size, virtual_size, container_size, self.virtual_size)  # type: ignore[attr-defined]
+        if sized == self._bars_sized:
+            return self._container_size != container_size  # type: ignore[attr-defined]
+        resized = super()._size_updated(size, virtual_size, container_size, layout)  # type: ignore[misc]
+        self._bars_sized = (size, virtual_size, container_size, self.virtual_size)  # type: ignore[attr-defined]
+        return resized

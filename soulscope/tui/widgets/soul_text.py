@@ -25,11 +25,12 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from soulscope.controls import visible
 from soulscope.tui.actions import bindings
 from soulscope.tui.file_lines import FileLines
-from soulscope.tui.widgets.scrolling import set_virtual_size
+from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 
 _TITLE = re.compile(r"^# ")
 _FRAME = re.compile(r"^##\s*Frame\b", re.I)
@@ -215,7 +216,15 @@ class Rows:
 _NO_ROWS = Rows(-1, 0, [], [], [], [])
 
 
-class SoulText(ScrollView, can_focus=True):
+def focus_styled(widget: Widget) -> bool:
+    """Whether a rule of the app's stylesheet that may apply to ``widget`` (or to one of its
+    component classes) depends on the focus."""
+    rules = widget.app.stylesheet.rules_map
+    names = widget._selector_names | {f".{name}" for name in widget.COMPONENT_CLASSES}
+    return any("focus" in rule.pseudo_classes for name in rules.keys() & names for rule in rules[name])
+
+
+class SoulText(SteadyBars, ScrollView, can_focus=True):
     """Scrollable, word-wrapped, styled view of a soul file's text."""
 
     # j/k and g/G come from the app (they act on whichever view is focused).
@@ -348,6 +357,12 @@ class SoulText(ScrollView, can_focus=True):
             self.post_message(self.TopLineChanged(self, line))
 
     # -- rendering ---------------------------------------------------------------------------
+    def watch_has_focus(self, has_focus: bool) -> None:
+        # Textual restyles a widget whenever it gains or loses the focus: every rule is set again
+        # and its scrollbars repaint (a tenth of a tab switch), though no rule may depend on it.
+        if focus_styled(self):
+            super().watch_has_focus(has_focus)
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._base = None  # focus moved or the theme changed: read the styles at the next paint

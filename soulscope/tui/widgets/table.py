@@ -20,26 +20,26 @@ from textual.widget import Widget
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
-from soulscope.tui.widgets.scrolling import bars_stay
+from soulscope.tui.widgets.scrolling import SteadyBars, bars_stay
 
 CellType = TypeVar("CellType")
 
 
-class Table(DataTable[CellType]):
+class Table(SteadyBars, DataTable[CellType]):
     """A ``DataTable`` whose rows survive a tab switch and a focus change."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._sized: tuple[Size, Size] | None = None  # (size, virtual size) the rows were laid out for
+        self._sized: Size | None = None  # the size the rows were rendered at
         self._looks: dict[object, tuple[Style, ...]] = {}  # focus/hover state -> its styles
         self._look_stale = True
 
     def _on_resize(self, event: events.Resize) -> None:
-        # Textual calls the handler of every class of the MRO; DataTable's forgets the rows.
-        sized = (event.size, event.virtual_size)
-        if sized == self._sized:
+        # Textual calls the handler of every class of the MRO; DataTable's forgets the rows. They
+        # depend on the table's size alone: new rows (a new virtual size) renew them anyway.
+        if event.size == self._sized:
             event.prevent_default()
-        self._sized = sized
+        self._sized = event.size
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         # DataTable sets its virtual size for each batch of new rows, and that lays the whole

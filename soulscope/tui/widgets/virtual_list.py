@@ -23,7 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from soulscope.controls import visible
-from soulscope.tui.widgets.scrolling import set_virtual_size
+from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 
 # A row's text for a key, at a width (so that it can align a right-hand part).
 RowLabel = Callable[[str, int], Text]
@@ -31,7 +31,7 @@ RowLabel = Callable[[str, int], Text]
 MAX_DRAWN = 2000  # rows kept as drawn; scrolling through more starts the store again
 
 
-class VirtualList(ScrollView, can_focus=True):
+class VirtualList(SteadyBars, ScrollView, can_focus=True):
     """Keys shown one per line through ``label``; a cursor row; enter or a click selects."""
 
     BINDINGS = [
