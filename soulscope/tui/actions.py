@@ -46,6 +46,12 @@ class Action:
     short: str | None = None
     show: bool = False  # in the footer
     palette: bool = True  # in the command palette (dialog-only keys are not)
+    # Handled as the key arrives, before the keys typed after it are sent anywhere: the keys
+    # into and out of the filter, so that a burst ("/deb", Esc then "j": a fast typist, a paste,
+    # a busy moment) goes where the first of them sent it. Textual handles other keys on their
+    # way back from the focused widget, in order; one that arrives behind a key still on its way
+    # is handled first (so "j/" typed in one burst loses the "j"). A focused text input still
+    # takes the printable ones as text.
     priority: bool = False
 
 
@@ -58,7 +64,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("app.quit", "q", "quit", "Quit soulscope", short="Quit", show=True),
     Action("app.help", "question_mark", "help", "List every key", short="Keys", show=True),
     Action("app.filter", "slash", "focus_filter", "Filter the agent list by id or name",
-           short="Filter", show=True),
+           short="Filter", show=True, priority=True),
     Action("app.sidebar", "backslash", "toggle_sidebar", "Show or hide the agent list",
            short="Agents"),
     Action("app.sort", "s", "cycle_sort", "Sort the agent list (name, frames, activity)"),
@@ -144,7 +150,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("why.up", "k", "scroll('up')", "Scroll the explanation up", context="why",
            palette=False),
     Action("filter.leave", "escape", "leave", "Leave the filter, back to the list",
-           context="filter", palette=False),
+           context="filter", palette=False, priority=True),
     # -- dialogs -------------------------------------------------------------------------------
     Action("dialog.close", "escape,q", "dismiss", "Close the dialog", context="dialog",
            short="Close", palette=False),

@@ -45,7 +45,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -69,6 +69,7 @@ from soulscope.tui.actions import (
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.file_lines import FileLines
+from soulscope.tui.focus import focus_now
 from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.messages import (
     FrameLanded,
@@ -119,6 +120,10 @@ PROGRESS_INTERVAL = 0.25
 
 # Below this many columns the agent list folds away by itself (the tabs need the room).
 NARROW = 100
+# The app's actions whose keys are handled as they arrive (``Action.priority``).
+ARRIVAL_ACTIONS = frozenset(
+    a.action.split("(")[0] for a in ACTIONS if a.priority and a.context == "app"
+)
 
 
 class SoulscopeApp(App[None]):
@@ -196,7 +201,7 @@ class SoulscopeApp(App[None]):
         self.sub_title = self.world.name
         self._fold_sidebar(self.size.width)
         # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
-        self.sidebar.list.focus()
+        focus_now(self.sidebar.list)
         if not self.world.agents():
             self.notify(
                 f"No soul files in {self.world.memory_dir}.", severity="warning"
@@ -531,6 +536,11 @@ class SoulscopeApp(App[None]):
         for action in ACTIONS:
             yield (CONTEXTS[action.context], " ".join(self.keys_of(action)), action.description,
                    action.id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The keys handled as they arrive (those that move the focus) act on the main screen
+        # only: behind a dialog they would change what the dialog was opened over.
+        return not (action in ARRIVAL_ACTIONS and isinstance(self.screen, ModalScreen))
 
     def action_focus_filter(self) -> None:
         if not self.sidebar.display:

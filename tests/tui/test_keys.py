@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.widgets import DataTable, Input
 
 from soulscope.config import load_settings
@@ -193,10 +194,10 @@ async def test_world_sorts_from_the_keyboard_with_a_mark(small_world: World) -> 
         assert app.sidebar.sort == sidebar  # s in the World tab sorts the World table
         assert agents() == ["ada-01", "bo-02", "cy-03"]
         header = table.visible_rows()[0]
-        assert " Frames ▼ " in header and " Agent   " in header
+        assert " Frames▼ " in header and " Agent   " in header
         await pilot.press("S")
         assert agents() == ["cy-03", "bo-02", "ada-01"]
-        assert " Frames ▲ " in table.visible_rows()[0]
+        assert " Frames▲ " in table.visible_rows()[0]
 
 
 async def test_the_sidebar_folds_in_a_narrow_window_and_on_its_key(small_world: World) -> None:
@@ -328,7 +329,7 @@ async def test_world_counts_posts_and_comments_where_the_world_keeps_them(tmp_pa
         for _ in range(6):  # agent, frames, shifts, drift, last, posts
             await pilot.press("s")
         assert table.visible_rows()[1].startswith(" bo-02 ")
-        assert "Posts/comments ▼" in table.visible_rows()[0]
+        assert "Posts/comments▼" in table.visible_rows()[0]
 
 
 async def test_reload_with_the_same_head_does_not_leave_history_reading(tmp_path: Path) -> None:
@@ -366,3 +367,34 @@ async def test_the_footer_shows_the_focused_tabs_keys_and_a_click_runs_one(small
         await pilot.press("1")
         await settle(pilot)
         assert "Why" not in footer.render_line(0).text
+
+
+async def burst(pilot, *keys: str) -> None:
+    """Keys as a fast typist (or tmux, or a paste) sends them: all of them queued before the
+    first is handled, where ``pilot.press`` waits for each to be handled before the next."""
+    characters = {"slash": "/", "escape": "\x1b", "enter": "\r"}
+    for key in keys:
+        pilot.app.post_message(events.Key(key, characters.get(key, key)))
+    await settle(pilot)
+
+
+async def test_keys_typed_in_one_burst_into_and_out_of_the_filter_go_where_the_focus_went(
+    small_world: World,
+) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await burst(pilot, "slash", "d", "e", "b")  # every letter in the filter
+        assert filter_box(app).value == "deb" and app.sidebar.shown == ["bo-02"]
+        await burst(pilot, "escape", "j", "k")  # back in the list: not typed
+        assert isinstance(app.focused, VirtualList) and filter_box(app).value == "deb"
+        await pilot.press("1")
+        await settle(pilot)
+        await burst(pilot, "slash", "c", "y")  # from a tab's content too
+        assert filter_box(app).value == "cy"  # focusing the filter selects its text
+        assert app.focused is filter_box(app)
+        await burst(pilot, "escape")
+        # Behind a dialog "/" does nothing: the dialog keeps the keys.
+        await pilot.press("question_mark")
+        await burst(pilot, "slash", "z")
+        assert isinstance(app.screen, HelpScreen) and filter_box(app).value == "cy"

@@ -10,6 +10,7 @@ from textual.reactive import reactive
 
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary
+from soulscope.tui.focus import focus_now
 
 
 class Pane(Vertical):
@@ -36,7 +37,7 @@ class Pane(Vertical):
 
     def focus_content(self) -> None:
         """Focus the widget that takes this tab's keys (its tab key, opening an agent, a dialog's end)."""
-        self.query_one(self.MAIN).focus()
+        focus_now(self.query_one(self.MAIN))
 
     def summaries_changed(self, summaries: Sequence[ArcSummary]) -> None:
         """New or updated summaries of whole-world agents; the default ignores them."""

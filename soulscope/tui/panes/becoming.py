@@ -14,6 +14,7 @@ from soulscope.controls import visible
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcRow, Statement, arc, compare
 from soulscope.tui.actions import bindings
+from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
@@ -233,7 +234,7 @@ class BecomingPane(Pane):
         row = rows[-1] if rows else 0
         self._rows_up_to(row)
         self.table.move_cursor(row=row)
-        self.table.focus()
+        focus_now(self.table)
         self._show_detail(row)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -360,7 +361,7 @@ class BecomingPane(Pane):
                 compared_role(row.right),
             )
         if self.other:
-            table.focus()
+            focus_now(table)
             self._show_compared(0)
         self.query_one("#compare-title", StatusLine).show(
             Text.assemble(
@@ -388,5 +389,5 @@ class BecomingPane(Pane):
         self.other = []
         self.compared = []
         self.set_class(False, "-comparing")
-        self.table.focus()
+        focus_now(self.table)
         self._show_detail(self.table.cursor_row)

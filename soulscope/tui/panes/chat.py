@@ -32,6 +32,7 @@ from soulscope.controls import visible
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
 from soulscope.tui.actions import bindings
+from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import id_problem
@@ -108,7 +109,7 @@ class ChatPane(Pane):
             self.search_note = "indexing…"
             self._status()
             self.build_index()
-        self.query_one("#chat-input", Input).focus()
+        focus_now(self.query_one("#chat-input", Input))
 
     # -- the index and the model ----------------------------------------------------------------
     def _ensure_index(self) -> RecallIndex:
@@ -286,7 +287,7 @@ class ChatPane(Pane):
         if answering:
             self.workers.cancel_group(self, "chat-answer")
         elif isinstance(self.app.focused, Input):
-            self.query_one("#chat-log").focus()
+            focus_now(self.query_one("#chat-log"))
 
     def action_toggle_target(self) -> None:
         self.about_world = not self.about_world

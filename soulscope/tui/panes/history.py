@@ -37,6 +37,7 @@ from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
 from soulscope.tui.actions import bindings
+from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 from soulscope.tui.widgets.soul_text import SoulText
@@ -272,7 +273,7 @@ class SoulAtScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         view = self.query_one(SoulText)
         view.set_text(self.text)
-        view.focus()
+        focus_now(view)
 
 
 class HistoryPane(Pane):

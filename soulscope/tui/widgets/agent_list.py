@@ -15,6 +15,7 @@ from textual.widgets import Input
 
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.actions import bindings
+from soulscope.tui.focus import focus_now
 from soulscope.tui.widgets.scrolling import set_virtual_size
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.tui.widgets.virtual_list import VirtualList
@@ -40,7 +41,7 @@ class FilterInput(Input):
 
     def activate(self) -> None:
         self.can_focus = True
-        self.focus()
+        focus_now(self)
 
     def on_click(self) -> None:
         self.activate()
@@ -55,11 +56,9 @@ class FilterInput(Input):
         super()._watch_value(value)
 
     def action_leave(self) -> None:
-        self.post_message(FilterLeft())
-
-
-class FilterLeft(Message):
-    """Esc in the filter box: the keys go back to the list."""
+        """Esc: the keys go back to the list, at once (the keys typed after Esc go there too)."""
+        if isinstance(self.parent, AgentList):
+            focus_now(self.parent.list)
 
 
 @dataclass
@@ -202,11 +201,7 @@ class AgentList(Vertical):
             self._choose(agent_id, open=True)
         else:
             self.app.notify("No agent matches the filter.", severity="warning")
-            self.list.focus()
-
-    def on_filter_left(self, event: FilterLeft) -> None:
-        event.stop()
-        self.list.focus()
+            focus_now(self.list)
 
     def on_virtual_list_highlighted(self, event: VirtualList.Highlighted) -> None:
         """Moving through the list shows each agent once the cursor rests (held keys stay fast)."""
