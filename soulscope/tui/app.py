@@ -70,6 +70,7 @@ from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.file_lines import FileLines
 from soulscope.tui.focus import focus_now
+from soulscope.tui.heap import Heap
 from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.messages import (
     FrameLanded,
@@ -155,6 +156,7 @@ class SoulscopeApp(App[None]):
         self._pending: tuple[str, int] | None = None  # ("line"|"frame", n): where to go once parsed
         self._world_started = 0.0
         self._loaders: set[SoulLoader] = set()  # the processes parsing big souls (one, mostly)
+        self.heap = Heap()  # the garbage collector's policy while the dashboard runs
 
     # -- layout ------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -171,6 +173,7 @@ class SoulscopeApp(App[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self.heap.start()
         self._announce_settings()
         self._show_world()
 
@@ -318,7 +321,7 @@ class SoulscopeApp(App[None]):
         self.soul = None
         self.set_reactive(SoulscopeApp.agent_id, None)
         # The widgets and summaries of the world left behind hold cycles: collectable again.
-        gc.unfreeze()
+        self.heap.rebase()
         await self.recompose()
         self._show_world(keep=previous)
         # Keys of the tab the user was in keep working (the History tab's "o" brings them back).
@@ -347,6 +350,7 @@ class SoulscopeApp(App[None]):
 
     def on_unmount(self) -> None:
         self._stop_loading()  # quitting while a big soul loads leaves no process behind
+        self.heap.stop()
 
     @work(thread=True, exclusive=True, group="soul", exit_on_error=False)
     def load_soul(self, agent_id: str, width: int = -1) -> None:

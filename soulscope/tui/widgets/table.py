@@ -31,13 +31,14 @@ class Table(SteadyBars, DataTable[CellType]):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._sized: Size | None = None  # the size the rows were rendered at
+        self._painted_at: Size | None = None  # the size of the last paint
         self._looks: dict[object, tuple[Style, ...]] = {}  # focus/hover state -> its styles
         self._look_stale = True
 
     def _on_resize(self, event: events.Resize) -> None:
         # Textual calls the handler of every class of the MRO; DataTable's forgets the rows. They
         # depend on the table's size alone: new rows (a new virtual size) renew them anyway.
-        if event.size == self._sized:
+        if event.size in (self._sized, self._painted_at):
             event.prevent_default()
         self._sized = event.size
 
@@ -62,6 +63,8 @@ class Table(SteadyBars, DataTable[CellType]):
         self.refresh()
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        # The Resize of a first show comes after its first paint, at the size painted.
+        self._painted_at = self.size
         if self._look_stale:
             self._look_stale = False
             state = self.get_pseudo_class_state()
