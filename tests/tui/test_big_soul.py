@@ -116,20 +116,26 @@ def test_a_loading_process_that_dies_is_one_line_of_error(tmp_path: Path) -> Non
         raise AssertionError("a killed process went unnoticed")
 
 
+async def loading(app: SoulscopeApp, pilot) -> set[int]:
+    """Select the big agent and wait for the process that parses it: its pid."""
+    await settle(pilot)
+    before = children()
+    app.select_agent("big")
+    started: set[int] = set()
+    for _ in range(200):
+        started = children() - before
+        if started:
+            break
+        await pilot.pause(0.01)
+    assert started, "no process was started to parse the big soul"
+    return started
+
+
 async def test_quitting_while_a_big_soul_loads_leaves_no_process(tmp_path: Path) -> None:
     big_world(tmp_path / "w", frames=40_000)
     app = SoulscopeApp(World.open(tmp_path / "w"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        before = children()
-        app.select_agent("big")
-        started: set[int] = set()
-        for _ in range(200):
-            started = children() - before
-            if started:
-                break
-            await pilot.pause(0.01)
-        assert started, "no process was started to parse the big soul"
+        started = await loading(app, pilot)
         await pilot.press("q")
     assert app.soul is None or app.soul.agent_id != "big"  # it quit before the soul arrived
     assert all(gone(pid) for pid in started)
@@ -139,13 +145,7 @@ async def test_choosing_another_agent_ends_the_loading_process(tmp_path: Path) -
     big_world(tmp_path / "w", frames=40_000)
     app = SoulscopeApp(World.open(tmp_path / "w"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        before = children()
-        app.select_agent("big")
-        started: set[int] = set()
-        while not started:
-            started = children() - before
-            await pilot.pause(0.01)
+        started = await loading(app, pilot)
         app.select_agent("a-small")
         await settle(pilot)
         assert all(gone(pid) for pid in started)
