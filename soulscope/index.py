@@ -85,7 +85,8 @@ def _summary_json(summary: ArcSummary) -> str:
     return json.dumps(astuple(summary), ensure_ascii=False, separators=(",", ":"))
 
 
-_LATEST = [f.name for f in dataclasses.fields(ArcSummary)].index("latest")
+_FIELDS = [f.name for f in dataclasses.fields(ArcSummary)]
+_LATEST, _DRIFT = _FIELDS.index("latest"), _FIELDS.index("drift")
 
 
 def _summary_from(text: str) -> ArcSummary:
@@ -93,7 +94,7 @@ def _summary_from(text: str) -> ArcSummary:
     latest = values[_LATEST]
     if latest is not None:
         values[_LATEST] = Statement(*latest)
-    values[-1] = tuple(values[-1])  # drift
+    values[_DRIFT] = tuple(values[_DRIFT])
     return ArcSummary(*values)
 
 
