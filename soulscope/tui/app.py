@@ -31,7 +31,6 @@ How the parts talk (read this before adding a tab):
 
 from __future__ import annotations
 
-import gc
 import os
 from array import array
 from collections.abc import Iterable
@@ -363,7 +362,7 @@ class SoulscopeApp(App[None]):
                 # The collector's full passes walk every object the app holds, on whichever
                 # thread allocates, and the UI waits for them: while a big soul loads, they walk
                 # only what is new (the app's objects, alive as long as it runs, are set aside).
-                gc.freeze()
+                self.heap.set_aside()
                 self._load_big(agent_id, listed.path, width, started)
                 return
             soul, summary = self.cache.load(agent_id)
@@ -433,7 +432,7 @@ class SoulscopeApp(App[None]):
             return
         soul, summary = parsed or self.cache.keep(agent_id, stamp, pieces.soul(), summary)
         self.cache.keep_arc(agent_id, soul, statements, shown)
-        gc.freeze()  # and its arc's tens of thousands of statements, from now on
+        self.heap.set_aside()  # and its arc's tens of thousands of statements, from now on
         self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
 
     def on_soul_text_read(self, message: SoulTextRead) -> None:
@@ -500,7 +499,7 @@ class SoulscopeApp(App[None]):
         # passes, each of which walked all of them (a quarter of a second at 10,000 agents, in the
         # middle of whatever key came next, and seconds in all while a world is parsed). Objects
         # freed by their count (parsed souls, which hold no cycles) still go at once.
-        gc.freeze()
+        self.heap.set_aside()
         self.sidebar.set_summaries(
             message.summaries, (agent_id for agent_id, _ in message.failures)
         )

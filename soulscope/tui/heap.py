@@ -45,6 +45,14 @@ class Heap:
         self._started = False
         gc.unfreeze()
 
+    def set_aside(self) -> None:
+        """Set aside every object alive now (a world's summaries, a big soul's arc, just made and
+        kept as long as the dashboard runs): later full passes skip them, and they count toward
+        the rebase's baseline, so that they never trigger a pass over everything."""
+        gc.freeze()
+        if self._rebased is not None:
+            self._rebased = max(self._rebased, gc.get_freeze_count())
+
     def rebase(self) -> None:
         """Let the next full collection walk every object again (another world opened)."""
         gc.unfreeze()

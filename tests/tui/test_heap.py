@@ -36,3 +36,20 @@ def test_rebase_lets_the_next_pass_walk_everything():
         assert gc.get_freeze_count() > 0
     finally:
         heap.stop()
+
+
+def test_objects_set_aside_on_purpose_never_trigger_a_pass_over_everything():
+    heap = Heap()
+    heap.start()
+    try:
+        gc.collect()  # the baseline: what is alive now, set aside
+        # A world's summaries, say, alive from now on: more than the baseline again.
+        gc.disable()  # (no pass of its own while they are made)
+        kept = [Node() for _ in range(2 * gc.get_freeze_count() + 100_000)]
+        gc.enable()
+        heap.set_aside()
+        gc.collect()
+        # Still set aside: the pass after did not let everything be walked again.
+        assert gc.get_freeze_count() >= len(kept)
+    finally:
+        heap.stop()
