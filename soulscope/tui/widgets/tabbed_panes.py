@@ -49,9 +49,6 @@ class TabbedPanes(Vertical):
         self._active = tab_id
         self.query_one(Tabs).active = tab_id
 
-    def pane(self, tab_id: str) -> Widget:
-        return self._panes[tab_id][1]
-
     def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
         """A tab clicked (or chosen with the keys of a focused tab bar) shows its pane."""
         event.stop()
