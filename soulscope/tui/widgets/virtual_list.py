@@ -129,6 +129,20 @@ class VirtualList(SteadyBars, ScrollView, can_focus=True):
             if row is not None and first <= row < last:
                 self.refresh_line(row + self.header_height)
 
+    @property
+    def cursor_row(self) -> int:
+        """The row of the cursor (-1 while there are no rows)."""
+        return self._cursor
+
+    @property
+    def row_count(self) -> int:
+        return len(self._keys)
+
+    def move_cursor(self, row: int, announce: bool = True) -> None:
+        """Put the cursor on row ``row`` (the nearest row there is), scrolled into view;
+        ``Highlighted`` is posted when it moved and ``announce`` is set."""
+        self._move(row, announce)
+
     def move_to(self, key: str, announce: bool = False) -> bool:
         """Put the cursor on ``key`` (False when it is not shown)."""
         index = self._index.get(key)

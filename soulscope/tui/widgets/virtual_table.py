@@ -85,13 +85,18 @@ class VirtualTable(VirtualList):
         self, columns: Sequence[Column], cells: RowCells, *, id: str | None = None
     ) -> None:
         super().__init__(self._row, id=id)
-        self.columns = tuple(columns)
         self._cells = cells
-        self._widest = {c.key: 0 for c in self.columns}  # the widest value of each column
-        self._widths: tuple[int, list[int]] | None = None  # (table width, column widths)
         self._mark: tuple[str, bool] | None = None
+        self.set_columns(columns)
 
     # -- columns -------------------------------------------------------------------------------
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        """Show these columns (their widths start again from their titles)."""
+        self.columns = tuple(columns)
+        self._widest = {c.key: 0 for c in self.columns}  # the widest value of each column
+        self._widths: tuple[int, list[int]] | None = None  # (table width, column widths)
+        self.forget()
+
     def fit(self, column: str, width: int) -> None:
         """Column ``column`` holds a value ``width`` cells wide (a column never narrows)."""
         if width > self._widest[column]:
