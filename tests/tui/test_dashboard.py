@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.command import CommandList, CommandPalette
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.messages import SoulLoaded, WorldParsed, WorldProgress
@@ -14,8 +14,9 @@ from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
+from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.tui.conftest import ADA, frame, settle, world_table, write_world
+from tests.tui.conftest import ADA, frame, settle, table_rows, world_table, write_world
 
 SIZE = (120, 40)
 
@@ -133,11 +134,11 @@ async def test_enter_on_the_arc_opens_that_frame(small_world: World) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("2")
-        table = app.query_one("#arc", DataTable)
+        table = app.query_one("#arc", VirtualTable)
         table.focus()
         assert table.row_count == 4
         # The repeat of frame 2 is not a shift; frames 3 and 4 are.
-        marks = [str(table.get_cell_at((r, 3))) for r in range(4)]
+        marks = [row["mark"] for row in table_rows(table)]
         assert marks == ["", "= repeat", "▲ shift", "▲ shift"]
         await pilot.press("j", "j", "enter")
         assert app.query_one(TabbedPanes).active == "soul"
@@ -169,8 +170,8 @@ async def test_markup_in_soul_files_is_shown_literally(small_world: World) -> No
         assert "# Cy [bold red]Markup[/]" in text
         assert "Posted [bold red]x[/] and [link=https://example.com]y[/link]." in text
         await pilot.press("2")
-        role = app.query_one("#arc", DataTable).get_cell_at((0, 4))
-        assert str(role) == "[i]escaper[/i]"
+        await pilot.pause()
+        assert table_rows(app.query_one("#arc", VirtualTable))[0]["role"] == "[i]escaper[/i]"
         assert "[b]raw[/b]  →  escaped" in str(app.query_one("#arc-detail").render())
         await pilot.press("3")
         await settle(pilot)
@@ -262,7 +263,7 @@ async def test_later_corpus_opens_and_arcs_fill(later_world: Path) -> None:
         assert app.sidebar.shown == ["zion-coder-06", "zion-coder-09", "zion-reviewer-01"]
         assert app.soul is not None and len(app.soul.frames) == 25
         await pilot.press("2")
-        assert app.query_one("#arc", DataTable).row_count == 29
+        assert app.query_one("#arc", VirtualTable).row_count == 29
         await pilot.press("3")
         assert len(world_table(app).keys) == 3
 
@@ -280,7 +281,7 @@ async def test_early_corpus_parses_whole_world_and_sorts_by_frames(early_world: 
         app.select_agent(first)
         await pilot.press("2")
         # The early era's arc label is "Evolving position".
-        assert app.query_one("#arc", DataTable).row_count == app.sidebar.summaries[first].statements
+        assert app.query_one("#arc", VirtualTable).row_count == app.sidebar.summaries[first].statements
 
 
 async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
@@ -292,11 +293,10 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         await pilot.press("b", "o", "enter")
         await settle(pilot)
         assert app.query_one(TabbedPanes).active == "becoming"
-        table = app.query_one("#compare", DataTable)
+        table = app.query_one("#compare", VirtualTable)
         assert table.display
-        rows = [
-            [str(table.get_cell_at((r, c))) for c in (0, 2, 3)] for r in range(table.row_count)
-        ]
+        await pilot.pause()
+        rows = [[row["frame"], row["left"], row["right"]] for row in table_rows(table)]
         # Aligned in time: Bo wrote frames 2 and 4 only.
         assert rows == [
             ["1", "cataloguer", ""],

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.app import SoulscopeApp
@@ -19,6 +19,7 @@ from soulscope.tui.panes.history import (
     SoulAtScreen,
 )
 from soulscope.tui.why import WhyScreen
+from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.history_repos import commit, git, init
 from tests.tui.conftest import settle, soul, write_world
@@ -226,7 +227,7 @@ async def test_why_panel_explains_and_follows_the_trail(world: World) -> None:
         await ready(pilot)
         await pilot.press("2")
         await settle(pilot)
-        arc = app.query_one("#arc", DataTable)
+        arc = app.query_one("#arc", VirtualTable)
         arc.focus()
         await pilot.press("j", "j", "w")  # the third statement: the shift to "the indexer"
         await settle(pilot)
@@ -260,7 +261,7 @@ def test_why_view(snap_compare, tmp_path: Path) -> None:
         await ready(pilot)
         await pilot.press("2")
         await settle(pilot)
-        pilot.app.query_one("#arc", DataTable).focus()
+        pilot.app.query_one("#arc", VirtualTable).focus()
         await pilot.press("j", "j", "w")
         await settle(pilot)
 

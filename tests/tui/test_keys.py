@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import events
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from soulscope.config import load_settings
 from soulscope.history.timeline import WorldAt
@@ -20,6 +20,7 @@ from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
+from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.tui.conftest import frame, settle, soul, world_table, write_world
 from tests.tui.test_history_tab import history_world
@@ -41,7 +42,7 @@ async def test_tab_keys_focus_the_tab_content_so_its_keys_act_at_once(small_worl
         await settle(pilot)
         await pilot.press("2")
         await settle(pilot)
-        arc = app.query_one("#arc", DataTable)
+        arc = app.query_one("#arc", VirtualTable)
         assert app.focused is arc
         await pilot.press("j")  # the arc's cursor moves, not the agent list
         assert arc.cursor_row == 1 and app.agent_id == "ada-01"

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable
-
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import arc
 from soulscope.tui.app import EARLY_TEXT_BYTES, SoulscopeApp
 from soulscope.tui.messages import SoulLoaded, SoulTextRead, WorldParsed, WorldProgress
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.bigworld import frame_entries, write_soul
-from tests.tui.conftest import settle
+from tests.tui.conftest import settle, table_rows
 
 SIZE = (120, 36)
 
@@ -63,13 +62,12 @@ async def test_a_big_soul_shows_its_text_before_it_is_parsed_and_its_whole_arc(
         assert text.line_count == big.read_text(encoding="utf-8").count("\n")
         app.show_tab("becoming")
         statements = arc(parse(big.read_bytes()))
-        table = app.query_one("#arc", DataTable)
-        for _ in range(400):  # the table is filled in slices
-            if table.row_count == len(statements):
-                break
-            await pilot.pause(0.05)
+        table = app.query_one("#arc", VirtualTable)
+        await pilot.pause()
         assert table.row_count == len(statements) > 4000
-        assert str(table.get_row_at(len(statements) - 1)[0]) == str(len(statements))
+        await pilot.press("G")
+        await pilot.pause()
+        assert table_rows(table)[-1]["index"] == str(len(statements))
 
 
 async def test_a_big_soul_chosen_from_another_tab_shows_its_beginning_then_all_of_it(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, Sparkline, Static
+from textual.widgets import Input, Sparkline, Static
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.becoming import BecomingPane
@@ -12,6 +12,7 @@ from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.screens import PickScreen
 from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
+from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.tui.conftest import settle, soul, write_world
 
@@ -60,9 +61,9 @@ async def open_why(pilot, row: int) -> WhyScreen:
     await settle(pilot)
     await pilot.press("2")
     await settle(pilot)
-    table = pilot.app.query_one("#arc", DataTable)
+    table = pilot.app.query_one("#arc", VirtualTable)
     table.focus()
-    table.move_cursor(row=row)
+    table.move_cursor(row)
     await pilot.press("w")
     await settle(pilot)
     screen = pilot.app.screen
@@ -80,7 +81,7 @@ async def test_a_opens_the_influencers_arc_at_the_influences_date(tmp_path: Path
         assert app.agent_id == "bo-02"
         assert app.query_one(TabbedPanes).active == BecomingPane.TAB_ID
         # Frame 3 (2026-03-03) is bo-02's last frame before ada-01's frame 4: "the measurer".
-        assert app.query_one("#arc", DataTable).cursor_row == 2
+        assert app.query_one("#arc", VirtualTable).cursor_row == 2
 
 
 async def test_o_opens_a_cited_post_author_at_that_frame(tmp_path: Path) -> None:

@@ -1,25 +1,45 @@
-"""The Becoming tab: the agent's identity arc as a timeline, one row per statement."""
+"""The Becoming tab: the agent's identity arc as a timeline, one row per statement.
+
+An arc may hold 70,000 statements (a soul that never compacts): its table draws only the rows on
+screen (``VirtualTable``), asking this pane for a row's cells when it is drawn, so that showing,
+filtering or comparing an arc costs about what the screen shows.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.widgets import DataTable, Sparkline, Static
+from textual.widgets import Sparkline, Static
 
 from soulscope.controls import visible
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import ArcRow, Statement, arc, compare
+from soulscope.soul.trajectory import SHIFT_KINDS, ArcRow, Statement, arc, compare
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
-from soulscope.tui.widgets.sliced import SlicedFill
 from soulscope.tui.widgets.status_line import StatusLine
-from soulscope.tui.widgets.table import Table
+from soulscope.tui.widgets.virtual_list import VirtualList, positions
+from soulscope.tui.widgets.virtual_table import Column, VirtualTable
 from soulscope.world import WorldError
+
+ARC_COLUMNS = (
+    Column("index", "#", "right"),
+    Column("frame", "Frame"),
+    Column("date", "Date"),
+    Column("mark", ""),
+    Column("role", "Role"),
+)
+# The roles of the arc on the left: no wider than this, and cut down to the least before the
+# other arc's (the last column's) go short.
+LEFT_ROLE_MOST, LEFT_ROLE_LEAST = 40, 12
+FIT_ROWS = 500  # rows at each end of an arc whose values size the columns before it is drawn
+# The drift plot's points at most: a longer arc is plotted by the largest shift of each stretch.
+DRIFT_POINTS = 1000
 
 
 def mark(statement: Statement) -> Text:
@@ -35,6 +55,15 @@ def mark(statement: Statement) -> Text:
     if statement.kind == "refinement":
         return Text("· refined", style="dim")
     return Text("")
+
+
+def plotted(values: list[float]) -> list[float]:
+    """At most ``DRIFT_POINTS`` of ``values``, each the largest of its stretch: a sparkline of a
+    70,000-statement arc would go through every value at each paint, for the same picture."""
+    if len(values) <= DRIFT_POINTS:
+        return values
+    step = len(values) / DRIFT_POINTS
+    return [max(values[int(i * step) : int((i + 1) * step)]) for i in range(DRIFT_POINTS)]
 
 
 def compared_role(statement: Statement | None) -> Text:
@@ -83,7 +112,6 @@ class BecomingPane(Pane):
         self.other: list[Statement] = []
         self.compared: list[ArcRow] = []  # the comparison's rows
         self._stale = False  # the table shows an older soul than ``soul``
-        self._filling: SlicedFill[Statement] | None = None  # the rows being added
         self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
         self._encoder = None  # the embedding model, once the user asked for semantic drift
 
@@ -91,21 +119,17 @@ class BecomingPane(Pane):
         yield StatusLine(id="arc-summary")
         yield StatusLine(id="drift-title")
         yield Sparkline([], id="drift")
-        table: Table[Text] = Table(id="arc", cursor_type="row", zebra_stripes=True)
-        table.add_column("#", key="index")
-        table.add_column("Frame", key="frame")
-        table.add_column("Date", key="date")
-        table.add_column("", key="mark")
-        table.add_column("Role", key="role")
-        yield table
+        yield VirtualTable(ARC_COLUMNS, self._arc_cells, id="arc")
         yield StatusLine(id="compare-title", classes="compare")
-        yield Table(id="compare", cursor_type="row", zebra_stripes=True, classes="compare")
+        compared = VirtualTable(self._compare_columns(), self._compared_cells, id="compare")
+        compared.add_class("compare")
+        yield compared
         # The highlighted row's whole text (both statements while comparing), wrapped to the pane.
         yield Static(id="arc-detail", markup=False)
 
     @property
-    def table(self) -> DataTable[Text]:
-        return self.query_one("#arc", DataTable)
+    def table(self) -> VirtualTable:
+        return self.query_one("#arc", VirtualTable)
 
     def watch_soul(self, soul: Soul | None) -> None:
         self.statements = self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else []
@@ -120,19 +144,26 @@ class BecomingPane(Pane):
 
     def _fill(self, soul: Soul | None) -> None:
         self._stale = False
+        statements = self.statements
+        self.rows = [s for s in statements if s.shift] if self.shifts_only else statements
+        # The rows are known by their position: the cells of each are asked for when it is drawn.
+        # This costs the same for 70,000 statements as for 7 (a key waits for it).
         table = self.table
-        table.clear()
-        self.rows = [s for s in self.statements if s.shift or not self.shifts_only]
-        if self._filling is not None:
-            self._filling.cancel()
-        self._filling = SlicedFill(self, self.rows, self._add_row)
+        table.set_keys(positions(len(self.rows)))
+        table.forget()
+        table.fit("index", len(str(len(statements))))
+        # The columns as wide as the first and last rows need (numbers and dates grow along an
+        # arc); a wider value elsewhere widens its column when it is drawn.
+        for s in self.rows[:FIT_ROWS] + self.rows[-FIT_ROWS:]:
+            self._fit(s)
+        table.move_cursor(0, announce=False)
         summary = self.query_one("#arc-summary", StatusLine)
         if soul is None:
             summary.show(Text(""))
         elif not self.statements:
             summary.show(Text(f"{soul.agent_id}: no identity statements"))
         else:
-            shifts = sum(1 for s in self.statements if s.shift)
+            shifts = sum(map(SHIFT_KINDS.__contains__, map(attrgetter("kind"), statements)))
             summary.show(
                 Text.assemble(
                     (soul.name or soul.agent_id or "", "bold"),
@@ -141,38 +172,41 @@ class BecomingPane(Pane):
                     ("  (enter opens the frame)", "dim"),
                 )
             )
-        self._show_drift([s.magnitude for s in self.statements], "lexical")
-        if self._encoder is not None and self.statements:
-            self._semantic(self.agent_id, self.statements)
+        self._show_drift(list(map(attrgetter("magnitude"), statements)), "lexical")
+        if self._encoder is not None and statements:
+            self._semantic(self.agent_id, statements)
         self._show_detail(0)
         self._apply_target()
         self._fill_compare()
 
-    def _add_row(self, s: Statement) -> None:
-        self.table.add_row(
-            Text(str(s.index + 1), justify="right"),
+    def _arc_cells(self, key: str) -> tuple[Text, ...]:
+        s = self.rows[int(key)]
+        self._fit(s)
+        return (
+            Text(str(s.index + 1)),
             # Undated frame numbers are the early era's norm: the date column says when.
             Text(s.frame_label if s.number is not None else "—"),
             Text(s.date or "—"),
             mark(s),
-            Text(visible(s.role)),
-            key=str(s.index),
+            Text(s.role),
         )
 
-    def _rows_up_to(self, row: int) -> None:
-        """Make sure the table holds row ``row`` (before moving the cursor there)."""
-        if self._filling is not None:
-            self._filling.until(row)
+    def _fit(self, s: Statement) -> None:
+        table = self.table
+        table.fit("frame", len(s.frame_label))
+        table.fit("date", len(s.date or "—"))
+        table.fit("mark", mark(s).cell_len)
 
     # -- drift ------------------------------------------------------------------------------
     def _show_drift(self, values: list[float], kind: str) -> None:
         """The drift plot: each statement's shift magnitude against the previous one, 0..1."""
-        self.query_one("#drift", Sparkline).data = values[1:] if len(values) > 1 else []
+        drift = values[1:]  # (the first statement moved from nothing)
+        self.query_one("#drift", Sparkline).data = plotted(drift)
         title = self.query_one("#drift-title", StatusLine)
-        if len(values) < 2:
+        if not drift:
             title.show(Text(""))
             return
-        peak = max(range(1, len(values)), key=values.__getitem__)
+        peak = drift.index(max(drift)) + 1
         hint = "" if kind != "lexical" else "  (m: semantic)"
         title.show(
             Text.assemble(
@@ -232,25 +266,25 @@ class BecomingPane(Pane):
             if s.frame_index is not None and 0 <= s.frame_index <= frame_index
         ]
         row = rows[-1] if rows else 0
-        self._rows_up_to(row)
-        self.table.move_cursor(row=row)
+        self.table.move_cursor(row, announce=False)
         focus_now(self.table)
         self._show_detail(row)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_virtual_list_highlighted(self, event: VirtualList.Highlighted) -> None:
         event.stop()
-        if event.data_table.id == "compare":
-            self._show_compared(event.cursor_row)
+        if event.virtual_list.id == "compare":
+            self._show_compared(event.virtual_list.cursor_row)
         else:
-            self._show_detail(event.cursor_row)
+            self._show_detail(event.virtual_list.cursor_row)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
-        if event.data_table.id == "compare":
+        row = event.virtual_list.cursor_row
+        if event.virtual_list.id == "compare":
             return
-        if self.agent_id is None or not 0 <= event.cursor_row < len(self.rows):
+        if self.agent_id is None or not 0 <= row < len(self.rows):
             return
-        s = self.rows[event.cursor_row]
+        s = self.rows[row]
         if s.frame_index is not None:
             self.app.open_frame(self.agent_id, s.frame_index)
         else:
@@ -277,8 +311,8 @@ class BecomingPane(Pane):
         self.shifts_only = not self.shifts_only
         self._fill(self.soul)
         at = max((i for i, s in enumerate(self.rows) if s.index <= current), default=0)
-        self._rows_up_to(at)
-        self.table.move_cursor(row=at)
+        self.table.move_cursor(at, announce=False)
+        self._show_detail(at)
 
     def step_shift(self, delta: int) -> bool:
         """Move the cursor to the next (``delta`` 1) or previous (-1) shift; False when none."""
@@ -289,8 +323,7 @@ class BecomingPane(Pane):
         target = next((i for i in order if self.rows[i].shift), None)
         if target is None:
             return False
-        self._rows_up_to(target)
-        self.table.move_cursor(row=target)
+        self.table.move_cursor(target)
         return True
 
     def _show_detail(self, row: int) -> None:
@@ -346,20 +379,17 @@ class BecomingPane(Pane):
     def _fill_compare(self) -> None:
         if self.other_id is None:
             return
-        table = self.query_one("#compare", DataTable)
-        table.clear(columns=True)
-        table.add_column("Frame", key="frame")
-        table.add_column("When", key="when")
-        table.add_column(Text(self.agent_id or ""), key="left")
-        table.add_column(Text(self.other_id), key="right")
+        table = self.query_one("#compare", VirtualTable)
+        table.set_columns(self._compare_columns())
         self.compared = compare(self.statements, self.other)
-        for row in self.compared:
-            table.add_row(
-                Text(visible(row.key)),
-                Text(row.when or "—", style="" if row.when else "dim"),
-                compared_role(row.left),
-                compared_role(row.right),
-            )
+        table.set_keys([str(i) for i in range(len(self.compared))])
+        if self.compared:
+            table.fit("frame", max(len(row.key) for row in self.compared))
+            table.fit("when", max(len(row.when or "—") for row in self.compared))
+            # The left roles get what their longest needs, within reason.
+            longest = max(compared_role(row.left).cell_len for row in self.compared)
+            table.fit("left", min(longest, LEFT_ROLE_MOST))
+        table.move_cursor(0, announce=False)
         if self.other:
             focus_now(table)
             self._show_compared(0)
@@ -369,6 +399,23 @@ class BecomingPane(Pane):
                 f"  {self.agent_id} and {self.other_id}, aligned by date and time",
                 ("  (▲ shift · escape closes)", "dim"),
             )
+        )
+
+    def _compare_columns(self) -> tuple[Column, ...]:
+        return (
+            Column("frame", "Frame"),
+            Column("when", "When"),
+            Column("left", self.agent_id or "", least=LEFT_ROLE_LEAST),
+            Column("right", self.other_id or ""),
+        )
+
+    def _compared_cells(self, key: str) -> tuple[Text, ...]:
+        row = self.compared[int(key)]
+        return (
+            Text(row.key),
+            Text(row.when or "—", style="" if row.when else "dim"),
+            compared_role(row.left),
+            compared_role(row.right),
         )
 
     def _show_compared(self, row: int) -> None:

@@ -30,6 +30,15 @@ RowLabel = Callable[[str, int], Text]
 
 MAX_DRAWN = 2000  # rows kept as drawn; scrolling through more starts the store again
 
+_POSITIONS: list[str] = []
+
+
+def positions(count: int) -> list[str]:
+    """The keys ``"0"`` to ``str(count - 1)``, for rows known by their position (made once)."""
+    if len(_POSITIONS) < count:
+        _POSITIONS.extend(map(str, range(len(_POSITIONS), count)))
+    return _POSITIONS[:count]
+
 
 class VirtualList(SteadyBars, ScrollView, can_focus=True):
     """Keys shown one per line through ``label``; a cursor row; enter or a click selects."""
@@ -76,7 +85,7 @@ class VirtualList(SteadyBars, ScrollView, can_focus=True):
         super().__init__(id=id)
         self._label = label
         self._keys: list[str] = []
-        self._index: dict[str, int] = {}
+        self._key_rows: dict[str, int] | None = {}  # key -> row, made when first asked for
         self._cursor = -1
         self._styles: dict[str, Style] = {}  # for the lines of one render (see ``style_of``)
         # Rows as last drawn, with the width and style they were drawn at: a repaint redraws only
@@ -101,14 +110,31 @@ class VirtualList(SteadyBars, ScrollView, can_focus=True):
         current = self.highlighted
         before = self._on_screen(), self._cursor - int(self.scroll_y)
         self._keys = list(keys)
-        self._index = {k: i for i, k in enumerate(self._keys)}
-        self._cursor = self._index.get(current, 0) if self._keys else -1
+        self._key_rows = None  # made when asked for (tens of ms for 70,000 keys)
+        self._cursor = self._row_of(current) or 0 if self._keys else -1
         set_virtual_size(
             self, Size(self.scrollable_content_region.width, len(self._keys) + self.header_height)
         )
         self._scroll_cursor_visible()
         if (self._on_screen(), self._cursor - int(self.scroll_y)) != before:
             self.refresh()
+
+    @property
+    def _index(self) -> dict[str, int]:
+        if self._key_rows is None:
+            self._key_rows = {k: i for i, k in enumerate(self._keys)}
+        return self._key_rows
+
+    def _row_of(self, key: str | None) -> int | None:
+        """The row of ``key``; found without the index while none is made (a scan at C speed)."""
+        if key is None:
+            return None
+        if self._key_rows is not None:
+            return self._key_rows.get(key)
+        try:
+            return self._keys.index(key)
+        except ValueError:
+            return None
 
     def _on_screen(self) -> list[str]:
         """The keys of the rows on screen now."""
@@ -165,8 +191,8 @@ class VirtualList(SteadyBars, ScrollView, can_focus=True):
         if index != self._cursor:
             # The two rows that changed; scrolling (below) repaints the rest when needed.
             if self._cursor >= 0:
-                self.refresh_line(self._cursor)
-            self.refresh_line(index)
+                self.refresh_line(self._cursor + self.header_height)
+            self.refresh_line(index + self.header_height)
             self._cursor = index
             if announce:
                 self.post_message(self.Highlighted(self, self._keys[index]))

@@ -1,0 +1,57 @@
+"""The Becoming tab's table with a long arc: it draws only what is on screen, so its columns are
+sized from the ends of the arc and widen when a wider value is drawn; the drift plot of a long arc
+keeps its peaks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.panes.becoming import DRIFT_POINTS, FIT_ROWS, plotted
+from soulscope.tui.widgets.virtual_table import VirtualTable
+from soulscope.world import World
+from tests.tui.conftest import settle, soul, table_rows, write_world
+
+SIZE = (120, 40)
+
+
+def long_arc(frames: int, dated: range) -> str:
+    """An arc of one statement per frame; only the frames in ``dated`` give a date."""
+    entries = []
+    for n in range(1, frames + 1):
+        when = f" — 2026-03-{n % 28 + 1:02d}" if n in dated else ""
+        entries.append(f"## Frame {n}{when}\n- Acted.\n- Becoming: the maker, take {n}.\n\n")
+    return soul("Lo Ng", "lo-01", "Maker", entries)
+
+
+async def test_a_wider_value_in_the_middle_of_a_long_arc_is_shown_whole(tmp_path: Path) -> None:
+    frames = 3 * FIT_ROWS
+    middle = range(FIT_ROWS + 1, 2 * FIT_ROWS + 1)  # no date at either end of the arc
+    world = World.open(write_world(tmp_path / "w", {"lo-01": long_arc(frames, middle)}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        table = app.query_one("#arc", VirtualTable)
+        assert table.row_count == frames
+        assert {row["date"] for row in table_rows(table)} == {"—"}
+        table.move_cursor(frames // 2)
+        await pilot.pause()
+        await pilot.pause()
+        rows = table_rows(table)
+        assert str(frames // 2 + 1) in [row["index"] for row in rows]
+        dates = {row["date"] for row in rows}
+        assert dates and all(len(d) == len("2026-03-01") and "…" not in d for d in dates)
+
+
+def test_the_drift_plot_of_a_long_arc_keeps_its_largest_shifts() -> None:
+    values = [0.1] * 72_000
+    values[54_321] = 0.9
+    values[7] = 0.5
+    points = plotted(values)
+    assert len(points) == DRIFT_POINTS
+    assert points.count(0.9) == 1 and points.count(0.5) == 1
+    assert points.index(0.5) < points.index(0.9)
+    short = [0.2, 0.4]
+    assert plotted(short) == short
