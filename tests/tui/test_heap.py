@@ -1,8 +1,9 @@
 """The collector's policy while the dashboard runs: survivors of a full pass set aside, undone on stop."""
 
 import gc
+import weakref
 
-from soulscope.tui.heap import Heap
+from soulscope.tui.heap import FLOOR, Heap
 
 
 class Node:
@@ -51,5 +52,24 @@ def test_objects_set_aside_on_purpose_never_trigger_a_pass_over_everything():
         gc.collect()
         # Still set aside: the pass after did not let everything be walked again.
         assert gc.get_freeze_count() >= len(kept)
+    finally:
+        heap.stop()
+
+
+def test_cycles_set_aside_that_become_garbage_are_freed_once_the_set_aside_doubled():
+    heap = Heap()
+    heap.start()
+    try:
+        gc.collect()  # the baseline, set aside
+        gc.disable()
+        kept = [Node() for _ in range(2 * max(gc.get_freeze_count(), FLOOR) + 10_000)]
+        gc.enable()
+        gc.collect()  # they survive it: set aside, more than twice the baseline
+        assert gc.get_freeze_count() >= len(kept)
+        refs = [weakref.ref(node) for node in kept[:100]]
+        del kept  # garbage now, but set aside: a pass that skips them cannot find them
+        gc.collect()  # the set-aside objects doubled: everything is walked from the next pass
+        gc.collect()
+        assert all(ref() is None for ref in refs)
     finally:
         heap.stop()
