@@ -14,8 +14,8 @@ the dashboard runs:
 
 The objects set aside are counted as they are set aside: the collector's own count of them
 (``gc.get_freeze_count``) walks every one, 20 ms for a million and a half, and it was asked after
-each full pass. Objects set aside and freed later are still counted, so a rebase may come sooner
-than a doubling: one pass over everything, as before.
+each full pass. That count includes objects set aside and freed since, so it only bounds the
+real one: the collector's count is asked only when the bound says the set-aside objects doubled.
 
 The young generations keep Python's thresholds: collected every 10,000 allocations instead of 700,
 each pass of the middle one walked about 100,000 objects, 15 to 27 ms inside a key.
@@ -35,7 +35,8 @@ class Heap:
     def __init__(self) -> None:
         self._started = False
         self._rebased: int | None = None  # objects set aside after the last rebase's pass
-        self._frozen = 0  # objects set aside since everything was last walked (freed ones too)
+        # Objects set aside since everything was last walked, and some of those freed since.
+        self._frozen = 0
 
     def start(self) -> None:
         if self._started:
@@ -75,9 +76,12 @@ class Heap:
         if phase != "stop" or info["generation"] != OLDEST:
             return
         if self._rebased is not None and self._frozen > 2 * max(self._rebased, FLOOR):
-            # Cycles may have become garbage among the objects set aside: the next pass finds them.
-            self.rebase()
-            return
+            self._frozen = gc.get_freeze_count()  # (freed ones are not in it)
+            if self._frozen > 2 * max(self._rebased, FLOOR):
+                # Cycles may have become garbage among the objects set aside: the next pass
+                # finds them.
+                self.rebase()
+                return
         self._freeze()
         if self._rebased is None:
             self._rebased = self._frozen
