@@ -70,6 +70,7 @@ from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.file_lines import FileLines
 from soulscope.tui.focus import focus_now
 from soulscope.tui.heap import Heap
+from soulscope.tui.key_order import KeyHandled, KeyOrder
 from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.messages import (
     FrameLanded,
@@ -156,6 +157,7 @@ class SoulscopeApp(App[None]):
         self._world_started = 0.0
         self._loaders: set[SoulLoader] = set()  # the processes parsing big souls (one, mostly)
         self.heap = Heap()  # the garbage collector's policy while the dashboard runs
+        self.key_order = KeyOrder(self, super().on_event)  # keys handled in the order typed
 
     # -- layout ------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -170,6 +172,15 @@ class SoulscopeApp(App[None]):
             )
         yield FrameBar()
         yield KeyFooter()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.key_order.arrived(event)  # (handed to Textual once the keys before it are)
+        else:
+            await super().on_event(event)
+
+    async def on_key_handled(self, message: KeyHandled) -> None:
+        await self.key_order.handled(message)
 
     def on_mount(self) -> None:
         self.heap.start()

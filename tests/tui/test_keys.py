@@ -12,6 +12,7 @@ from soulscope.config import load_settings
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, DIALOG_CONTEXTS
 from soulscope.tui.app import PANES, SoulscopeApp
+from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.becoming import BecomingPane
 from soulscope.tui.panes.history import HistoryPane
 from soulscope.tui.screens import HelpScreen, PickScreen
@@ -377,6 +378,23 @@ async def burst(pilot, *keys: str) -> None:
     for key in keys:
         pilot.app.post_message(events.Key(key, characters.get(key, key)))
     await settle(pilot)
+
+
+async def test_a_key_typed_before_one_that_moves_the_focus_acts_where_it_was_typed(
+    small_world: World,
+) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await burst(pilot, "2", "j", "3", "1", "G")
+        # Each key went to the tab shown by the key before it.
+        assert app.query_one("#arc", VirtualTable).cursor_row == 1
+        assert isinstance(app.focused, SoulText) and app.focused.scroll_y == app.focused.max_scroll_y
+        focus_now(app.sidebar.list)
+        assert app.agent_id == "ada-01"
+        await burst(pilot, "j", "slash", "c", "y")  # the list's cursor, then the filter
+        assert app.agent_id == "bo-02"
+        assert app.focused is filter_box(app) and filter_box(app).value == "cy"
 
 
 async def test_keys_typed_in_one_burst_into_and_out_of_the_filter_go_where_the_focus_went(
