@@ -114,3 +114,14 @@ async def settle(pilot: Pilot) -> None:
 def world_table(app: App) -> VirtualTable:
     """The World tab's table (its ``visible_rows()`` are the lines on screen, header first)."""
     return app.query_one("#world-table", VirtualTable)
+
+
+def cells(table: VirtualTable, row: str) -> dict[str, str]:
+    """A line of the table cut at its columns: column key -> text shown."""
+    out, x = {}, 0
+    for column, w in zip(
+        table.columns, table.column_widths(table.scrollable_content_region.width), strict=True
+    ):
+        out[column.key] = row[x + 1 : x + 1 + w].strip()
+        x += w + 2
+    return out

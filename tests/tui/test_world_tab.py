@@ -11,7 +11,17 @@ from rich.cells import cell_len
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.tui.conftest import ADA, BO, CY, frame, settle, soul, world_table, write_world
+from tests.tui.conftest import (
+    ADA,
+    BO,
+    CY,
+    cells,
+    frame,
+    settle,
+    soul,
+    world_table,
+    write_world,
+)
 
 SIZE = (160, 45)
 
@@ -42,17 +52,6 @@ def four_world(root: Path) -> World:
     (community / "posts.jsonl").write_text("".join(json.dumps(p) + "\n" for p in posts))
     (community / "comments.jsonl").write_text("")
     return World.open(root)
-
-
-def cells(table: VirtualTable, row: str) -> dict[str, str]:
-    """A line of the table cut at its columns: column key -> text shown."""
-    out, x = {}, 0
-    for column, w in zip(
-        table.columns, table.column_widths(table.scrollable_content_region.width), strict=True
-    ):
-        out[column.key] = row[x + 1 : x + 1 + w].strip()
-        x += w + 2
-    return out
 
 
 def shown(table: VirtualTable) -> list[str]:
