@@ -95,6 +95,8 @@ from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"
+# How often what the collector's full passes set aside is counted (between keys, see Heap).
+HEAP_CHECK_S = 2.0
 
 # The tabs, in order. Append a Pane subclass here to add a tab.
 PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatPane]
@@ -173,6 +175,7 @@ class SoulscopeApp(App[None]):
 
     def on_mount(self) -> None:
         self.heap.start()
+        self.set_interval(HEAP_CHECK_S, self.heap.check)
         self._announce_settings()
         self._show_world()
 

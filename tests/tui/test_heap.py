@@ -2,7 +2,7 @@
 
 import gc
 
-from soulscope.tui.heap import Heap
+from soulscope.tui.heap import FLOOR, Heap
 
 
 class Node:
@@ -51,5 +51,27 @@ def test_objects_set_aside_on_purpose_never_trigger_a_pass_over_everything():
         gc.collect()
         # Still set aside: the pass after did not let everything be walked again.
         assert gc.get_freeze_count() >= len(kept)
+    finally:
+        heap.stop()
+
+
+def test_objects_set_aside_by_passes_doubling_let_the_next_pass_walk_everything():
+    heap = Heap()
+    heap.start()
+    try:
+        gc.collect()
+        heap.check()  # the baseline: what the pass set aside
+        gc.disable()
+        kept = [Node() for _ in range(2 * max(gc.get_freeze_count(), FLOOR) + 1000)]
+        gc.enable()
+        gc.collect()  # sets them aside too: more than twice the baseline now
+        assert gc.get_freeze_count() >= len(kept)
+        heap.check()
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        heap.check()  # walked once, set aside again: the new baseline
+        assert gc.get_freeze_count() >= len(kept)
+        heap.check()
+        assert gc.get_freeze_count() >= len(kept)  # no pass since: nothing to count
     finally:
         heap.stop()
