@@ -12,7 +12,6 @@ from textual.widgets import DataTable, Input, Static
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.history import (
-    DiffReady,
     DiffView,
     HistoryLoaded,
     HistoryPane,
@@ -128,7 +127,7 @@ async def test_history_lists_commits_and_steps_through_diffs(world: World) -> No
         assert "1 frame added: Frame 4 — 2026-03-04" in title(app)
         assert "+## Frame 4 — 2026-03-04" in diff_text(app)
         # The diff colors frame headings apart from their bullets.
-        body = [m for m in messages if isinstance(m, DiffReady)][-1].body
+        body = app.query_one(DiffView).body
         assert isinstance(body, Text)
         heading = next(s for s in body.spans if "reverse" in str(s.style))
         assert body.plain[heading.start : heading.end].startswith("+## Frame 4")

@@ -475,9 +475,6 @@ class HistoryPane(Pane):
             self._show_diff(ready)
         else:
             self._read_diff(key, change, marked)
-        # The next one is read once this step is painted: its worker's git and rendering would
-        # hold the paint up (one interpreter lock, two cores shared with git).
-        self.call_after_refresh(self._read_ahead, row + self._direction)
 
     def _read_ahead(self, row: int) -> None:
         if 0 <= row < len(self.commits):
@@ -590,6 +587,10 @@ class HistoryPane(Pane):
         widget.update(title, layout=False)
         self.query_one(DiffView).show(ready.body, ready.lines, ready.width)
         self.call_after_refresh(self._painted.set)
+        # The next one is read once this one is painted (the list's first too, so that the first
+        # step shows at once): its worker's git and rendering would hold the paint up (one
+        # interpreter lock, two cores shared with git).
+        self.call_after_refresh(self._read_ahead, self.table.cursor_row + self._direction)
 
     # -- actions -----------------------------------------------------------------------------
     @property
