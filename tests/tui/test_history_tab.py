@@ -163,6 +163,19 @@ async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
         assert row(pane, 0)["added"] == "+1"
 
 
+async def test_a_step_to_a_shorter_title_leaves_the_diff_in_place(world: World) -> None:
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_history(pilot)
+        await pilot.press("right_square_bracket")  # frame 3: its Becoming changed, in the title
+        await settle(pilot)
+        top = app.query_one(DiffView).region.y
+        await pilot.press("right_square_bracket")  # frame 2: no Becoming line
+        await settle(pilot)
+        assert "Becoming:" not in title(app) and "+## Frame 2" in diff_text(app)
+        assert app.query_one(DiffView).region.y == top
+
+
 async def test_side_by_side_marking_and_memory_then(world: World) -> None:
     app = SoulscopeApp(world)
     async with app.run_test(size=SIZE) as pilot:
