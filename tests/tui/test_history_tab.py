@@ -140,6 +140,9 @@ async def test_history_lists_commits_and_steps_through_diffs(world: World) -> No
         await pilot.press("left_square_bracket", "left_square_bracket")
         await settle(pilot)
         assert table.cursor_row == 0  # the bell at the newest commit, no wrap
+        await pilot.press("j")  # the list's own cursor keys show the diff too
+        await settle(pilot)
+        assert table.cursor_row == 1 and "+## Frame 3 — 2026-03-03" in diff_text(app)
 
 
 async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
