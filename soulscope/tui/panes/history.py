@@ -2,8 +2,8 @@
 
 All git work runs in thread workers; the commit list is a ``VirtualTable`` (a row's cells are made
 when it is drawn, so only the rows on screen cost anything), the diff a line view wrapped to the
-pane's width. A diff is rendered to lines
-in the worker, kept for the commits seen, and the next commit's is read ahead: a step paints at once. Keys (soulscope/tui/actions.py):
+pane's width. A diff is rendered to lines in the worker, kept for the commits seen, and the next
+commit's is read ahead: a step paints at once. Keys (soulscope/tui/actions.py):
 ``[``/``]`` step through commits, ``t`` toggles unified / side by side, ``m`` marks a commit so that the diff is against it, ``v`` shows the memory
 as it was at the selected commit, ``o`` opens the whole world as of that commit (read-only) and,
 while there, comes back.
@@ -54,10 +54,16 @@ COLUMNS = (
     Column("message", "Message"),  # the flags after the longest: cut at the edge where narrow
     Column("flags", ""),
 )
-# Widths before any value is known (the frame columns keep room for "+99": they do not widen
-# when the frames arrive).
-FIRST_WIDTHS = {"mark": 1, "date": len("MM-DD HH:MM"), "added": 3, "changed": 3, "removed": 3,
-                "becoming": 1}
+# Widths before any value is known (the frame columns keep room for "+99": they widen, when the
+# frames arrive, only for a count above that).
+FIRST_WIDTHS = {
+    "mark": 1,
+    "date": len("MM-DD HH:MM"),
+    "added": 3,
+    "changed": 3,
+    "removed": 3,
+    "becoming": 1,
+}
 # How long reading every commit's frames waits for the first diff to be painted.
 PAINT_WAIT_S = 0.5
 # Diffs kept, rendered, for stepping back and forth (a few hundred KB of lines at most).
