@@ -12,7 +12,6 @@ from textual.widgets import Input, Static
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.history import (
-    DiffReady,
     DiffView,
     HistoryLoaded,
     HistoryPane,
@@ -22,7 +21,7 @@ from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.history_repos import commit, git, init
-from tests.tui.conftest import settle, soul, write_world
+from tests.tui.conftest import cells, settle, soul, write_world
 
 SIZE = (120, 36)
 
@@ -84,6 +83,12 @@ async def open_history(pilot: Pilot) -> HistoryPane:
     return pane
 
 
+def row(pane: HistoryPane, number: int) -> dict[str, str]:
+    """Row ``number`` of the commit list as shown (the list is not scrolled): column -> text."""
+    table = pane.table
+    return cells(table, table.visible_rows()[1 + number])
+
+
 def diff_text(app: SoulscopeApp) -> str:
     log = app.query_one(DiffView)
     return "\n".join(strip.text for strip in log.lines)
@@ -101,7 +106,8 @@ def world(tmp_path: Path) -> World:
 async def test_history_lists_commits_and_steps_through_diffs(world: World) -> None:
     messages: list[object] = []
     app = SoulscopeApp(world)
-    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+    # Wide enough for the commit list to show its messages beside the frame columns.
+    async with app.run_test(size=(160, 36), message_hook=messages.append) as pilot:
         await ready(pilot)
         await pilot.press("4")
         await settle(pilot)
@@ -114,14 +120,15 @@ async def test_history_lists_commits_and_steps_through_diffs(world: World) -> No
         ]
         table = pane.table
         assert table.row_count == 4
-        # The first column holds the mark of a marked commit.
-        row = [str(c) for c in table.get_row_at(0)]
-        assert row[2] == "+1" and row[5] == "»" and row[6].startswith("frame 4")
-        assert str(table.get_row_at(2)[5]) == ""  # frame 2 repeated the Becoming
+        newest = row(pane, 0)
+        assert newest["mark"] == ""  # the mark of a marked commit
+        assert newest["added"] == "+1" and newest["becoming"] == "»"
+        assert newest["message"].startswith("frame 4")
+        assert row(pane, 2)["becoming"] == ""  # frame 2 repeated the Becoming
         assert "1 frame added: Frame 4 — 2026-03-04" in title(app)
         assert "+## Frame 4 — 2026-03-04" in diff_text(app)
         # The diff colors frame headings apart from their bullets.
-        body = [m for m in messages if isinstance(m, DiffReady)][-1].body
+        body = app.query_one(DiffView).body
         assert isinstance(body, Text)
         heading = next(s for s in body.spans if "reverse" in str(s.style))
         assert body.plain[heading.start : heading.end].startswith("+## Frame 4")
@@ -134,6 +141,9 @@ async def test_history_lists_commits_and_steps_through_diffs(world: World) -> No
         await pilot.press("left_square_bracket", "left_square_bracket")
         await settle(pilot)
         assert table.cursor_row == 0  # the bell at the newest commit, no wrap
+        await pilot.press("j")  # the list's own cursor keys show the diff too
+        await settle(pilot)
+        assert table.cursor_row == 1 and "+## Frame 3 — 2026-03-03" in diff_text(app)
 
 
 async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
@@ -154,7 +164,20 @@ async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
         await settle(pilot)
         assert pane.table.row_count == 5 and pane.commits[0].commit.message.startswith("frame 5")
         assert pane.current.commit.sha == chosen  # the selection stays on its commit
-        assert str(pane.table.get_row_at(0)[2]) == "+1"
+        assert row(pane, 0)["added"] == "+1"
+
+
+async def test_a_step_to_a_shorter_title_leaves_the_diff_in_place(world: World) -> None:
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_history(pilot)
+        await pilot.press("right_square_bracket")  # frame 3: its Becoming changed, in the title
+        await settle(pilot)
+        top = app.query_one(DiffView).region.y
+        await pilot.press("right_square_bracket")  # frame 2: no Becoming line
+        await settle(pilot)
+        assert "Becoming:" not in title(app) and "+## Frame 2" in diff_text(app)
+        assert app.query_one(DiffView).region.y == top
 
 
 async def test_side_by_side_marking_and_memory_then(world: World) -> None:
@@ -170,7 +193,7 @@ async def test_side_by_side_marking_and_memory_then(world: World) -> None:
         assert all(word in text for word in ("##", "Frame", "4", "2026-03-04"))
         await pilot.press("t", "m")  # back to unified; mark the newest commit
         await settle(pilot)
-        assert pane.marked is pane.commits[0]
+        assert pane.marked is pane.commits[0] and row(pane, 0)["mark"] == "●"
         await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
         await settle(pilot)
         # The oldest commit against the marked newest: frames 2 to 4 added.

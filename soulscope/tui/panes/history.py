@@ -1,8 +1,9 @@
 """The History tab: the agent's commits beside the selected commit's diff, like tig or lazygit.
 
-All git work runs in thread workers; the commit list is a DataTable (rows are rendered only when
-they scroll into view), the diff a line view wrapped to the pane's width. A diff is rendered to lines
-in the worker, kept for the commits seen, and the next commit's is read ahead: a step paints at once. Keys (soulscope/tui/actions.py):
+All git work runs in thread workers; the commit list is a ``VirtualTable`` (a row's cells are made
+when it is drawn, so only the rows on screen cost anything), the diff a line view wrapped to the
+pane's width. A diff is rendered to lines in the worker, kept for the commits seen, and the next
+commit's is read ahead: a step paints at once. Keys (soulscope/tui/actions.py):
 ``[``/``]`` step through commits, ``t`` toggles unified / side by side, ``m`` marks a commit so that the diff is against it, ``v`` shows the memory
 as it was at the selected commit, ``o`` opens the whole world as of that commit (read-only) and,
 while there, comes back.
@@ -16,8 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.measure import Measurement
+from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -29,8 +29,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import DataTable, Static
-from textual.widgets.data_table import RowKey
+from textual.widgets import Static
 
 from soulscope.controls import visible
 from soulscope.history.git import FileChange, HistoryError
@@ -41,11 +40,30 @@ from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 from soulscope.tui.widgets.soul_text import SoulText
-from soulscope.tui.widgets.table import Table
+from soulscope.tui.widgets.virtual_list import VirtualList
+from soulscope.tui.widgets.virtual_table import Column, VirtualTable
 
-# Rows given to the table before the first paint (more than a screen holds).
-FIRST_ROWS = 120
-FRAME_COLUMNS = ("added", "changed", "removed", "becoming")
+# The commit list's columns; the frame columns are filled in once every commit's frames are read.
+COLUMNS = (
+    Column("mark", ""),  # ● on the marked commit
+    Column("date", "Date (UTC)"),
+    Column("added", "+"),
+    Column("changed", "~"),
+    Column("removed", "-"),
+    Column("becoming", "B"),
+    Column("message", "Message"),  # the flags after the longest: cut at the edge where narrow
+    Column("flags", ""),
+)
+# Widths before any value is known (the frame columns keep room for "+99": they widen, when the
+# frames arrive, only for a count above that).
+FIRST_WIDTHS = {
+    "mark": 1,
+    "date": len("MM-DD HH:MM"),
+    "added": 3,
+    "changed": 3,
+    "removed": 3,
+    "becoming": 1,
+}
 # How long reading every commit's frames waits for the first diff to be painted.
 PAINT_WAIT_S = 0.5
 # Diffs kept, rendered, for stepping back and forth (a few hundred KB of lines at most).
@@ -58,17 +76,15 @@ class HistoryListed(Message):
 
     agent_id: str
     commits: list[FileChange]
-    rows: list[tuple[Cell, ...]]  # made off the UI thread
     row: int  # the row to highlight: the newest, or a commit asked for before the list came
 
 
 @dataclass
 class HistoryLoaded(Message):
-    """What each of those commits did to the frames, as rows to replace the first ones."""
+    """What each of those commits did to the frames (their rows are drawn again)."""
 
     agent_id: str
     changes: list[Change]
-    rows: list[tuple[Cell, ...]]
 
 
 @dataclass
@@ -89,30 +105,6 @@ class DiffReady(Message):
     body: RenderableType
     lines: list[Strip]  # the body rendered at ``width``, in the worker
     width: int
-
-
-class Cell:
-    """A table cell whose width is known up front.
-
-    DataTable measures every cell of every row it is given; measuring Rich Text for thousands
-    of commits costs more than reading their history from git, so the width is computed once
-    from the plain text.
-    """
-
-    __slots__ = ("text", "width")
-
-    def __init__(self, text: str, style: str = "") -> None:
-        self.text = Text(visible(text), style=style, no_wrap=True, overflow="ellipsis")
-        self.width = cell_len(text)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(self.width, self.width)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.text
-
-    def __str__(self) -> str:
-        return self.text.plain
 
 
 def render_diff(console: Console, body: RenderableType, width: int) -> list[Strip]:
@@ -194,25 +186,29 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def change_row(fc: FileChange, change: Change | None = None) -> tuple[Cell, ...]:
-    """A commit list row: date, +frames, ~, -, Becoming mark, message, flags.
+def change_row(fc: FileChange, change: Change | None = None) -> tuple[Text, ...]:
+    """A commit list row after its mark: date, +frames, ~, -, Becoming mark, message, flags.
 
     Without ``change`` (frames not read yet) the frame columns are blank.
     """
     c = fc.commit
     if change is None:
-        marks = [Cell("") for _ in range(4)]
-        flags = Cell("")
+        marks = [Text() for _ in range(4)]
+        flags = Text()
     else:
         marks = [
-            Cell(f"+{len(change.frames_added)}" if change.frames_added else "", "green"),
-            Cell(f"~{len(change.frames_changed)}" if change.frames_changed else "", "yellow"),
-            Cell(f"-{len(change.frames_removed)}" if change.frames_removed else "", "red"),
-            Cell("»" if change.becoming_changed else "", "bold magenta"),
+            Text(f"+{len(change.frames_added)}" if change.frames_added else "", "green"),
+            Text(f"~{len(change.frames_changed)}" if change.frames_changed else "", "yellow"),
+            Text(f"-{len(change.frames_removed)}" if change.frames_removed else "", "red"),
+            Text("»" if change.becoming_changed else "", "bold magenta"),
         ]
-        flags = Cell(" ".join(change.flags), "bold red" if change.truncated else "dim")
+        flags = Text(flag_text(change), "bold red" if change.truncated else "dim")
     # Month, day and time (UTC): the year and the author are in the title above the diff.
-    return (Cell(utc(c.timestamp)[5:]), *marks, Cell(clean(c.message)), flags)
+    return (Text(utc(c.timestamp)[5:]), *marks, Text(clean(c.message)), flags)
+
+
+def flag_text(change: Change) -> str:
+    return " ".join(change.flags)
 
 
 def marked_title(older: FileChange, newer: FileChange, marked: FileChange) -> Text:
@@ -294,36 +290,26 @@ class HistoryPane(Pane):
         self._pending_commit: str | None = None  # select once the history arrives
         self._shown: tuple[str, ...] | None = None
         self._loaded_for: str | None = None  # the agent whose history was asked for
-        self._row_keys: list[RowKey] = []  # the table's rows, in commit order
         self._painted = threading.Event()  # set once a diff is on screen
         self._diffs: OrderedDict[tuple[str, ...], DiffReady] = OrderedDict()  # by key, rendered
         self._reading: set[tuple[str, ...]] = set()  # keys of the diffs workers are reading
         self._direction = 1  # of the last step: the commit read ahead is the next that way
-        self._title_lines = -1  # rows of the diff's title: a title of as many needs no layout
+        self._title_lines = 0  # rows kept for the diff's title: a title of as many needs no layout
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-status", markup=False)
         with Horizontal(id="history-body"):
-            table: Table[Text] = Table(
-                id="history-commits", cursor_type="row", zebra_stripes=True
-            )
-            table.add_column("", key="mark", width=1)  # ● on the marked commit
-            table.add_column("Date (UTC)", key="date")
-            # Fixed widths: these columns are filled in after the rows are listed.
-            table.add_column("+", key="added", width=3)
-            table.add_column("~", key="changed", width=3)
-            table.add_column("-", key="removed", width=3)
-            table.add_column("B", key="becoming", width=1)
-            table.add_column("Message", key="message")
-            table.add_column("", key="flags")
+            table = VirtualTable(COLUMNS, self._cells, id="history-commits")
+            for column, width in FIRST_WIDTHS.items():
+                table.fit(column, width)
             yield table
             with Vertical(id="history-diff-side"):
                 yield Static(id="history-title", markup=False)
                 yield DiffView(id="history-diff")
 
     @property
-    def table(self) -> DataTable[Text]:
-        return self.query_one("#history-commits", DataTable)
+    def table(self) -> VirtualTable:
+        return self.query_one("#history-commits", VirtualTable)
 
     @property
     def timeline(self) -> Timeline:
@@ -332,14 +318,13 @@ class HistoryPane(Pane):
     # -- loading -----------------------------------------------------------------------------
     def watch_agent_id(self, agent_id: str | None) -> None:
         self.commits = []
-        self._row_keys = []
         self.changes = []
         self.marked = None
         self._shown = None
         self._diffs.clear()
         self._reading.clear()
-        self._title_lines = -1
-        self.table.clear()
+        self._keep_title_rows(0)
+        self.table.set_keys([])
         self.query_one("#history-title", Static).update(Text(""))
         self.query_one(DiffView).clear()
         self._loaded_for = None
@@ -362,7 +347,13 @@ class HistoryPane(Pane):
             self._load()
 
     def on_resize(self) -> None:
-        self._title_lines = -1  # the title wraps anew: its next update lays the screen out
+        self._keep_title_rows(0)  # the title wraps anew: the rows it needs are found again
+
+    def _keep_title_rows(self, rows: int) -> None:
+        """Keep at least ``rows`` rows for the diff's title (0: as many as it has)."""
+        self._title_lines = rows
+        widget = self.query_one("#history-title", Static)
+        widget.styles.min_height = rows + 1 if rows else None  # (and its rule below)
 
     def on_show(self) -> None:
         if self.agent_id is not None and self._loaded_for != self.agent_id:
@@ -403,7 +394,7 @@ class HistoryPane(Pane):
             return
         pending = self._pending_commit
         row = next((i for i, c in enumerate(commits) if c.commit.sha == pending), 0)
-        self.post_message(HistoryListed(agent_id, commits, [change_row(fc) for fc in commits], row))
+        self.post_message(HistoryListed(agent_id, commits, row))
         # The highlighted commit's diff comes next, then every commit's frames: those are read
         # once the list and the diff are on screen, so that reading them does not delay that.
         key = self._key(commits[row], None, self.side_by_side)
@@ -411,8 +402,7 @@ class HistoryPane(Pane):
         self.post_message(self._diff(agent_id, key, commits[row], None, self.side_by_side, width))
         painted.wait(PAINT_WAIT_S)
         changes = timeline.history(agent_id)[cut:]
-        rows = [change_row(fc, ch) for fc, ch in zip(commits, changes, strict=True)]
-        self.post_message(HistoryLoaded(agent_id, changes, rows))
+        self.post_message(HistoryLoaded(agent_id, changes))
 
     def on_history_failed(self, message: HistoryFailed) -> None:
         message.stop()
@@ -424,36 +414,41 @@ class HistoryPane(Pane):
         if message.agent_id != self.agent_id:
             return
         self.commits = message.commits
+        self.changes = []  # those of the list before: its frames are read again
         self._pending_commit = None
         self.marked = None
         # The worker computes this row's diff already: highlighting it must not ask again.
         self._shown = self._key(self.commits[message.row], None, self.side_by_side)
         table = self.table
-        table.clear()
-        # A screenful first, so that the list paints at once; the rest right after.
-        first = max(message.row + 1, FIRST_ROWS)
-        self._row_keys = [table.add_row(Cell(""), *cells) for cells in message.rows[:first]]
-        table.move_cursor(row=message.row)
+        table.fit("message", max(cell_len(clean(c.commit.message)) for c in self.commits))
+        # The keys are row numbers: every row drawn before may stand for another commit now.
+        table.set_keys([str(row) for row in range(len(self.commits))])
+        table.forget()
+        table.move_cursor(message.row, announce=False)
         self._status()
-        self.call_later(self._add_rows, message.agent_id, message.rows[first:])
-
-    def _add_rows(self, agent_id: str, rows: list[tuple[Cell, ...]]) -> None:
-        if agent_id == self.agent_id:
-            table = self.table
-            self._row_keys += [table.add_row(Cell(""), *cells) for cells in rows]
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         message.stop()
-        if message.agent_id != self.agent_id or len(message.rows) != len(self._row_keys):
+        if message.agent_id != self.agent_id or len(message.changes) != len(self.commits):
             return
         self.changes = message.changes
         table = self.table
-        # Only the frame columns change: update those cells in place (cheap, no re-layout).
-        for key, cells in zip(self._row_keys, message.rows, strict=True):
-            for column, cell in zip(FRAME_COLUMNS, cells[1:5], strict=True):
-                table.update_cell(key, column, cell)
-            table.update_cell(key, "flags", cells[6], update_width=bool(cells[6].width))
+        for column, counts in (
+            ("added", [len(c.frames_added) for c in self.changes]),
+            ("changed", [len(c.frames_changed) for c in self.changes]),
+            ("removed", [len(c.frames_removed) for c in self.changes]),
+        ):
+            table.fit(column, len(str(max(counts))) + 1)
+        table.fit("flags", max(cell_len(flag_text(c)) for c in self.changes))
+        table.forget()  # the frame columns of the rows on screen are drawn again
         self._status()
+
+    def _cells(self, key: str) -> tuple[Text, ...]:
+        """The cells of row ``key`` (its number), made when it is drawn."""
+        row = int(key)
+        fc = self.commits[row]
+        mark = Text("●" if fc is self.marked else "", style="bold")
+        return (mark, *change_row(fc, self.changes[row] if self.changes else None))
 
     def _status(self, text: str | None = None) -> None:
         if text is None:
@@ -470,9 +465,9 @@ class HistoryPane(Pane):
         self.query_one("#history-status", Static).update(Text(text))
 
     # -- the diff ----------------------------------------------------------------------------
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_virtual_list_highlighted(self, event: VirtualList.Highlighted) -> None:
         event.stop()
-        self._show(event.cursor_row)
+        self._show(int(event.key))
 
     def _show(self, row: int) -> None:
         if not 0 <= row < len(self.commits) or self.agent_id is None:
@@ -486,9 +481,6 @@ class HistoryPane(Pane):
             self._show_diff(ready)
         else:
             self._read_diff(key, change, marked)
-        # The next one is read once this step is painted: its worker's git and rendering would
-        # hold the paint up (one interpreter lock, two cores shared with git).
-        self.call_after_refresh(self._read_ahead, row + self._direction)
 
     def _read_ahead(self, row: int) -> None:
         if 0 <= row < len(self.commits):
@@ -592,12 +584,19 @@ class HistoryPane(Pane):
         self._diffs.move_to_end(ready.key)
         title = visible(ready.title)
         widget = self.query_one("#history-title", Static)
-        # Its height follows its rows: the screen's layout is needed only when their count changes.
+        # It keeps the height of the tallest title shown since the list came: a step to a shorter
+        # one leaves the diff where it was, and only a taller one lays the screen out (12 to 20 ms
+        # at 160x48, in a step that paints in about as much).
         rows = len(title.wrap(self.app.console, max(widget.content_region.width, 1)))
-        widget.update(title, layout=rows != self._title_lines)
-        self._title_lines = rows
+        if rows > self._title_lines:
+            self._keep_title_rows(rows)
+        widget.update(title, layout=False)
         self.query_one(DiffView).show(ready.body, ready.lines, ready.width)
         self.call_after_refresh(self._painted.set)
+        # The next one is read once this one is painted (the list's first too, so that the first
+        # step shows at once): its worker's git and rendering would hold the paint up (one
+        # interpreter lock, two cores shared with git).
+        self.call_after_refresh(self._read_ahead, self.table.cursor_row + self._direction)
 
     # -- actions -----------------------------------------------------------------------------
     @property
@@ -614,9 +613,9 @@ class HistoryPane(Pane):
             self.app.bell()
             return
         self._direction = 1 if delta > 0 else -1
-        self.table.move_cursor(row=row)
-        # Now, not when the table's RowHighlighted arrives: that comes after the cursor's paint,
-        # and a diff read ahead would wait for the screen's next frame to be shown.
+        # The diff now, with the cursor, not when a Highlighted message arrives: that comes after
+        # the cursor's paint, and a diff read ahead would wait for the screen's next frame.
+        self.table.move_cursor(row, announce=False)
         self._show(row)
 
     def action_toggle_layout(self) -> None:
@@ -629,10 +628,11 @@ class HistoryPane(Pane):
             return
         before = self.marked
         self.marked = None if self.marked is current else current
-        for change, glyph in ((before, ""), (self.marked, "●")):
-            if change is not None and change in self.commits:
-                row = self._row_keys[self.commits.index(change)]
-                self.table.update_cell(row, "mark", Cell(glyph, "bold"))
+        self.table.forget(
+            str(self.commits.index(change))
+            for change in (before, self.marked)
+            if change is not None and change in self.commits
+        )
         self._status()
         self._shown = None
         self._show(self.table.cursor_row)
@@ -643,7 +643,7 @@ class HistoryPane(Pane):
         if row is None:
             self._pending_commit = sha
         else:
-            self.table.move_cursor(row=row)
+            self.table.move_cursor(row, announce=False)
             self._show(row)
 
     def action_view_memory(self) -> None:

@@ -29,12 +29,21 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
 
 
 def bars_stay(view: Widget, old: Size, new: Size) -> bool:
-    """Whether ``view``'s scrollbars are the same at content size ``new`` as at ``old``."""
+    """Whether ``view``'s scrollbars are the same at content size ``new`` as at ``old`` (a bar
+    its style always shows, or never does, stays whatever the size: the diff view's vertical one
+    while steps alternate diffs shorter and longer than the view)."""
     region = view.scrollable_content_region
-    return bool(old.height) and (new.height > region.height, new.width > region.width) == (
-        old.height > region.height,
-        old.width > region.width,
-    )
+    styles = view.styles
+
+    def bars(size: Size) -> tuple[bool, bool]:
+        return (
+            styles.overflow_y == "scroll"
+            or (styles.overflow_y == "auto" and size.height > region.height),
+            styles.overflow_x == "scroll"
+            or (styles.overflow_x == "auto" and size.width > region.width),
+        )
+
+    return bool(old.height) and bars(new) == bars(old)
 
 
 class SteadyBars:

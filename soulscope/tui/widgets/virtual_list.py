@@ -189,7 +189,8 @@ class VirtualList(SteadyBars, ScrollView, can_focus=True):
             return
         index = min(max(index, 0), len(self._keys) - 1)
         if index != self._cursor:
-            # The two rows that changed; scrolling (below) repaints the rest when needed.
+            # The two rows that changed (below the header); scrolling (below) repaints the rest
+            # when needed.
             if self._cursor >= 0:
                 self.refresh_line(self._cursor + self.header_height)
             self.refresh_line(index + self.header_height)

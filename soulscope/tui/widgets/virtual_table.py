@@ -7,8 +7,10 @@ only, in the order its owner gives (``set_keys``); a row's cells are asked for w
 drawn. Columns are as wide as their title or their widest value (``fit``: the owner reports widths
 as values come), the last one takes the room left, and where the room is short long titles give up
 cells first, then columns whose values may be cut (``least``), then short titles, so the table
-always fits its width; a value cut short ends (or, cut at its start, begins) with an ellipsis. The
-sort mark follows its column's title, in the cell after it when the title fills the column.
+always fits its width; a value cut short ends (or, cut at its start, begins) with an ellipsis. Where
+values that are never cut do not fit (a narrow pane), a row stops at the table's edge: the column
+there ends with an ellipsis only when a value of it is cut, and the columns after it are left out.
+The sort mark follows its column's title, in the cell after it when the title fills the column.
 """
 
 from __future__ import annotations
@@ -57,6 +59,21 @@ def _narrowed(widths: list[int], least: list[int], short: int) -> int:
         widths[i] -= 1
         short -= 1
     return short
+
+
+def _joined(parts: list[Text], width: int) -> Text:
+    """The columns' texts side by side, up to the one at the edge of ``width`` cells: that one is
+    cut there, with an ellipsis only when more than its padding is cut."""
+    line = Text(no_wrap=True, end="")
+    for part in parts:
+        room = width - line.cell_len
+        if part.cell_len > room:
+            part.rstrip()
+            part.truncate(max(room, 0), overflow="ellipsis")
+            line.append_text(part)
+            break
+        line.append_text(part)
+    return line
 
 
 class VirtualTable(VirtualList):
@@ -150,7 +167,7 @@ class VirtualTable(VirtualList):
 
     # -- rendering -----------------------------------------------------------------------------
     def _line(self, cells: Sequence[Text], width: int) -> Text:
-        line = Text(no_wrap=True, end="")
+        parts = []
         pad = " " * PAD
         for column, w, cell in zip(self.columns, self.column_widths(width), cells, strict=True):
             cell = visible(cell)
@@ -160,16 +177,14 @@ class VirtualTable(VirtualList):
                 cell = Text("…")[:w] + cell
             cell.truncate(w, overflow="ellipsis")
             cell.align(column.justify, w)
-            line.append(pad)
-            line.append_text(cell)
-            line.append(pad)
-        return line
+            parts.append(Text(pad) + cell + Text(pad))
+        return _joined(parts, width)
 
     def _row(self, key: str, width: int) -> Text:
         return self._line(self._cells(key), width)
 
     def render_header(self, y: int, width: int) -> Strip:
-        line = Text(no_wrap=True, end="")
+        parts = []
         for column, w in zip(self.columns, self.column_widths(width), strict=True):
             title = Text(column.title)
             title.truncate(w, overflow="ellipsis")
@@ -178,8 +193,8 @@ class VirtualTable(VirtualList):
             # Titles are left-aligned over every column, as in a DataTable.
             cell = Text(" " * PAD) + title
             cell.align("left", w + 2 * PAD)
-            line.append_text(cell)
-        return self.text_strip(line, width, self.style_of("virtual-table--header"))
+            parts.append(cell)
+        return self.text_strip(_joined(parts, width), width, self.style_of("virtual-table--header"))
 
     def row_style(self, row: int) -> Style:
         return self.style_of("virtual-table--even-row" if row % 2 == 0 else None)
