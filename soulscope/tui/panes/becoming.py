@@ -382,7 +382,7 @@ class BecomingPane(Pane):
         table = self.query_one("#compare", VirtualTable)
         table.set_columns(self._compare_columns())
         self.compared = compare(self.statements, self.other)
-        table.set_keys([str(i) for i in range(len(self.compared))])
+        table.set_keys(positions(len(self.compared)))
         if self.compared:
             table.fit("frame", max(len(row.key) for row in self.compared))
             table.fit("when", max(len(row.when or "—") for row in self.compared))
