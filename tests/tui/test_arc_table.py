@@ -55,3 +55,26 @@ def test_the_drift_plot_of_a_long_arc_keeps_its_largest_shifts() -> None:
     assert points.index(0.5) < points.index(0.9)
     short = [0.2, 0.4]
     assert plotted(short) == short
+
+
+async def test_unnumbered_frames_leave_the_frame_column_as_narrow_as_its_title(
+    tmp_path: Path,
+) -> None:
+    # Frames named by their date and time alone: the frame column shows "—", the date column
+    # the date (the frame's label is its date; it is not given the frame column's width).
+    entries = [
+        f"## Frame 2026-03-{day:02d} (1{day}:00 UTC)\n- Acted.\n- Becoming: the maker, take {day}.\n\n"
+        for day in range(1, 6)
+    ]
+    world = World.open(write_world(tmp_path / "w", {"lo-01": soul("Lo", "lo-01", "Maker", entries)}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        table = app.query_one("#arc", VirtualTable)
+        rows = table_rows(table)
+        assert [row["frame"] for row in rows] == ["—"] * 5
+        assert [row["date"] for row in rows] == [f"2026-03-0{day}" for day in range(1, 6)]
+        frame_width = table.column_widths(table.scrollable_content_region.width)[1]
+        assert frame_width == len("Frame")

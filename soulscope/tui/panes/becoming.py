@@ -57,6 +57,12 @@ def mark(statement: Statement) -> Text:
     return Text("")
 
 
+def frame_cell(statement: Statement) -> str:
+    """The timeline's frame column: the frame's number (an unnumbered frame's label is its date,
+    which the date column shows)."""
+    return statement.frame_label if statement.number is not None else "—"
+
+
 def plotted(values: list[float]) -> list[float]:
     """At most ``DRIFT_POINTS`` of ``values``, each the largest of its stretch: a sparkline of a
     70,000-statement arc would go through every value at each paint, for the same picture."""
@@ -184,8 +190,7 @@ class BecomingPane(Pane):
         self._fit(s)
         return (
             Text(str(s.index + 1)),
-            # Undated frame numbers are the early era's norm: the date column says when.
-            Text(s.frame_label if s.number is not None else "—"),
+            Text(frame_cell(s)),
             Text(s.date or "—"),
             mark(s),
             Text(s.role),
@@ -193,7 +198,7 @@ class BecomingPane(Pane):
 
     def _fit(self, s: Statement) -> None:
         table = self.table
-        table.fit("frame", len(s.frame_label))
+        table.fit("frame", len(frame_cell(s)))
         table.fit("date", len(s.date or "—"))
         table.fit("mark", mark(s).cell_len)
 
