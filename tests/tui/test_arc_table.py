@@ -1,10 +1,12 @@
-"""The Becoming tab's table with a long arc: it draws only what is on screen, so its columns are
-sized from the ends of the arc and widen when a wider value is drawn; the drift plot of a long arc
-keeps its peaks."""
+"""The Becoming tab's table: it draws only what is on screen, so its columns are sized from the ends
+of the arc and widen when a wider value is drawn, each by what it shows; the drift plot of a long
+arc keeps its peaks."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from textual.pilot import Pilot
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.becoming import DRIFT_POINTS, FIT_ROWS, plotted
@@ -24,16 +26,24 @@ def long_arc(frames: int, dated: range) -> str:
     return soul("Lo Ng", "lo-01", "Maker", entries)
 
 
+def one_agent(tmp_path: Path, text: str) -> World:
+    return World.open(write_world(tmp_path / "w", {"lo-01": text}))
+
+
+async def arc_table(pilot: Pilot) -> VirtualTable:
+    """The Becoming tab's table, shown with the agent's arc in it."""
+    await settle(pilot)
+    await pilot.press("2")
+    await settle(pilot)
+    return pilot.app.query_one("#arc", VirtualTable)
+
+
 async def test_a_wider_value_in_the_middle_of_a_long_arc_is_shown_whole(tmp_path: Path) -> None:
     frames = 3 * FIT_ROWS
     middle = range(FIT_ROWS + 1, 2 * FIT_ROWS + 1)  # no date at either end of the arc
-    world = World.open(write_world(tmp_path / "w", {"lo-01": long_arc(frames, middle)}))
-    app = SoulscopeApp(world)
+    app = SoulscopeApp(one_agent(tmp_path, long_arc(frames, middle)))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        table = app.query_one("#arc", VirtualTable)
+        table = await arc_table(pilot)
         assert table.row_count == frames
         assert {row["date"] for row in table_rows(table)} == {"—"}
         table.move_cursor(frames // 2)
@@ -66,13 +76,9 @@ async def test_unnumbered_frames_leave_the_frame_column_as_narrow_as_its_title(
         f"## Frame 2026-03-{day:02d} (1{day}:00 UTC)\n- Acted.\n- Becoming: the maker, take {day}.\n\n"
         for day in range(1, 6)
     ]
-    world = World.open(write_world(tmp_path / "w", {"lo-01": soul("Lo", "lo-01", "Maker", entries)}))
-    app = SoulscopeApp(world)
+    app = SoulscopeApp(one_agent(tmp_path, soul("Lo", "lo-01", "Maker", entries)))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        table = app.query_one("#arc", VirtualTable)
+        table = await arc_table(pilot)
         rows = table_rows(table)
         assert [row["frame"] for row in rows] == ["—"] * 5
         assert [row["date"] for row in rows] == [f"2026-03-0{day}" for day in range(1, 6)]
