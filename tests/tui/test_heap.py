@@ -1,6 +1,7 @@
 """The collector's policy while the dashboard runs: survivors of a full pass set aside, undone on stop."""
 
 import gc
+import sys
 import weakref
 
 from soulscope.tui.heap import FLOOR, Heap
@@ -56,20 +57,23 @@ def test_objects_set_aside_on_purpose_never_trigger_a_pass_over_everything():
         heap.stop()
 
 
-def test_cycles_set_aside_that_become_garbage_are_freed_once_the_set_aside_doubled():
+def test_cycles_set_aside_that_become_garbage_are_freed_once_the_heap_doubled():
     heap = Heap()
     heap.start()
     try:
         gc.collect()  # the baseline, set aside
-        gc.disable()
-        kept = [Node() for _ in range(2 * max(gc.get_freeze_count(), FLOOR) + 10_000)]
-        gc.enable()
-        gc.collect()  # they survive it: set aside, more than twice the baseline
-        assert gc.get_freeze_count() >= len(kept)
-        refs = [weakref.ref(node) for node in kept[:100]]
-        del kept  # garbage now, but set aside: a pass that skips them cannot find them
-        gc.collect()  # the set-aside objects doubled: everything is walked from the next pass
+        nodes = [Node() for _ in range(1000)]
+        gc.collect()  # they survive it: set aside
+        assert gc.get_freeze_count() >= len(nodes)
+        refs = [weakref.ref(node) for node in nodes[:100]]
+        del nodes  # garbage now, but set aside: a pass that skips them cannot find them
+        gc.collect()
+        assert all(ref() is not None for ref in refs)
+        # The heap doubles (a world's worth of new objects): everything is walked again.
+        grown = [[i] for i in range(max(sys.getallocatedblocks(), FLOOR))]
+        gc.collect()
         gc.collect()
         assert all(ref() is None for ref in refs)
+        del grown
     finally:
         heap.stop()
