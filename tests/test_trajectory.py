@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from soulscope.soul.parse import parse
-from soulscope.soul.trajectory import arc, classify, drift, lexical_distance, role_of
+from soulscope.soul.pieces import ArcPieces, arc_pieces
+from soulscope.soul.trajectory import (
+    arc,
+    classify,
+    drift,
+    iter_arc,
+    lexical_distance,
+    role_of,
+)
 
 
 @pytest.mark.parametrize(
@@ -94,6 +102,36 @@ def test_arc_classes_mismatches_and_magnitudes() -> None:
     assert statements[0].magnitude == 0.0
     assert all(0.0 <= s.magnitude <= 1.0 for s in statements)
     assert statements[1].magnitude < statements[3].magnitude
+
+
+def test_an_arc_gives_back_every_statement_as_it_was_found() -> None:
+    # Statements outside frames, a repeated frame heading, bytes that are not UTF-8 and markup
+    # in a heading: what the arc holds as columns (and sends in pieces) reads back the same.
+    data = (
+        SOUL
+        + "\n## Notes\n- Becoming: the [bold]archivist[/bold]. From type author to archives.\n"
+        + "\n## Frame 5 — 2026-03-05\n- Becoming: the archivist again.\n"
+        + "\n## Frame 6 BYTES — 2026-03-06 (10:30 UTC)\n- Becoming: the archivist.\n"
+    ).encode()
+    soul = parse(data.replace(b"BYTES", b"\xff\xfe"))
+    found = list(iter_arc(soul))
+    statements = arc(soul)
+    assert list(statements) == found and len(statements) == 8
+    assert statements[5].heading == "Notes" and statements[5].frame_index is None
+    assert statements[5].to_role == "archives" and statements[5].from_mismatch
+    assert statements[6].duplicate_frame and statements[6].frame_label == "5"
+    assert statements[7].heading == "Frame 6 \ufffd\ufffd — 2026-03-06 (10:30 UTC)"
+    assert statements[7].time == "10:30"
+    assert statements[-1] == found[-1] and statements[2:4] == found[2:4]
+    assert list(reversed(statements)) == found[::-1]
+    assert statements.shift_positions() == [i for i, s in enumerate(found) if s.shift]
+    received = ArcPieces()
+    for kind, value in arc_pieces(statements):
+        assert kind == "arc"
+        received.add(value)
+    assert received.arc(soul.frames.columns) == found
+    with pytest.raises(IndexError):
+        statements[8]
 
 
 def test_lexical_distance_ignores_counters_and_stop_words() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from soulscope.cli.output import (
     CommandError,
@@ -160,7 +161,7 @@ def run_becoming(args: argparse.Namespace) -> int:
     return 0
 
 
-def semantic_drift(statements: list[Statement], device: str | None = None) -> list[float]:
+def semantic_drift(statements: Sequence[Statement], device: str | None = None) -> list[float]:
     """Shift magnitudes from the embedding model (loaded here only: ``becoming`` stays light)."""
     from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
     from soulscope.soul.trajectory import drift

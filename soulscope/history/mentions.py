@@ -13,7 +13,7 @@ import weakref
 from dataclasses import dataclass
 
 from soulscope.soul.model import Soul, clean, frame_label
-from soulscope.soul.trajectory import Statement, arc
+from soulscope.soul.trajectory import Arc, arc
 from soulscope.world import World, WorldError
 
 THREAD = re.compile(r"(?<![\w&])#(\d{1,9})\b")
@@ -46,7 +46,7 @@ class AgentIndex:
     agent: str
     stamp: tuple[int, float]  # (size, mtime) of the file it was built from
     soul: Soul
-    statements: tuple[Statement, ...]
+    statements: Arc
     threads: dict[int, tuple[Place, ...]]  # thread -> the frames that name it, file order
     words: dict[str, tuple[int, ...]]  # word -> indexes of the frames that hold it, file order
 
@@ -89,7 +89,7 @@ def index_soul(agent: str, soul: Soul, stamp: tuple[int, float], label: str | No
         agent=agent,
         stamp=stamp,
         soul=soul,
-        statements=tuple(arc(soul, label)),
+        statements=arc(soul, label),
         threads={n: tuple(p) for n, p in threads.items()},
         words={w: tuple(i) for w, i in words.items()},
     )

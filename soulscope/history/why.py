@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -187,7 +188,7 @@ def pick_statement(
     frame: str | None = None,
     index: int | None = None,
     label: str | None = None,
-    statements: list[Statement] | None = None,
+    statements: Sequence[Statement] | None = None,
 ) -> Statement:
     """A statement of the arc by frame (number, label or date) or by its 1-based position.
 
@@ -237,7 +238,7 @@ def explain(
     entry = index_.agents.get(agent_id) if soul is None else None
     if entry is None:
         entry = index_.put(agent_id, soul if soul is not None else world.read(agent_id))
-    soul, statements = entry.soul, list(entry.statements)
+    soul, statements = entry.soul, entry.statements
     st = pick_statement(soul, frame, index, label, statements)
     f = soul.frames[st.frame_index] if st.frame_index is not None else None
     names = AgentNames.of(world, agent_id)
@@ -499,7 +500,7 @@ def _when(f: Frame) -> tuple:
 
 
 def _precursors(
-    index: MentionIndex, agent_id: str, statements: list[Statement], st: Statement
+    index: MentionIndex, agent_id: str, statements: Sequence[Statement], st: Statement
 ) -> tuple[Precursor, ...]:
     """Where the new role's distinctive words first appeared, here and in others' memory."""
     if st.frame_index is None:

@@ -192,6 +192,13 @@ class FrameColumns:
     def label(self, i: int) -> str:
         return frame_label(self.number(i), self.suffixes[i], self.dates[i]) or "?"
 
+    def heading(self, i: int) -> str:
+        """Frame ``i``'s ``Frame.heading``, from its first line alone."""
+        start, end = self.starts[i], self.ends[i]
+        cut = self.data.find(b"\n", start, end)
+        line = self.data[start : end if cut < 0 else cut]
+        return frame_heading(line.decode("utf-8", ENCODING_ERRORS))
+
 
 class Frames(Sequence[Frame]):
     """A soul's frames in file order (or a slice of them), each parsed from its source when asked:

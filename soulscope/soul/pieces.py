@@ -1,4 +1,5 @@
-"""A parsed soul in pieces that are cheap to receive, for parsing it in another process.
+"""A parsed soul and its arc in pieces that are cheap to receive, for parsing it in another
+process.
 
 Unpickling a big soul whole (218,000 frames: lists of hundreds of thousands of strings) is one
 long C call, which holds the interpreter while it runs; its columns go instead as flat arrays
@@ -14,12 +15,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from soulscope.soul.model import FrameColumns, Frames, Problem, Soul
+from soulscope.soul.trajectory import Arc
 
 # Items of a list in one piece (a few milliseconds to unpickle).
 CHUNK = 5000
 
 _ARRAYS = ("starts", "ends", "lines", "end_lines", "numbers", "duplicates")
 _STRINGS = ("suffixes", "dates", "times", "titles")
+_ARC_ARRAYS = ("lines", "frame_indices", "magnitudes")
 
 Piece = tuple[str, Any]
 
@@ -96,3 +99,49 @@ class SoulPieces:
             agent_id=agent_id,
             section_places=places,
         )
+
+
+def arc_pieces(statements: Arc) -> Iterator[Piece]:
+    """An arc as pieces ``("arc", (name, value))``, in the order ``ArcPieces`` takes them."""
+    for name in _ARC_ARRAYS:
+        yield "arc", (name, getattr(statements, name).tobytes())
+    yield "arc", ("kinds", bytes(statements.kinds))
+    yield from chunks(statements.texts, "arc", "texts")
+    yield from chunks(statements.roles, "arc", "roles")
+    turns = [(i, *turn) for i, turn in statements.turns.items()]
+    yield from chunks(turns, "arc", "turns")
+    yield from chunks(sorted(statements.mismatches), "arc", "mismatches")
+    yield from chunks(list(statements.titles.items()), "arc", "titles")
+
+
+class ArcPieces:
+    """The receiving side: ``add`` each arc piece's value, then ``arc(frames)`` is the arc, its
+    statements reading their frames from ``frames`` (the soul's, parsed from the same bytes)."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, Any] = {}
+        self._lists: dict[str, list[Any]] = {}
+
+    def add(self, value: tuple[str, Any]) -> None:
+        name, items = value
+        if isinstance(items, bytes):
+            self._values[name] = items
+        else:
+            self._lists.setdefault(name, []).extend(items)
+
+    def arc(self, frames: FrameColumns) -> Arc:
+        statements = Arc(frames)
+        for name in _ARC_ARRAYS:
+            getattr(statements, name).frombytes(self._values.get(name, b""))
+        statements.kinds = bytearray(self._values.get("kinds", b""))
+        statements.texts = self._lists.get("texts", [])
+        for role in self._lists.get("roles", []):
+            statements.add_role(role)
+        statements.turns = {i: (y, z) for i, y, z in self._lists.get("turns", [])}
+        statements.mismatches = set(self._lists.get("mismatches", []))
+        statements.titles = dict(self._lists.get("titles", []))
+        if not len(statements.lines) == len(statements.kinds) == len(statements.texts) == len(
+            statements.roles
+        ):
+            raise ValueError("the arc's pieces do not agree on its length")
+        return statements

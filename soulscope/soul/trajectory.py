@@ -19,11 +19,13 @@ prices comparative claims"): one shifts only when it claims a change of the agen
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import overload
 
-from soulscope.soul.model import Frame, Soul, frame_label, label_key
+from soulscope.soul.model import Frame, FrameColumns, Soul, frame_label, label_key
 
 
 def _words_in(text: str) -> list[str]:
@@ -320,9 +322,12 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
     return FALLBACK_LABEL
 
 
-def arc(soul: Soul, label: str | None = None) -> list[Statement]:
+def arc(soul: Soul, label: str | None = None) -> Arc:
     """Every identity statement in file order (frames and other sections alike), classified."""
-    return list(iter_arc(soul, label))
+    statements = Arc(soul.frames.columns)
+    for s in iter_arc(soul, label):
+        statements.append(s)
+    return statements
 
 
 def iter_arc(soul: Soul, label: str | None = None) -> Iterator[Statement]:
@@ -379,7 +384,136 @@ def iter_arc(soul: Soul, label: str | None = None) -> Iterator[Statement]:
             prev_key, prev = rkey, obs.text
 
 
-def shifts(statements: list[Statement]) -> list[Statement]:
+class Arc(Sequence[Statement]):
+    """An arc's statements, held as columns: each ``Statement`` is made when it is read.
+
+    A soul that never compacts has an arc of 70,000 statements; as objects, with their headings,
+    dates and numbers each held again, they weigh twice the file. What the soul's frame columns
+    know (heading, number, date) is read from them, and the rest is held once: the texts, the
+    roles (one string for each role, however often it recurs), numbers in arrays.
+    """
+
+    __slots__ = (
+        "frames",
+        "texts",
+        "roles",
+        "lines",
+        "frame_indices",
+        "kinds",
+        "magnitudes",
+        "turns",
+        "mismatches",
+        "titles",
+        "_role_of",
+    )
+
+    def __init__(self, frames: FrameColumns | None = None) -> None:
+        # The soul's: what the statements in frames read of their frame (None: an empty arc).
+        self.frames = frames
+        self.texts: list[str] = []
+        self.roles: list[str] = []
+        self.lines = array("q")
+        self.frame_indices = array("q")  # -1: outside frames
+        self.kinds = bytearray()  # each an index into KINDS
+        self.magnitudes = array("d")
+        self.turns: dict[int, tuple[str | None, str | None]] = {}  # position: "From Y to Z"
+        self.mismatches: set[int] = set()  # positions whose "From Y" is not the previous role
+        self.titles: dict[int, str] = {}  # position: the section title, outside frames
+        self._role_of: dict[str, str] = {}  # one string for each role
+
+    def append(self, s: Statement) -> None:
+        """Add the next statement (``s.index`` is its position)."""
+        if s.frame_index is not None and self.frames is None:
+            raise ValueError("an arc without frame columns holds no statement of a frame")
+        position = len(self.texts)
+        self.texts.append(s.text)
+        self.add_role(s.role)
+        self.lines.append(s.line)
+        self.frame_indices.append(-1 if s.frame_index is None else s.frame_index)
+        self.kinds.append(KINDS.index(s.kind))
+        self.magnitudes.append(s.magnitude)
+        if s.from_role is not None or s.to_role is not None:
+            self.turns[position] = (s.from_role, s.to_role)
+        if s.from_mismatch:
+            self.mismatches.add(position)
+        if s.frame_index is None:
+            self.titles[position] = s.heading
+
+    def add_role(self, role: str) -> None:
+        self.roles.append(self._role_of.setdefault(role, role))
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, i: int) -> Statement: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Statement]: ...
+    def __getitem__(self, i: int | slice) -> Statement | list[Statement]:
+        if isinstance(i, slice):
+            return [self._statement(j) for j in range(len(self.texts))[i]]
+        if i < 0:
+            i += len(self.texts)
+        if not 0 <= i < len(self.texts):
+            raise IndexError("arc index out of range")
+        return self._statement(i)
+
+    def __iter__(self) -> Iterator[Statement]:
+        return map(self._statement, range(len(self.texts)))
+
+    def __reversed__(self) -> Iterator[Statement]:
+        return map(self._statement, reversed(range(len(self.texts))))
+
+    def __eq__(self, other: object) -> bool:
+        """The same statements as another arc, list or tuple."""
+        if isinstance(other, (Arc, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  (it grows)
+
+    def __repr__(self) -> str:
+        return f"<arc of {len(self)} statements>"
+
+    def _statement(self, i: int) -> Statement:
+        f = self.frames
+        frame = self.frame_indices[i]
+        turn = self.turns.get(i)
+        in_frame = f is not None and frame >= 0
+        return Statement(
+            index=i,
+            text=self.texts[i],
+            line=self.lines[i],
+            heading=f.heading(frame) if in_frame else self.titles[i],
+            frame_index=frame if in_frame else None,
+            number=f.number(frame) if in_frame else None,
+            suffix=f.suffixes[frame] if in_frame else "",
+            date=f.dates[frame] if in_frame else None,
+            time=f.times[frame] if in_frame else None,
+            role=self.roles[i],
+            from_role=turn[0] if turn else None,
+            to_role=turn[1] if turn else None,
+            kind=KINDS[self.kinds[i]],
+            magnitude=self.magnitudes[i],
+            from_mismatch=i in self.mismatches,
+            duplicate_frame=in_frame and f.duplicates[frame] >= 0,
+        )
+
+    # Columns read without making statements: what a 70,000-statement timeline asks of them all.
+    def kind(self, i: int) -> str:
+        return KINDS[self.kinds[i]]
+
+    def shift_positions(self) -> list[int]:
+        """The positions of the statements that shift the arc (``Statement.shift``)."""
+        codes = {KINDS.index(k) for k in SHIFT_KINDS}
+        return [i for i, code in enumerate(self.kinds) if code in codes]
+
+    def frame_index(self, i: int) -> int | None:
+        frame = self.frame_indices[i]
+        return None if frame < 0 else frame
+
+
+def shifts(statements: Sequence[Statement]) -> list[Statement]:
     return [s for s in statements if s.shift]
 
 
@@ -438,7 +572,7 @@ def _moments(statements: Sequence[Statement]) -> list[tuple]:
     return out
 
 
-def compare(left: list[Statement], right: list[Statement]) -> list[ArcRow]:
+def compare(left: Sequence[Statement], right: Sequence[Statement]) -> list[ArcRow]:
     """Two arcs side by side in time order (date, then time, then frame number). Statements of
     the same frame at the same date and time pair up; undated ones keep their place in their arc."""
     entries = [

@@ -55,7 +55,7 @@ from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
 from soulscope.soul.model import Soul, clean, decoded_pieces
-from soulscope.soul.pieces import SoulPieces
+from soulscope.soul.pieces import ArcPieces, SoulPieces
 from soulscope.tui.actions import (
     ACTIONS,
     BY_ID,
@@ -417,7 +417,7 @@ class SoulscopeApp(App[None]):
         self._loaders.add(loader)
         if worker.is_cancelled:  # (another agent was chosen meanwhile)
             loader.close()
-        pieces, statements, summary, shown, kind = SoulPieces(data), [], None, None, ""
+        pieces, arc, summary, shown, kind = SoulPieces(data), ArcPieces(), None, None, ""
         try:
             for kind, value in loader.messages():
                 if worker.is_cancelled:
@@ -430,7 +430,7 @@ class SoulscopeApp(App[None]):
                     )
                     self.post_message(SoulTextRead(agent_id, *shown))
                 elif kind == "arc":
-                    statements += value[1]
+                    arc.add(value)
                 elif kind == "summary":
                     summary = value
                 elif kind != "done":
@@ -442,8 +442,8 @@ class SoulscopeApp(App[None]):
         if worker.is_cancelled or kind != "done":
             return
         soul, summary = parsed or self.cache.keep(agent_id, stamp, pieces.soul(), summary)
-        self.cache.keep_arc(agent_id, soul, statements, shown)
-        self.heap.set_aside()  # and its arc's tens of thousands of statements, from now on
+        self.cache.keep_arc(agent_id, soul, arc.arc(soul.frames.columns), shown)
+        self.heap.set_aside()  # and its arc's tens of thousands of strings, from now on
         self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
 
     def on_soul_text_read(self, message: SoulTextRead) -> None:

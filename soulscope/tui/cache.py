@@ -8,7 +8,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import ArcSummary, Statement, arc, summarize
+from soulscope.soul.trajectory import Arc, ArcSummary, arc, summarize
 from soulscope.world import World, WorldError
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ class SoulCache:
         self.max_souls = max_souls
         self._lock = threading.Lock()
         self._souls: OrderedDict[str, tuple[tuple[int, int], Soul, ArcSummary]] = OrderedDict()
-        self._arcs: OrderedDict[str, tuple[Soul, list[Statement], Shown | None]] = OrderedDict()
+        self._arcs: OrderedDict[str, tuple[Soul, Arc, Shown | None]] = OrderedDict()
 
     def stamp(self, agent_id: str) -> tuple[int, int]:
         """What tells one version of ``agent_id``'s file from another (mtime, size); raises
@@ -101,7 +101,7 @@ class SoulCache:
                 self._souls.popitem(last=False)
         return soul, summary
 
-    def arc(self, agent_id: str, soul: Soul) -> list[Statement]:
+    def arc(self, agent_id: str, soul: Soul) -> Arc:
         """The arc of ``soul`` (``agent_id``'s), computed once per parsed version: the worker that
         loads a soul computes it, so that the Becoming tab never does on the UI thread."""
         with self._lock:
@@ -113,7 +113,7 @@ class SoulCache:
         return statements
 
     def keep_arc(
-        self, agent_id: str, soul: Soul, statements: list[Statement], shown: Shown | None = None
+        self, agent_id: str, soul: Soul, statements: Arc, shown: Shown | None = None
     ) -> None:
         """Keep the arc of ``soul`` (computed elsewhere), and the lines its Soul view shows."""
         with self._lock:

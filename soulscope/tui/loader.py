@@ -4,8 +4,8 @@ the parser's (and C calls that never let it go: sorting, decoding megabytes).
 
 The dashboard sends the file's bytes it has read (so both sides see one version of the file) and
 gets back, in this order: where the view's lines start (and which lines are long), the parsed soul
-in pieces (``soulscope.soul.pieces``, when it is not parsed already), its arc a few thousand
-statements at a time, and its summary. Each message is a small pickle, cheap to receive.
+in pieces (``soulscope.soul.pieces``, when it is not parsed already), its arc's columns in
+pieces, and its summary. Each message is a small pickle, cheap to receive.
 
 Run as ``python -m soulscope.tui.loader AGENT_ID LABEL LENGTH SEND_SOUL`` by ``SoulLoader``; it
 imports no Textual (it starts in a fraction of a second) and exits when the dashboard goes.
@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 
 import soulscope
 from soulscope.soul.parse import parse
-from soulscope.soul.pieces import Piece, chunks, soul_pieces
+from soulscope.soul.pieces import Piece, arc_pieces, soul_pieces
 from soulscope.soul.trajectory import arc, summarize
 from soulscope.tui.file_lines import line_bounds, long_lines
 
@@ -74,7 +74,7 @@ def _serve(agent_id: str, label: str | None, length: int, send_soul: bool) -> No
             for piece in soul_pieces(soul):
                 _write(out, piece)
         statements = arc(soul, label)
-        for piece in chunks(statements, "arc"):
+        for piece in arc_pieces(statements):
             _write(out, piece)
         if send_soul:
             _write(out, ("summary", summarize(agent_id, soul, label, statements)))

@@ -11,7 +11,7 @@ import pytest
 
 from soulscope.soul.model import clean, decoded_pieces
 from soulscope.soul.parse import parse
-from soulscope.soul.pieces import SoulPieces
+from soulscope.soul.pieces import ArcPieces, SoulPieces
 from soulscope.soul.trajectory import arc, summarize
 from soulscope.tui.app import EARLY_TEXT_BYTES, READ_TRIES, SoulscopeApp
 from soulscope.tui.cache import SoulCache
@@ -83,11 +83,11 @@ async def test_a_big_soul_arrives_whole_text_frames_and_arc(tmp_path: Path) -> N
 def test_the_loading_process_sends_the_soul_its_arc_and_summary(tmp_path: Path) -> None:
     data = big_world(tmp_path / "w", frames=3000).read_bytes()
     expected = parse(data, agent_id="big")
-    pieces, statements, got = SoulPieces(data), [], {}
+    pieces, arc_pieces, got = SoulPieces(data), ArcPieces(), {}
     loader = SoulLoader(data, "big", None, 40, send_soul=True)
     for kind, value in loader.messages():
         if kind == "arc":
-            statements += value[1]
+            arc_pieces.add(value)
         elif kind in ("lines", "summary", "done"):
             got[kind] = value
         else:
@@ -96,7 +96,7 @@ def test_the_loading_process_sends_the_soul_its_arc_and_summary(tmp_path: Path) 
     assert soul.data is data and soul.render() == data
     assert soul.frames == expected.frames and soul.sections == expected.sections
     assert soul.problems == expected.problems and soul.identity == expected.identity
-    assert statements == arc(expected)
+    assert arc_pieces.arc(soul.frames.columns) == arc(expected)
     assert got["summary"] == summarize("big", expected)
     assert gone(loader.pid)
 

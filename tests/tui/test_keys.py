@@ -168,15 +168,15 @@ async def test_shift_keys_and_shifts_only(small_world: World) -> None:
         await settle(pilot)
         await pilot.press("right_curly_bracket")
         pane = app.query_one(BecomingPane)
-        assert tab(app) == "becoming" and pane.rows[pane.table.cursor_row].shift
+        assert tab(app) == "becoming" and pane.statement_at(pane.table.cursor_row).shift
         first = pane.table.cursor_row
         await pilot.press("right_curly_bracket")
-        assert pane.table.cursor_row > first and pane.rows[pane.table.cursor_row].shift
+        assert pane.table.cursor_row > first and pane.statement_at(pane.table.cursor_row).shift
         await pilot.press("left_curly_bracket")
         assert pane.table.cursor_row == first
         await pilot.press("f")
         assert pane.table.row_count == sum(s.shift for s in pane.statements) == len(pane.rows)
-        assert all(s.shift for s in pane.rows)
+        assert all(pane.statement_at(row).shift for row in range(len(pane.rows)))
         await pilot.press("f")
         assert pane.table.row_count == len(pane.statements)
 

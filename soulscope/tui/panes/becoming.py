@@ -7,8 +7,9 @@ filtering or comparing an arc costs about what the screen shows.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 
 from rich.text import Text
 from textual import work
@@ -18,7 +19,7 @@ from textual.widgets import Sparkline, Static
 
 from soulscope.controls import visible
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import SHIFT_KINDS, ArcRow, Statement, arc, compare
+from soulscope.soul.trajectory import SHIFT_KINDS, Arc, ArcRow, Statement, arc, compare
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
@@ -63,11 +64,11 @@ def frame_cell(statement: Statement) -> str:
     return statement.frame_label if statement.number is not None else "—"
 
 
-def plotted(values: list[float]) -> list[float]:
+def plotted(values: Sequence[float]) -> list[float]:
     """At most ``DRIFT_POINTS`` of ``values``, each the largest of its stretch: a sparkline of a
     70,000-statement arc would go through every value at each paint, for the same picture."""
     if len(values) <= DRIFT_POINTS:
-        return values
+        return list(values)
     step = len(values) / DRIFT_POINTS
     return [max(values[int(i * step) : int((i + 1) * step)]) for i in range(DRIFT_POINTS)]
 
@@ -95,7 +96,7 @@ class OtherArcLoaded(Message):
     """The arc of the agent to compare with is parsed (``error`` set when it could not be read)."""
 
     agent_id: str
-    statements: list[Statement]
+    statements: Arc
     error: str | None = None
 
 
@@ -111,11 +112,12 @@ class BecomingPane(Pane):
 
     def __init__(self) -> None:
         super().__init__(id="becoming-pane")
-        self.statements: list[Statement] = []
+        self.statements = Arc()
         self.shifts_only = False
-        self.rows: list[Statement] = []  # the statements shown, one per table row
+        # The arc positions of the statements shown, one per table row, in arc order.
+        self.rows: Sequence[int] = range(0)
         self.other_id: str | None = None  # the agent compared with, if any
-        self.other: list[Statement] = []
+        self.other = Arc()
         self.compared: list[ArcRow] = []  # the comparison's rows
         self._stale = False  # the table shows an older soul than ``soul``
         self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
@@ -137,8 +139,14 @@ class BecomingPane(Pane):
     def table(self) -> VirtualTable:
         return self.query_one("#arc", VirtualTable)
 
+    def statement_at(self, row: int) -> Statement:
+        """The statement of the table's row ``row``."""
+        return self.statements[self.rows[row]]
+
     def watch_soul(self, soul: Soul | None) -> None:
-        self.statements = self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else []
+        self.statements = (
+            self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else Arc()
+        )
         # A hidden tab fills its table when it is shown: switching agents pays only for what is seen.
         self._stale = True
         if self.region.area:
@@ -151,7 +159,8 @@ class BecomingPane(Pane):
     def _fill(self, soul: Soul | None) -> None:
         self._stale = False
         statements = self.statements
-        self.rows = [s for s in statements if s.shift] if self.shifts_only else statements
+        shifts = statements.shift_positions()
+        self.rows = shifts if self.shifts_only else range(len(statements))
         # The rows are known by their position: the cells of each are asked for when it is drawn.
         # This costs the same for 70,000 statements as for 7 (a key waits for it).
         table = self.table
@@ -160,8 +169,8 @@ class BecomingPane(Pane):
         table.fit("index", len(str(len(statements))))
         # The columns as wide as the first and last rows need (numbers and dates grow along an
         # arc); a wider value elsewhere widens its column when it is drawn.
-        for s in self.rows[:FIT_ROWS] + self.rows[-FIT_ROWS:]:
-            self._fit(s)
+        for i in (*self.rows[:FIT_ROWS], *self.rows[-FIT_ROWS:]):
+            self._fit(statements[i])
         table.move_cursor(0, announce=False)
         summary = self.query_one("#arc-summary", StatusLine)
         if soul is None:
@@ -169,16 +178,15 @@ class BecomingPane(Pane):
         elif not self.statements:
             summary.show(Text(f"{soul.agent_id}: no identity statements"))
         else:
-            shifts = sum(map(SHIFT_KINDS.__contains__, map(attrgetter("kind"), statements)))
             summary.show(
                 Text.assemble(
                     (soul.name or soul.agent_id or "", "bold"),
-                    f"  {len(self.statements)} statements · {shifts} shifts",
+                    f"  {len(self.statements)} statements · {len(shifts)} shifts",
                     ("  · shifts only" if self.shifts_only else "", "bold"),
                     ("  (enter opens the frame)", "dim"),
                 )
             )
-        self._show_drift(list(map(attrgetter("magnitude"), statements)), "lexical")
+        self._show_drift(statements.magnitudes, "lexical")
         if self._encoder is not None and statements:
             self._semantic(self.agent_id, statements)
         self._show_detail(0)
@@ -186,7 +194,7 @@ class BecomingPane(Pane):
         self._fill_compare()
 
     def _arc_cells(self, key: str) -> tuple[Text, ...]:
-        s = self.rows[int(key)]
+        s = self.statement_at(int(key))
         self._fit(s)
         return (
             Text(str(s.index + 1)),
@@ -203,7 +211,7 @@ class BecomingPane(Pane):
         table.fit("mark", mark(s).cell_len)
 
     # -- drift ------------------------------------------------------------------------------
-    def _show_drift(self, values: list[float], kind: str) -> None:
+    def _show_drift(self, values: Sequence[float], kind: str) -> None:
         """The drift plot: each statement's shift magnitude against the previous one, 0..1."""
         drift = values[1:]  # (the first statement moved from nothing)
         self.query_one("#drift", Sparkline).data = plotted(drift)
@@ -231,7 +239,7 @@ class BecomingPane(Pane):
         self._semantic(self.agent_id, self.statements)
 
     @work(thread=True, exclusive=True, group="drift", exit_on_error=False)
-    def _semantic(self, agent_id: str | None, statements: list[Statement]) -> None:
+    def _semantic(self, agent_id: str | None, statements: Arc) -> None:
         from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
         from soulscope.soul.trajectory import drift
 
@@ -249,7 +257,7 @@ class BecomingPane(Pane):
         message.stop()
         if message.error:
             self.app.notify(message.error, severity="error")
-            self._show_drift([s.magnitude for s in self.statements], "lexical")
+            self._show_drift(self.statements.magnitudes, "lexical")
         elif message.agent_id == self.agent_id and len(message.values) == len(self.statements):
             self._show_drift(message.values, "semantic")
 
@@ -265,12 +273,8 @@ class BecomingPane(Pane):
             return
         _, frame_index = self._target
         self._target = None
-        rows = [
-            i
-            for i, s in enumerate(self.rows)
-            if s.frame_index is not None and 0 <= s.frame_index <= frame_index
-        ]
-        row = rows[-1] if rows else 0
+        frames = self.statements.frame_indices  # (-1 outside frames)
+        row = max((i for i, p in enumerate(self.rows) if 0 <= frames[p] <= frame_index), default=0)
         self.table.move_cursor(row, announce=False)
         focus_now(self.table)
         self._show_detail(row)
@@ -289,7 +293,7 @@ class BecomingPane(Pane):
             return
         if self.agent_id is None or not 0 <= row < len(self.rows):
             return
-        s = self.rows[row]
+        s = self.statement_at(row)
         if s.frame_index is not None:
             self.app.open_frame(self.agent_id, s.frame_index)
         else:
@@ -306,16 +310,16 @@ class BecomingPane(Pane):
         # The narrative is the configured LLM's when there is one, else written offline.
         endpoint = Endpoint.from_settings(self.app.settings)
         llm = LLM(endpoint) if endpoint else None
-        self.app.push_screen(WhyScreen(self.agent_id, self.rows[row].index + 1, self.soul, llm))
+        self.app.push_screen(WhyScreen(self.agent_id, self.rows[row] + 1, self.soul, llm))
 
     def action_toggle_shifts(self) -> None:
         """Show only the statements that shift the arc, or every statement (the cursor stays on
         its statement, or the nearest shown before it)."""
         row = self.table.cursor_row
-        current = self.rows[row].index if 0 <= row < len(self.rows) else 0
+        current = self.rows[row] if 0 <= row < len(self.rows) else 0
         self.shifts_only = not self.shifts_only
         self._fill(self.soul)
-        at = max((i for i, s in enumerate(self.rows) if s.index <= current), default=0)
+        at = max(bisect_right(self.rows, current) - 1, 0)
         self.table.move_cursor(at, announce=False)
         self._show_detail(at)
 
@@ -325,7 +329,8 @@ class BecomingPane(Pane):
             self._fill(self.soul)
         row = self.table.cursor_row
         order = range(row + 1, len(self.rows)) if delta > 0 else range(row - 1, -1, -1)
-        target = next((i for i in order if self.rows[i].shift), None)
+        kind = self.statements.kind
+        target = next((i for i in order if kind(self.rows[i]) in SHIFT_KINDS), None)
         if target is None:
             return False
         self.table.move_cursor(target)
@@ -341,7 +346,7 @@ class BecomingPane(Pane):
         if not 0 <= row < len(self.rows):
             detail.update(Text(""), layout=layout)
             return
-        s = self.rows[row]
+        s = self.statement_at(row)
         text = Text.assemble((s.heading, "bold"), f"  line {s.line}\n", s.text)
         if s.from_role or s.to_role:
             text.append("\n")
@@ -354,7 +359,7 @@ class BecomingPane(Pane):
     def compare_with(self, agent_id: str) -> None:
         """Show this arc and ``agent_id``'s side by side, aligned by frame (parsed in a worker)."""
         self.other_id = agent_id
-        self.other = []
+        self.other = Arc()
         self.query_one("#compare-title", StatusLine).show(
             Text(f"comparing with {agent_id}: parsing…")
         )
@@ -366,7 +371,7 @@ class BecomingPane(Pane):
         try:
             soul, _ = self.app.cache.load(agent_id)
         except WorldError as exc:
-            self.post_message(OtherArcLoaded(agent_id, [], str(exc)))
+            self.post_message(OtherArcLoaded(agent_id, Arc(), str(exc)))
             return
         self.post_message(OtherArcLoaded(agent_id, arc(soul, self.app.arc_label)))
 
@@ -438,7 +443,7 @@ class BecomingPane(Pane):
 
     def action_close_compare(self) -> None:
         self.other_id = None
-        self.other = []
+        self.other = Arc()
         self.compared = []
         self.set_class(False, "-comparing")
         focus_now(self.table)
