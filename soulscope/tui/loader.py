@@ -99,7 +99,8 @@ class SoulLoader:
         env = {**os.environ, "PYTHONPATH": here + (os.pathsep + path if path else "")}
         self._closed = False
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "soulscope.tui.loader", agent_id, label or "", str(length),
+            # (-P: the working folder, which may hold another soulscope, is not on its path)
+            [sys.executable, "-P", "-m", "soulscope.tui.loader", agent_id, label or "", str(length),
              "1" if send_soul else ""],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

@@ -116,6 +116,26 @@ def test_a_loading_process_that_dies_is_one_line_of_error(tmp_path: Path) -> Non
         raise AssertionError("a killed process went unnoticed")
 
 
+def test_the_loading_process_runs_the_dashboards_code_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Opened from a folder that holds another soulscope (a checkout of another version), the
+    # process that parses a big soul still runs the dashboard's own code.
+    data = big_world(tmp_path / "w", frames=300).read_bytes()
+    other = tmp_path / "elsewhere" / "soulscope" / "tui"
+    other.mkdir(parents=True)
+    (other.parent / "__init__.py").write_text("")
+    (other / "__init__.py").write_text("")
+    (other / "loader.py").write_text("raise SystemExit(3)\n")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    received = ArcPieces()
+    for kind, value in SoulLoader(data, "big", None, 40, send_soul=False).messages():
+        if kind == "arc":
+            received.add(value)
+    expected = parse(data, agent_id="big")
+    assert received.arc(expected.frames.columns) == arc(expected)
+
+
 async def loading(app: SoulscopeApp, pilot) -> set[int]:
     """Select the big agent and wait for the process that parses it: its pid."""
     await settle(pilot)
