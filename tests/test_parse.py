@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from array import array
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from soulscope.soul.parse import parse, parse_heading
+from soulscope.soul.parse import _repeated, parse, parse_heading
 from soulscope.soul.trajectory import arc, compare, role_of
 
 SOUL = b"""# Rustacean
@@ -208,3 +210,10 @@ def test_undecodable_bytes_are_reported_on_their_line_in_a_file_of_megabytes() -
 def test_an_arc_label_is_found_in_any_case() -> None:
     soul = parse("# A\n\n## Frame 1\n- BECOMING: the archivist.\n## Frame 2\n- Voted\n")
     assert [s.role for s in arc(soul)] == ["archivist"]
+
+
+def test_repeated_headings_are_found_among_hashes_that_collide() -> None:
+    # Values that share their low bits probe the same slots of the table.
+    keys = array("q", [0, 1 << 20, 2 << 20, 0, 1 << 20, -5, 7, -5, 3 << 40])
+    assert _repeated(keys) == {0, 1 << 20, -5}
+    assert _repeated(array("q")) == set()

@@ -125,6 +125,7 @@ def test_an_arc_gives_back_every_statement_as_it_was_found() -> None:
     assert statements[-1] == found[-1] and statements[2:4] == found[2:4]
     assert list(reversed(statements)) == found[::-1]
     assert statements.shift_positions() == [i for i, s in enumerate(found) if s.shift]
+    assert statements.shift_count() == sum(s.shift for s in found) > 0
     received = ArcPieces()
     for kind, value in arc_pieces(statements):
         assert kind == "arc"

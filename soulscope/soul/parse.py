@@ -205,12 +205,12 @@ def _duplicates(columns: FrameColumns, keys: array, problems: list[Problem]) -> 
     duplicates = array("q", [-1]) * len(keys)
     # Grouped in a loop, not sorted: one sort of 218,000 keys is a single C call that holds the
     # interpreter for a tenth of a second (the dashboard's UI thread waits on it).
-    first_of: dict[int, int] = {}
+    repeated = _repeated(keys)
     groups: dict[int, list[int]] = {}  # the frames of each repeated hash, in file order
-    for i, key in enumerate(keys):
-        j = first_of.setdefault(key, i)
-        if j != i:
-            groups.setdefault(key, [j]).append(i)
+    if repeated:
+        for i, key in enumerate(keys):
+            if key in repeated:
+                groups.setdefault(key, []).append(i)
     for group in groups.values():
         first: dict[str, int] = {}
         for i in group:
@@ -226,6 +226,25 @@ def _duplicates(columns: FrameColumns, keys: array, problems: list[Problem]) -> 
                     )
                 )
     return duplicates
+
+
+def _repeated(keys: array) -> set[int]:
+    """The values that occur more than once in ``keys``, found with a table of positions (an
+    array, open addressing): a set or dict of 218,000 hashes, each an object, was a third of the
+    memory a big soul's parse needs at its peak."""
+    size = 1 << max(4, (2 * len(keys)).bit_length())  # at most half full
+    mask = size - 1
+    table = array("q", [-1]) * size  # where in ``keys`` each slot's value first is
+    repeated: set[int] = set()
+    for i, key in enumerate(keys):
+        slot = key & mask
+        while (j := table[slot]) >= 0 and keys[j] != key:
+            slot = (slot + 1) & mask
+        if j < 0:
+            table[slot] = i
+        else:
+            repeated.add(key)
+    return repeated
 
 
 def _heading_at(columns: FrameColumns, i: int) -> str:

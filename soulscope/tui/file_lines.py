@@ -16,17 +16,27 @@ from soulscope.soul.model import clean, decoded_pieces
 
 # Lines looked at in one C call (about a millisecond's worth) by a scan of the whole file.
 _SCAN_LINES = 20_000
+_SPLIT_BYTES = 1 << 20
 
 
 def line_bounds(data: bytes) -> array:
     """Where each of the view's lines starts in ``data``, and where the last one ends: the lines
     ``display_lines`` cuts from the decoded file (a newline ends a line; text after the last one
-    is a line; an empty file is one empty line)."""
-    parts = data.split(b"\n")
-    bounds = array("q", accumulate((len(p) + 1 for p in parts), initial=0))
-    bounds.pop()  # the last part has no newline after it
-    if parts[-1] or len(parts) == 1:
-        bounds.append(len(data))
+    is a line; an empty file is one empty line). The file is split a megabyte at a time: its
+    650,000 lines as objects at once would weigh twice the file."""
+    bounds = array("q")
+    pos, last_start, last = 0, 0, b""
+    while pos < len(data):
+        cut = data.find(b"\n", pos + _SPLIT_BYTES)
+        end = len(data) if cut < 0 else cut + 1
+        parts = data[pos:end].split(b"\n")
+        last = parts.pop()  # after a newline, empty: the next piece's first line starts there
+        bounds.extend(accumulate((len(p) + 1 for p in parts), initial=pos))
+        last_start = bounds.pop()
+        pos = end
+    bounds.append(last_start)  # the end of the last line, or where the text after it starts
+    if last or len(bounds) == 1:
+        bounds.append(len(data))  # text after the last newline, or none at all: one more line
     return bounds
 
 

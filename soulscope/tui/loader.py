@@ -40,7 +40,8 @@ class LoadError(Exception):
 
 def _write(out: BinaryIO, piece: Piece) -> None:
     body = pickle.dumps(piece, protocol=pickle.HIGHEST_PROTOCOL)
-    out.write(_SIZE.pack(len(body)) + body)
+    out.write(_SIZE.pack(len(body)))
+    out.write(body)  # (not joined to its size: a copy of the line offsets' megabytes)
 
 
 def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
@@ -69,6 +70,7 @@ def _serve(agent_id: str, label: str | None, length: int, send_soul: bool) -> No
         bounds = line_bounds(data).tobytes()
         _write(out, ("lines", (bounds, length, indices.tobytes(), lengths.tobytes(), plain)))
         out.flush()  # the view shows the whole file now, while the rest is computed
+        del bounds
         soul = parse(data, agent_id=agent_id)
         if send_soul:
             for piece in soul_pieces(soul):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from soulscope.soul.model import clean, decoded_pieces
+from soulscope.tui import file_lines
 from soulscope.tui.file_lines import FileLines, line_bounds, long_lines
 from soulscope.tui.widgets.soul_text import LongLines, Rows, display_lines
 
@@ -27,8 +28,13 @@ def shown(data: bytes) -> list[str]:
     return display_lines([clean(piece) for piece in decoded_pieces(data)])
 
 
+@pytest.mark.parametrize("split", [None, 1, 5])
 @pytest.mark.parametrize("data", FILES)
-def test_the_lines_are_those_of_the_decoded_text(data: bytes) -> None:
+def test_the_lines_are_those_of_the_decoded_text(
+    data: bytes, split: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if split is not None:  # the file split into pieces of a few bytes, as a big one is
+        monkeypatch.setattr(file_lines, "_SPLIT_BYTES", split)
     lines = FileLines(data, line_bounds(data))
     assert list(lines) == shown(data)
     assert len(lines) == len(shown(data))

@@ -159,8 +159,7 @@ class BecomingPane(Pane):
     def _fill(self, soul: Soul | None) -> None:
         self._stale = False
         statements = self.statements
-        shifts = statements.shift_positions()
-        self.rows = shifts if self.shifts_only else range(len(statements))
+        self.rows = statements.shift_positions() if self.shifts_only else range(len(statements))
         # The rows are known by their position: the cells of each are asked for when it is drawn.
         # This costs the same for 70,000 statements as for 7 (a key waits for it).
         table = self.table
@@ -181,7 +180,7 @@ class BecomingPane(Pane):
             summary.show(
                 Text.assemble(
                     (soul.name or soul.agent_id or "", "bold"),
-                    f"  {len(self.statements)} statements · {len(shifts)} shifts",
+                    f"  {len(statements)} statements · {statements.shift_count()} shifts",
                     ("  · shifts only" if self.shifts_only else "", "bold"),
                     ("  (enter opens the frame)", "dim"),
                 )
