@@ -13,6 +13,7 @@ from soulscope.soul.trajectory import (
     iter_arc,
     lexical_distance,
     role_of,
+    summarize,
 )
 
 
@@ -126,6 +127,7 @@ def test_an_arc_gives_back_every_statement_as_it_was_found() -> None:
     assert list(reversed(statements)) == found[::-1]
     assert statements.shift_positions() == [i for i, s in enumerate(found) if s.shift]
     assert statements.shift_count() == sum(s.shift for s in found) > 0
+    assert summarize("a", soul, None, statements) == summarize("a", soul)  # (columns, stream)
     received = ArcPieces()
     for kind, value in arc_pieces(statements):
         assert kind == "arc"

@@ -634,13 +634,18 @@ def summarize(
     """The arc of ``soul`` in a line (``statements``: its arc, when it is computed already)."""
     count = shifted = 0
     latest: Statement | None = None
-    drifts: list[float] = []
-    if statements is None:
-        statements = iter_arc(soul, label)  # streamed: a big soul's arc is not held
-    for latest in statements:
-        count += 1
-        shifted += latest.shift
-        drifts.append(latest.magnitude)
+    drifts: Sequence[float] = []
+    if isinstance(statements, Arc):  # read from its columns: no statement made but the latest
+        count, shifted, drifts = len(statements), statements.shift_count(), statements.magnitudes
+        latest = statements[-1] if statements else None
+    else:
+        if statements is None:
+            statements = iter_arc(soul, label)  # streamed: a big soul's arc is not held
+        drifts = []
+        for latest in statements:
+            count += 1
+            shifted += latest.shift
+            drifts.append(latest.magnitude)
     return ArcSummary(
         agent_id=agent_id,
         name=soul.name,
