@@ -192,12 +192,16 @@ class FrameColumns:
     def label(self, i: int) -> str:
         return frame_label(self.number(i), self.suffixes[i], self.dates[i]) or "?"
 
-    def heading(self, i: int) -> str:
-        """Frame ``i``'s ``Frame.heading``, from its first line alone."""
+    def raw_heading(self, i: int) -> str:
+        """Frame ``i``'s heading as decoded, from its first line alone (undecodable bytes kept:
+        two headings are the same when their bytes are)."""
         start, end = self.starts[i], self.ends[i]
         cut = self.data.find(b"\n", start, end)
-        line = self.data[start : end if cut < 0 else cut]
-        return frame_heading(line.decode("utf-8", ENCODING_ERRORS))
+        return self.data[start + 3 : end if cut < 0 else cut].decode("utf-8", ENCODING_ERRORS).strip()
+
+    def heading(self, i: int) -> str:
+        """Frame ``i``'s ``Frame.heading``."""
+        return clean(self.raw_heading(i))
 
 
 class Frames(Sequence[Frame]):

@@ -214,7 +214,7 @@ def _duplicates(columns: FrameColumns, keys: array, problems: list[Problem]) -> 
     for group in groups.values():
         first: dict[str, int] = {}
         for i in group:
-            heading = _heading_at(columns, i)
+            heading = columns.raw_heading(i)
             earlier = first.setdefault(" ".join(heading.split()), i)
             if earlier != i:
                 duplicates[i] = earlier
@@ -245,12 +245,6 @@ def _repeated(keys: array) -> set[int]:
         else:
             repeated.add(key)
     return repeated
-
-
-def _heading_at(columns: FrameColumns, i: int) -> str:
-    data, start, end = columns.data, columns.starts[i], columns.ends[i]
-    eol = data.find(b"\n", start, end)
-    return data[start + 3 : end if eol < 0 else eol].decode("utf-8", ENCODING_ERRORS).strip()
 
 
 def _build_frame(columns: FrameColumns, i: int) -> Frame:
