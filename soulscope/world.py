@@ -67,7 +67,8 @@ class World:
         self.root = root
         self.memory_dir = memory_dir
         self.only = only  # a world of a single soul file
-        self._listing: tuple[list[AgentFile], list[AgentFile]] | None = None
+        # The agents, the junk, and the agents by id (all three replaced at once: threads read them).
+        self._listing: tuple[list[AgentFile], list[AgentFile], dict[str, AgentFile]] | None = None
         self._registry: dict[str, dict] | None = None
 
     def __repr__(self) -> str:
@@ -94,7 +95,7 @@ class World:
     def name(self) -> str:
         return self.root.name
 
-    def _scan(self) -> tuple[list[AgentFile], list[AgentFile]]:
+    def _scan(self) -> tuple[list[AgentFile], list[AgentFile], dict[str, AgentFile]]:
         if self._listing is None:
             agents: list[AgentFile] = []
             junk: list[AgentFile] = []
@@ -127,7 +128,8 @@ class World:
                 target.append(
                     AgentFile(agent_id, path, st.st_size, st.st_mtime, problem, st.st_mtime_ns)
                 )
-            self._listing = (agents, junk)
+            # One lookup per agent, not a scan of the list: listing a world asks for every agent.
+            self._listing = (agents, junk, {a.id: a for a in agents})
         return self._listing
 
     def refresh(self) -> None:
@@ -145,9 +147,9 @@ class World:
 
     def agent(self, agent_id: str) -> AgentFile:
         check_id(agent_id)
-        for a in self.agents():
-            if a.id == agent_id:
-                return a
+        found = self._scan()[2].get(agent_id)
+        if found is not None:
+            return found
         raise WorldError(f"no agent '{agent_id}' in {self.memory_dir}")
 
     def soul_path(self, agent_id: str) -> Path:

@@ -56,3 +56,19 @@ def test_broken_registry_is_ignored(tmp_path: Path) -> None:
     world = World.open(tmp_path)
     assert world.registry() == {}
     assert world.read("a").name == "A"
+
+
+def test_an_agent_is_found_by_id_and_a_refresh_sees_files_come_and_go(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    for name in ("b", "a", "c"):
+        (memory / f"{name}.md").write_text(f"# {name.upper()}\n")
+    world = World.open(tmp_path)
+    assert [world.agent(i).id for i in ("c", "a", "b")] == ["c", "a", "b"]
+    (memory / "a.md").unlink()
+    (memory / "d.md").write_text("# D\n")
+    assert world.agent("a").id == "a"  # the listing is kept until refreshed
+    world.refresh()
+    assert world.read("d").name == "D"
+    with pytest.raises(WorldError, match="no agent 'a'"):
+        world.agent("a")
