@@ -1,30 +1,37 @@
 """The command line: ``soulscope [WORLD]`` opens the dashboard; subcommands print or emit JSON.
 
 Each module in this package registers the subcommands of one area and knows nothing of the others.
+A command imports only its own area (``--version`` imports none): starting the interpreter is most of
+what a short command costs, and one area's imports (numpy, the recall stack) are not another's.
 The settings are read here, once: commands find them in ``args.settings``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from soulscope import __version__
-from soulscope.cli import frames, history, recall, souls
-from soulscope.cli.output import CommandError, print_error
-from soulscope.config import load_settings
 
-# Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
-AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
-    souls.register,
-    history.register,
-    frames.register,
-    recall.register,
-]
+# Each area's module and the commands its ``register(subparsers)`` adds (with ``set_defaults(run=...)``)
+# or extends (history adds ``--at`` to ``show``), in the order they are registered.
+AREAS: dict[str, tuple[str, ...]] = {
+    "soulscope.cli.souls": ("agents", "becoming", "show", "compare", "overview"),
+    "soulscope.cli.history": ("history", "diff", "first", "why", "show"),
+    "soulscope.cli.frames": ("init", "register", "frame", "demo"),
+    "soulscope.cli.recall": ("search", "ask", "chat"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def areas_of(command: str) -> list[str]:
+    """The areas a command needs: the one that adds it and those that extend it."""
+    return [area for area, commands in AREAS.items() if command in commands]
+
+
+def build_parser(areas: Sequence[str] = tuple(AREAS)) -> argparse.ArgumentParser:
+    """The parser of every command, or of the commands of ``areas`` only."""
     parser = argparse.ArgumentParser(
         prog="soulscope",
         description="Inspect, search and advance the memory of AI agents kept in soul files.",
@@ -32,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"soulscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in AREAS:
-        register(sub)
+    for area in areas:
+        importlib.import_module(area).register(sub)
     return parser
 
 
@@ -49,15 +56,23 @@ def _dashboard_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    commands = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
+    if args_list == ["--version"]:
+        print(f"soulscope {__version__}")
+        return 0
+    from soulscope.cli.output import CommandError, print_error
+    from soulscope.config import load_settings
+
     settings = load_settings()
     try:
-        if not args_list or (args_list[0] not in commands and not args_list[0].startswith("-")):
+        first = args_list[0] if args_list else ""
+        needed = areas_of(first)
+        if not needed and not first.startswith("-"):
             args = _dashboard_parser().parse_args(args_list)
             from soulscope.cli.dashboard import open_dashboard
 
             return open_dashboard(args.world, settings)  # the dashboard reports its problem
+        # A command's own area, or every area for the top-level options (--help).
+        parser = build_parser(needed or tuple(AREAS))
         args = parser.parse_args(args_list)
         if settings.problem:
             print_error(settings.problem)

@@ -65,10 +65,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json_option(p)
     p.set_defaults(run=run_why)
 
-    # ``show`` belongs to the souls area; add the time dimension to it without repeating it.
-    show = sub.choices["show"]
-    show.add_argument("--at", metavar="REV", help="the memory as it was at a revision")
-    show.set_defaults(run=_with_at(show.get_default("run")))
+    # ``show`` belongs to the souls area; add the time dimension to it without repeating it
+    # (when it is there: a command of this area alone is parsed without the souls area).
+    show = sub.choices.get("show")
+    if show is not None:
+        show.add_argument("--at", metavar="REV", help="the memory as it was at a revision")
+        show.set_defaults(run=_with_at(show.get_default("run")))
 
 
 def _guard(fn: Callable[[], Any]) -> Any:

@@ -1,0 +1,68 @@
+"""Start-up: a command imports what it needs, and nothing is lost by importing less."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from soulscope import __version__
+from soulscope.cli import AREAS, areas_of, build_parser
+from tests.conftest import ROOT
+
+
+def loaded_after(argv: list[str]) -> tuple[str, set[str]]:
+    """What ``main(argv)`` printed and the modules it left imported, in a fresh interpreter."""
+    code = (
+        "import sys; from soulscope.cli import main; main(sys.argv[1:]);"
+        "print('MODULES', ' '.join(sorted(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    printed, _, modules = out.stdout.rpartition("MODULES ")
+    return printed, set(modules.split())
+
+
+def test_version_imports_no_command_and_no_numpy() -> None:
+    printed, modules = loaded_after(["--version"])
+    assert printed.strip() == f"soulscope {__version__}"
+    ours = {m for m in modules if m.startswith("soulscope")}
+    assert ours == {"soulscope", "soulscope.cli"}
+    assert "numpy" not in modules
+
+
+def test_a_reading_command_leaves_the_recall_stack_alone(later_world: Path) -> None:
+    printed, modules = loaded_after(["agents", "--world", str(later_world), "--json"])
+    assert '"zion-coder-06"' in printed
+    assert "numpy" not in modules
+    assert not {m for m in modules if m.startswith(("soulscope.recall", "soulscope.chat"))}
+
+
+def options(parser: argparse.ArgumentParser, command: str) -> dict[str, object]:
+    sub = parser._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    return {
+        " ".join(a.option_strings) or a.dest: (a.default, a.choices, a.nargs) for a in sub._actions
+    } | {"run": sub.get_default("run").__qualname__}
+
+
+def test_a_command_parsed_with_its_own_areas_is_the_command_of_the_whole_parser() -> None:
+    whole = build_parser()
+    commands = {c for names in AREAS.values() for c in names}
+    assert commands == set(whole._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    for command in commands:
+        assert options(build_parser(areas_of(command)), command) == options(whole, command), command
+
+
+def test_help_still_lists_every_command() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "soulscope", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    for commands in AREAS.values():
+        for command in commands:
+            assert command in out.stdout
