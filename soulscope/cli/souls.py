@@ -14,6 +14,7 @@ from soulscope.cli.output import (
     print_table,
     print_text,
 )
+from soulscope.config import Settings
 from soulscope.index import Entry, world_entries
 from soulscope.soul import export
 from soulscope.soul.model import Frame, Soul
@@ -128,7 +129,7 @@ def run_becoming(args: argparse.Namespace) -> int:
     statements = arc(soul, args.label)
     magnitudes = [s.magnitude for s in statements]
     if args.semantic and statements:
-        magnitudes = semantic_drift(statements, args.settings.embed_device)
+        magnitudes = semantic_drift(statements, args.settings)
     if args.json:
         emit_json(
             [
@@ -161,13 +162,13 @@ def run_becoming(args: argparse.Namespace) -> int:
     return 0
 
 
-def semantic_drift(statements: Sequence[Statement], device: str | None = None) -> list[float]:
-    """Shift magnitudes from the embedding model (loaded here only: ``becoming`` stays light)."""
-    from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
+def semantic_drift(statements: Sequence[Statement], settings: Settings) -> list[float]:
+    """Shift magnitudes from the configured encoder (loaded here only: ``becoming`` stays light)."""
+    from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed, load_encoder
     from soulscope.soul.trajectory import drift
 
     try:
-        encoder, cache = MiniLM(device=device), EmbeddingCache()
+        encoder, cache = load_encoder(settings), EmbeddingCache()
         return drift(statements, lambda texts: embed(texts, encoder, cache))
     except EncoderError as exc:
         raise CommandError(str(exc)) from exc

@@ -191,12 +191,29 @@ class MiniLM:
         return vectors
 
 
+_encoders: dict[tuple[object, ...], Encoder] = {}
+_encoders_lock = threading.Lock()
+
+
 def load_encoder(settings: Settings) -> Encoder:
-    """The configured encoder: the ``[embeddings]`` endpoint when it has a base URL, else MiniLM."""
+    """The configured encoder: the ``[embeddings]`` endpoint when it has a base URL, else MiniLM.
+
+    Every face that embeds (search, ask, chat, the Chat tab, semantic drift, distillation) gets its
+    encoder here, so ``[embeddings]`` is honoured everywhere; one encoder per configuration is
+    shared by the process, so the dashboard loads the model once for all its tabs.
+    """
     from soulscope.recall.endpoint import EmbeddingEndpoint, EndpointEncoder
 
     endpoint = EmbeddingEndpoint.from_settings(settings)
-    return EndpointEncoder(endpoint) if endpoint else MiniLM(device=settings.embed_device)
+    key: tuple[object, ...] = (endpoint,) if endpoint else ("local", settings.embed_device)
+    with _encoders_lock:  # two workers asking at once load one model
+        encoder = _encoders.get(key)
+        if encoder is None:
+            encoder = (
+                EndpointEncoder(endpoint) if endpoint else MiniLM(device=settings.embed_device)
+            )
+            _encoders[key] = encoder
+    return encoder
 
 
 def text_digest(text: str) -> bytes:

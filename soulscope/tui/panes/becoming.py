@@ -239,12 +239,12 @@ class BecomingPane(Pane):
 
     @work(thread=True, exclusive=True, group="drift", exit_on_error=False)
     def _semantic(self, agent_id: str | None, statements: Arc) -> None:
-        from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
+        from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed, load_encoder
         from soulscope.soul.trajectory import drift
 
         try:
             if self._encoder is None:
-                self._encoder = (MiniLM(device=self.app.settings.embed_device), EmbeddingCache())
+                self._encoder = (load_encoder(self.app.settings), EmbeddingCache())
             encoder, cache = self._encoder
             values = drift(statements, lambda texts: embed(texts, encoder, cache))
         except EncoderError as exc:

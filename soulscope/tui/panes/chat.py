@@ -30,7 +30,7 @@ from soulscope.chat.session import ChatSession, Citation, offline_answer
 from soulscope.config import Settings
 from soulscope.controls import visible
 from soulscope.recall.hybrid import RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
@@ -136,7 +136,7 @@ class ChatPane(Pane):
         index = self._ensure_index()
         self.post_message(IndexReady(dense=False))
         try:
-            encoder = MiniLM(device=self.settings.embed_device)
+            encoder = load_encoder(self.settings)
             # Outside the lock: questions meanwhile are answered with BM25.
             index.attach(encoder, EmbeddingCache())
         except EncoderError as exc:
@@ -281,8 +281,7 @@ class ChatPane(Pane):
     def action_cancel(self) -> None:
         """Esc: stop the answer being written; with none, leave the input for the conversation."""
         answering = any(
-            w.node is self and w.group == "chat-answer" and not w.is_finished
-            for w in self.workers
+            w.node is self and w.group == "chat-answer" and not w.is_finished for w in self.workers
         )
         if answering:
             self.workers.cancel_group(self, "chat-answer")
