@@ -157,14 +157,17 @@ class World:
         check_id(agent_id)
         return self.memory_dir / f"{agent_id}.md"
 
-    def read(self, agent_id: str) -> Soul:
-        """Parse an agent's soul file."""
+    def source(self, agent_id: str) -> bytes:
+        """An agent's soul file as it is on disk."""
         a = self.agent(agent_id)
         try:
-            data = a.path.read_bytes()
+            return a.path.read_bytes()
         except OSError as exc:
             raise WorldError(f"cannot read {a.path}: {exc.strerror}") from exc
-        return parse(data, agent_id=a.id)
+
+    def read(self, agent_id: str) -> Soul:
+        """Parse an agent's soul file."""
+        return parse(self.source(agent_id), agent_id=agent_id)
 
     def registry(self) -> dict[str, dict]:
         """``agents.json`` as ``{id: fields}``; empty when absent or unreadable."""

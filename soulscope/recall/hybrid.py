@@ -35,14 +35,16 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
-from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, chunk_soul, units_of
+from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, Unit, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
+from soulscope.recall.prepared import PreparedCache, unit_counts, world_index
 from soulscope.recall.semantic import EmbeddingCache, Encoder, Progress, embed
 from soulscope.recall.temporal import GATE, TOP, Intent, read_intent
-from soulscope.world import World, WorldError
+from soulscope.world import World
 
 MODES = ("hybrid", "bm25", "dense")
 DENSE_WEIGHT = 0.5
@@ -80,7 +82,7 @@ class Found:
 
     @property
     def reordered(self) -> str | None:
-        """"earliest" or "latest" when hits were put in time order, else None."""
+        """ "earliest" or "latest" when hits were put in time order, else None."""
         return self.intent.order if self.timely else None
 
 
@@ -135,68 +137,101 @@ class RecallIndex:
         pieces: Callable[[str], list[str]] | None = None,
         hubness: float = 0.0,
         coverage: bool = False,
+        lexical: LexicalIndex | None = None,
     ) -> None:
+        """``lexical``: the BM25 index of the chunks' units when the caller has it (from the
+        cache of prepared soul files), else the units are tokenized here."""
         self.chunks = list(chunks)
         self.skipped = list(skipped)  # files that could not be read, each with the reason
-        self.units = units_of(self.chunks)
         self.hubness = hubness
         self.coverage = coverage
-        texts: list[str] = []
-        starts = [0]
-        for u in self.units:
-            texts += (pieces(u.dense) if pieces else None) or [u.dense]
-            starts.append(len(texts))
-        self._pieces = texts
-        self._piece_start = np.array(starts, dtype=np.int64)  # unit i: [start[i], start[i + 1])
+        self._split = pieces
         self._hub: np.ndarray | None = None
-        self.lexical = LexicalIndex([tokenize(u.lexical) for u in self.units])
-        n = len(self.units)
-        owner = np.array([u.chunk for u in self.units], dtype=np.int64)
+        # The units (``chunks.units_of``) as arrays, without making them: a chunk's bullets, or
+        # its whole text as one unit. ``units`` and the dense texts are made when asked for.
+        per_chunk = np.array([len(c.bullets) or 1 for c in self.chunks], dtype=np.int64)
+        n = int(per_chunk.sum())
+        owner = np.repeat(np.arange(len(self.chunks), dtype=np.int64), per_chunk)
+        chunk_start = np.cumsum(per_chunk) - per_chunk  # each chunk's first unit
         self._owner = owner
-        self._bullet = np.array([u.bullet for u in self.units], dtype=np.int64)
+        self._bullet = np.arange(n, dtype=np.int64) - chunk_start[owner]
+        if lexical is None:
+            lexical = LexicalIndex(unit_counts(self.chunks))
+        if lexical.size != n:
+            raise ValueError(f"a lexical index of {lexical.size} units for {n}")
+        self.lexical = lexical
+        self._size = n
         numbers = np.array([c.number if c.number is not None else -1 for c in self.chunks])
         self._numbers = numbers[owner] if n else np.zeros(0, dtype=np.int64)
         dates = np.array([c.date or "" for c in self.chunks] or [""], dtype="U10")
         self._dates = dates[owner] if n else np.zeros(0, dtype="U10")
         # Neighbours in the same block; n points at a zero appended to the scores.
-        first = np.array([u.first for u in self.units], dtype=bool)
+        starts_block = np.array([c.part == 0 for c in self.chunks], dtype=bool)
+        first = starts_block[owner] & (self._bullet == 0) if n else np.zeros(0, dtype=bool)
         idx = np.arange(n, dtype=np.int64)
         self._prev = np.where(first, n, idx - 1)
         nxt = idx + 1
         self._next = np.where(np.append(first[1:], True), n, nxt) if n else idx
         self._agents: dict[str, slice] = {}
-        for row, u in enumerate(self.units):
-            name = self.chunks[u.chunk].agent
-            span = self._agents.get(name)
+        for row, c in enumerate(self.chunks):
+            lo = int(chunk_start[row])
+            hi = lo + int(per_chunk[row])
+            span = self._agents.get(c.agent)
             if span is None:
-                self._agents[name] = slice(row, row + 1)
-            elif span.stop == row:  # chunks of one agent are contiguous when built per soul
-                self._agents[name] = slice(span.start, row + 1)
+                self._agents[c.agent] = slice(lo, hi)
+            elif span.stop == lo:  # chunks of one agent are contiguous when built per soul
+                self._agents[c.agent] = slice(span.start, hi)
             else:
-                raise ValueError(f"chunks of {name} are not contiguous")
+                raise ValueError(f"chunks of {c.agent} are not contiguous")
         self.encoder: Encoder | None = None
         self.vectors: np.ndarray | None = None
         self._product: Callable[[int, int, np.ndarray], np.ndarray] | None = None
 
     @classmethod
     def for_world(
-        cls, world: World, agents: Iterable[str] | None = None, max_chars: int = DEFAULT_MAX_CHARS
+        cls,
+        world: World,
+        agents: Iterable[str] | None = None,
+        max_chars: int = DEFAULT_MAX_CHARS,
+        cache: PreparedCache | None = None,
     ) -> RecallIndex:
-        """Chunks of every agent of ``world`` (or of ``agents``); unreadable files are skipped."""
+        """Chunks of every agent of ``world`` (or of ``agents``); unreadable files are skipped.
+
+        Files are read every time; those the cache of prepared soul files holds (by content) are
+        not parsed or tokenized again (``cache``: that cache, by default the one in the cache
+        folder)."""
         ids = list(agents) if agents is not None else [a.id for a in world.agents()]
-        chunks: list[Chunk] = []
-        skipped: list[str] = []
-        for agent_id in ids:
-            try:
-                soul = world.read(agent_id)
-            except WorldError as exc:
-                skipped.append(str(exc))
-                continue
-            chunks.extend(chunk_soul(soul, agent_id, max_chars=max_chars))
-        return cls(chunks, skipped)
+        chunks, lexical, skipped = world_index(world, ids, max_chars, cache or PreparedCache())
+        return cls(chunks, skipped, lexical=lexical)
 
     def __len__(self) -> int:
         return len(self.chunks)
+
+    @cached_property
+    def units(self) -> list[Unit]:
+        """What retrieval scores, with their texts (``chunks.units_of``)."""
+        units = units_of(self.chunks)
+        assert len(units) == self._size
+        return units
+
+    @cached_property
+    def _layout(self) -> tuple[list[str], np.ndarray]:
+        """The dense texts (a unit's text, or its ``pieces``) and where each unit's start: unit
+        ``i`` reads ``texts[start[i]:start[i + 1]]``. Made when dense search is first wanted."""
+        texts: list[str] = []
+        starts = [0]
+        for u in self.units:
+            texts += (self._split(u.dense) if self._split else None) or [u.dense]
+            starts.append(len(texts))
+        return texts, np.array(starts, dtype=np.int64)
+
+    @property
+    def _pieces(self) -> list[str]:
+        return self._layout[0]
+
+    @property
+    def _piece_start(self) -> np.ndarray:
+        return self._layout[1]
 
     @property
     def agents(self) -> list[str]:
@@ -333,11 +368,11 @@ class RecallIndex:
 
     def _smooth(self, rows: np.ndarray, fused: np.ndarray) -> np.ndarray:
         """Add ``SMOOTHING`` times the better fused score of each unit's two neighbours."""
-        if len(rows) == len(self.units):  # the whole world: no need to place the rows
+        if len(rows) == self._size:  # the whole world: no need to place the rows
             full = np.append(fused, 0.0)
             prev, nxt = self._prev, self._next
         else:
-            full = np.zeros(len(self.units) + 1)
+            full = np.zeros(self._size + 1)
             full[rows] = fused
             prev, nxt = self._prev[rows], self._next[rows]
         return fused + SMOOTHING * np.maximum(full[prev], full[nxt])
@@ -369,7 +404,7 @@ class RecallIndex:
 
     def _rows(self, agent: str | None, frames: FrameRange | None) -> np.ndarray:
         """The units searched, as sorted row numbers."""
-        span = slice(0, len(self.units))
+        span = slice(0, self._size)
         if agent is not None:
             span = self._agents.get(agent, slice(0, 0))
         rows = np.arange(span.start, span.stop, dtype=np.int64)

@@ -11,7 +11,9 @@ it. rank-bm25 also divides by zero on an empty corpus; an empty index simply mat
 
 rank-bm25 scores a query by walking every document's term dictionary in Python. We keep its IDF,
 lengths and parameters but precompute, once, a postings list per term (document rows and their
-term weights), so a query costs one vector addition per query term.
+term weights), so a query costs one vector addition per query term; the postings are built from
+term counts (``TermCounts``), which a soul file's cache entry keeps, so an unchanged file is not
+tokenized again.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -51,55 +54,163 @@ def stem(word: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Lower-cased, stemmed tokens; ``#7448`` also yields ``7448``, ``zion-coder-06`` its parts."""
     out: list[str] = []
-    for match in _TOKEN.finditer(text.lower()):
-        token = match.group()
-        if token.startswith("#"):
+    for token in _TOKEN.findall(text.lower()):
+        if token[0] == "#":
             out += (token, token[1:])
             continue
         if token in STOPWORDS:
             continue
         out.append(stem(token))
-        if _JOINERS.search(token):
+        if "-" in token or "_" in token or "." in token:  # a joined token: its parts too
             out += [stem(p) for p in _JOINERS.split(token) if p and p not in STOPWORDS]
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class TermCounts:
+    """What BM25 needs of tokenized documents: each document's distinct terms with their counts,
+    and its length. Terms are ids into ``vocab``; document ``d``'s pairs are the ``per_doc[d]``
+    pairs after those of the documents before it. Counts of several corpora are ``joined``
+    without tokenizing again (``recall.prepared`` keeps a soul file's counts in the cache)."""
+
+    vocab: list[str]
+    terms: np.ndarray  # int32, per (document, distinct term) pair
+    tfs: np.ndarray  # int32, the term's count in the document
+    per_doc: np.ndarray  # int32, distinct terms per document
+    lengths: np.ndarray  # int64, tokens per document
+
+    @classmethod
+    def of(cls, documents: Sequence[Sequence[str]]) -> TermCounts:
+        ids: dict[str, int] = {}
+        return cls.counted(
+            ids,
+            [
+                np.fromiter((ids.setdefault(t, len(ids)) for t in d), np.int64, len(d))
+                for d in documents
+            ],
+        )
+
+    @classmethod
+    def counted(cls, vocab: dict[str, int], documents: Sequence[np.ndarray]) -> TermCounts:
+        """The counts of documents given as arrays of term ids (``vocab``: term -> id)."""
+        n = len(documents)
+        lengths = np.fromiter(map(len, documents), np.int64, n)
+        if not n or not lengths.sum():
+            empty = np.zeros(0, dtype=np.int32)
+            return cls(list(vocab), empty, empty, np.zeros(n, dtype=np.int32), lengths)
+        width = max(len(vocab), 1)
+        rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        pairs, tfs = np.unique(rows * width + np.concatenate(documents), return_counts=True)
+        return cls(
+            list(vocab),
+            (pairs % width).astype(np.int32),
+            tfs.astype(np.int32),
+            np.bincount(pairs // width, minlength=n).astype(np.int32),
+            lengths,
+        )
+
+    @classmethod
+    def joined(cls, parts: Sequence[TermCounts]) -> TermCounts:
+        """The documents of ``parts``, in order, over one vocabulary."""
+        ids: dict[str, int] = {}
+        terms = []
+        for part in parts:
+            mapping = np.fromiter(
+                (ids.setdefault(t, len(ids)) for t in part.vocab), np.int32, len(part.vocab)
+            )
+            terms.append(mapping[part.terms])
+
+        def cat(arrays: list[np.ndarray], dtype: type) -> np.ndarray:
+            return (
+                np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype)
+            )
+
+        return cls(
+            list(ids),
+            cat(terms, np.int32),
+            cat([p.tfs for p in parts], np.int32),
+            cat([p.per_doc for p in parts], np.int32),
+            cat([p.lengths for p in parts], np.int64),
+        )
+
+
 class LexicalIndex:
-    """BM25Plus over tokenized documents, scored through precomputed postings."""
+    """BM25Plus over tokenized documents, scored through precomputed postings.
+
+    The statistics are rank-bm25's BM25Plus (its IDF, document lengths and parameters), computed
+    here from term counts: the same numbers, without walking a dictionary per document in Python.
+    """
 
     def __init__(
         self,
-        documents: Sequence[Sequence[str]],
+        documents: Sequence[Sequence[str]] | TermCounts,
         k1: float = K1,
         b: float = 0.75,
         delta: float = 1.0,
     ) -> None:
-        self.size = len(documents)
+        counts = documents if isinstance(documents, TermCounts) else TermCounts.of(documents)
+        self.size = len(counts.lengths)
         self.k1, self.b, self.delta = k1, b, delta
         self.idf: dict[str, float] = {}
-        self._postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        if not any(documents):
+        # Postings of term ``t`` (by id): ``_rows[_start[t]:_start[t + 1]]`` and their weights.
+        self._ids: dict[str, int] = {}
+        self._rows = np.zeros(0, dtype=np.int64)
+        self._weights = np.zeros(0, dtype=np.float64)
+        self._start = np.zeros(1, dtype=np.int64)
+        total = int(counts.lengths.sum())
+        if not total:
             return  # empty corpus (or only empty documents): nothing can match
-        from rank_bm25 import BM25Plus
+        avgdl = total / self.size
+        doc_freq = np.bincount(counts.terms, minlength=len(counts.vocab))
+        idf = [math.log((self.size + 1) / f) if f else 0.0 for f in doc_freq.tolist()]
+        frequencies = doc_freq.tolist()
+        self.idf = {t: v for t, v, f in zip(counts.vocab, idf, frequencies, strict=True) if f}
+        self._ids = {t: i for i, t in enumerate(counts.vocab)}
+        # The pairs by term; within a term by document, as they come (stable).
+        order = np.argsort(counts.terms, kind="stable")
+        rows = np.repeat(np.arange(self.size, dtype=np.int64), counts.per_doc)[order]
+        terms = counts.terms[order]
+        tf = counts.tfs[order].astype(np.float64)
+        norm = k1 * (1 - b + b * counts.lengths.astype(np.float64) / avgdl)
+        self._rows = rows
+        self._weights = np.asarray(idf, dtype=np.float64)[terms] * tf * (k1 + 1) / (norm[rows] + tf)
+        self._start = np.concatenate(([0], np.cumsum(doc_freq))).astype(np.int64)
 
-        bm25 = BM25Plus([list(d) for d in documents], k1=k1, b=b, delta=delta)
-        self.idf = bm25.idf
-        norm = k1 * (1 - b + b * np.asarray(bm25.doc_len, dtype=np.float64) / bm25.avgdl)
-        rows: dict[str, list[int]] = {}
-        freqs: dict[str, list[int]] = {}
-        for row, counts in enumerate(bm25.doc_freqs):
-            for term, tf in counts.items():
-                rows.setdefault(term, []).append(row)
-                freqs.setdefault(term, []).append(tf)
-        for term, term_rows in rows.items():
-            r = np.asarray(term_rows, dtype=np.int64)
-            tf = np.asarray(freqs[term], dtype=np.float64)
-            weight = self.idf[term] * tf * (k1 + 1) / (norm[r] + tf)
-            self._postings[term] = (r, weight)
+    def state(self) -> tuple[list[str], list[np.ndarray]]:
+        """What ``restore`` needs: the vocabulary, and the IDF, postings and their starts by term."""
+        vocab = list(self._ids)
+        idf = np.array([self.idf.get(t, 0.0) for t in vocab], dtype=np.float64)
+        return vocab, [idf, self._rows, self._weights, self._start]
+
+    @classmethod
+    def restore(
+        cls, size: int, vocab: list[str], arrays: Sequence[np.ndarray], k1: float = K1
+    ) -> LexicalIndex:
+        """An index as ``state`` left it (kept in the cache); ``ValueError`` when it does not fit."""
+        idf, rows, weights, start = arrays
+        if not (
+            len(idf) == len(vocab) == len(start) - 1
+            and len(rows) == len(weights) == (int(start[-1]) if len(start) else -1)
+            and (not len(rows) or 0 <= int(rows.min()) <= int(rows.max()) < size)
+        ):
+            raise ValueError("a lexical index that does not add up")
+        index = cls([], k1=k1)
+        index.size = size
+        index.idf = dict(zip(vocab, idf.tolist(), strict=True))
+        index._ids = {t: i for i, t in enumerate(vocab)}
+        index._rows, index._weights, index._start = rows, weights, start
+        return index
+
+    def _posting(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        i = self._ids.get(term)
+        if i is None:
+            return None
+        lo, hi = self._start[i], self._start[i + 1]
+        return (self._rows[lo:hi], self._weights[lo:hi]) if hi > lo else None
 
     def containing(self, term: str) -> np.ndarray:
         """The rows of the documents that hold ``term`` (a token as :func:`tokenize` makes it)."""
-        posting = self._postings.get(term)
+        posting = self._posting(term)
         return posting[0] if posting is not None else np.zeros(0, dtype=np.int64)
 
     def coverage(self, query: Sequence[str]) -> float:
@@ -118,7 +229,7 @@ class LexicalIndex:
         """
         out = np.zeros(self.size, dtype=np.float64)
         for term in query:
-            posting = self._postings.get(term)
+            posting = self._posting(term)
             if posting is not None:
                 rows, weight = posting
                 out[rows] += weight
