@@ -24,6 +24,8 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
         if var.startswith("SOULSCOPE_") and var != "SOULSCOPE_SHARED":
             monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("USER", "tester")
+    # No embedding is started in a process of its own unless a test asks for one.
+    monkeypatch.setenv("SOULSCOPE_BACKGROUND", "0")
     for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
         monkeypatch.delenv(var, raising=False)
     # The config file is one this test controls: absent unless a test writes it.

@@ -90,8 +90,9 @@ def test_hybrid_search_loads_the_model_and_caches_embeddings(
 ) -> None:
     env = {"SOULSCOPE_CACHE": str(tmp_path / "cache")}
     out = run(
-        "search", "a fan of the Rust language", "-w", str(later_world), "--json", "-k", "3", env=env
-    )
+        "search", "a fan of the Rust language", "-w", str(later_world), "--json", "-k", "3",
+        "--mode", "hybrid", env=env,
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
     hits = json.loads(out.stdout)
     assert hits[0]["agent"] == "zion-coder-06"

@@ -88,6 +88,9 @@ def test_search_and_chat_ask_the_endpoint(server: EmbeddingServer, tmp_path: Pat
     assert out.returncode == 0, out.stderr
     assert any("index guide" in t for t in texts_sent(server))
     asked = len(server.requests)
-    out = cli("chat", "--user", "ann", "-w", str(world), stdin="I keep a ledger of every frame.\n")
+    out = cli(
+        "chat", "--user", "ann", "-w", str(world), "--mode", "hybrid",
+        stdin="I keep a ledger of every frame.\n",
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert len(server.requests) > asked  # the chat's question, embedded by the endpoint

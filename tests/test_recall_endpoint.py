@@ -84,7 +84,7 @@ def test_endpoint_down_is_one_sentence(later_world: Path) -> None:
     with pytest.raises(EncoderError, match="cannot connect to the embeddings endpoint"):
         encoder.encode(["hello"])
     out = run(
-        "search", "ownership", "-w", str(later_world),
+        "search", "ownership", "-w", str(later_world), "--mode", "hybrid",
         env={"SOULSCOPE_EMBED_BASE_URL": url, "SOULSCOPE_EMBED_MODEL": "minilm"},
     )  # fmt: skip
     assert out.returncode == 2 and out.stdout == ""

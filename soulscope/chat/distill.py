@@ -135,6 +135,8 @@ class Distiller:
         self.settings = settings or DistillSettings()
         self.cache = cache
         self.skipped_duplicates = 0
+        # Messages added ``later`` whose distillation waits for ``settle``.
+        self._unsettled: list[tuple[str, str, int, list[dict], list[dict]]] = []
         self.last_error: str | None = None  # why the LLM could not distil (extractive was used)
         self._turn = 0  # the turn of this conversation's last user message
         # Vectors of buffered messages, for the drift check; kept in memory, not in the disk cache,
@@ -201,9 +203,12 @@ class Distiller:
         with self._locked():
             return self._read()[0]
 
-    def add(self, role: str, text: str) -> Block | None:
+    def add(self, role: str, text: str, later: bool = False) -> Block | None:
         """Buffer a message (written and fsynced before anything else); distil when the interval
-        or a topic drift says so. Returns the block written, if this message caused one."""
+        or a topic drift says so. Returns the block written, if this message caused one.
+
+        ``later``: the distillation this message calls for waits for ``settle`` (a question is
+        buffered before it is answered, and distilled after the answer: never ahead of it)."""
         if role != "user":
             text = _capped(text)  # an answer is context for the facts, not one of them
         with self._locked():
@@ -219,6 +224,21 @@ class Distiller:
             earlier = messages
             messages = [*messages, entry]
         # The message is on disk: only now may distillation (and the LLM) run.
+        if later:
+            self._unsettled.append((role, text, turn, earlier, messages))
+            return None
+        return self._distil_for(role, text, turn, earlier, messages)
+
+    def settle(self) -> Block | None:
+        """Run the distillations that messages added ``later`` called for, in order."""
+        written = None
+        while self._unsettled:
+            written = self._distil_for(*self._unsettled.pop(0)) or written
+        return written
+
+    def _distil_for(
+        self, role: str, text: str, turn: int, earlier: list[dict], messages: list[dict]
+    ) -> Block | None:
         if role == "user":
             turns = _user_turns(earlier)
             if turns >= self.settings.interval or (turns and self._drifted(text, earlier)):
@@ -245,6 +265,7 @@ class Distiller:
     def flush(self, within: float | None = EXIT_SECONDS) -> Block | None:
         """Distil whatever is buffered (on exit): through the LLM if it answers ``within``
         seconds, else extractively, so that leaving is never held up for long."""
+        self._unsettled.clear()  # everything buffered is distilled now
         return self._distil(within=within)
 
     def _distil(self, before: int | None = None, within: float | None = None) -> Block | None:

@@ -21,7 +21,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.souls": ("agents", "becoming", "show", "compare", "overview"),
     "soulscope.cli.history": ("history", "diff", "first", "why", "show"),
     "soulscope.cli.frames": ("init", "register", "frame", "demo"),
-    "soulscope.cli.recall": ("search", "ask", "chat"),
+    "soulscope.cli.recall": ("search", "ask", "chat", "embed"),
 }
 
 

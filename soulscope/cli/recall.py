@@ -1,16 +1,26 @@
-"""Commands that ask memory questions: search, ask, chat."""
+"""Commands that ask memory questions: search, ask, chat, embed.
+
+Nothing waits for embeddings unless asked to: in the default mode (``auto``) a question is answered
+with hybrid search when the embedding cache holds every text of the index, else with BM25 at once,
+saying so, while the embedding goes on in the background (``soulscope embed``, started here; in
+``chat`` a thread). ``--mode hybrid`` waits for it, as before.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from soulscope.chat.llm import LLM, Endpoint, LLMError
-from soulscope.chat.session import ChatSession
+from soulscope.chat.session import ChatSession, Prompt
 from soulscope.cli.output import (
     CommandError,
     add_json_option,
@@ -23,8 +33,10 @@ from soulscope.cli.output import (
     write,
 )
 from soulscope.config import Settings
+from soulscope.recall.catchup import Catchup, Readiness, Status, log_path, readiness
+from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, encoder_name, load_encoder
 from soulscope.world import World, WorldError, check_id
 
 
@@ -55,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, default=6, help="how many entries go into the prompt")
     _add_at_option(p)
     add_world_option(p)
+    add_json_option(p)
     p.set_defaults(run=run_ask)
 
     p = sub.add_parser(
@@ -71,13 +84,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_world_option(p)
     p.set_defaults(run=run_chat)
 
+    p = sub.add_parser(
+        "embed",
+        help="embed a world's texts for dense search, cached batch by batch (search and ask "
+        "start this in the background when the embeddings are not all cached)",
+    )
+    p.add_argument("--agent", "-a", help="only this agent's soul file")
+    p.add_argument("--quiet", action="store_true", help="say nothing but errors")
+    add_world_option(p)
+    p.set_defaults(run=run_embed)
+
+
+AUTO = "auto"
+
 
 def _add_mode_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--mode",
-        choices=MODES,
-        default="hybrid",
-        help="hybrid (default), bm25 (no model load) or dense",
+        choices=(AUTO, *MODES),
+        default=AUTO,
+        help="auto (default: hybrid when every text is embedded, else bm25 at once while the "
+        "rest is embedded in the background), hybrid (waits for the embeddings), bm25 (no model "
+        "load) or dense",
     )
 
 
@@ -123,8 +151,7 @@ def hit_dict(hit: Hit, order: str | None = None) -> dict[str, Any]:
 
 def found_hits(found: Found) -> list[dict[str, Any]]:
     return [
-        hit_dict(h, found.reordered if i < found.timely else None)
-        for i, h in enumerate(found.hits)
+        hit_dict(h, found.reordered if i < found.timely else None) for i, h in enumerate(found.hits)
     ]
 
 
@@ -136,25 +163,125 @@ def _check_agent(world: World, agent: str | None) -> None:
             raise CommandError(str(exc)) from exc
 
 
-def build_index(world: World, agent: str | None, mode: str, settings: Settings) -> RecallIndex:
-    """The index over ``agent`` (or the world), with embeddings unless the mode is bm25."""
+def build_index(
+    world: World, agent: str | None, mode: str, settings: Settings, background: bool = True
+) -> tuple[RecallIndex, Readiness | None]:
+    """The index over ``agent`` (or the world), with embeddings unless the mode is bm25, and how
+    much of the dense side was cached. In ``auto`` mode embeddings that are not all cached are
+    not waited for: the index answers with BM25, and (``background``) ``soulscope embed`` runs in
+    a process of its own."""
     _check_agent(world, agent)
     index = RecallIndex.for_world(world, agents=[agent] if agent else None)
     for problem in index.skipped:
         print_error(f"skipped: {problem}")
-    if mode != "bm25":
+    if mode == "bm25":
+        return index, None
+    ready = None
+    try:
+        if mode == AUTO:
+            name = encoder_name(settings)
+            ready = readiness(index, name, EmbeddingCache())
+            if not ready.ready:
+                if background:
+                    _catch_up_elsewhere(world, agent, name, ready)
+                return index, ready
+        encoder = load_encoder(settings)
+        index.attach(encoder, EmbeddingCache(), progress=_Progress(encoder.device))
+    except EncoderError as exc:
+        raise CommandError(str(exc)) from exc
+    except KeyboardInterrupt:
+        raise CommandError(
+            "stopped embedding; what was embedded is cached and the next search resumes "
+            "there (--mode bm25 answers without embeddings)",
+            code=130,
+        ) from None
+    return index, ready
+
+
+def answered_with(index: RecallIndex, mode: str) -> str:
+    """The mode a question is answered in: ``auto`` is hybrid once the index has its vectors."""
+    if mode != AUTO:
+        return mode
+    return "hybrid" if index.dense_ready else "bm25"
+
+
+def _cold(ready: Readiness) -> str:
+    return (
+        f"answered with BM25: the dense index is not ready "
+        f"({ready.embedded:,} of {ready.total:,} texts embedded)"
+    )
+
+
+def _catch_up_elsewhere(world: World, agent: str | None, model: str, ready: Readiness) -> None:
+    """Say what answers, and see that an embedding of the world runs in the background."""
+    catchup = Catchup(world, model, agent)
+    status = catchup.status()
+    failed = f"; the last one failed: {status.error}" if status and status.error else ""
+    if catchup.running():
+        print_error(f"{_cold(ready)}; it is being embedded in the background")
+    elif world.read_only or not _spawn_embedding(world, agent):
+        print_error(
+            f"{_cold(ready)}{failed}; 'soulscope embed' embeds it (--mode hybrid waits for it)"
+        )
+    else:
+        print_error(
+            f"{_cold(ready)}; embedding the rest in the background, cached as it goes "
+            f"(--mode hybrid waits for it){failed}"
+        )
+
+
+def _spawn_embedding(world: World, agent: str | None) -> bool:
+    """Start ``soulscope embed`` for the world in a process of its own (it outlives this one);
+    ``SOULSCOPE_BACKGROUND=0`` says never to."""
+    if os.environ.get("SOULSCOPE_BACKGROUND", "1").strip() in ("0", "no", "false", "off"):
+        return False
+    command = [sys.executable, "-m", "soulscope", "embed", "--quiet"]
+    command += ["-w", str(world.only or world.root)] + (["--agent", agent] if agent else [])
+    try:
+        log = log_path()
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "ab") as out:
+            subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=out,
+                start_new_session=True,  # Ctrl-C here does not stop it
+            )
+    except OSError:
+        return False
+    return True
+
+
+class _Background:
+    """The embedding of a long-lived command (``chat``), in a thread: questions meanwhile are
+    answered with BM25; once it is done the index answers hybrid and distillation has its model."""
+
+    def __init__(self, index: RecallIndex, settings: Settings, on_ready: Any) -> None:
+        self.done = 0
+        self.total = 0
+        self.error: str | None = None
+        self._index, self._settings, self._on_ready = index, settings, on_ready
+        threading.Thread(target=self._run, name="soulscope-embed", daemon=True).start()
+
+    def _progress(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+
+    def _run(self) -> None:
         try:
-            encoder = load_encoder(settings)
-            index.attach(encoder, EmbeddingCache(), progress=_Progress(encoder.device))
+            encoder = load_encoder(self._settings)
+            cache = EmbeddingCache()
+            self._index.attach(encoder, cache, progress=self._progress)
+            self._on_ready(encoder, cache)
         except EncoderError as exc:
-            raise CommandError(str(exc)) from exc
-        except KeyboardInterrupt:
-            raise CommandError(
-                "stopped embedding; what was embedded is cached and the next search resumes "
-                "there (--mode bm25 answers without embeddings)",
-                code=130,
-            ) from None
-    return index
+            self.error = str(exc)
+
+    def describe(self) -> str:
+        if self.error:
+            return f"bm25; dense search failed: {self.error}"
+        if self.total:
+            return f"bm25; embedding {self.done:,} of {self.total:,} in the background"
+        return "bm25; loading the embedding model in the background"
 
 
 class _Progress:
@@ -209,13 +336,14 @@ def run_search(args: argparse.Namespace) -> int:
     if args.k < 1:
         raise CommandError("-k must be at least 1")
     world = _open(args)
-    index = build_index(world, args.agent, args.mode, args.settings)
+    index, _ = build_index(world, args.agent, args.mode, args.settings)
+    mode = answered_with(index, args.mode)
     try:
         frames = FrameRange.parse(args.frames) if args.frames else None
         if args.queries:
             for entry in _queries(args.queries):
                 found = index.find(
-                    entry["query"], k=args.k, mode=args.mode, frames=frames, agent=args.agent
+                    entry["query"], k=args.k, mode=mode, frames=frames, agent=args.agent
                 )
                 emit_json_line(
                     {
@@ -226,7 +354,7 @@ def run_search(args: argparse.Namespace) -> int:
                     }
                 )
             return 0
-        found = index.find(args.query, k=args.k, mode=args.mode, agent=args.agent, frames=frames)
+        found = index.find(args.query, k=args.k, mode=mode, agent=args.agent, frames=frames)
     except RecallError as exc:
         raise CommandError(str(exc)) from exc
     if args.json:
@@ -266,8 +394,10 @@ def _llm(settings: Settings) -> LLM | None:
     return LLM(endpoint)
 
 
-def _stream(session: ChatSession, question: str, remembered: Sequence[str] = ()) -> str:
-    """Print an answer as it streams, then its sources; returns the answer's text."""
+def _stream(
+    session: ChatSession, question: str, remembered: Sequence[str] = ()
+) -> tuple[str, Prompt]:
+    """Print an answer as it streams, then its sources; returns the answer's text and prompt."""
     prompt = session.prepare(question, remembered)
     pieces: list[str] = []
     for piece in session.answer(prompt):
@@ -277,18 +407,56 @@ def _stream(session: ChatSession, question: str, remembered: Sequence[str] = ())
     sources = "".join(f"  {c.number}. {c.tag} line {c.chunk.line}\n" for c in prompt.citations)
     write(f"\n\nSources:\n{sources}\n" if not session.offline and sources else "\n")
     session.remember(question, answer)
-    return answer
+    return answer, prompt
 
 
 def run_ask(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
     world = _open(args)
-    index = build_index(world, args.agent, args.mode, args.settings)
+    index, ready = build_index(world, args.agent, args.mode, args.settings)
+    indexed = time.perf_counter()
     session = ChatSession(world, index, _llm(args.settings), agent=args.agent, k=args.k)
     try:
-        _stream(session, args.question)
+        if not args.json:
+            _stream(session, args.question)
+            return 0
+        prompt = session.prepare(args.question)
+        retrieved = time.perf_counter()
+        answer = "".join(session.answer(prompt))
     except LLMError as exc:
         raise CommandError(str(exc)) from exc
+    done = time.perf_counter()
+    emit_json(
+        {
+            "question": args.question,
+            "answer": answer,
+            "mode": prompt.search_mode,
+            "llm": not session.offline,
+            "dense": None if ready is None else {"embedded": ready.embedded, "total": ready.total},
+            "sources": [{"number": c.number, **source_dict(c.chunk)} for c in prompt.citations],
+            "timings": {
+                "index_s": round(indexed - started, 4),
+                "retrieve_s": round(retrieved - indexed, 4),
+                "answer_s": round(done - retrieved, 4),
+                "total_s": round(done - started, 4),
+            },
+        }
+    )
     return 0
+
+
+def source_dict(c: Chunk) -> dict[str, Any]:
+    """A chunk an answer was given, as JSON: where it is, how to cite it, its text."""
+    return {
+        "citation": c.citation,
+        "agent": c.agent,
+        "frame": c.number,
+        "label": c.frame_label,
+        "date": c.date,
+        "heading": c.heading,
+        "line": c.line,
+        "text": c.text,
+    }
 
 
 def run_chat(args: argparse.Namespace) -> int:
@@ -303,7 +471,7 @@ def run_chat(args: argparse.Namespace) -> int:
     except WorldError as exc:
         raise CommandError(str(exc)) from exc
     world = open_world(args.world)
-    index = build_index(world, args.agent, args.mode, args.settings)
+    index, _ = build_index(world, args.agent, args.mode, args.settings, background=False)
     llm = _llm(args.settings)
     session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
     distiller = Distiller(
@@ -314,6 +482,13 @@ def run_chat(args: argparse.Namespace) -> int:
         llm=llm,
         cache=EmbeddingCache() if index.encoder else None,
     )
+    catching_up = None
+    if args.mode == AUTO and not index.dense_ready:
+
+        def ready(encoder: Any, cache: EmbeddingCache) -> None:
+            distiller.cache, distiller.encoder = cache, encoder
+
+        catching_up = _Background(index, settings, ready)
     interactive = sys.stdin.isatty()
     failed = 0  # answers the LLM could not give
     with flush_on_signals(distiller):
@@ -326,14 +501,62 @@ def run_chat(args: argparse.Namespace) -> int:
             question = line.strip()
             if not question:
                 continue
-            distiller.add("user", question)
+            distiller.add("user", question, later=True)  # distilled after the answer
             try:
-                answer = _stream(session, question, distiller.recall(question))
+                answer, prompt = _stream(session, question, distiller.recall(question))
+                if catching_up is not None:  # which search answered, while it can change
+                    said = "hybrid" if prompt.search_mode == "hybrid" else catching_up.describe()
+                    print_error(f"answered with {said}")
             except LLMError as exc:
                 failed += 1
                 print_error(f"{exc} (your message was kept; send it again)")
+                distiller.settle()
                 continue
+            distiller.settle()
             distiller.add("assistant", answer)
     if distiller.last_error:
         print_error(f"distilled without the LLM: {distiller.last_error}")
     return 1 if failed else 0
+
+
+def run_embed(args: argparse.Namespace) -> int:
+    world = open_world(args.world)
+    _check_agent(world, args.agent)
+    settings = args.settings
+    index = RecallIndex.for_world(world, agents=[args.agent] if args.agent else None)
+    try:
+        catchup = Catchup(world, encoder_name(settings), args.agent)
+    except EncoderError as exc:
+        raise CommandError(str(exc)) from exc
+    with catchup.held() as mine:
+        if not mine:
+            status = catchup.status()
+            far = f" ({status.done:,} of {status.total:,} embedded)" if status else ""
+            if not args.quiet:
+                print_error(f"this world is being embedded by another soulscope{far}")
+            return 0
+        shown = None if args.quiet else _Progress("")
+
+        def progress(done: int, total: int) -> None:
+            catchup.write(Status(done, total))
+            if shown is not None:
+                shown(done, total)
+
+        try:
+            encoder = load_encoder(settings)
+            if shown is not None:
+                shown.device = encoder.device
+            index.attach(encoder, EmbeddingCache(), progress=progress)
+        except EncoderError as exc:
+            catchup.write(Status(error=str(exc), finished=True))
+            raise CommandError(str(exc)) from exc
+        except KeyboardInterrupt:
+            raise CommandError(
+                "stopped embedding; what was embedded is cached and the next one resumes there",
+                code=130,
+            ) from None
+        total = len(set(index.dense_texts))
+        catchup.write(Status(total, total, finished=True))
+    if not args.quiet:
+        print_error(f"{total:,} texts embedded with {encoder.name}: dense search is ready")
+    return 0

@@ -37,6 +37,11 @@ class EmbeddingEndpoint:
     timeout: float = 60.0
     note: str | None = None  # what normalize_base_url changed
 
+    @property
+    def cache_name(self) -> str:
+        """The name its vectors are cached under: the model's, so two servers share them."""
+        return f"endpoint:{self.model}"
+
     @classmethod
     def from_settings(cls, settings: Settings) -> EmbeddingEndpoint | None:
         """The ``[embeddings]`` endpoint, or None when no ``base_url`` is configured."""
@@ -63,7 +68,7 @@ class EndpointEncoder:
 
     def __init__(self, endpoint: EmbeddingEndpoint) -> None:
         self.endpoint = endpoint
-        self.name = f"endpoint:{endpoint.model}"
+        self.name = endpoint.cache_name
         self.device = f"endpoint {redact(endpoint.base_url)}"
         self.batch_size = endpoint.batch
         self.dimensions: int | None = None  # set by the first reply
@@ -144,7 +149,9 @@ class EndpointEncoder:
         vectors = np.asarray(rows, dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         if not np.all(np.isfinite(vectors)) or not np.all(norms > 0):
-            raise EncoderError(f"the embeddings endpoint at {url} sent vectors that are not numbers")
+            raise EncoderError(
+                f"the embeddings endpoint at {url} sent vectors that are not numbers"
+            )
         with self._lock:
             if self.dimensions is None:
                 self.dimensions = size
@@ -154,4 +161,3 @@ class EndpointEncoder:
                 f"{self.dimensions}-dimensional ones: is another model answering?"
             )
         return vectors / norms
-

@@ -36,6 +36,7 @@ QUERY_BATCH = 4  # at most this many texts are encoded as a query (one thread on
 CPU_BATCH = 64
 GPU_BATCH = 512
 WINDOW_CHARS = 256 * 6  # the model's window (256 word pieces) in characters, with room to spare
+LOCAL_NAME = f"{MODEL_NAME}@{WEIGHTS_SHA256[:12]}"  # the bundled model's vectors in the cache
 
 
 class EncoderError(Exception):
@@ -147,7 +148,7 @@ class MiniLM:
         gpu = self.device.startswith("cuda")
         if gpu:
             self._model.half()
-        self.name = f"{MODEL_NAME}@{WEIGHTS_SHA256[:12]}"
+        self.name = LOCAL_NAME
         if int8:  # dynamic int8 linear layers: measured by bench/embed.py and bench/locomo.py
             import torch
 
@@ -216,6 +217,14 @@ def load_encoder(settings: Settings) -> Encoder:
     return encoder
 
 
+def encoder_name(settings: Settings) -> str:
+    """The name the configured encoder's vectors are cached under, without loading it."""
+    from soulscope.recall.endpoint import EmbeddingEndpoint
+
+    endpoint = EmbeddingEndpoint.from_settings(settings)
+    return endpoint.cache_name if endpoint else LOCAL_NAME
+
+
 def text_digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
@@ -253,6 +262,20 @@ class EmbeddingCache:
                 [model, *batch],
             ):
                 found[bytes(digest)] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def count(self, model: str, digests: Sequence[bytes]) -> int:
+        """How many of the distinct ``digests`` have a vector of ``model`` here (none is read)."""
+        db = self._db()
+        unique = list(dict.fromkeys(digests))
+        found = 0
+        for i in range(0, len(unique), 500):  # stay under SQLite's bound-parameter limit
+            batch = unique[i : i + 500]
+            marks = ",".join("?" * len(batch))
+            found += db.execute(
+                f"SELECT count(*) FROM vectors WHERE model = ? AND digest IN ({marks})",
+                [model, *batch],
+            ).fetchone()[0]
         return found
 
     def put_many(self, model: str, items: Sequence[tuple[bytes, np.ndarray]]) -> None:
