@@ -1,12 +1,15 @@
 """The Chat tab: ask the selected agent (in its own voice) or the whole world, with cited frames.
 
 The index is built when the tab is first seen, in a thread worker: BM25 at once, then the
-embedding model loads and hybrid search takes over (the status line says which is in use).
-Answers stream through an async worker into ``Markdown.get_stream()`` (batched writes); Esc
-cancels, a new question cancels the one in flight, a failure is one sentence and the question goes
-back into the input. The evidence of the last answer is listed under it: enter on one opens that
-frame in the Soul tab. Every exchange is buffered for distillation into ``users/ID.txt``, and what
-is left is distilled when the dashboard closes.
+embedding model loads and hybrid search takes over once every text is embedded (the status line
+says which is in use, and how far the embedding got). Answers stream through an async worker into
+``Markdown.get_stream()`` (batched writes); the line above the input says what the answer is doing
+(searching, waiting for the LLM with the seconds waited, streaming, answered, cancelled, the error).
+Esc cancels, a new question cancels the one in flight, a failure is one sentence and the question
+goes back into the input. The evidence of the last answer is listed under it: enter on one opens
+that frame in the Soul tab. Every exchange is buffered for distillation into ``users/ID.txt``
+(distilled after its answer, one exchange after another, never ahead of an answer), and what is
+left is distilled when the dashboard closes.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -21,6 +26,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -38,6 +44,14 @@ from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import id_problem
 
 OFFLINE = "offline (no OPENAI_BASE_URL): answers are the evidence"
+
+
+@dataclass
+class Embedding(Message):
+    """How far the first embedding of the chat's index got (texts embedded, texts to embed)."""
+
+    done: int
+    total: int
 
 
 @dataclass
@@ -69,11 +83,17 @@ class ChatPane(Pane):
         self._index_lock = threading.Lock()
         self._index_stamp: tuple[tuple[str, int, float], ...] = ()
         self._started = False
+        self.activity = ""  # what the latest answer is doing, as the line above the input says
+        self._asked = 0  # questions asked: a cancelled one's last word must not cover a newer one
+        self._ticking: Timer | None = None
+        # Distillation runs here, one exchange after another, after each answer.
+        self._distilling = ThreadPoolExecutor(1, thread_name_prefix="soulscope-distil")
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="chat-status")
         yield VerticalScroll(id="chat-log")
         yield OptionList(id="chat-citations")
+        yield StatusLine(id="chat-activity")
         yield Input(
             id="chat-input",
             placeholder="Ask… (enter sends · esc cancels · ctrl+t agent / world)",
@@ -99,6 +119,28 @@ class ChatPane(Pane):
         who = "about the world" if self.target is None else f"to {self.target}"
         llm = OFFLINE if self.llm is None else f"LLM at {self.llm.endpoint.shown}"
         self.query_one("#chat-status", StatusLine).show(Text(f"{who} · {llm} · {self.search_note}"))
+
+    def _doing(self, text: str, asked: int | None = None) -> None:
+        """Say what the answer to question number ``asked`` (default: the latest) is doing."""
+        if asked is not None and asked != self._asked:
+            return  # a newer question has the line
+        self.activity = text
+        self.query_one("#chat-activity", StatusLine).show(Text(text, style="dim"))
+
+    def _tick(self, what: str, since: float, asked: int) -> None:
+        """Say ``what`` with the seconds since ``since``, every second, until ``_stop_ticking``."""
+        self._stop_ticking()
+
+        def say() -> None:
+            self._doing(f"{what} ({int(time.monotonic() - since)} s)", asked)
+
+        say()
+        self._ticking = self.set_interval(1.0, say)
+
+    def _stop_ticking(self) -> None:
+        if self._ticking is not None:
+            self._ticking.stop()
+            self._ticking = None
 
     def watch_agent_id(self, agent_id: str | None) -> None:
         self._status()
@@ -138,7 +180,9 @@ class ChatPane(Pane):
         try:
             encoder = load_encoder(self.settings)
             # Outside the lock: questions meanwhile are answered with BM25.
-            index.attach(encoder, EmbeddingCache())
+            index.attach(
+                encoder, EmbeddingCache(), progress=lambda d, t: self.post_message(Embedding(d, t))
+            )
         except EncoderError as exc:
             self.post_message(IndexReady(dense=False, note=str(exc)))
             return
@@ -148,6 +192,15 @@ class ChatPane(Pane):
         if self.distiller is not None:
             self.distiller.encoder = encoder
         self.post_message(IndexReady(dense=True))
+
+    def on_embedding(self, message: Embedding) -> None:
+        message.stop()
+        if self.index is not None and not self.index.dense_ready:
+            self.search_note = (
+                f"BM25, {len(self.index)} chunks · embedding {message.done:,} of "
+                f"{message.total:,} for hybrid search"
+            )
+            self._status()
 
     def on_index_ready(self, message: IndexReady) -> None:
         index = self.index
@@ -204,43 +257,77 @@ class ChatPane(Pane):
 
     @work(exclusive=True, group="chat-answer", exit_on_error=False)
     async def ask(self, question: str, view: Markdown) -> None:
+        self._asked += 1
+        asked = self._asked
+        self._stop_ticking()
+        self._doing("searching memory…", asked)
         session = await asyncio.to_thread(self._session)
         distiller = await asyncio.to_thread(self._distiller)
         remembered = await asyncio.to_thread(distiller.recall, question) if distiller else []
         prompt = await asyncio.to_thread(session.prepare, question, remembered)
         self._show_citations(prompt.citations)
-        if distiller is not None:
-            await asyncio.to_thread(distiller.add, "user", question)
+        if distiller is not None:  # buffered now, distilled after the answer
+            await asyncio.to_thread(distiller.add, "user", question, True)
         stream = Markdown.get_stream(view)
         pieces: list[str] = []
+        started = time.monotonic()
         try:
             if session.llm is None:
                 pieces.append(offline_answer(prompt.citations))
                 await stream.write(visible(pieces[0]))
             else:
+                self._tick("waiting for the LLM", started, asked)
                 async for piece in session.astream(prompt):
+                    if not pieces:
+                        self._tick("streaming the answer", started, asked)
                     pieces.append(piece)
                     await stream.write(visible(piece))
                     self._reveal(view)
         except LLMError as exc:
+            self._stop_ticking()
             await stream.stop()
             await view.update(visible(f"*Not answered: {exc}*"))
+            self._doing(f"not answered: {exc}", asked)
             self.notify(visible(str(exc)), severity="error")
             entry = self.query_one("#chat-input", Input)
             if not entry.value:
                 entry.value = question  # the question goes back, to be sent again
+            self._after_answer(distiller, None)
             return
         except asyncio.CancelledError:
+            if asked == self._asked:
+                self._stop_ticking()
             await stream.stop()
             await view.update(visible("".join(pieces)) + "\n\n*(cancelled)*")
+            self._doing("cancelled", asked)
+            self._after_answer(distiller, None)
             raise
+        self._stop_ticking()
         await stream.stop()
         text = "".join(pieces)
         session.remember(question, text)
-        if distiller is not None:
-            await asyncio.to_thread(distiller.add, "assistant", text)
+        sources = len(prompt.citations)
+        self._doing(
+            f"answered with {prompt.search_mode} search, {sources} source{'s' * (sources != 1)}"
+            + (" (offline: the evidence itself)" if session.llm is None else ""),
+            asked,
+        )
+        self._after_answer(distiller, text)
         # After the layout passes (the citations take room below), so the answer is where it ends.
         self.call_after_refresh(self.call_after_refresh, self._reveal, view)
+
+    def _after_answer(self, distiller: Distiller | None, answer: str | None) -> None:
+        """Distil what the exchange calls for, and buffer the answer, after it, in order."""
+        if distiller is None:
+            return
+
+        def remember() -> None:
+            with contextlib.suppress(OSError):  # a read-only world: the buffer waits
+                distiller.settle()
+                if answer is not None:
+                    distiller.add("assistant", answer)
+
+        self._distilling.submit(remember)
 
     def _reveal(self, answer: Markdown) -> None:
         """Keep the new answer in view: all of it while it fits, else from its question down."""
@@ -309,6 +396,8 @@ class ChatPane(Pane):
         self.app.call_from_thread(self.notify, visible(text), severity=severity)
 
     def on_unmount(self) -> None:
+        self._stop_ticking()
+        self._distilling.shutdown(wait=True)  # the exchanges already answered, in order
         # Quitting the dashboard distils what the conversation left in the buffer.
         if self.distiller is not None:
             # In a read-only world the buffer stays and is distilled next time.
