@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Plus
 
-from soulscope.recall import prepared
+from soulscope.recall import lexical, prepared
 from soulscope.recall.chunks import chunk_soul, units_of
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.lexical import K1, LexicalIndex, TermCounts, tokenize
@@ -40,6 +40,35 @@ def rank_bm25_postings(documents: list[list[str]]) -> tuple[dict, dict]:
         tf = np.asarray(freqs[term], dtype=np.float64)
         out[term] = (r, bm25.idf[term] * tf * (K1 + 1) / (norm[r] + tf))
     return bm25.idf, out
+
+
+def reference_tokenize(text: str) -> list[str]:
+    """The tokenizer as it was, token by token (the kept expansions must change nothing)."""
+    out: list[str] = []
+    for match in lexical._TOKEN.finditer(text.lower()):
+        token = match.group()
+        if token.startswith("#"):
+            out += (token, token[1:])
+            continue
+        if token in lexical.STOPWORDS:
+            continue
+        out.append(lexical.stem(token))
+        if lexical._JOINERS.search(token):
+            out += [
+                lexical.stem(p)
+                for p in lexical._JOINERS.split(token)
+                if p and p not in lexical.STOPWORDS
+            ]
+    return out
+
+
+def test_tokens_are_the_same_as_the_tokenizer_of_old(early_world: Path) -> None:
+    world = World.open(early_world)
+    texts = [world.source(a.id).decode("utf-8", "replace") for a in world.agents()[:40]]
+    texts += ["#7448 zion-coder-06 v1.2 the_end don't ΑΣ Straße", "", "#", "a-b-c.d_e"]
+    for text in texts:
+        for line in text.splitlines():
+            assert tokenize(line) == reference_tokenize(line), line
 
 
 @pytest.mark.slow

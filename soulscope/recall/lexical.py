@@ -53,17 +53,32 @@ def stem(word: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Lower-cased, stemmed tokens; ``#7448`` also yields ``7448``, ``zion-coder-06`` its parts."""
-    out: list[str] = []
-    for token in _TOKEN.findall(text.lower()):
-        if token[0] == "#":
-            out += (token, token[1:])
-            continue
-        if token in STOPWORDS:
-            continue
-        out.append(stem(token))
-        if "-" in token or "_" in token or "." in token:  # a joined token: its parts too
-            out += [stem(p) for p in _JOINERS.split(token) if p and p not in STOPWORDS]
-    return out
+    known = _expansions
+    if len(known) > MAX_EXPANSIONS:  # a bound on memory: start again
+        known.clear()
+    return [t for token in _TOKEN.findall(text.lower()) for t in known[token]]
+
+
+class _Expansions(dict[str, tuple[str, ...]]):
+    """What each raw token (a match of ``_TOKEN``) becomes, made on first sight and kept:
+    tokenizing is most of a cold search's time, and most of that went to the same tokens again."""
+
+    def __missing__(self, token: str) -> tuple[str, ...]:
+        if token.startswith("#"):
+            out: tuple[str, ...] = (token, token[1:])
+        elif token in STOPWORDS:
+            out = ()
+        else:
+            parts = [stem(token)]
+            if _JOINERS.search(token):
+                parts += [stem(p) for p in _JOINERS.split(token) if p and p not in STOPWORDS]
+            out = tuple(parts)
+        self[token] = out
+        return out
+
+
+_expansions = _Expansions()
+MAX_EXPANSIONS = 500_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,31 +97,28 @@ class TermCounts:
     @classmethod
     def of(cls, documents: Sequence[Sequence[str]]) -> TermCounts:
         ids: dict[str, int] = {}
-        return cls.counted(
-            ids,
-            [
-                np.fromiter((ids.setdefault(t, len(ids)) for t in d), np.int64, len(d))
-                for d in documents
-            ],
-        )
+        add = ids.setdefault
+        terms = [add(t, len(ids)) for d in documents for t in d]
+        lengths = np.fromiter(map(len, documents), np.int64, len(documents))
+        return cls.counted(ids, np.asarray(terms, dtype=np.int64), lengths)
 
     @classmethod
-    def counted(cls, vocab: dict[str, int], documents: Sequence[np.ndarray]) -> TermCounts:
-        """The counts of documents given as arrays of term ids (``vocab``: term -> id)."""
-        n = len(documents)
-        lengths = np.fromiter(map(len, documents), np.int64, n)
+    def counted(cls, vocab: dict[str, int], terms: np.ndarray, lengths: np.ndarray) -> TermCounts:
+        """The counts of documents given as term ids end to end (``vocab``: term -> id), the
+        first ``lengths[0]`` ids the first document's, and so on."""
+        n = len(lengths)
         if not n or not lengths.sum():
             empty = np.zeros(0, dtype=np.int32)
             return cls(list(vocab), empty, empty, np.zeros(n, dtype=np.int32), lengths)
         width = max(len(vocab), 1)
         rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        pairs, tfs = np.unique(rows * width + np.concatenate(documents), return_counts=True)
+        pairs, tfs = np.unique(rows * width + terms, return_counts=True)
         return cls(
             list(vocab),
             (pairs % width).astype(np.int32),
             tfs.astype(np.int32),
             np.bincount(pairs // width, minlength=n).astype(np.int32),
-            lengths,
+            lengths.astype(np.int64, copy=False),
         )
 
     @classmethod

@@ -62,29 +62,34 @@ def fingerprint() -> bytes:
 
 def unit_counts(chunks: Sequence[Chunk], context: int = CONTEXT_BULLETS) -> TermCounts:
     """The term counts of ``tokenize(u.lexical)`` for every unit of ``chunks`` (see
-    ``chunks.units_of``), in order, tokenizing each bullet once."""
+    ``chunks.units_of``), in order, tokenizing each bullet once.
+
+    A unit's window (its bullet and up to ``context`` bullets before it in its block) is a run of
+    consecutive bullets, so its terms are one slice of all the bullets' terms laid end to end."""
     ids: dict[str, int] = {}
-
-    def term_ids(text: str) -> np.ndarray:
-        tokens = tokenize(text)
-        for t in tokens:
-            if t not in ids:
-                ids[t] = len(ids)
-        return np.fromiter(map(ids.__getitem__, tokens), np.int64, len(tokens))
-
-    units: list[np.ndarray] = []
-    block: list[np.ndarray] = []  # the term ids of the current block's bullets so far
+    add = ids.setdefault
+    terms: list[int] = []  # every bullet's term ids, end to end
+    ends: list[int] = []  # where each bullet's end in ``terms``
+    first: list[int] = []  # each unit's first bullet (its own is the unit's number)
+    block = 0  # the first bullet of the current block
     for c in chunks:
         if c.part == 0:
-            block = []
-        if not c.bullets:
-            units.append(term_ids(c.text))
-            continue
-        for bullet in c.bullets:
-            block.append(term_ids(bullet))
-            window = block[-1 - context :]
-            units.append(np.concatenate(window) if len(window) > 1 else window[0])
-    return TermCounts.counted(ids, units)
+            block = len(ends)
+        for text in c.bullets or (c.text,):  # a chunk without bullets is one unit, alone
+            if not c.bullets:
+                block = len(ends)
+            terms += [add(t, len(ids)) for t in tokenize(text)]
+            first.append(max(block, len(ends) - context))
+            ends.append(len(terms))
+    n = len(ends)
+    bounds = np.asarray([0, *ends], dtype=np.int64)
+    lo = bounds[np.asarray(first, dtype=np.int64)] if n else np.zeros(0, dtype=np.int64)
+    hi = bounds[1:]
+    lengths = hi - lo
+    # The positions in ``terms`` of every unit's window, unit after unit.
+    offsets = np.repeat(lo - (np.cumsum(lengths) - lengths), lengths)
+    window = np.asarray(terms, dtype=np.int64)[np.arange(int(lengths.sum())) + offsets]
+    return TermCounts.counted(ids, window, lengths)
 
 
 def pack(meta: object, arrays: Sequence[np.ndarray]) -> bytes:
@@ -354,26 +359,26 @@ def world_index(
     kept = cache.joined(place, key) if cache else None
     if kept is not None:
         try:
-            meta, arrays = unpack(kept, _LEXICAL)
-            if not isinstance(meta, dict) or not isinstance(meta.get("vocab"), list):
-                raise ValueError("not a joined index")
-            chunks = _chunks_from(meta.get("chunks"))
-            size = meta.get("size")
-            if not isinstance(size, int):
-                raise ValueError("not a joined index")
-            return chunks, LexicalIndex.restore(size, meta["vocab"], arrays), skipped
+            return (*_restore(kept), skipped)
         except ValueError:
             pass  # not one this code wrote: join again
     prepared = _prepare(found, max_chars, cache)
     chunks = [c for p in prepared for c in p.chunks]
-    counts = TermCounts.joined([p.counts for p in prepared])
-    lexical = LexicalIndex(counts)
+    lexical = LexicalIndex(TermCounts.joined([p.counts for p in prepared]))
     if cache:
         vocab, arrays = lexical.state()
-        meta = {
-            "chunks": _rows_of(chunks),
-            "vocab": vocab,
-            "size": lexical.size,
-        }
+        meta = {"chunks": _rows_of(chunks), "vocab": vocab, "size": lexical.size}
         cache.put_joined(place, key, pack(meta, arrays))
     return chunks, lexical, skipped
+
+
+def _restore(data: bytes) -> tuple[list[Chunk], LexicalIndex]:
+    """A joined index read back; ``ValueError`` when it is not one this code wrote."""
+    meta, arrays = unpack(data, _LEXICAL)
+    if not isinstance(meta, dict) or not isinstance(meta.get("vocab"), list):
+        raise ValueError("not a joined index")
+    chunks = _chunks_from(meta.get("chunks"))
+    size = meta.get("size")
+    if not isinstance(size, int) or size != sum(len(c.bullets) or 1 for c in chunks):
+        raise ValueError("not a joined index")
+    return chunks, LexicalIndex.restore(size, meta["vocab"], arrays)
