@@ -163,3 +163,22 @@ def test_emit_json_matches_json_dumps(capsys) -> None:
         "items": [{"n": 1}, {"n": 2}],
         "none": [],
     }
+
+
+def test_becoming_json_streams_the_text_json_would_print(tmp_path: Path) -> None:
+    """`becoming --json` writes the arc a statement at a time (a big soul's arc is never held as
+    dicts or as one string); what it prints is exactly json.dumps of the whole list at indent 2."""
+    from soulscope.soul import export
+    from soulscope.soul.parse import read_soul
+    from soulscope.soul.trajectory import arc
+    from tests.bigworld import write_soul
+
+    path = write_soul(tmp_path / "memory" / "long-arc.md", 600)
+    out = run("becoming", "long-arc", "-w", str(tmp_path), "--json")
+    assert out.returncode == 0, out.stderr
+    statements = arc(read_soul(path))
+    assert len(statements) == 200
+    expected = [{**export.statement_dict(s), "magnitude": s.magnitude} for s in statements]
+    assert out.stdout == json.dumps(expected, ensure_ascii=False, indent=2) + "\n"
+    empty = write_soul(tmp_path / "memory" / "no-arc.md", 2)  # frames 1 and 2: no Becoming yet
+    assert run("becoming", empty.stem, "-w", str(tmp_path), "--json").stdout == "[]\n"

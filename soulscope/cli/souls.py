@@ -131,11 +131,10 @@ def run_becoming(args: argparse.Namespace) -> int:
     if args.semantic and statements:
         magnitudes = semantic_drift(statements, args.settings)
     if args.json:
+        # One statement at a time: a big soul's arc is never held as dicts, nor as one string.
         emit_json(
-            [
-                {**export.statement_dict(s), "magnitude": m}
-                for s, m in zip(statements, magnitudes, strict=True)
-            ]
+            {**export.statement_dict(s), "magnitude": m}
+            for s, m in zip(statements, magnitudes, strict=True)
         )
         return 0
     if not statements:
