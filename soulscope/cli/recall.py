@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -275,6 +276,8 @@ class _Background:
             self._on_ready(encoder, cache)
         except EncoderError as exc:
             self.error = str(exc)
+        except (OSError, sqlite3.Error) as exc:  # the cache folder: BM25 answers on
+            self.error = f"cannot keep embeddings in the cache folder ({exc})"
 
     def describe(self) -> str:
         if self.error:
@@ -550,6 +553,10 @@ def run_embed(args: argparse.Namespace) -> int:
         except EncoderError as exc:
             catchup.write(Status(error=str(exc), finished=True))
             raise CommandError(str(exc)) from exc
+        except (OSError, sqlite3.Error) as exc:
+            problem = f"cannot keep embeddings in the cache folder ({exc})"
+            catchup.write(Status(error=problem, finished=True))
+            raise CommandError(problem) from exc
         except KeyboardInterrupt:
             raise CommandError(
                 "stopped embedding; what was embedded is cached and the next one resumes there",
