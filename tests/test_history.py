@@ -17,6 +17,7 @@ from soulscope.history.timeline import (
     world_at,
 )
 from soulscope.soul.parse import parse
+from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import arc
 from soulscope.world import World
 from tests.history_repos import HEADER, clone_bundle, commit, frame, git, init
@@ -59,7 +60,8 @@ def test_memory_at_every_commit_equals_git_show(bundle: Path) -> None:
         assert change.becoming_after == (statements[-1].text if statements else None)
 
 
-def test_first_mention_agrees_with_git_log_s(bundle: Path) -> None:
+def test_first_mention_exact_agrees_with_git_log_s(bundle: Path) -> None:
+    """Matched exactly as typed, the first commit is ``git log -S``'s."""
     world = World.open(bundle)
     for term in ("junk food", "Knowledge Graph", "god seed", "governance", "zion-coder-04"):
         for agent, paths in [
@@ -67,7 +69,7 @@ def test_first_mention_agrees_with_git_log_s(bundle: Path) -> None:
             *((a, [f"state/memory/{a}.md"]) for a in AGENTS),
         ]:
             shas = git(bundle, "log", f"-S{term}", "--reverse", "--format=%H", "--", *paths).split()
-            found = first_mention(world, term, agent)
+            found = first_mention(world, Term(term, "exact"), agent)
             if not shas:
                 assert found is None
                 continue

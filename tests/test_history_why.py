@@ -163,14 +163,14 @@ def test_show_at_first_and_why_commands(tmp_path: Path) -> None:
     assert frame["number"] == 2
 
     first = json.loads(run("first", "gradual bargain", "-w", str(repo), "--json").stdout)
-    assert first["agent"] == CODER and first["frame"] == "2" and first["line"] == 14
-    assert first["commit"] == git(repo, "rev-parse", "HEAD").strip()
-    assert set(first) >= {"agent", "commit", "date", "frame", "line"}
+    assert first["agent"] == CODER and first["frame"] == 2 and first["line"] == 14
+    assert first["commit"]["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    assert set(first) >= {"agent", "commit", "date", "time", "frame", "label", "line", "ties"}
 
     why = json.loads(run("why", CODER, "--shift", "2", "-w", str(repo), "--json").stdout)
     assert why["statement"]["text"].startswith("the pragmatist")
     assert why["influenced_by"] and why["frame_log"]["brain"] == "offline"
-    assert why["commit"]["commit"] == first["commit"]
+    assert why["commit"]["commit"] == first["commit"]["commit"]
     text = run("why", CODER, "--frame", "2", "-w", str(repo))
     assert text.returncode == 0 and "introduced by commit" in text.stdout
 

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from soulscope.history.first import Mention, Use
 from soulscope.history.git import Commit
 from soulscope.history.mentions import Place
-from soulscope.history.timeline import Change, Mention, SoulDiff
+from soulscope.history.timeline import Change, SoulDiff
 from soulscope.history.why import PostInfo, Why
 from soulscope.soul.export import statement_dict
+from soulscope.soul.when import Moment, utc_iso
 
 
 def commit_dict(c: Commit) -> dict[str, Any]:
     return {
         "commit": c.sha,
         "date": c.date,
+        "utc": utc_iso(c.timestamp),
         "author": c.author,
         "message": c.message,
         "parents": list(c.parents),
@@ -57,16 +60,40 @@ def diff_dict(d: SoulDiff) -> dict[str, Any]:
     }
 
 
+def moment_dict(m: Moment) -> dict[str, Any]:
+    """A frame's place in time: its date, time of day (UTC) and how precisely it is known."""
+    return {"date": m.date, "time": m.time, "precision": m.precision}
+
+
+def use_dict(u: Use) -> dict[str, Any]:
+    return {
+        "agent": u.agent_id,
+        "frame": u.frame,
+        "label": u.label,
+        **moment_dict(u.moment),
+        "heading": u.heading,
+        "line": u.line,
+        "text": u.text,
+        "path": u.path,
+    }
+
+
 def mention_dict(m: Mention) -> dict[str, Any]:
+    """``first``: the frame that first used the term, the commit that brought it (null without
+    git), whether that commit brought it in several frames at once (then the frames' own times
+    ordered them), and the uses whose time cannot be told apart from it."""
     return {
         "agent": m.agent_id,
-        "commit": m.commit.sha,
-        "date": m.commit.date,
         "frame": m.frame,
+        "label": m.label,
+        **moment_dict(m.moment),
         "heading": m.heading,
         "line": m.line,
         "text": m.text,
         "path": m.path,
+        "commit": commit_dict(m.commit) if m.commit else None,
+        "arrived_together": m.together,
+        "ties": [use_dict(u) for u in m.ties],
     }
 
 

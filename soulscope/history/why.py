@@ -28,6 +28,7 @@ from soulscope.history.mentions import (
 )
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
 from soulscope.soul.model import Frame, Soul, clean
+from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
 from soulscope.world import World
 
@@ -301,10 +302,10 @@ def _with_commit(timeline: Timeline, agent_id: str, p: Precursor) -> Precursor:
     """The commit that first wrote the word into the agent's memory (git's pickaxe)."""
     term = _as_written(p.place.text, p.word)
     try:
-        found = timeline.first_mention(term, agent_id) if term else None
+        found = timeline.first_mention(Term(term), agent_id) if term else None
     except HistoryError:
         return p
-    return replace(p, commit=found.commit.sha) if found else p
+    return replace(p, commit=found.commit.sha) if found and found.commit else p
 
 
 def _as_written(text: str, word: str) -> str | None:
