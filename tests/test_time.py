@@ -202,3 +202,21 @@ def test_time_ordered_search_lists_earliest_hits_in_time_order(early_world: Path
         later = index.find(f"what is the latest on {term}?", k=10, mode="bm25")
         keys = [h.chunk.moment.key[:3] for h in later.hits[: later.timely]]
         assert keys == sorted(keys, reverse=True), term
+
+
+def test_a_bare_date_means_the_end_of_that_day(tmp_path: Path) -> None:
+    from soulscope.history.timeline import soul_at
+
+    repo = init(tmp_path / "w")
+    (repo / "memory").mkdir()
+    path = repo / "memory" / "aa.md"
+    path.write_text(_soul("aa", [("2026-03-14 (09:00 UTC)", "one")]))
+    commit(repo, "frame 1", date="2026-03-14T20:30:00-04:00")  # 00:30 UTC the next day
+    path.write_text(_soul("aa", [("2026-03-14 (09:00 UTC)", "one"), ("2026-03-15", "two")]))
+    commit(repo, "frame 2", date="2026-03-15T10:00:00+00:00")
+    world = World.open(repo)
+    # Commits made during 2026-03-15 (UTC) are there "at 2026-03-15", whatever the clock now.
+    assert len(soul_at(world, "aa", "2026-03-15").frames) == 2
+    # 2026-03-14 ends (UTC) before the first commit, made at 20:30 in New York.
+    with pytest.raises(Exception, match="end of 2026-03-14 .UTC."):
+        soul_at(world, "aa", "2026-03-14")

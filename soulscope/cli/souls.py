@@ -233,8 +233,10 @@ def run_compare(args: argparse.Namespace) -> int:
         emit_json(
             [
                 {
-                    "key": r.key,
-                    "when": r.when,
+                    "frame": (r.left or r.right).number,
+                    "label": r.key,
+                    "date": (r.left or r.right).date,
+                    "time": (r.left or r.right).time,
                     "left": export.statement_dict(r.left) if r.left else None,
                     "right": export.statement_dict(r.right) if r.right else None,
                 }

@@ -139,7 +139,13 @@ def offline(why: Why) -> str:
     if elsewhere:
         p = elsewhere[0]
         out.append(f'Before that, "{p.word}" appeared in {p.place.agent}\'s memory {p.citation}.')
-    if why.commit is not None:
-        more = " together with other frames" if why.bulk_note else ""
-        out.append(f"Commit {why.commit.short} wrote it{more} {why.citation}.")
+    if why.together and why.moment is not None:
+        out.append(
+            f"Its frame arrived together with others (commit {why.commit.short}); "
+            f"its heading dates it {why.moment.text} {why.citation}."
+        )
+    elif why.commit is not None:
+        out.append(f"Commit {why.commit.short} wrote it {why.citation}.")
+    if why.thin:
+        out.append("Little in the world's memory from before it explains it.")
     return " ".join(out)
