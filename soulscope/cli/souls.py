@@ -251,7 +251,7 @@ def run_compare(args: argparse.Namespace) -> int:
         return ("» " if s.shift else "") + s.role
 
     print_table(
-        ["frame", "when", args.left, args.right],
+        ["frame", "when (UTC)", args.left, args.right],
         [(r.key, r.when or "", cell(r.left), cell(r.right)) for r in rows],
         wrap=[args.left, args.right],
     )

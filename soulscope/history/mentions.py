@@ -13,7 +13,7 @@ import weakref
 from dataclasses import dataclass
 
 from soulscope.soul import when
-from soulscope.soul.model import Soul, clean, frame_label
+from soulscope.soul.model import Soul, clean, frame_name
 from soulscope.soul.trajectory import Arc, arc
 from soulscope.soul.when import Moment
 from soulscope.world import World, WorldError
@@ -181,7 +181,8 @@ def place_of(
     number, date = columns.number(index), columns.dates[index]
     return Place(
         agent=agent,
-        frame=frame_label(number, columns.suffixes[index], date) or f"#{index + 1}",
+        frame=frame_name(number, columns.suffixes[index], date, columns.times[index])
+        or f"#{index + 1}",
         number=number,
         date=date,
         index=index,

@@ -28,7 +28,7 @@ from soulscope.history.mentions import (
 )
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
 from soulscope.soul import when
-from soulscope.soul.model import Frame, Soul, clean
+from soulscope.soul.model import Frame, Soul, clean, frame_name
 from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
 from soulscope.soul.when import Moment
@@ -60,6 +60,11 @@ _STOP_ROLE_WORDS = frozenset(
         "new",
     ]
 )
+
+
+def statement_name(st: Statement) -> str:
+    """A statement's frame as citations name it (``frame_name``)."""
+    return frame_name(st.number, st.suffix, st.date, st.time) or st.frame_label
 
 
 def cite(agent: str, frame: str) -> str:
@@ -161,7 +166,7 @@ class Why:
 
     @property
     def frame_name(self) -> str:
-        return self.statement.frame_label if self.frame else self.statement.heading
+        return statement_name(self.statement) if self.frame else self.statement.heading
 
     @property
     def citation(self) -> str:
@@ -177,7 +182,7 @@ class Why:
             out[
                 cite(
                     self.agent_id,
-                    prev.frame_label if prev.frame_index is not None else prev.heading,
+                    statement_name(prev) if prev.frame_index is not None else prev.heading,
                 )
             ] = (
                 self.agent_id,
@@ -535,7 +540,7 @@ def _state_of(index: MentionIndex, agent: str, moment: Moment | None) -> Influen
     return InfluencerState(
         agent=agent,
         present=True,
-        frame=best.label,
+        frame=frame_name(best.number, best.suffix, best.date, best.time),
         date=best.date,
         frame_index=best.index,
         line=latest.line if latest else best.line,
