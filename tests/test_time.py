@@ -244,3 +244,22 @@ def test_a_world_inside_a_bigger_repository_of_mixed_eras(tmp_path: Path) -> Non
     assert {found.agent_id, *(u.agent_id for u in found.ties)} == {"early", "later"}
     assert found.path.startswith("sims/one/state/memory/")
     assert found.together
+
+
+def test_the_latest_statement_is_the_latest_by_time(tmp_path: Path) -> None:
+    """Parallel writers append frames out of order: the overview's latest statement is the one
+    of the latest frame, not the last in the file."""
+    from soulscope.soul.parse import parse
+    from soulscope.soul.trajectory import arc, summarize
+
+    text = _soul(
+        "aa",
+        [
+            ("2026-03-14 (21:10 UTC)", "Evolving position: first"),
+            ("2026-03-14 (21:12 UTC)", "Evolving position: the newest"),
+            ("2026-03-14 (21:10 UTC)", "Evolving position: a late copy of an older frame"),
+        ],
+    )
+    soul = parse(text.encode(), agent_id="aa")
+    for statements in (arc(soul), None):
+        assert summarize("aa", soul, statements=statements).latest.text == "the newest"
