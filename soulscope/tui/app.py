@@ -51,6 +51,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
 from soulscope.controls import visible
+from soulscope.errors import SoulscopeError
 from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
@@ -526,10 +527,21 @@ class SoulscopeApp(App[None]):
             )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.notify(
-                f"Something went wrong: {event.worker.error}", severity="error"
-            )
+        error = event.worker.error
+        if event.state != WorkerState.ERROR or error is None:
+            return
+        if isinstance(error, SoulscopeError):  # what the user can fix: its one sentence
+            self.notify(visible(str(error)), severity="error")
+            return
+        from soulscope.bugs import record
+
+        path = record(error, f"worker {event.worker.name or event.worker.group}")
+        self.notify(
+            visible(f"soulscope hit a bug ({type(error).__name__}: {error}); "
+                    f"the traceback is in {path}"),
+            severity="error",
+            timeout=30,
+        )
 
     def on_agent_chosen(self, message: AgentChosen) -> None:
         self.select_agent(message.agent_id)
