@@ -247,6 +247,12 @@ class SoulscopeApp(App[None]):
         return self.query_one(AgentList)
 
     # -- what panes call ---------------------------------------------------------------------
+    def show_arc_at(self, agent_id: str, frame_index: int | None) -> None:
+        """The Becoming tab on ``agent_id``'s arc, at its statement as of that frame."""
+        self.query_one(BecomingPane).show_at(agent_id, frame_index)
+        self.show_tab(BecomingPane.TAB_ID)
+        self.select_agent(agent_id)
+
     def select_agent(self, agent_id: str) -> None:
         """Show ``agent_id`` in every pane (parsing its file in a worker unless cached)."""
         if agent_id == self.agent_id:
