@@ -15,6 +15,7 @@ from soulscope.cli.output import (
 )
 from soulscope.index import Entry, world_entries
 from soulscope.soul import export
+from soulscope.soul.chapters import TURN_MARK
 from soulscope.soul.model import Frame, Soul
 from soulscope.soul.trajectory import Arc, Statement, arc, compare
 from soulscope.world import World, WorldError
@@ -178,9 +179,6 @@ def run_becoming(args: argparse.Namespace) -> int:
         wrap=["statement", "role", "chapter"],
     )
     return 0
-
-
-TURN_MARK = "◆"  # a turning point, in the tables and the dashboard alike
 
 
 def print_chapters(args: argparse.Namespace, soul: Soul, statements: Arc) -> int:

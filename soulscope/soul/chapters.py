@@ -43,6 +43,7 @@ CUT = 1.0  # standard deviations above the mean depth of this arc's places that 
 SINGLE_OUT = 10  # an arc this long has at least one turning point
 MOST_SHARE = 0.3  # at most this share of an arc's statements are turning points (at least 3)
 SEEN_TEXTS = 4096  # texts whose words are kept while reading an arc (it repeats its wording)
+TURN_MARK = "◆"  # a turning point, where the CLI and the dashboard show one
 TITLE_WORDS = 3  # words of a chapter's title (one more where a phrase of two ends it)
 MIN_TITLE_WORDS = 2
 

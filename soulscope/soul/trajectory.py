@@ -492,10 +492,19 @@ class Arc(Sequence[Statement]):
         return outline
 
     def set_outline(self, outline: Outline) -> None:
-        """Another outline of these statements (by meaning, or received from elsewhere)."""
+        """The outline of these statements made elsewhere (received in pieces)."""
         if len(outline.turning) != len(self.texts):
             raise ValueError("the outline does not have the arc's length")
         self._outline = outline
+
+    def outlined(self, outline: Outline) -> Arc:
+        """These statements with another outline (by meaning): a new arc over the same columns,
+        so that an arc others hold keeps its own."""
+        other = Arc.__new__(Arc)
+        for name in Arc.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.set_outline(outline)
+        return other
 
     def add_role(self, role: str) -> None:
         self.roles.append(self._role_of.setdefault(role, role))
