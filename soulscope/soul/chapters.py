@@ -129,7 +129,9 @@ class Chapter:
 class Outline:
     """An arc's turning points and chapters."""
 
-    moves: array  # ("d") each statement's move (``moves_from_band``; 0 for the first)
+    # ("d") each statement's move (``moves_from_band``; 0 for the first, and in an arc too short
+    # to turn)
+    moves: array
     turning: bytes  # 1 at each turning point
     chapters: tuple[Chapter, ...]
     starts: array = field(default_factory=lambda: array("q"))  # each chapter's first statement
@@ -475,13 +477,17 @@ def outline(
         for text in texts:
             words.add(text)
     n = len(words)
-    width = 2 * WINDOW
-    if vectors is not None and n:
-        band = _band_vectors(vectors, width)
+    if most_turning_points(n) <= 0:
+        # Too short to turn (no two chapters of ``MIN_CHAPTER``): no moves worth measuring.
+        moves, places = array("d", bytes(8 * n)), []
     else:
-        band = _band_lexical(words, width)
-    moves = moves_from_band(band, n)
-    places = turning_points(moves)
+        width = 2 * WINDOW
+        band = (
+            _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
+        )
+        measured = moves_from_band(band, n)
+        places = turning_points(measured)
+        moves = array("d", measured.round(3).tolist())
     turning = bytearray(n)
     for p in places:
         turning[p] = 1
@@ -493,4 +499,4 @@ def outline(
             zip(spans, titles(words, spans) if titled else [""] * len(spans), strict=True)
         )
     )
-    return Outline(array("d", moves.round(3).tolist()), bytes(turning), chapters)
+    return Outline(moves, bytes(turning), chapters)
