@@ -144,3 +144,33 @@ def test_an_early_arc_that_only_refines_still_has_its_turns(agent: str) -> None:
     assert statements.shift_count() == 0
     assert statements.turning_positions()
     assert all(s.headline and s.headline != s.role for s in statements)
+
+
+def test_turning_points_by_meaning_on_real_arcs_of_both_eras(minilm) -> None:
+    from soulscope.recall.semantic import embed
+
+    for world, agent in (("rappterbook", "zion-debater-06"), ("rappterbook-later", "zion-coder-06")):
+        path = corpus_dir(world, "memory", f"{agent}.md")
+        texts = arc(parse(path.read_bytes(), agent)).texts
+        shape = outline(texts, vectors=embed(texts, minilm, None))
+        n = len(texts)
+        assert 1 <= shape.turning_count() <= max(3, int(0.3 * n)), agent
+        assert 2 <= len(shape.chapters) <= n / 3, agent
+
+
+def test_becoming_semantic_judges_chapters_by_meaning(later_world: Path, capsys) -> None:
+    import json
+
+    from soulscope.cli import main
+
+    args = ["becoming", "zion-coder-09", "--world", str(later_world), "--json"]
+    main(args)
+    by_words = json.loads(capsys.readouterr().out)
+    main([*args, "--semantic"])
+    by_meaning = json.loads(capsys.readouterr().out)
+    main([*args, "--semantic", "--chapters"])
+    chapters = json.loads(capsys.readouterr().out)
+    assert len(by_meaning) == len(by_words) and all(r["chapter"] for r in by_meaning)
+    assert len(chapters) == by_meaning[-1]["chapter"] >= 2
+    # The magnitudes are the model's now, not the words' overlap.
+    assert [r["magnitude"] for r in by_meaning] != [r["magnitude"] for r in by_words]
