@@ -108,7 +108,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("becoming.close_compare", "escape", "close_compare", "Close the comparison",
            context="becoming"),
     Action("becoming.semantic_drift", "m", "semantic_drift",
-           "Plot the arc's drift by meaning (the embedding model's cosine distance)",
+           "Drift, turning points and chapters by meaning (the embedding model)",
            context="becoming", short="Semantic drift", show=True),
     # -- World tab -----------------------------------------------------------------------------
     Action("world.sort", "s", "sort_next", "Sort the World table by the next column",
