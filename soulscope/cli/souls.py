@@ -296,8 +296,10 @@ def run_compare(args: argparse.Namespace) -> int:
         emit_json(
             [
                 {
-                    "key": r.key,
-                    "when": r.when,
+                    "frame": (r.left or r.right).number,
+                    "label": r.key,
+                    "date": (r.left or r.right).date,
+                    "time": (r.left or r.right).time,
                     "left": export.statement_dict(r.left) if r.left else None,
                     "right": export.statement_dict(r.right) if r.right else None,
                 }
@@ -312,7 +314,7 @@ def run_compare(args: argparse.Namespace) -> int:
         return ("» " if s.shift else "") + (f"{TURN_MARK} " if s.turning_point else "") + s.headline
 
     print_table(
-        ["frame", "when", args.left, args.right],
+        ["frame", "when (UTC)", args.left, args.right],
         [(r.key, r.when or "", cell(r.left), cell(r.right)) for r in rows],
         wrap=[args.left, args.right],
     )

@@ -17,7 +17,9 @@ def observation_dict(o: Observation) -> dict[str, Any]:
 def frame_dict(f: Frame) -> dict[str, Any]:
     return {
         "index": f.index,
+        "frame": f.number,
         "number": f.number,
+        "label": f.label,
         "suffix": f.suffix or None,
         "date": f.date,
         "time": f.time,
@@ -56,7 +58,9 @@ def statement_dict(s: Statement) -> dict[str, Any]:
     return {
         "frame": s.number,
         "suffix": s.suffix or None,
+        "label": s.frame_label if s.frame_index is not None else None,
         "date": s.date,
+        "time": s.time,
         "heading": s.heading,
         "text": s.text,
         "line": s.line,

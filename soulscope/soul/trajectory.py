@@ -26,6 +26,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import TYPE_CHECKING, overload
 
+from soulscope.soul import when
 from soulscope.soul.model import Frame, FrameColumns, Soul, frame_label, label_key
 
 if TYPE_CHECKING:
@@ -625,29 +626,13 @@ class ArcRow:
 
 
 def _moments(statements: Sequence[Statement]) -> list[tuple]:
-    """Each statement's place in time, for sorting: its own date and time (then frame number);
-    an undated statement takes the place of the nearest dated one before it in its arc (the one
-    after it when none comes before), so it keeps its neighbours."""
-    own = [(s.date, s.time or "", -1 if s.number is None else s.number) if s.date else None
-           for s in statements]
-    out: list[tuple] = []
-    anchor: tuple | None = None
-    pending: list[int] = []  # undated statements before the arc's first dated one
-    for i, moment in enumerate(own):
-        if moment is not None:
-            anchor = moment
-            out.append((*moment, 0, i))
-            for j in pending:
-                out[j] = (*moment, -1, j)
-            pending = []
-        elif anchor is not None:
-            out.append((*anchor, 1, i))
-        else:
-            out.append(())
-            pending.append(i)
-    for j in pending:  # an arc without dates keeps file order
-        out[j] = ("", "", -1, 0, j)
-    return out
+    """Each statement's place in time (``soul.when``), for sorting: date, time of day, frame
+    number; an undated statement takes the place of the nearest dated one before it in its arc
+    (the one after it when none comes before), so it keeps its neighbours."""
+    found = when.moments(
+        [s.date for s in statements], [s.time for s in statements], [s.number for s in statements]
+    )
+    return [m.key for m in found]
 
 
 def compare(left: Sequence[Statement], right: Sequence[Statement]) -> list[ArcRow]:
@@ -658,7 +643,7 @@ def compare(left: Sequence[Statement], right: Sequence[Statement]) -> list[ArcRo
         for side, statements in ((0, left), (1, right))
         for moment, s in zip(_moments(statements), statements, strict=True)
     ]
-    entries.sort(key=lambda e: (e[0][:4], e[1], e[0][4]))
+    entries.sort(key=lambda e: (e[0][:3], e[1], e[0][3]))
     buckets: dict[object, list[list[Statement]]] = {}
     order: list[object] = []
     for _, side, s in entries:
@@ -711,26 +696,39 @@ def summarize(
     count = shifted = 0
     latest: Statement | None = None
     drifts: Sequence[float] = []
+    # The latest statement is the latest by its frame's time (``soul.when``), the last written
+    # among equals: frames that parallel writers appended out of order do not decide it.
+    moments = when.frame_moments(soul.frames.columns)
+
+    def place(frame_index: int, position: int) -> tuple:
+        return (moments[frame_index].key[:3] if frame_index >= 0 else ("",), position)
+
     if isinstance(statements, Arc):  # read from its columns: no statement made but the latest
         count, shifted, drifts = len(statements), statements.shift_count(), statements.magnitudes
-        latest = statements[-1] if statements else None
+        if statements:
+            fi = statements.frame_indices
+            latest = statements[max(range(count), key=lambda k: place(fi[k], k))]
         shape = statements.outline()
     else:
         if statements is None:
             statements = iter_arc(soul, label)  # streamed: a big soul's arc is not held
         drifts = []
+        best: tuple | None = None
         words = Words(phrases=False)  # the statements' words, for the turning points
-        for latest in statements:
+        for s in statements:
             count += 1
-            shifted += latest.shift
-            drifts.append(latest.magnitude)
-            words.add(latest.text)
+            shifted += s.shift
+            drifts.append(s.magnitude)
+            words.add(s.text)
+            at = place(-1 if s.frame_index is None else s.frame_index, count)
+            if best is None or at >= best:
+                best, latest = at, s
         shape = outline(words, titled=False)
-        if latest is not None:
+        if latest is not None:  # (its chapter is the whole arc's: known once it is read)
             latest = replace(
                 latest,
-                turning_point=bool(shape.turning[-1]),
-                chapter=len(shape.chapters),
+                turning_point=bool(shape.turning[latest.index]),
+                chapter=shape.chapter_of(latest.index),
             )
     return ArcSummary(
         agent_id=agent_id,

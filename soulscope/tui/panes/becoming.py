@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Sparkline, Static
 
 from soulscope.controls import visible
+from soulscope.soul import when
 from soulscope.soul.chapters import TURN_MARK, Chapter, Outline
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import Arc, ArcRow, Statement, arc, compare
@@ -337,8 +338,7 @@ class BecomingPane(Pane):
             return
         _, frame_index = self._target
         self._target = None
-        frames = self.statements.frame_indices  # (-1 outside frames)
-        row = max((i for i, p in enumerate(self.rows) if 0 <= frames[p] <= frame_index), default=0)
+        row = _row_at(self.statements, self.rows, frame_index)
         self.table.move_cursor(row, announce=False)
         focus_now(self.table)
         self._show_detail(row)
@@ -519,3 +519,24 @@ class BecomingPane(Pane):
         self.set_class(False, "-comparing")
         focus_now(self.table)
         self._show_detail(self.table.cursor_row)
+
+
+def _row_at(statements: Arc, rows: Sequence[int], frame_index: int) -> int:
+    """The row of the statement held as of frame ``frame_index``: the latest by time
+    (``soul.when``) whose frame is not later than that frame; the first row when none is."""
+    columns = statements.frames
+    if frame_index < 0 or columns is None:
+        return 0
+    moments = when.frame_moments(columns)
+    target = moments[frame_index].key
+    frames = statements.frame_indices  # (-1 outside frames)
+    best: tuple | None = None
+    found = 0
+    for i, p in enumerate(rows):
+        f = frames[p]
+        if f < 0:
+            continue
+        key = moments[f].key
+        if key <= target and (best is None or key >= best):
+            best, found = key, i
+    return found
