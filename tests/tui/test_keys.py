@@ -198,6 +198,30 @@ async def test_turning_point_keys_marks_bands_and_shifts_only(tmp_path: Path) ->
         assert table.row_count == len(pane.statements)
 
 
+async def test_m_judges_turning_points_by_meaning_and_leaves_the_cached_arc_alone(
+    tmp_path: Path,
+) -> None:
+    texts = GARDENER + ASTRONOMER + BAKER
+    frames = [frame(i, f"2026-03-{i:02d}", "Acted.", t) for i, t in enumerate(texts, 1)]
+    world = World.open(write_world(tmp_path / "w", {"di-04": soul("Di", "di-04", "Maker", frames)}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        pane = app.query_one(BecomingPane)
+        cached = pane.statements
+        await pilot.press("m")  # loads the embedding model (once)
+        await settle(pilot)
+        summary = str(app.query_one("#arc-summary").render())
+        assert "(by meaning)" in summary and "semantic" in str(app.query_one("#drift-title").render())
+        # Three subjects apart in meaning as in words: the turns stay where they begin.
+        assert pane.statements.turning_positions() == [5, 10]
+        assert pane.statements is not cached and app.cache.arc("di-04", app.soul) is cached
+        await pilot.press("right_curly_bracket")
+        assert pane.table.cursor_row == 5
+
+
 async def test_world_sorts_from_the_keyboard_with_a_mark(small_world: World) -> None:
     app = SoulscopeApp(small_world)
     async with app.run_test(size=SIZE) as pilot:
