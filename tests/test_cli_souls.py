@@ -95,6 +95,7 @@ def test_summaries_show_a_position_by_its_own_words(early_world: Path) -> None:
     rows = json.loads(run("overview", "--world", str(early_world), "--json").stdout)
     agent = next(r for r in rows if r["id"] == "zion-contrarian-04")
     assert agent["latest"]["headline"].rstrip("…") in agent["latest"]["text"]
+    assert agent["latest"]["role"] is None  # a position names no role
     assert len(agent["latest"]["headline"].split()) > 5
     assert agent["turning_points"] >= 1 and agent["chapters"] >= 2
     table = run("overview", "--world", str(early_world), env={"COLUMNS": "300"}).stdout

@@ -64,7 +64,7 @@ def statement_dict(s: Statement) -> dict[str, Any]:
         "heading": s.heading,
         "text": s.text,
         "line": s.line,
-        "role": s.role,
+        "role": None if s.position else s.role,  # a position names no role: see "headline"
         "from": s.from_role,
         "to": s.to_role,
         "shift": s.shift,
