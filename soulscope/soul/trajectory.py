@@ -698,31 +698,27 @@ def summarize(
     drifts: Sequence[float] = []
     # The latest statement is the latest by its frame's time (``soul.when``), the last written
     # among equals: frames that parallel writers appended out of order do not decide it.
-    moments = when.frame_moments(soul.frames.columns)
-
-    def place(frame_index: int, position: int) -> tuple:
-        return (moments[frame_index].key[:3] if frame_index >= 0 else ("",), position)
-
+    newest = when.Latest(soul.frames.columns)
     if isinstance(statements, Arc):  # read from its columns: no statement made but the latest
         count, shifted, drifts = len(statements), statements.shift_count(), statements.magnitudes
-        if statements:
-            fi = statements.frame_indices
-            latest = statements[max(range(count), key=lambda k: place(fi[k], k))]
+        at = None
+        for k, f in enumerate(statements.frame_indices):
+            if newest.offer(f):
+                at = k
+        latest = statements[at] if at is not None else None
         shape = statements.outline()
     else:
         if statements is None:
             statements = iter_arc(soul, label)  # streamed: a big soul's arc is not held
         drifts = []
-        best: tuple | None = None
         words = Words(phrases=False)  # the statements' words, for the turning points
         for s in statements:
             count += 1
             shifted += s.shift
             drifts.append(s.magnitude)
             words.add(s.text)
-            at = place(-1 if s.frame_index is None else s.frame_index, count)
-            if best is None or at >= best:
-                best, latest = at, s
+            if newest.offer(-1 if s.frame_index is None else s.frame_index):
+                latest = s
         shape = outline(words, titled=False)
         if latest is not None:  # (its chapter is the whole arc's: known once it is read)
             latest = replace(
