@@ -649,10 +649,10 @@ class SoulscopeApp(App[None]):
         if not self.query_one(SoulPane).step_frame(forward):
             self.bell()
 
-    def action_step_shift(self, delta: int) -> None:
-        """Go to the next (or previous) shift of the identity arc, in the Becoming tab."""
+    def action_step_turning_point(self, delta: int) -> None:
+        """Go to the next (or previous) turning point of the identity arc, in the Becoming tab."""
         self.show_tab(BecomingPane.TAB_ID)
-        if not self.query_one(BecomingPane).step_shift(delta):
+        if not self.query_one(BecomingPane).step_turning_point(delta):
             self.bell()
 
     def action_goto_frame(self) -> None:
