@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.openai_server import OpenAIServer
 
-HIT_KEYS = {
+HIT_KEYS = {"time", "precision", "tied",
     "agent", "frame", "label", "date", "heading", "line", "score", "citation", "text", "best",
     "time_order",
 }  # fmt: skip

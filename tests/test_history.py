@@ -17,6 +17,7 @@ from soulscope.history.timeline import (
     world_at,
 )
 from soulscope.soul.parse import parse
+from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import arc
 from soulscope.world import World
 from tests.history_repos import HEADER, clone_bundle, commit, frame, git, init
@@ -59,7 +60,8 @@ def test_memory_at_every_commit_equals_git_show(bundle: Path) -> None:
         assert change.becoming_after == (statements[-1].text if statements else None)
 
 
-def test_first_mention_agrees_with_git_log_s(bundle: Path) -> None:
+def test_first_mention_exact_agrees_with_git_log_s(bundle: Path) -> None:
+    """Matched exactly as typed, the first commit is ``git log -S``'s."""
     world = World.open(bundle)
     for term in ("junk food", "Knowledge Graph", "god seed", "governance", "zion-coder-04"):
         for agent, paths in [
@@ -67,7 +69,7 @@ def test_first_mention_agrees_with_git_log_s(bundle: Path) -> None:
             *((a, [f"state/memory/{a}.md"]) for a in AGENTS),
         ]:
             shas = git(bundle, "log", f"-S{term}", "--reverse", "--format=%H", "--", *paths).split()
-            found = first_mention(world, term, agent)
+            found = first_mention(world, Term(term, "exact"), agent)
             if not shas:
                 assert found is None
                 continue
@@ -313,7 +315,7 @@ def test_world_in_a_subfolder_and_revisions_by_name_and_date(tmp_path: Path) -> 
     assert len(soul_at(world, "ada", "HEAD").frames) == 2
     with pytest.raises(HistoryError, match="unknown revision 'nope'"):
         soul_at(world, "ada", "nope")
-    with pytest.raises(HistoryError, match="no commit on or before 2025-01-01"):
+    with pytest.raises(HistoryError, match="no commit on or before the end of 2025-01-01 .UTC."):
         soul_at(world, "ada", "2025-01-01")
     snap = world_at(world, "v1")
     assert snap.commit.sha == git(repo, "rev-parse", "v1").strip()

@@ -61,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from soulscope.cli.output import CommandError, print_error
     from soulscope.config import load_settings
+    from soulscope.errors import SoulscopeError
 
     settings = load_settings()
     try:
@@ -80,9 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "label", "") is None:
             args.label = settings.arc_label
         return int(args.run(args) or 0)
-    except CommandError as exc:
+    except SoulscopeError as exc:  # what a user can fix: one sentence, never a traceback
         print_error(str(exc))
-        return exc.code
+        return exc.code if isinstance(exc, CommandError) else 2
     except KeyboardInterrupt:
         print("soulscope: interrupted", file=sys.stderr)
         return 130

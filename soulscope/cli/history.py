@@ -9,13 +9,17 @@ from typing import Any
 from soulscope.cli.output import (
     CommandError,
     add_json_option,
+    add_match_option,
     add_world_option,
     emit_json,
+    match_term,
     open_world,
     print_table,
     print_text,
 )
+from soulscope.history.first import Mention
 from soulscope.soul.model import clean
+from soulscope.soul.when import ZONE, utc
 from soulscope.world import World, WorldError
 
 
@@ -35,9 +39,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json_option(p)
     p.set_defaults(run=run_diff)
 
-    p = sub.add_parser("first", help="when a term first appeared in memory (git log -S)")
-    p.add_argument("term")
+    p = sub.add_parser(
+        "first",
+        help="when a term first appeared in memory: the first commit that brought it, then "
+        "the frames' own times",
+    )
+    p.add_argument("term", help="a word or phrase, matched as a word in any letter case")
     p.add_argument("--agent", help="only this agent's memory (default: the whole world)")
+    add_match_option(p)
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_first)
@@ -113,11 +122,11 @@ def run_history(args: argparse.Namespace) -> int:
         emit_json([change_dict(c) for c in changes])
         return 0
     print_table(
-        ["commit", "date", "+", "~", "-", "becoming", "flags", "message"],
+        ["commit", f"date ({ZONE})", "+", "~", "-", "becoming", "flags", "message"],
         [
             (
                 c.commit.short,
-                c.commit.date[:16].replace("T", " "),
+                utc(c.commit.timestamp),
                 len(c.frames_added) or "",
                 len(c.frames_changed) or "",
                 len(c.frames_removed) or "",
@@ -171,20 +180,44 @@ def run_first(args: argparse.Namespace) -> int:
     from soulscope.history.timeline import first_mention
 
     world = _world(args)
-    found = _guard(lambda: first_mention(world, args.term, args.agent))
+    term = match_term(args)
+    found = _guard(lambda: first_mention(world, term, args.agent))
     if found is None:
         where = f"{args.agent}'s memory" if args.agent else f"the memory of {world.name}"
         raise CommandError(f"'{args.term}' never appears in {where}", code=1)
     if args.json:
         emit_json(mention_dict(found))
         return 0
-    frame = f"frame {found.frame}" if found.frame else "before the first frame"
-    print_text(
-        f"{found.agent_id}, {frame}, line {found.line}: commit {found.commit.short} "
-        f"({found.commit.date[:10]}, {found.commit.author}: {found.commit.message})"
-    )
-    print_text(found.text)
+    print_text(mention_text(found))
     return 0
+
+
+def mention_text(found: Mention) -> str:
+    """``first``'s answer for people: where, when (UTC), which commit, and the ties."""
+    where = f"frame {found.label}" if found.label else "outside the frames"
+    out = [f"{found.agent_id}, {where}, {found.moment.text}, line {found.line}"]
+    c = found.commit
+    if c is not None:
+        brought = f"commit {c.short} ({utc(c.timestamp)} {ZONE}, {c.author}: {c.message})"
+        if found.together:
+            brought += "; it brought several frames at once: their own times order them"
+        out.append(brought)
+    else:
+        out.append("no git history: ordered by the frames' own times")
+    out.append(found.text)
+    dated = [u for u in found.ties if u.moment.date]
+    undated = [u.agent_id for u in found.ties if not u.moment.date]
+    if dated:
+        out.append(f"tied with {len(dated)} (their headings cannot tell which came first):")
+        out.extend(
+            f"  {u.agent_id}, frame {u.label or '—'}, {u.moment.text}, line {u.line}"
+            for u in dated
+        )
+    if undated:
+        out.append(
+            f"also used in {len(undated)} files with no date to place it by: " + ", ".join(undated)
+        )
+    return "\n".join(out)
 
 
 def run_why(args: argparse.Namespace) -> int:

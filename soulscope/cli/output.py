@@ -16,13 +16,16 @@ from json.encoder import encode_basestring as _string
 from typing import TYPE_CHECKING, Any
 
 from soulscope.controls import json_escaped, visible
+from soulscope.errors import SoulscopeError
 from soulscope.world import DEMO_WORLD, World, WorldError
 
 if TYPE_CHECKING:
     from rich.text import Text
 
+    from soulscope.soul.terms import Term
 
-class CommandError(Exception):
+
+class CommandError(SoulscopeError):
     """A failure the user can fix; printed as one line, exit status ``code``."""
 
     def __init__(self, message: str, code: int = 2) -> None:
@@ -41,6 +44,36 @@ def add_world_option(parser: argparse.ArgumentParser) -> None:
 
 def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def add_match_option(parser: argparse.ArgumentParser) -> None:
+    """How a term is matched (``soulscope.soul.terms``): as a word by default."""
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument(
+        "--exact",
+        dest="match",
+        action="store_const",
+        const="exact",
+        help="match the term exactly as typed, case-sensitive, inside words too (git log -S)",
+    )
+    how.add_argument(
+        "--stem",
+        dest="match",
+        action="store_const",
+        const="stem",
+        help="match other endings of the term too (sortition finds sortitions)",
+    )
+    parser.set_defaults(match="word")
+
+
+def match_term(args: argparse.Namespace) -> Term:
+    """The term of a command, as its options say to match it; a bad one is a command error."""
+    from soulscope.soul.terms import Term
+
+    try:
+        return Term(args.term, args.match)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
 
 
 def default_world_path() -> str:

@@ -132,14 +132,17 @@ def _open(args: argparse.Namespace) -> World:
         raise CommandError(str(exc)) from exc
 
 
-def hit_dict(hit: Hit, order: str | None = None) -> dict[str, Any]:
-    """A hit as JSON; ``order`` ("earliest"/"latest") marks a hit placed by time, not score."""
+def hit_dict(hit: Hit, order: str | None = None, tied: bool = False) -> dict[str, Any]:
+    """A hit as JSON; ``order`` ("earliest"/"latest") marks a hit placed by time, not score;
+    ``tied``, one whose frame the headings cannot place apart from the hit before it."""
     c = hit.chunk
     return {
         "agent": c.agent,
         "frame": c.number,
         "label": c.frame_label,
         "date": c.date,
+        "time": c.time,
+        "precision": c.moment.precision if c.moment else None,
         "heading": c.heading,
         "line": c.line,
         "score": round(hit.score, 6),
@@ -147,12 +150,14 @@ def hit_dict(hit: Hit, order: str | None = None) -> dict[str, Any]:
         "text": c.text,
         "best": hit.best,
         "time_order": order,
+        "tied": tied,
     }
 
 
 def found_hits(found: Found) -> list[dict[str, Any]]:
     return [
-        hit_dict(h, found.reordered if i < found.timely else None) for i, h in enumerate(found.hits)
+        hit_dict(h, found.reordered if i < found.timely else None, i in found.ties)
+        for i, h in enumerate(found.hits)
     ]
 
 
@@ -374,8 +379,15 @@ def run_search(args: argparse.Namespace) -> int:
         print("no matches")
         return 0
     for i, h in enumerate(hits, 1):
+        placed = ""
+        if i <= found.timely:
+            m = h.chunk.moment
+            placed = f"  {m.text}" if m else ""
+            if i - 1 in found.ties:
+                placed += " (tied with the one above: the headings cannot order them)"
         print_text(
-            f"{i}. {h.chunk.citation}  line {h.chunk.line}  score {h.score:.3f}", style="bold"
+            f"{i}. {h.chunk.citation}  line {h.chunk.line}  score {h.score:.3f}{placed}",
+            style="bold",
         )
         # The bullet that found it first, then the chunk's other lines up to four in all.
         body = h.chunk.text.splitlines()[1:] or [h.chunk.text]

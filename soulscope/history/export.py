@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from soulscope.history.first import Mention, Use
 from soulscope.history.git import Commit
 from soulscope.history.mentions import Place
-from soulscope.history.timeline import Change, Mention, SoulDiff
+from soulscope.history.timeline import Change, SoulDiff
 from soulscope.history.why import PostInfo, Why
 from soulscope.soul.export import statement_dict
+from soulscope.soul.when import Moment, utc_iso
 
 
 def commit_dict(c: Commit) -> dict[str, Any]:
     return {
         "commit": c.sha,
         "date": c.date,
+        "utc": utc_iso(c.timestamp),
         "author": c.author,
         "message": c.message,
         "parents": list(c.parents),
@@ -57,26 +60,56 @@ def diff_dict(d: SoulDiff) -> dict[str, Any]:
     }
 
 
+def moment_dict(m: Moment) -> dict[str, Any]:
+    """A frame's place in time: its date, time of day (UTC) and how precisely it is known."""
+    return {"date": m.date, "time": m.time, "precision": m.precision}
+
+
+def use_dict(u: Use) -> dict[str, Any]:
+    return {
+        "agent": u.agent_id,
+        "frame": u.frame,
+        "label": u.label,
+        **moment_dict(u.moment),
+        "heading": u.heading,
+        "line": u.line,
+        "text": u.text,
+        "path": u.path,
+    }
+
+
 def mention_dict(m: Mention) -> dict[str, Any]:
+    """``first``: the frame that first used the term, the commit that brought it (null without
+    git), whether that commit brought it in several frames at once (then the frames' own times
+    ordered them), and the uses whose time cannot be told apart from it."""
     return {
         "agent": m.agent_id,
-        "commit": m.commit.sha,
-        "date": m.commit.date,
         "frame": m.frame,
+        "label": m.label,
+        **moment_dict(m.moment),
         "heading": m.heading,
         "line": m.line,
         "text": m.text,
         "path": m.path,
+        "commit": commit_dict(m.commit) if m.commit else None,
+        "arrived_together": m.together,
+        "ties": [use_dict(u) for u in m.ties],
     }
 
 
 def why_dict(w: Why) -> dict[str, Any]:
+    """``why``: every frame named as the integer ``frame`` (or null), with ``label``, ``date``,
+    ``time`` and ``heading`` in keys of their own, as in every other view."""
     f = w.frame
     return {
         "agent": w.agent_id,
         "statement": statement_dict(w.statement),
         "previous": statement_dict(w.previous) if w.previous else None,
-        "frame": f.heading if f else None,
+        "frame": f.number if f else None,
+        "label": f.label if f else None,
+        "date": f.date if f else None,
+        "time": f.time if f else None,
+        "heading": f.heading if f else None,
         "named": w.context.get("Named", []),
         "influenced_by": w.context.get("Influenced by", []),
         "surprised_by": w.context.get("Surprised by", []),
@@ -93,8 +126,10 @@ def why_dict(w: Why) -> dict[str, Any]:
             {
                 "agent": s.agent,
                 "present": s.present,
-                "frame": s.frame,
+                "frame": s.number,
+                "label": s.frame,
                 "date": s.date,
+                "time": s.time,
                 "line": s.line,
                 "becoming": s.becoming,
             }
@@ -111,8 +146,10 @@ def why_dict(w: Why) -> dict[str, Any]:
             for p in w.precursors
         ],
         "commit": commit_dict(w.commit) if w.commit else None,
+        "arrived_together": w.together,
         "diff": w.diff,
         "bulk_note": w.bulk_note,
+        "thin": w.thin,
         "frame_log": w.frame_log,
         "note": w.note,
         "narrative": w.narrative,
@@ -122,7 +159,15 @@ def why_dict(w: Why) -> dict[str, Any]:
 
 
 def place_dict(p: Place) -> dict[str, Any]:
-    return {"agent": p.agent, "frame": p.frame, "date": p.date, "line": p.line, "text": p.text}
+    return {
+        "agent": p.agent,
+        "frame": p.number,
+        "label": p.frame,
+        "date": p.date,
+        "time": p.time,
+        "line": p.line,
+        "text": p.text,
+    }
 
 
 def post_dict(p: PostInfo) -> dict[str, Any]:
@@ -132,7 +177,7 @@ def post_dict(p: PostInfo) -> dict[str, Any]:
         "author": p.author,
         "title": p.title,
         "body": p.body,
-        "frame": p.frame,
+        "frame": int(p.frame) if p.frame and p.frame.isdigit() else None,
         "date": p.date,
         "mentions": [place_dict(m) for m in p.mentions],
     }

@@ -18,10 +18,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from soulscope.history.first import Mention, Use, earliest, first_in_files, new_lines, uses
 from soulscope.history.git import Commit, FileChange, Git, HistoryError
 from soulscope.history.versions import EMPTY, Block, FrameDiff, Version, Versions, frame_diff
-from soulscope.soul.model import ENCODING_ERRORS, Frame, Soul, clean
+from soulscope.soul.model import Soul
 from soulscope.soul.parse import parse
+from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import SHIFT_KINDS, classify
 from soulscope.world import World, WorldError
 
@@ -97,19 +99,6 @@ class SoulDiff:
     relationships_gained: tuple[str, ...]
     relationships_lost: tuple[str, ...]
     unified: str
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """Where a term first appeared: the commit, and the agent, frame and line in that version."""
-
-    agent_id: str
-    commit: Commit
-    path: str
-    line: int
-    text: str  # the line, for display
-    frame: str | None  # frame label (237, 500b, or the date)
-    heading: str | None
 
 
 _STATUS = {"A": "created", "D": "deleted", "R": "renamed", "C": "created"}
@@ -320,48 +309,47 @@ class Timeline:
 
     # -- first mention --------------------------------------------------------------------------
 
-    def first_mention(self, term: str, agent_id: str | None = None) -> Mention | None:
-        """When ``term`` first appeared in one agent's memory or the whole world's (case-sensitive).
+    def first_mention(self, term: Term | str, agent_id: str | None = None) -> Mention | None:
+        """When ``term`` first appeared in one agent's memory or the whole world's.
 
-        The commit is git's own answer (``git log -S TERM --reverse`` on the same paths, every
-        name the agent's file has had); the line is the first line of that version that holds
-        the term and is new in it.
+        The commit is git's own answer (``git log`` with the term's filter, ``-S`` or ``-G``, on
+        the same paths, every name the agent's file has had). Among the lines that commit
+        brought (every file it gained the term in), the frames' own times decide
+        (``history.first``): a world imported in one commit is ordered by its frames, not by
+        its file names.
         """
-        if not term:
-            raise HistoryError("the term to look for cannot be empty")
+        term = as_term(term)
         self.git.require_full_history()
+        search = term.git_filter()
         if agent_id is None:
-            found = self.git.pickaxe(term, self.memory_paths())
+            found = self.git.pickaxe(search, self.memory_paths())
         else:
             # Search the current name while the follow log tells the older names, if any.
             current = self.path_of(agent_id)
             with ThreadPoolExecutor(1) as pool:
-                search = pool.submit(self.git.pickaxe, term, [current])
+                job = pool.submit(self.git.pickaxe, search, [current])
                 names = sorted({current} | {c.path for c in self.commits(agent_id)})
-                found = search.result()
+                found = job.result()
             if names != [current]:
-                found = self.git.pickaxe(term, names)
-        needle = term.encode("utf-8", ENCODING_ERRORS)
-        for fc in found:
-            if fc.new_blob is None:
-                continue
-            new = self.git.blob(fc.new_blob)
-            old = self.git.blob(fc.old_blob) if fc.old_blob else b""
-            if new.count(needle) <= old.count(needle):
-                continue  # this file lost occurrences in that commit; another one gained them
-            line_no = _first_new_line(old, new, needle)
-            version = self._versions.get(fc.new_blob, new)
-            frame = _frame_at(version, new, line_no)
-            lines = new.split(b"\n")
-            return Mention(
-                agent_id=Path(fc.path).stem,
-                commit=fc.commit,
-                path=fc.path,
-                line=line_no,
-                text=clean(lines[line_no - 1].decode("utf-8", ENCODING_ERRORS).rstrip("\r")),
-                frame=frame.label if frame else None,
-                heading=frame.heading if frame else None,
-            )
+                found = self.git.pickaxe(search, names)
+        by_commit: dict[str, list[FileChange]] = {}
+        for fc in found:  # oldest commit first
+            by_commit.setdefault(fc.commit.sha, []).append(fc)
+        for changes in by_commit.values():
+            gained: list[Use] = []
+            frames_brought = 0
+            for fc in changes:
+                if fc.new_blob is None or not fc.path.endswith(".md"):
+                    continue
+                new = self.git.blob(fc.new_blob)
+                old = self.git.blob(fc.old_blob) if fc.old_blob else b""
+                if term.count(new) <= term.count(old):
+                    continue  # this file lost uses in that commit (or only changed around them)
+                file_uses = uses(Path(fc.path).stem, fc.path, new, term, new_lines(old, new, term))
+                gained.extend(file_uses)
+                frames_brought += len({u.moment.position for u in file_uses})
+            if gained:
+                return earliest(gained, changes[0].commit, together=frames_brought > 1)
         return None
 
     # -- the whole world at a commit ------------------------------------------------------------
@@ -436,34 +424,6 @@ def relationships(text: str) -> dict[str, str]:
     return out
 
 
-def _first_new_line(old: bytes, new: bytes, needle: bytes) -> int:
-    """The 1-based number of the first line of ``new`` holding ``needle`` that ``old`` lacks."""
-    seen: dict[bytes, int] = {}
-    for ln in old.split(b"\n"):
-        if needle in ln:
-            seen[ln] = seen.get(ln, 0) + 1
-    first = 0
-    for i, ln in enumerate(new.split(b"\n"), 1):
-        if needle in ln:
-            first = first or i
-            if not seen.get(ln):
-                return i
-            seen[ln] -= 1
-    return first
-
-
-def _frame_at(version: Version, data: bytes, line: int) -> Frame | None:
-    """The frame holding a 1-based line of a version (that frame alone is parsed)."""
-    start = len(data) - sum(len(b.source) for b in version.blocks)
-    first = data.count(b"\n", 0, start) + 1
-    for block in version.blocks:
-        lines = block.source.count(b"\n") + (not block.source.endswith(b"\n"))
-        if first <= line < first + lines:
-            return parse(block.source).frames[0] if block.is_frame else None
-        first += lines
-    return None
-
-
 # -- one timeline per world, shared by every caller ------------------------------------------------
 
 _TIMELINES: weakref.WeakKeyDictionary[World, Timeline] = weakref.WeakKeyDictionary()
@@ -502,9 +462,33 @@ def world_at(world: World, rev: str) -> World:
     return timeline_for(world).world_at(rev)
 
 
-def first_mention(world: World, term: str, agent_id: str | None = None) -> Mention | None:
-    """When a term first appeared in one agent's memory or the world's; None if it never did."""
-    return timeline_for(world).first_mention(term, agent_id)
+def as_term(term: Term | str) -> Term:
+    """A term as typed is matched as a word (``soul.terms``); an empty one is refused."""
+    if isinstance(term, Term):
+        return term
+    try:
+        return Term(term)
+    except ValueError as exc:
+        raise HistoryError(str(exc)) from exc
+
+
+def first_mention(world: World, term: Term | str, agent_id: str | None = None) -> Mention | None:
+    """When a term first appeared in one agent's memory or the world's; None if it never did.
+
+    A world outside git is answered from its files alone, by their frames' times (the
+    mention's ``commit`` is then None)."""
+    term = as_term(term)
+    try:
+        timeline = timeline_for(world)
+    except HistoryError:
+        if isinstance(world, WorldAt):
+            raise
+        if agent_id is not None:
+            pairs = [(agent_id, world.soul_path(agent_id))]
+        else:
+            pairs = [(a.id, a.path) for a in world.agents()]
+        return first_in_files(pairs, term, world.root)
+    return timeline.first_mention(term, agent_id)
 
 
 def diff(world: World, agent_id: str, rev_a: str, rev_b: str) -> SoulDiff:
@@ -515,26 +499,31 @@ def diff(world: World, agent_id: str, rev_a: str, rev_b: str) -> SoulDiff:
 def identity_shifted(before: Version, after: Version, headings: tuple[str, ...]) -> bool:
     """Whether the frames a commit added or changed hold a shift (or return) of identity.
 
-    Each of their statements is classified against the statement before it in the new version,
-    so a bulk import that ends on a refinement still shows the shifts it carried, and an edit
-    that only rewords the same role is not a change.
+    Each of their statements is classified against the statement before it in time in the new
+    version (``soul.when``: a frame's date, time and number, then its place in the file), so a
+    bulk import that ends on a refinement still shows the shifts it carried, frames appended
+    out of order compare with what came before them, and an edit that only rewords the same
+    role is not a change.
     """
     position = not any(b.has_becoming for b in after.blocks)
     wanted = {" ".join(h.split()) for h in headings}
     if not wanted:
         old, new = before.becoming, after.becoming
         return bool(old and new and classify(new, old, position=position) in SHIFT_KINDS)
-    frames = after.frames
 
     def statement(block: Block) -> str | None:
         return block.evolving if position else block.becoming
 
-    for i, block in enumerate(frames):
-        text = statement(block) if block.key in wanted else None
-        if text is None:
-            continue
-        # Only the nearest statement before it matters: walk back, not through the whole file.
-        previous = next((t for b in reversed(frames[:i]) if (t := statement(b))), None)
-        if previous is not None and classify(text, previous, position=position) in SHIFT_KINDS:
-            return True
+    held = [
+        (block.when, i, text)
+        for i, block in enumerate(after.frames)
+        if (text := statement(block)) is not None
+    ]
+    held.sort(key=lambda e: (e[0], e[1]))
+    for k in range(1, len(held)):
+        _, i, text = held[k]
+        if after.frames[i].key in wanted:
+            previous = held[k - 1][2]
+            if classify(text, previous, position=position) in SHIFT_KINDS:
+                return True
     return False

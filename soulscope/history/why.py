@@ -18,17 +18,20 @@ from typing import Any
 
 from soulscope.history.git import Commit, HistoryError
 from soulscope.history.mentions import (
-    THREAD,
     WORD,
     MentionIndex,
     Place,
     index_for,
     place_of,
+    thread_ids,
     trim,
 )
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
-from soulscope.soul.model import Frame, Soul, clean
+from soulscope.soul import when
+from soulscope.soul.model import Frame, Soul, clean, frame_name
+from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
+from soulscope.soul.when import Moment
 from soulscope.world import World
 
 # The frame's labels a reader asks about first, in the order they are shown.
@@ -57,6 +60,11 @@ _STOP_ROLE_WORDS = frozenset(
         "new",
     ]
 )
+
+
+def statement_name(st: Statement) -> str:
+    """A statement's frame as citations name it (``frame_name``)."""
+    return frame_name(st.number, st.suffix, st.date, st.time) or st.frame_label
 
 
 def cite(agent: str, frame: str) -> str:
@@ -101,6 +109,11 @@ class InfluencerState:
     frame_index: int | None = None
     line: int | None = None
     becoming: str | None = None  # its identity statement as of that frame
+    number: int | None = None  # that frame's number
+    time: str | None = None
+    # without a frame known to come before: its latest frame of the same moment, as far as the
+    # headings tell (the same day where one gives no time of day), for a reader to look at
+    around_index: int | None = None
 
     @property
     def citation(self) -> str | None:
@@ -143,12 +156,17 @@ class Why:
     influencer_states: tuple[InfluencerState, ...] = ()
     precursors: tuple[Precursor, ...] = ()
     bulk_note: str | None = None  # the commit brought more than this frame
+    # the commit brought many frames at once (an import): it says nothing of when this one was
+    # written, and the frame's own heading dates it
+    together: bool = False
+    moment: Moment | None = None  # the statement's frame in time (``soul.when``)
+    thin: str | None = None  # said when the world holds little that comes before the statement
     narrative: str = ""
     narrative_source: str = "offline"  # "offline", or the model that wrote it
 
     @property
     def frame_name(self) -> str:
-        return self.statement.frame_label if self.frame else self.statement.heading
+        return statement_name(self.statement) if self.frame else self.statement.heading
 
     @property
     def citation(self) -> str:
@@ -164,7 +182,7 @@ class Why:
             out[
                 cite(
                     self.agent_id,
-                    prev.frame_label if prev.frame_index is not None else prev.heading,
+                    statement_name(prev) if prev.frame_index is not None else prev.heading,
                 )
             ] = (
                 self.agent_id,
@@ -250,7 +268,8 @@ def explain(
         resolved = names.resolve(name)
         if resolved not in named and resolved != agent_id:
             named.append(resolved)
-    threads = tuple(dict.fromkeys(int(n) for n in THREAD.findall(f.source if f else st.text)))
+    threads = tuple(thread_ids(f.source if f else st.text))
+    moment = entry.moments[st.frame_index] if st.frame_index is not None else None
     why = Why(
         agent_id=agent_id,
         statement=st,
@@ -261,12 +280,29 @@ def explain(
         agents=tuple(dict.fromkeys([*influencers, *named])),
         threads=threads,
         influencers=tuple(influencers),
-        influencer_states=tuple(_state_of(index_, a, st) for a in influencers),
-        precursors=_precursors(index_, agent_id, statements, st),
+        influencer_states=tuple(_state_of(index_, a, moment) for a in influencers),
+        precursors=_precursors(index_, agent_id, statements, st, moment),
+        moment=moment,
     )
     why = _with_history(world, why, soul, f)
     why = replace(why, posts=_posts(world, index_, why))
+    why = replace(why, thin=_thin(why))
     return with_narrative(why, llm)
+
+
+def _thin(why: Why) -> str | None:
+    """One sentence when nothing in the world before the statement speaks to it: no influencer's
+    earlier frame, no thread seen before it, no word of its role used before."""
+    states = [s for s in why.influencer_states if s.frame]
+    posts = [p for p in why.posts if p.source != "mentions" or p.mentions]
+    if states or posts or why.precursors or why.relationships:
+        return None
+    if why.moment is None:
+        return "the evidence is thin: the statement is outside any frame, so nothing is dated"
+    return (
+        "the evidence is thin: nothing in the world's memory from before this frame "
+        f"({why.moment.text}) names its influences, threads or the words of its role"
+    )
 
 
 def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
@@ -282,18 +318,27 @@ def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
     log, log_note = _frame_log(timeline, live_world(world), why.agent_id, f, change.commit)
     brought = len(change.frames_added) + len(change.frames_changed)
     diff, bulk = timeline.change_diff(change), None
-    if f is not None and brought > 1:
+    together = brought > 1
+    if f is not None and together:
         diff = _frame_diff(timeline, change, f)
+        dated = why.moment.text if why.moment is not None else "undated"
         bulk = (
-            f"commit {change.commit.short} brought {brought} frames at once; "
-            f"the diff shows {f.heading} only"
+            f"the frames arrived together: commit {change.commit.short} brought {brought} frames "
+            f"at once, so it does not say when this one was written; its heading does ({dated}). "
+            f"The diff shows {f.heading} only"
         )
     own = [p for p in why.precursors if p.own]
     if own:
         own = [_with_commit(timeline, why.agent_id, p) for p in own]
         why = replace(why, precursors=(*own, *(p for p in why.precursors if not p.own)))
     return replace(
-        why, commit=change.commit, diff=diff, frame_log=log, note=log_note, bulk_note=bulk
+        why,
+        commit=change.commit,
+        diff=diff,
+        frame_log=log,
+        note=log_note,
+        bulk_note=bulk,
+        together=together,
     )
 
 
@@ -301,10 +346,10 @@ def _with_commit(timeline: Timeline, agent_id: str, p: Precursor) -> Precursor:
     """The commit that first wrote the word into the agent's memory (git's pickaxe)."""
     term = _as_written(p.place.text, p.word)
     try:
-        found = timeline.first_mention(term, agent_id) if term else None
+        found = timeline.first_mention(Term(term), agent_id) if term else None
     except HistoryError:
         return p
-    return replace(p, commit=found.commit.sha) if found else p
+    return replace(p, commit=found.commit.sha) if found and found.commit else p
 
 
 def _as_written(text: str, word: str) -> str | None:
@@ -468,18 +513,26 @@ def _common_prefix(ids: set[str]) -> str:
     return best if counts[best] * 2 > len(ids) else ""
 
 
-def _state_of(index: MentionIndex, agent: str, st: Statement) -> InfluencerState:
-    """The influencer's own frame nearest before the statement's date (or number)."""
+def _before(other: Moment, moment: Moment | None) -> bool:
+    """Whether another agent's frame is known to come before the statement's (``soul.when``):
+    frames the headings cannot tell apart from it are not evidence it could have seen."""
+    return moment is not None and when.ordered(other, moment) and other.key < moment.key
+
+
+def _state_of(index: MentionIndex, agent: str, moment: Moment | None) -> InfluencerState:
+    """The influencer's own frame latest before the statement's, and what it held then."""
     entry = index.agents.get(agent)
     if entry is None:
         return InfluencerState(agent, present=False)
     soul = entry.soul
-    best = None
-    for f in soul.frames:
-        if _frame_before(f, st) and (best is None or _when(f) >= _when(best)):
-            best = f
-    if best is None:
-        return InfluencerState(agent, present=True)
+    before = [i for i, m in enumerate(entry.moments) if _before(m, moment)]
+    if not before:
+        # No frame known to come before it; the latest one the headings cannot order against it
+        # (the same day without a time of day) is where a reader looks, said as such.
+        tied = [i for i, m in enumerate(entry.moments) if moment and not when.ordered(m, moment)]
+        around = max(tied, key=lambda i: entry.moments[i].key) if tied else None
+        return InfluencerState(agent, present=True, around_index=around)
+    best = soul.frames[max(before, key=lambda i: entry.moments[i].key)]
     held = [
         s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index
     ]
@@ -487,22 +540,25 @@ def _state_of(index: MentionIndex, agent: str, st: Statement) -> InfluencerState
     return InfluencerState(
         agent=agent,
         present=True,
-        frame=best.label,
+        frame=frame_name(best.number, best.suffix, best.date, best.time),
         date=best.date,
         frame_index=best.index,
         line=latest.line if latest else best.line,
         becoming=latest.text if latest else None,
+        number=best.number,
+        time=best.time,
     )
 
 
-def _when(f: Frame) -> tuple:
-    return (f.date or "", f.time or "", f.number if f.number is not None else -1, f.index)
-
-
 def _precursors(
-    index: MentionIndex, agent_id: str, statements: Sequence[Statement], st: Statement
+    index: MentionIndex,
+    agent_id: str,
+    statements: Sequence[Statement],
+    st: Statement,
+    moment: Moment | None,
 ) -> tuple[Precursor, ...]:
-    """Where the new role's distinctive words first appeared, here and in others' memory."""
+    """Where the new role's distinctive words first appeared before the statement, in this
+    agent's memory (earlier in its file) and in others' (frames known to come before it)."""
     if st.frame_index is None:
         return ()
     earlier = {w for s in statements[: st.index] for w in _terms(s.role)}
@@ -513,15 +569,14 @@ def _precursors(
     soul = entry.soul
     out: list[Precursor] = []
     for word in words:
-        own = entry.words.get(word, ())
+        own = [i for i in entry.words.get(word, ()) if i < st.frame_index]
         if own:
-            first = own[0]
-            before = sum(1 for i in own if i < st.frame_index)
-            out.append(Precursor(word, _place(agent_id, soul, first, word), True, before))
-        other = _first_elsewhere(index, agent_id, word)
+            place = _place(agent_id, soul, own[0], word, entry.moments[own[0]])
+            out.append(Precursor(word, place, True, len(own)))
+        other = _first_elsewhere(index, agent_id, word, moment)
         if other is not None:
             a = index.agents[other.agent]
-            count = sum(1 for i in a.words.get(word, ()) if _frame_before(a.soul.frames[i], st))
+            count = sum(1 for i in a.words.get(word, ()) if _before(a.moments[i], moment))
             out.append(Precursor(word, other, False, count))
     return tuple(out)
 
@@ -536,34 +591,30 @@ def _terms(role: str) -> list[str]:
     return out
 
 
-def _frame_before(f: Frame, st: Statement) -> bool:
-    """Whether another agent's frame came before the statement: by date, then frame number."""
-    numbered = st.number is not None and f.number is not None
-    if st.date and f.date:
-        return f.date < st.date or (f.date == st.date and numbered and f.number < st.number)
-    return numbered and f.number < st.number
-
-
-def _first_elsewhere(index: MentionIndex, agent_id: str, word: str) -> Place | None:
-    best: Place | None = None
+def _first_elsewhere(
+    index: MentionIndex, agent_id: str, word: str, moment: Moment | None
+) -> Place | None:
+    """The earliest frame of another agent that holds ``word`` and comes before ``moment``."""
+    best: tuple[tuple, Place] | None = None
     for other, entry in index.agents.items():
         if other == agent_id:
             continue
-        found = entry.words.get(word)
+        found = [i for i in entry.words.get(word, ()) if _before(entry.moments[i], moment)]
         if not found:
             continue
-        place = _place(other, entry.soul, found[0], word)
-        if best is None or place.order < best.order:
-            best = place
-    return best
+        first = min(found, key=lambda i: entry.moments[i].key)
+        key = (entry.moments[first].key[:3], other)
+        if best is None or key < best[0]:
+            best = (key, _place(other, entry.soul, first, word, entry.moments[first]))
+    return best[1] if best else None
 
 
-def _place(agent: str, soul: Soul, frame_index: int, word: str) -> Place:
+def _place(agent: str, soul: Soul, frame_index: int, word: str, moment: Moment) -> Place:
     f = soul.frames[frame_index]
     for offset, raw in enumerate(f.source.splitlines()):
         if word in raw.lower():
-            return place_of(agent, soul, frame_index, f.line + offset, raw)
-    return place_of(agent, soul, frame_index, f.line, f.heading)
+            return place_of(agent, soul, frame_index, f.line + offset, raw, moment)
+    return place_of(agent, soul, frame_index, f.line, f.heading, moment)
 
 
 def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
@@ -577,8 +628,16 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
     seen = _seen_in_log(why.frame_log)
     out: list[PostInfo] = []
     for n in why.threads:
-        mentions = tuple(m for m in index.mentions(n) if m.agent != why.agent_id)[:MAX_MENTIONS]
+        mentions = tuple(
+            m
+            for m in index.mentions(n)
+            if m.agent != why.agent_id and m.moment is not None and _before(m.moment, why.moment)
+        )[:MAX_MENTIONS]
         post = store.get(n)
+        if post is not None and why.moment is not None:
+            posted = Moment(str(post.date)[:10] or None, None, 0, post.frame)
+            if when.ordered(why.moment, posted) and why.moment.key < posted.key:
+                post = None  # posted after the statement: not what the agent saw
         if post is not None:
             author = index.agents.get(post.author)
             found = author.soul.find_frames(str(post.frame)) if author else []

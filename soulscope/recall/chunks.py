@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from soulscope.soul import when
 from soulscope.soul.model import Frame, Section, Soul, clean
+from soulscope.soul.when import Moment
 
 DEFAULT_MAX_CHARS = 1000
 
@@ -28,6 +30,8 @@ class Chunk:
     number: int | None = None
     frame_label: str | None = None  # "237", "500b", "408 solo" or the date of an unnumbered frame
     date: str | None = None
+    time: str | None = None  # HH:MM (UTC) when the frame's heading gives one
+    moment: Moment | None = None  # the frame's place in time (``soul.when``); None outside frames
     part: int = 0  # 0 for the first (or only) part of its block
     bullets: tuple[str, ...] = ()  # the part's bullets (continuation lines joined), in order
 
@@ -59,6 +63,8 @@ def chunk_soul(
     agent = agent_id or soul.agent_id or "?"
     out: list[Chunk] = []
     name_line = clean(soul.preamble).strip()
+    columns = soul.frames.columns
+    moments = when.frame_moments(columns)
     for block in soul.blocks:
         if isinstance(block, Frame):
             base = Chunk(
@@ -71,6 +77,8 @@ def chunk_soul(
                 number=block.number,
                 frame_label=block.label,
                 date=block.date,
+                time=block.time,
+                moment=moments[block.index],
             )
             title = block.heading
         else:

@@ -39,11 +39,13 @@ from functools import cached_property
 
 import numpy as np
 
+from soulscope.errors import SoulscopeError
 from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, Unit, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.prepared import PreparedCache, unit_counts, world_index
 from soulscope.recall.semantic import EmbeddingCache, Encoder, Progress, embed
 from soulscope.recall.temporal import GATE, TOP, Intent, read_intent
+from soulscope.soul import when
 from soulscope.world import World
 
 MODES = ("hybrid", "bm25", "dense")
@@ -53,7 +55,7 @@ NEIGHBOURS = 10  # pieces of other chunks whose mean cosine is a piece's hubness
 HALF_FROM = 20_000  # bullets: from here the dense product may use bfloat16 (see _fastest_product)
 
 
-class RecallError(Exception):
+class RecallError(SoulscopeError):
     """A search that cannot run as asked (unknown mode, model not loaded); one sentence."""
 
 
@@ -79,6 +81,7 @@ class Found:
     hits: list[Hit]
     intent: Intent
     timely: int = 0  # the first ``timely`` hits are in ``intent.order``, the rest by score
+    ties: frozenset[int] = frozenset()  # timely hits not placed apart from the one before
 
     @property
     def reordered(self) -> str | None:
@@ -321,7 +324,7 @@ class RecallIndex:
         timely.sort(key=lambda h: _when(h, agent is not None), reverse=intent.order == "latest")
         chosen = {id(h.chunk) for h in timely}
         rest = [h for h in ranked if id(h.chunk) not in chosen]
-        return Found((timely + rest)[:k], intent, len(timely))
+        return Found((timely + rest)[:k], intent, len(timely), _ties(timely))
 
     def _about(self, topic: tuple[str, ...]) -> set[int]:
         """ids of the chunks whose units hold every topic word, else any of them."""
@@ -428,12 +431,28 @@ class RecallIndex:
         return rows
 
 
-def _when(hit: Hit, one_agent: bool) -> tuple[str, int, int]:
-    """Time order: date, then frame number; one agent's frames in file order. Frames of several
-    agents on one day keep the order they come in (by relevance)."""
-    c = hit.chunk
-    place = c.frame_index or 0 if one_agent else 0
-    return (c.date or "", c.number if c.number is not None else -1, place)
+def _when(hit: Hit, one_agent: bool) -> tuple:
+    """Time order (``soul.when``): date, then time of day (a date-only frame at the start of its
+    day), undated frames last; one agent's frames then in file order. Frames of several agents
+    at the same moment keep the order they come in (by relevance)."""
+    m = hit.chunk.moment
+    key = m.key if m is not None else (when.UNDATED, "", 0)
+    return key if one_agent else key[:3]
+
+
+def _ties(hits: list[Hit]) -> frozenset[int]:
+    """Positions of time-ordered hits whose frame the headings cannot place apart from the one
+    before it (the same day where one gives no time, the same minute in two files)."""
+    out: set[int] = set()
+    for i in range(1, len(hits)):
+        a, b = hits[i - 1].chunk, hits[i].chunk
+        if a.moment is None or b.moment is None:
+            continue
+        if a.agent == b.agent:
+            continue  # one file's frames are in the order they were written
+        if not when.ordered(a.moment, b.moment):
+            out.add(i)
+    return frozenset(out)
 
 
 def _fastest_product(vectors: np.ndarray) -> Callable[[int, int, np.ndarray], np.ndarray]:

@@ -35,7 +35,8 @@ from soulscope.recall import chunks as chunks_module
 from soulscope.recall import lexical
 from soulscope.recall.chunks import CONTEXT_BULLETS, Chunk, chunk_soul
 from soulscope.recall.lexical import LexicalIndex, TermCounts, tokenize
-from soulscope.soul import model, parse
+from soulscope.soul import model, parse, when
+from soulscope.soul.when import Moment
 from soulscope.world import World, WorldError
 
 FORMAT = 1  # bump when an entry's layout or meaning changes
@@ -52,8 +53,9 @@ def fingerprint() -> bytes:
     global _fingerprint
     with _fingerprint_lock:
         if _fingerprint is None:
-            h = hashlib.sha256(f"{FORMAT} {soulscope.__version__} {_CHUNK_FIELDS}".encode())
-            for module in (model, parse, chunks_module, lexical):
+            fields = [_CHUNK_FIELDS, [f.name for f in dataclasses.fields(Moment)]]
+            h = hashlib.sha256(f"{FORMAT} {soulscope.__version__} {fields}".encode())
+            for module in (model, parse, when, chunks_module, lexical):
                 h.update(Path(module.__file__).read_bytes())
             h.update(Path(__file__).read_bytes())
             _fingerprint = h.digest()
@@ -131,18 +133,33 @@ def unpack(data: bytes, kinds: Sequence[type]) -> tuple[object, list[np.ndarray]
 
 
 _fields_of = operator.attrgetter(*_CHUNK_FIELDS)
+_MOMENT = _CHUNK_FIELDS.index("moment")  # the one field that is not plain JSON
+_moment_fields = operator.attrgetter(*(f.name for f in dataclasses.fields(Moment)))
 
 
-def _rows_of(chunks: Sequence[Chunk]) -> list[tuple]:
-    return [_fields_of(c) for c in chunks]
+def _rows_of(chunks: Sequence[Chunk]) -> list[list]:
+    rows = []
+    for c in chunks:
+        row = list(_fields_of(c))
+        if row[_MOMENT] is not None:
+            row[_MOMENT] = _moment_fields(row[_MOMENT])
+        rows.append(row)
+    return rows
 
 
 def _chunks_from(rows: object) -> list[Chunk]:
     if not isinstance(rows, list):
         raise ValueError("chunks that are not a list")
     try:
-        return [Chunk(*row[:-1], tuple(row[-1])) for row in rows]
-    except (TypeError, IndexError) as exc:
+        chunks = []
+        for row in rows:
+            moment = row[_MOMENT]
+            if moment is not None:
+                row[_MOMENT] = Moment(*moment)
+            row[-1] = tuple(row[-1])
+            chunks.append(Chunk(*row))
+        return chunks
+    except (TypeError, IndexError, KeyError) as exc:
         raise ValueError(f"a chunk that is not one: {exc}") from exc
 
 

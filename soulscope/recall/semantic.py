@@ -25,6 +25,7 @@ import numpy as np
 
 from soulscope.atomic import write_atomic
 from soulscope.config import Settings, cache_dir
+from soulscope.errors import SoulscopeError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # sha256 of model.safetensors as published in sentence-transformers/all-MiniLM-L6-v2.
@@ -39,7 +40,7 @@ WINDOW_CHARS = 256 * 6  # the model's window (256 word pieces) in characters, wi
 LOCAL_NAME = f"{MODEL_NAME}@{WEIGHTS_SHA256[:12]}"  # the bundled model's vectors in the cache
 
 
-class EncoderError(Exception):
+class EncoderError(SoulscopeError):
     """The embedding model cannot be used (missing, tampered with, bad device); one sentence."""
 
 

@@ -62,6 +62,15 @@ def frame_label(number: int | None, suffix: str, date: str | None) -> str | None
     return date
 
 
+def frame_name(
+    number: int | None, suffix: str, date: str | None, time: str | None
+) -> str | None:
+    """How a citation names a frame: its label, with the time of day for an unnumbered frame
+    (``2026-03-15 02:10``: one day holds many frames of the early era)."""
+    label = frame_label(number, suffix, date)
+    return f"{label} {time}" if number is None and label and time else label
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Something odd in a file, with the 1-based line where it is."""

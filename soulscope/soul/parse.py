@@ -24,9 +24,10 @@ from soulscope.soul.model import (
 _BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(?::\*\*|\*\*\s*:)\s?(.*)", re.S)
 _PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?):(?:\s(.*)|$)", re.S)
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-_BLOCK = re.compile(rb"^## ", re.M)
+BLOCK = re.compile(rb"^## ", re.M)  # where every block starts: a heading at a line start
 _BULLET = re.compile(r"[-*+] ")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_ZONED = re.compile(r"\s?(?:UTC|GMT|Z)\b")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
 _MONTH_DATE = re.compile(
     r"(January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -78,7 +79,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     # has a body), and its body again when the frame is asked for (``Frames``): no frame object
     # and no decoded copy of the file is held. (Blocks start after a newline, so each one decodes
     # alone as it does in the whole file.)
-    offsets = array("q", (m.start() for m in _BLOCK.finditer(data)))
+    offsets = array("q", (m.start() for m in BLOCK.finditer(data)))
     first = offsets[0] if offsets else len(data)
     offsets.append(len(data))
     preamble = data[:first].decode("utf-8", ENCODING_ERRORS)
@@ -97,7 +98,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
         # Lines with their newlines, as ``_LINE`` cuts them (only the file's last may lack one).
         lo, hi = hi, hi + data.count(b"\n", start, end) + (data[end - 1] != 10)
         heading = data[start + 3 : head_end].decode("utf-8", ENCODING_ERRORS).strip()
-        if not _is_frame_heading(heading):
+        if not is_frame_heading(heading):
             source = data[start:end].decode("utf-8", ENCODING_ERRORS)
             places.append(len(columns.starts))
             sections.append(_section(heading, lo + 1, hi, source, _LINE.findall(source)[1:]))
@@ -271,7 +272,8 @@ def _build_frame(columns: FrameColumns, i: int) -> Frame:
     )
 
 
-def _is_frame_heading(heading: str) -> bool:
+def is_frame_heading(heading: str) -> bool:
+    """The frame-heading rule: ``Frame`` then not a letter or digit (``Frame_3`` is not one)."""
     return heading.startswith("Frame") and (len(heading) == 5 or not heading[5].isalnum())
 
 
@@ -364,7 +366,9 @@ def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None
     if dm:
         date = dm.group(0)
         tm = _TIME.search(heading, dm.end())
-        if tm and tm.start() - dm.end() <= 4:
+        # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says
+        # its zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
+        if tm and (tm.start() - dm.end() <= 4 or _ZONED.match(heading, tm.end())):
             time = f"{int(tm.group(1)):02d}:{tm.group(2)}"
     else:
         mm = _MONTH_DATE.search(heading)

@@ -22,8 +22,8 @@ def world_in(tmp_path: Path) -> World:
 
 
 async def test_the_chat_tab_searches_and_distils_through_the_endpoint(
-    server,
-    tmp_path: Path,  # noqa: F811 (the fixture imported above)
+    server,  # noqa: F811 (the fixture imported above)
+    tmp_path: Path,
 ) -> None:
     app = SoulscopeApp(world_in(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
@@ -42,8 +42,8 @@ async def test_the_chat_tab_searches_and_distils_through_the_endpoint(
 
 
 async def test_semantic_drift_in_the_becoming_tab_asks_the_endpoint(
-    server,
-    tmp_path: Path,  # noqa: F811 (the fixture imported above)
+    server,  # noqa: F811 (the fixture imported above)
+    tmp_path: Path,
 ) -> None:
     app = SoulscopeApp(world_in(tmp_path))
     async with app.run_test(size=SIZE) as pilot:

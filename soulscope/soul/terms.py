@@ -1,0 +1,89 @@
+"""What counts as a use of a term in memory: the one matching rule of ``first`` and ``spread``.
+
+By default a term is matched as a person means it: as a word or a phrase, in any letter case,
+not inside a longer word (``predictability`` is not in ``unpredictability``; ``sortition``
+finds ``Sortition``), the words of a phrase separated by any spacing. ``exact`` matches the
+bytes as typed, as ``git log -S`` does. ``stem`` also finds the term's other endings
+(``sortition`` finds ``sortitions``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from soulscope.soul.model import ENCODING_ERRORS
+
+
+def _stem(word: str) -> str:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english").stemWord(word.lower())
+
+
+_ERE_SPECIAL = re.compile(r"([.\[\]()*+?{}|^$\\])")
+_STEM_TAIL = rb"[a-z]{0,5}"  # the endings a stemmed match admits after the stem
+
+
+@dataclass(frozen=True)
+class Term:
+    """A term to look for, and how: ``word`` (default), ``exact`` or ``stem``."""
+
+    text: str
+    mode: str = "word"
+
+    def __post_init__(self) -> None:
+        if not self.text.strip():
+            raise ValueError("the term to look for cannot be empty")
+        if self.mode not in ("word", "exact", "stem"):
+            raise ValueError(f"unknown match mode '{self.mode}' (use word, exact or stem)")
+
+    @property
+    def described(self) -> str:
+        """How it was matched, for output: ``as a word, any case`` ..."""
+        return {
+            "word": "as a word or phrase, any letter case",
+            "exact": "exactly as typed (case-sensitive, inside words too)",
+            "stem": "by its stem, any ending and letter case",
+        }[self.mode]
+
+    @cached_property
+    def pattern(self) -> re.Pattern[bytes]:
+        raw = self.text.encode("utf-8", ENCODING_ERRORS)
+        if self.mode == "exact":
+            return re.compile(re.escape(raw))
+        words = [re.escape(w) for w in raw.split()]
+        if self.mode == "stem":  # the last word as typed, or its stem with an ending
+            last = _stem(raw.split()[-1].decode("utf-8", ENCODING_ERRORS)).encode("utf-8")
+            words[-1] = b"(?:" + words[-1] + b"|" + re.escape(last) + _STEM_TAIL + b")"
+        body = rb"\s+".join(words)
+        return re.compile(rb"(?<![\w])" + body + rb"(?![\w])", re.IGNORECASE)
+
+    def count(self, data: bytes) -> int:
+        return sum(1 for _ in self.pattern.finditer(data))
+
+    def lines(self, data: bytes) -> list[int]:
+        """The 1-based lines of ``data`` holding the term."""
+        out: list[int] = []
+        line, last = 1, 0
+        for m in self.pattern.finditer(data):
+            line += data.count(b"\n", last, m.start())
+            last = m.start()
+            if not out or out[-1] != line:
+                out.append(line)
+        return out
+
+    def in_line(self, line: bytes) -> bool:
+        return self.pattern.search(line) is not None
+
+    def git_filter(self) -> list[str]:
+        """``git log`` options that find every commit whose changes could hold the term (a
+        superset: each is checked again with ``pattern``)."""
+        if self.mode == "exact":
+            return [f"-S{self.text}"]
+        words = self.text.split()
+        if self.mode == "stem":
+            words[-1] = _stem(words[-1])
+        ere = "[[:space:]]+".join(_ERE_SPECIAL.sub(r"\\\1", w) for w in words)
+        return [f"-G{ere}", "-i"]
