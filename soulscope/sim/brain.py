@@ -135,14 +135,15 @@ def context_of(request: Request) -> dict[str, Any]:
     """What the agent was given, as the frame log keeps it: its soul in brief and what it read."""
     soul = request.soul
     last = soul.last_frame
-    becoming = [t for f in soul.frames for t in f.get("Becoming")]
+    # The latest Becoming line, from the end: a frame's log does not read the whole soul.
+    latest = next((f.get("Becoming") for f in reversed(soul.frames) if f.get("Becoming")), None)
     return {
         "soul": {
             "path": f"memory/{request.agent}.md",
             "bytes": len(soul.render()),
             "frames": len(soul.frames),
             "last_frame": last.heading if last else None,
-            "becoming": becoming[-1] if becoming else None,
+            "becoming": latest[-1] if latest else None,
         },
         "identity": {k: soul.identity[k] for k in soul.identity},
         "channels": list(request.channels),

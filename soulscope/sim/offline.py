@@ -10,11 +10,13 @@ as "the X. From Y to Z."
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import random
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from soulscope.sim.brain import (
     Decision,
@@ -27,7 +29,7 @@ from soulscope.sim.brain import (
 )
 from soulscope.sim.community import Comment, Post
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import arc
+from soulscope.soul.trajectory import ArcReading, arc_label, iter_arc
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _STOP = frozenset(
@@ -195,17 +197,76 @@ class _Self:
         )
 
 
+@dataclass
+class _Known:
+    """What the brain knows of one agent's arc, kept from frame to frame: the file as it was read
+    (its length and digest), where the arc's reading got to, and what a Becoming line needs of it."""
+
+    size: int
+    digest: bytes
+    sections: int
+    label: str
+    reading: ArcReading
+    last: str | None = None  # the latest statement
+    shifted_at: int | None = None  # the frame of the latest shift
+    influenced: list[int] = field(default_factory=list)  # frames with an "Influenced by" line
+
+
+class _Arcs:
+    """Each agent's arc as far as a frame needs it, read on from where the last frame left it
+    when the soul only grew by frames appended at its end: a frame's cost does not grow with the
+    world's age. Anything else (an edit, a new section) and the arc is read again from the start."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, _Known] = {}
+
+    def of(self, agent: str, soul: Soul) -> _Known:
+        data, columns = soul.data, soul.frames.columns
+        label = arc_label(soul)
+        known = self._known.get(agent)
+        if not (
+            known is not None
+            and known.label == label
+            and known.sections == len(soul.sections)
+            and len(data) >= known.size
+            and (
+                len(data) == known.size
+                or (  # the next frame starts where the file ended, after blank lines at most
+                    len(columns.starts) > known.reading.frames >= 0
+                    and columns.starts[known.reading.frames] >= known.size
+                    and not data[known.size : columns.starts[known.reading.frames]].strip()
+                )
+            )
+            and hashlib.sha256(data[: known.size]).digest() == known.digest
+        ):
+            known = _Known(0, b"", len(soul.sections), label, ArcReading())
+        start = max(known.reading.frames, 0)
+        for s in iter_arc(soul, label, known.reading):
+            known.last = s.text
+            if s.shift:
+                known.shifted_at = s.frame_index
+        for frame in soul.frames[start:]:
+            if frame.get("Influenced by"):
+                known.influenced.append(frame.index)
+        known.size, known.digest = len(data), hashlib.sha256(data).digest()
+        self._known[agent] = known
+        return known
+
+
 class OfflineBrain:
     """Decides without a model: deterministic for a seed."""
 
     name = "offline"
+
+    def __init__(self) -> None:
+        self._arcs = _Arcs()
 
     def decide(
         self, requests: Sequence[Request], progress: Progress | None = None
     ) -> list[Outcome]:
         out = []
         for i, request in enumerate(requests):
-            answer = _Composer(request).answer()
+            answer = _Composer(request, self._arcs).answer()
             raw = json.dumps(answer, ensure_ascii=False)
             try:
                 out.append(Outcome(validate(answer, request), raw, context_of(request)))
@@ -218,8 +279,9 @@ class OfflineBrain:
 
 
 class _Composer:
-    def __init__(self, request: Request) -> None:
+    def __init__(self, request: Request, arcs: _Arcs | None = None) -> None:
         self.r = request
+        self.arcs = arcs or _Arcs()
         self.rng = random.Random(f"offline:{request.seed}:{request.agent}:{request.frame}")
         self.me = _Self.of(request.soul, request.agent)
         self._topics: dict[int, str] = {}
@@ -353,15 +415,14 @@ class _Composer:
 
     def _becoming(self, engaged: Post | None) -> str:
         soul, me, rng = self.r.soul, self.me, self.rng
-        statements = arc(soul)
-        if not statements:
+        known = self.arcs.of(self.r.agent, soul)
+        if known.last is None:
             interest = self._pick(me.interests)
             return (
                 f"the {_bare(interest)} {me.archetype}. Starting from one conviction: "
                 f"{_lc(self._pick(me.convictions))}."
             )
-        last = statements[-1]
-        role = _held(last.text)
+        role = _held(known.last)
         if engaged is None:
             return self._pick(
                 [
@@ -371,9 +432,8 @@ class _Composer:
                 ]
             )
         # Influences since the role last changed (frames with an "Influenced by" line).
-        shifted_at = next((s.frame_index for s in reversed(statements) if s.shift), None)
-        first = 0 if shifted_at is None else shifted_at + 1
-        influences = 1 + sum(1 for f in soul.frames[first:] if f.get("Influenced by"))
+        first = 0 if known.shifted_at is None else known.shifted_at + 1
+        influences = 1 + len(known.influenced) - bisect_left(known.influenced, first)
         threshold = 3 + random.Random(f"threshold:{self.r.seed}:{self.r.agent}").randint(0, 2)
         topic = self._about(engaged)
         if influences < threshold:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import compress
 from typing import TYPE_CHECKING, overload
@@ -367,19 +367,39 @@ def arc(soul: Soul, label: str | None = None) -> Arc:
     return statements
 
 
-def iter_arc(soul: Soul, label: str | None = None) -> Iterator[Statement]:
-    """The statements of ``arc``, one at a time (a summary of a big soul need not hold them)."""
-    used = arc_label(soul, label)
-    key, position = label_key(used), is_position_label(used)
-    count = 0
+@dataclass(slots=True)
+class ArcReading:
+    """How far ``iter_arc`` read a soul, and what its statements left for the next ones: handed
+    back with the same soul grown by frames appended after ``frames`` (and nothing else), the
+    arc goes on from there (a frame runner's brain need not read every arc again each frame)."""
+
+    frames: int = -1  # the soul's frames read; -1: nothing yet (sections are read from the start)
+    count: int = 0
     # The roles held so far, each once, by head noun: ``same_role`` needs the same head, so a
     # statement is compared with those alone (a list of every statement made long arcs quadratic).
-    held: dict[str, list[tuple[str, ...]]] = {}
+    held: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
     prev_key: tuple[str, ...] | None = None
     prev: str | None = None
+
+
+def iter_arc(
+    soul: Soul, label: str | None = None, reading: ArcReading | None = None
+) -> Iterator[Statement]:
+    """The statements of ``arc``, one at a time (a summary of a big soul need not hold them);
+    with ``reading``, those after where it stopped, and it is kept up to date as they come."""
+    used = arc_label(soul, label)
+    key, position = label_key(used), is_position_label(used)
+    reading = ArcReading() if reading is None else reading
+    count, held, prev_key, prev = reading.count, reading.held, reading.prev_key, reading.prev
     # Only the frames that hold the label's first word can hold the label: the others are skipped
     # unbuilt.
-    for block in soul.blocks.mentioning(key.split()[0]) if key.strip() else soul.blocks:
+    word = key.split()[0] if key.strip() else None
+    if reading.frames >= 0:  # the frames appended since
+        columns, rest = soul.frames.columns, soul.frames[reading.frames :]
+        blocks = (columns.build(columns, i) for i in rest.mentioning(word)) if word else rest
+    else:
+        blocks = soul.blocks.mentioning(word) if word else soul.blocks
+    for block in blocks:
         frame = block if isinstance(block, Frame) else None
         for obs in block.observations:
             if obs.key != key or not obs.text:
@@ -420,6 +440,8 @@ def iter_arc(soul: Soul, label: str | None = None) -> Iterator[Statement]:
             if rkey and rkey not in held.setdefault(rkey[-1], []):
                 held[rkey[-1]].append(rkey)
             prev_key, prev = rkey, obs.text
+            reading.count, reading.prev_key, reading.prev = count, prev_key, prev
+    reading.frames = len(soul.frames)
 
 
 class Arc(Sequence[Statement]):
