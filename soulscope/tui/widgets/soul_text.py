@@ -30,7 +30,7 @@ from textual.widget import Widget
 from soulscope.controls import visible
 from soulscope.tui.actions import bindings
 from soulscope.tui.file_lines import FileLines
-from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
+from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
 
 _TITLE = re.compile(r"^# ")
 _FRAME = re.compile(r"^##\s*Frame\b", re.I)
