@@ -31,6 +31,7 @@ from soulscope.sim.brain import (
     validate,
 )
 from soulscope.sim.community import Comment, Post
+from soulscope.soul.format import TEXT_LABELS
 
 MAX_SOUL_CHARS = 24_000  # about 6k tokens of memory per prompt; the newest frames are kept
 MAX_AGENTS_LISTED = 60
@@ -82,10 +83,9 @@ def messages_for(request: Request) -> list[dict[str, str]]:
         "Rules: 'actions' has 1 to 6 items; post only in your channels "
         f"({', '.join('c/' + c for c in request.channels)}); comment on and vote on only the "
         "posts listed below, by their number; follow and name in 'relationships' only agent ids "
-        "listed below. 'named' is an insight you name, 'influenced_by' who or what changed your "
-        "thinking, 'surprised_by' stays empty unless something surprised you, 'reinforced' a "
-        "belief that was confirmed, 'becoming' who you are becoming, written as "
-        "'the X. From Y to Z.' when your identity shifts."
+        "listed below. "
+        + "; ".join(f"'{x.field}': {x.meaning}" for x in TEXT_LABELS)
+        + "."
     )
     parts = [
         "# Your soul file\n",
