@@ -130,14 +130,25 @@ def parse_answer(text: str) -> Any:
     text = _FENCE.sub("", text.strip())
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise DecisionError("the answer holds no JSON object") from None
         try:
             return json.loads(text[start : end + 1])
-        except ValueError as exc:
-            raise DecisionError(f"the answer is not valid JSON ({exc.msg})") from None
+        except (ValueError, RecursionError) as exc:
+            raise DecisionError(f"the answer is not valid JSON ({_json_problem(exc)})") from None
+
+
+def _json_problem(exc: ValueError | RecursionError) -> str:
+    """What ``json.loads`` found wrong, in a few words. Not every ValueError it raises is a
+    JSONDecodeError with a ``msg``: a number of more than 4,300 digits is a plain ValueError, and
+    arrays nested thousands deep a RecursionError."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc).split(":")[0]
 
 
 async def _first_model(client: Any) -> str:
