@@ -63,10 +63,11 @@ def read_soul(path: str | Path, agent_id: str | None = None) -> Soul:
 def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     """Parse a soul file's bytes (or text). Never raises on content."""
     if isinstance(data, str):
+        text = data
         try:
-            data = data.encode("utf-8", ENCODING_ERRORS)
+            data = text.encode("utf-8", ENCODING_ERRORS)
         except UnicodeEncodeError:  # lone surrogates no file decodes to
-            data = data.encode("utf-8", "surrogatepass")
+            data = text.encode("utf-8", "surrogatepass")
     problems = _encoding_problems(data)
 
     # Split into the preamble and blocks at every "## " heading. The soul keeps the file's bytes;
