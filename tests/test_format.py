@@ -3,12 +3,14 @@ every line alike, frame headings and labels, and the labels' table drives what i
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from soulscope.soul.format import ENTRY_LABELS, TEXT_LABELS, cite, is_frame_heading
-from soulscope.soul.parse import parse
-from soulscope.tui.widgets.soul_text import line_spans
+from soulscope.soul.parse import parse, read_soul
+from soulscope.tui.widgets.soul_text import display_lines, line_spans
+from tests.conftest import corpus_dir
 
 # Lines built from the pieces the two rules turn on, and any text after them.
 _PREFIXES = [
@@ -136,3 +138,21 @@ def test_the_decision_schema_has_a_field_per_text_label() -> None:
 def test_citations() -> None:
     assert cite("coder-06", "221") == "[coder-06 · frame 221]"
     assert cite("coder-06", "221", "2026-03-22") == "[coder-06 · frame 221 · 2026-03-22]"
+
+
+@pytest.mark.parametrize("era", ["rappterbook", "rappterbook-later"])
+def test_the_soul_tab_shows_the_corpus_as_the_parser_reads_it(era: str) -> None:
+    # Every line of the real files below the header: a frame on screen where the parser has a
+    # frame, a label where it has an observation, and the same label.
+    for path in sorted(corpus_dir(era, "memory").glob("*.md")):
+        soul = read_soul(path)
+        frames = set(soul.frames.columns.lines)
+        labels = {o.line: o.label for block in soul.blocks for o in block.observations}
+        lines = display_lines([path.read_bytes().decode("utf-8", "replace")])
+        for number, line in enumerate(lines, 1):
+            if number <= soul.preamble.count("\n"):
+                continue
+            shown_frame, shown = highlighter_reads(line)
+            assert shown_frame == (number in frames), (path.name, number)
+            assert len(shown) == (number in labels), (path.name, number)
+            assert not shown or labels[number] in shown[0], (path.name, number)
