@@ -18,6 +18,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from soulscope.errors import SoulscopeError
+
 if TYPE_CHECKING:
     import git
 
@@ -31,7 +33,7 @@ _LOOKS_LIKE_DATE = re.compile(
 )
 
 
-class HistoryError(Exception):
+class HistoryError(SoulscopeError):
     """A history question that cannot be answered, said in one sentence a user can act on."""
 
 

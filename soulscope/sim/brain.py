@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from soulscope.errors import SoulscopeError
 from soulscope.sim.community import Comment, Post, channel_name
 from soulscope.soul.format import TEXT_LABELS
 from soulscope.soul.model import Soul
@@ -21,7 +22,7 @@ MAX_ACTIONS = 6
 TEXT_FIELDS = tuple(x.field for x in TEXT_LABELS if x.field)  # the decision's one-string labels
 
 
-class DecisionError(ValueError):
+class DecisionError(SoulscopeError):
     """An answer that is not a valid decision; the message says what is wrong, for a repair."""
 
 

@@ -24,6 +24,7 @@ from soulscope.soul.model import (
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_ZONED = re.compile(r"\s?(?:UTC|GMT|Z)\b")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
 _MONTH_DATE = re.compile(
     r"(January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -352,7 +353,9 @@ def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None
     if dm:
         date = dm.group(0)
         tm = _TIME.search(heading, dm.end())
-        if tm and tm.start() - dm.end() <= 4:
+        # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says
+        # its zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
+        if tm and (tm.start() - dm.end() <= 4 or _ZONED.match(heading, tm.end())):
             time = f"{int(tm.group(1)):02d}:{tm.group(2)}"
     else:
         mm = _MONTH_DATE.search(heading)

@@ -141,13 +141,8 @@ class WhyScreen(ModalScreen[None]):
         if choice is None:
             return
         agent_id, _, at = choice.partition("\t")
-        from soulscope.tui.panes.becoming import BecomingPane
-
         self.dismiss()
-        pane = self.app.query_one(BecomingPane)
-        pane.show_at(agent_id, int(at) if at not in ("", "None") else None)
-        self.app.show_tab(BecomingPane.TAB_ID)
-        self.app.select_agent(agent_id)
+        self.app.show_arc_at(agent_id, int(at) if at not in ("", "None") else None)
 
     def action_cited(self) -> None:
         """Open a cited frame in the Soul tab: posts' authors first, then mentions, precursors."""

@@ -31,7 +31,7 @@ from soulscope.controls import visible
 from soulscope.soul.format import BULLET, heading_of, is_frame_heading, match_label
 from soulscope.tui.actions import bindings
 from soulscope.tui.file_lines import FileLines
-from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
+from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
 
 _TITLE = re.compile(r"^# ")
 _SUBHEADING = re.compile(r"^#{3,}")
