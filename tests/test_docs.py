@@ -3,6 +3,7 @@ links lead somewhere."""
 
 from __future__ import annotations
 
+import json
 import re
 from importlib.machinery import SourceFileLoader
 from importlib.util import module_from_spec, spec_from_loader
@@ -43,3 +44,44 @@ def test_readme_links_to_files_that_exist() -> None:
     assert "docs/images/dashboard.svg" in links and "docs/cli.md" in links
     assert [link for link in links if not (ROOT / link).exists()] == []
     assert len(readme.encode()) < 12_500
+
+
+def section(text: str, command: str) -> str:
+    start = text.index(f"\n### {command}\n")
+    end = text.find("\n## ", start + 1)
+    following = text.find("\n### ", start + 1)
+    return text[start : min(e for e in (end, following, len(text)) if e > 0)]
+
+
+def test_cli_reference_names_every_json_key(tmp_path, capsys) -> None:
+    """Each command's --json keys (and those of the objects it lists) are named in its section."""
+    from soulscope.cli import main
+
+    world = str(tmp_path / "w")
+    assert main(["demo", world, "--frames", "3"]) == 0
+    agent, other = "coder-ines", "debater-sable"
+    commands = {
+        "agents": [],
+        "becoming": [agent],
+        "show": [agent],
+        "compare": [agent, other],
+        "overview": [],
+        "history": [agent],
+        "diff": [agent, "HEAD~1"],
+        "first": ["lantern"],
+        "why": [agent, "--shift", "-1", "--offline"],
+        "search": ["lantern", "--mode", "bm25"],
+        "frame": [],
+    }
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    for command, args in commands.items():
+        capsys.readouterr()
+        assert main([command, *args, "-w", world, "--json"]) == 0, command
+        value = json.loads(capsys.readouterr().out)
+        row = value[0] if isinstance(value, list) else value
+        missing = [k for k in row if not re.search(rf"\b{re.escape(k)}\b", section(text, command))]
+        assert missing == [], f"docs/cli.md does not name {command}'s JSON keys {missing}"
+    capsys.readouterr()
+    assert main(["becoming", agent, "--chapters", "-w", world, "--json"]) == 0
+    chapters = json.loads(capsys.readouterr().out)[0]
+    assert all(re.search(rf"\b{k}\b", section(text, "becoming")) for k in chapters)
