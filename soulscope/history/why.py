@@ -28,6 +28,7 @@ from soulscope.history.mentions import (
 )
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
 from soulscope.soul import when
+from soulscope.soul.format import ENTRY_LABELS, cite
 from soulscope.soul.model import Frame, Soul, clean, frame_name
 from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
@@ -35,7 +36,8 @@ from soulscope.soul.when import Moment
 from soulscope.world import World
 
 # The frame's labels a reader asks about first, in the order they are shown.
-CONTEXT_LABELS = ("Named", "Influenced by", "Surprised by", "Reinforced", "Relationships")
+# What a frame says around its statement: every label a brain decides but the arc's own.
+CONTEXT_LABELS = tuple(x.label for x in ENTRY_LABELS if x.field not in (None, "becoming"))
 BODY_LIMIT = 400  # characters of a post's body kept in the dossier
 MAX_MENTIONS = 12  # mentions of one thread across the world, the earliest first
 MAX_PRECURSOR_WORDS = 4
@@ -65,11 +67,6 @@ _STOP_ROLE_WORDS = frozenset(
 def statement_name(st: Statement) -> str:
     """A statement's frame as citations name it (``frame_name``)."""
     return frame_name(st.number, st.suffix, st.date, st.time) or st.frame_label
-
-
-def cite(agent: str, frame: str) -> str:
-    """The citation of one frame of one agent, as every dossier item and the narrative write it."""
-    return f"[{agent} · frame {frame}]"
 
 
 @dataclass(frozen=True, slots=True)
