@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from soulscope.history.dossier import CONTEXT_LABELS, PostInfo, Why
 from soulscope.history.first import Mention, Use
 from soulscope.history.git import Commit
 from soulscope.history.mentions import Place
 from soulscope.history.timeline import Change, SoulDiff
-from soulscope.history.why import CONTEXT_LABELS, PostInfo, Why
 from soulscope.soul.export import statement_dict
 from soulscope.soul.format import BY_LABEL, label_key
 from soulscope.soul.when import Moment, utc_iso
