@@ -23,7 +23,8 @@ from pathlib import Path
 
 import soulscope
 from soulscope.config import cache_dir
-from soulscope.soul import chapters, model, parse, trajectory, when
+from soulscope.soul import chapters, counters, model, parse, trajectory, when
+from soulscope.soul import format as grammar
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary, Statement, summarize
 from soulscope.world import AgentFile, World, WorldError
@@ -67,7 +68,7 @@ def fingerprint() -> str:
     with _fingerprint_lock:
         if _fingerprint is None:
             h = hashlib.sha256(f"{INDEX_FORMAT} {soulscope.__version__}".encode())
-            for module in (model, parse, trajectory, when, chapters):
+            for module in (model, parse, grammar, counters, trajectory, when, chapters):
                 h.update(Path(module.__file__).read_bytes())
             for kind in (ArcSummary, Statement):
                 h.update(" ".join(f.name for f in dataclasses.fields(kind)).encode())

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from soulscope.soul.chapters import content_words, outline
+from soulscope.soul.counters import is_counter
 from soulscope.soul.parse import parse
-from soulscope.soul.trajectory import arc, is_counter, summarize
+from soulscope.soul.trajectory import arc, summarize
 from tests.conftest import corpus_dir
 
 # Three stretches of one identity each, said differently at every step (no statement repeats).

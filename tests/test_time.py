@@ -263,3 +263,11 @@ def test_the_latest_statement_is_the_latest_by_time(tmp_path: Path) -> None:
     soul = parse(text.encode(), agent_id="aa")
     for statements in (arc(soul), None):
         assert summarize("aa", soul, statements=statements).latest.text == "the newest"
+
+
+def test_a_stemmed_term_finds_endings_not_longer_words() -> None:
+    stem = Term("lantern", "stem")
+    assert stem.count(b"a lantern, two Lanterns, the lanterned path") == 3
+    assert stem.count(b"Lanternfield and the lanternmaker") == 0
+    assert Term("sortition", "stem").count(b"sortitions by Sortition") == 2
+    assert Term("sortition").count(b"sortitions by Sortition") == 1

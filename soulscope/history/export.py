@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from soulscope.history.dossier import CONTEXT_LABELS, PostInfo, Why
 from soulscope.history.first import Mention, Use
 from soulscope.history.git import Commit
 from soulscope.history.mentions import Place
 from soulscope.history.timeline import Change, SoulDiff
-from soulscope.history.why import PostInfo, Why
 from soulscope.soul.export import statement_dict
+from soulscope.soul.format import BY_LABEL, label_key
 from soulscope.soul.when import Moment, utc_iso
 
 
@@ -110,11 +111,7 @@ def why_dict(w: Why) -> dict[str, Any]:
         "date": f.date if f else None,
         "time": f.time if f else None,
         "heading": f.heading if f else None,
-        "named": w.context.get("Named", []),
-        "influenced_by": w.context.get("Influenced by", []),
-        "surprised_by": w.context.get("Surprised by", []),
-        "reinforced": w.context.get("Reinforced", []),
-        "relationships": w.context.get("Relationships", []),
+        **{BY_LABEL[label_key(x)].field: w.context.get(x, []) for x in CONTEXT_LABELS},
         "relationships_changed": [
             {"agent": r.agent, "before": r.before, "after": r.after} for r in w.relationships
         ],

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from soulscope.history.git import Commit
 from soulscope.soul import when
+from soulscope.soul.format import BLOCK, is_frame_heading
 from soulscope.soul.model import ENCODING_ERRORS, clean, frame_label
-from soulscope.soul.parse import BLOCK, is_frame_heading, parse_heading
+from soulscope.soul.parse import parse_heading
 from soulscope.soul.terms import Term
 
 

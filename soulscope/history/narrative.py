@@ -11,13 +11,13 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from soulscope.history.why import cite, statement_name
+from soulscope.history.dossier import statement_name
+from soulscope.soul.format import CITATION, cite
 from soulscope.soul.trajectory import role_of
 
 if TYPE_CHECKING:
-    from soulscope.history.why import Why
+    from soulscope.history.dossier import Why
 
-CITATION = re.compile(r"\[([^\[\]·]+?)\s·\s+frame\s+([^\[\]]+?)\]")
 _MAX_TOKENS = 400
 _WITHIN_S = 60.0
 MAX_THREADS = 3  # threads the offline narrative speaks of

@@ -11,7 +11,7 @@ import difflib
 from rich.table import Table
 from rich.text import Text
 
-from soulscope.history.why import CONTEXT_LABELS, Why
+from soulscope.history.dossier import CONTEXT_LABELS, Why
 from soulscope.soul.model import clean
 from soulscope.soul.when import ZONE, utc
 

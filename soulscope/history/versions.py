@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from soulscope.soul import when
-from soulscope.soul.model import ENCODING_ERRORS, clean, label_key
+from soulscope.soul.format import is_frame_heading, label_key
+from soulscope.soul.model import ENCODING_ERRORS, clean
 from soulscope.soul.parse import parse, parse_heading
 from soulscope.soul.trajectory import DEFAULT_LABEL, FALLBACK_LABEL
 
@@ -33,8 +34,7 @@ class Block:
         end = source.find(b"\n")
         raw = source[3 : end if end >= 0 else len(source)].decode("utf-8", ENCODING_ERRORS)
         raw = raw.rstrip("\r").strip()
-        # The parser's own rule for a frame heading ("Frame" then not a letter or digit).
-        self.is_frame = raw.startswith("Frame") and (len(raw) == 5 or not raw[5].isalnum())
+        self.is_frame = is_frame_heading(raw)
         self.heading = clean(raw)
         self.key = " ".join(self.heading.split())
         self._parsed: tuple[bool, str | None, str | None, str | None] | None = None

@@ -56,7 +56,7 @@ def fingerprint() -> bytes:
             fields = [_CHUNK_FIELDS, [f.name for f in dataclasses.fields(Moment)]]
             h = hashlib.sha256(f"{FORMAT} {soulscope.__version__} {fields}".encode())
             for module in (model, parse, when, chunks_module, lexical):
-                h.update(Path(module.__file__).read_bytes())
+                h.update(Path(str(module.__file__)).read_bytes())
             h.update(Path(__file__).read_bytes())
             _fingerprint = h.digest()
         return _fingerprint
@@ -119,7 +119,7 @@ def unpack(data: bytes, kinds: Sequence[type]) -> tuple[object, list[np.ndarray]
         offset += spec_size
         if len(spec) != len(kinds):
             raise ValueError("a cache entry of other arrays")
-        arrays = []
+        arrays: list[np.ndarray] = []
         for (dtype, n), kind in zip(spec, kinds, strict=True):
             if np.dtype(dtype) != np.dtype(kind) or not isinstance(n, int) or n < 0:
                 raise ValueError("a cache entry of other arrays")

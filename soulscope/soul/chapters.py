@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 
-from soulscope.soul.trajectory import NUMBER_WORDS, is_counter, strip_counters
+from soulscope.soul.counters import NUMBER_WORDS, is_counter, strip_counters
 
 
 def _words_in(text: str) -> list[str]:

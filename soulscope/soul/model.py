@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import overload
 
+from soulscope.soul.format import label_key
+
 ENCODING_ERRORS = "surrogateescape"
 UNDECODED = re.compile("[\ud800-\udfff]")  # lone surrogates: how surrogateescape keeps bytes
 
@@ -42,11 +44,6 @@ def decoded_pieces(data: bytes) -> Iterator[str]:
         end = len(data) if cut < 0 else cut + 1
         yield data[pos:end].decode("utf-8", ENCODING_ERRORS)
         pos = end
-
-
-def label_key(label: str) -> str:
-    """The canonical form of an observation label: lower case, single spaces."""
-    return " ".join(label.lower().split())
 
 
 def frame_heading(source: str) -> str:

@@ -7,6 +7,7 @@ import sys
 from array import array
 from pathlib import Path
 
+from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, match_label
 from soulscope.soul.model import (
     ENCODING_ERRORS,
     UNDECODED,
@@ -21,11 +22,7 @@ from soulscope.soul.model import (
     decoded_pieces,
 )
 
-_BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(?::\*\*|\*\*\s*:)\s?(.*)", re.S)
-_PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?):(?:\s(.*)|$)", re.S)
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-BLOCK = re.compile(rb"^## ", re.M)  # where every block starts: a heading at a line start
-_BULLET = re.compile(r"[-*+] ")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _ZONED = re.compile(r"\s?(?:UTC|GMT|Z)\b")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
@@ -56,7 +53,6 @@ _MONTHS = {
 _NUMBER = re.compile(r"(\d{1,6})([A-Za-z]?)(?![\d-])")
 _SEPARATOR = re.compile(r"(?:^|\s+)(?:—|–|--|-)(?:\s+|$)")
 _ARCHIVE = re.compile(r"<!--\s*(\d+)\s+earlier entries archived")
-_MAX_LABEL_WORDS = 4
 
 
 def read_soul(path: str | Path, agent_id: str | None = None) -> Soul:
@@ -68,10 +64,11 @@ def read_soul(path: str | Path, agent_id: str | None = None) -> Soul:
 def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     """Parse a soul file's bytes (or text). Never raises on content."""
     if isinstance(data, str):
+        text = data
         try:
-            data = data.encode("utf-8", ENCODING_ERRORS)
+            data = text.encode("utf-8", ENCODING_ERRORS)
         except UnicodeEncodeError:  # lone surrogates no file decodes to
-            data = data.encode("utf-8", "surrogatepass")
+            data = text.encode("utf-8", "surrogatepass")
     problems = _encoding_problems(data)
 
     # Split into the preamble and blocks at every "## " heading. The soul keeps the file's bytes;
@@ -272,11 +269,6 @@ def _build_frame(columns: FrameColumns, i: int) -> Frame:
     )
 
 
-def is_frame_heading(heading: str) -> bool:
-    """The frame-heading rule: ``Frame`` then not a letter or digit (``Frame_3`` is not one)."""
-    return heading.startswith("Frame") and (len(heading) == 5 or not heading[5].isalnum())
-
-
 def _name_from_preamble(lines: list[str], problems: list[Problem]) -> str | None:
     name = None
     for i, ln in enumerate(lines, 1):
@@ -303,7 +295,7 @@ def _bullets(body: list[str], first_line: int) -> list[tuple[int, str, bool]]:
         if not s:
             open_bullet = False
             continue
-        if _BULLET.match(ln):
+        if BULLET.match(ln):
             out.append((first_line + i, ln, True))
             open_bullet = True
         elif open_bullet and (ln[0] in " \t" or not s.startswith(("#", "<!--"))):
@@ -316,13 +308,8 @@ def _bullets(body: list[str], first_line: int) -> list[tuple[int, str, bool]]:
 
 
 def _observation(text: str, line: int) -> Observation | None:
-    m = _BOLD_LABEL.match(text)
-    if m:
-        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
-    m = _PLAIN_LABEL.match(text)
-    if m and len(m.group(1).split()) <= _MAX_LABEL_WORDS:
-        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
-    return None
+    m = match_label(text)
+    return None if m is None else Observation(sys.intern(m.label), clean(m.text.strip()), line)
 
 
 def _body(

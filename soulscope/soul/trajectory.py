@@ -27,10 +27,12 @@ from itertools import compress
 from typing import TYPE_CHECKING, overload
 
 from soulscope.soul import when
+from soulscope.soul.counters import is_counter, strip_counters
 from soulscope.soul.model import Frame, FrameColumns, Soul, frame_label, label_key
 
 if TYPE_CHECKING:
     from soulscope.soul.chapters import Outline
+    from soulscope.soul.model import Section
 
 
 def _words_in(text: str) -> list[str]:
@@ -47,45 +49,6 @@ _SHIFT_CODES = bytes(int(i < len(KINDS) and KINDS[i] in SHIFT_KINDS) for i in ra
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
 _FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
 
-_UNITS = _words_in(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
-    "hundred"
-)
-_ORDINALS = _words_in(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
-    "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth hundredth last latest "
-    "next final"
-)
-NUMBER_WORDS = frozenset(_UNITS + _ORDINALS)  # "thirteen", "fifth": they count, they name nothing
-_NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
-# One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
-_COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
-_ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
-# Inside a role only ordinals and numerals count ("the 15th archivist"); "the quiet one" keeps "one".
-_COUNTER_WORD = re.compile(
-    rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
-)
-_ORDINAL_ENDINGS = ("st", "nd", "rd", "th", "next", "final")
-
-
-def is_counter(word: str) -> bool:
-    """An ordinal or numeral ("twenty-seventh", "15th", "#3", "3"): it counts, it names nothing."""
-    if not word:
-        return False
-    # Most words end in neither a digit-led form nor an ordinal ending: skip the long pattern.
-    if not (word[0].isdigit() or word[0] == "#" or word.lower().endswith(_ORDINAL_ENDINGS)):
-        return False
-    return _COUNTER_WORD.match(word) is not None
-
-
-# A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
-_COUNTER_PREFIX = re.compile(
-    rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
-    rf"(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*[.;:—–]\s*",
-    re.I,
-)
 _ARTICLES = frozenset(_words_in("the a an my our this that its their his her now still"))
 # Words that end the noun phrase: what follows qualifies the role, it does not name another.
 _QUALIFIERS = frozenset(
@@ -209,16 +172,6 @@ def shorten(text: str, most: int) -> str:
     cut = line[: most - 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > most // 2 else cut).rstrip(" ,;:—–-") + "…"
-
-
-def strip_counters(text: str) -> str:
-    """The statement without leading counting sentences ("twenty-eighth bet. ...")."""
-    out = text.strip().strip("*_ ")
-    while True:
-        m = _COUNTER_PREFIX.match(out)
-        if not m or m.end() >= len(out):
-            return out
-        out = out[m.end() :]
 
 
 # Pure functions of a string, asked several times per statement (as the statement, as the previous
@@ -394,6 +347,7 @@ def iter_arc(
     # Only the frames that hold the label's first word can hold the label: the others are skipped
     # unbuilt.
     word = key.split()[0] if key.strip() else None
+    blocks: Iterable[Section | Frame]
     if reading.frames >= 0:  # the frames appended since
         columns, rest = soul.frames.columns, soul.frames[reading.frames :]
         blocks = (columns.build(columns, i) for i in rest.mentioning(word)) if word else rest

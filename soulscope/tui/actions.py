@@ -190,7 +190,7 @@ def keymap_problem(keymap: Mapping[str, str]) -> str | None:
 
 
 def key_table(display: Callable[[str], str]) -> str:
-    """Every action as a Markdown table (README's key table); ``display`` shows one key."""
+    """Every action as a Markdown table (docs/keys.md); ``display`` shows one key."""
     rows = ["| where | keys | does | id |", "|---|---|---|---|"]
     for a in ACTIONS:
         keys = " ".join(f"`{display(k)}`" for k in a.keys.split(","))
@@ -198,7 +198,7 @@ def key_table(display: Callable[[str], str]) -> str:
     return "\n".join(rows) + "\n"
 
 
-if __name__ == "__main__":  # python -m soulscope.tui.actions: the table for README.md
+if __name__ == "__main__":  # python -m soulscope.tui.actions: the table of docs/keys.md
     from textual.app import App
 
     print(key_table(lambda key: App().get_key_display(Binding(key, ""))), end="")

@@ -70,8 +70,6 @@ from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.file_lines import FileLines
 from soulscope.tui.focus import focus_now
-from soulscope.tui.heap import Heap
-from soulscope.tui.key_order import KeyHandled, KeyOrder
 from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.messages import (
     FrameLanded,
@@ -94,6 +92,8 @@ from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.tui.widgets.soul_text import LongLines, display_lines
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
+from soulscope.tui.workarounds.heap import Heap
+from soulscope.tui.workarounds.key_order import KeyHandled, KeyOrder
 from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"

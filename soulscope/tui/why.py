@@ -20,8 +20,9 @@ from textual.widgets import Static
 
 from soulscope.chat.llm import LLMError
 from soulscope.controls import visible
+from soulscope.history.dossier import InfluencerState, PostInfo, Why
 from soulscope.history.git import HistoryError
-from soulscope.history.why import InfluencerState, PostInfo, Why, explain
+from soulscope.history.why import explain
 from soulscope.soul.model import Soul
 from soulscope.tui.actions import bindings
 from soulscope.tui.screens import PickScreen

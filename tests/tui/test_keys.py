@@ -337,14 +337,14 @@ async def test_goto_frame_by_date_and_nearest(tmp_path: Path) -> None:
 
 
 
-def test_readme_key_table_is_the_registry() -> None:
+def test_docs_key_table_is_the_registry() -> None:
     from textual.app import App
     from textual.binding import Binding
 
     from soulscope.tui.actions import key_table
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in readme
+    keys = (Path(__file__).resolve().parents[2] / "docs" / "keys.md").read_text(encoding="utf-8")
+    assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in keys
 
 
 async def test_world_counts_posts_and_comments_where_the_world_keeps_them(tmp_path: Path) -> None:

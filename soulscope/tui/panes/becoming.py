@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -29,6 +30,9 @@ from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.tui.widgets.virtual_list import VirtualList, positions
 from soulscope.tui.widgets.virtual_table import Column, VirtualTable
 from soulscope.world import WorldError
+
+if TYPE_CHECKING:  # the embedding modules load only when semantic drift is asked for
+    from soulscope.recall.semantic import EmbeddingCache, Encoder
 
 ARC_COLUMNS = (
     Column("index", "#", "right"),
@@ -144,7 +148,8 @@ class BecomingPane(Pane):
         self.compared: list[ArcRow] = []  # the comparison's rows
         self._stale = False  # the table shows an older soul than ``soul``
         self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
-        self._encoder = None  # the embedding model, once the user asked for semantic drift
+        # The embedding model, once the user asked for semantic drift.
+        self._encoder: tuple[Encoder, EmbeddingCache] | None = None
         self._outline_by = "words"  # how the turning points shown were judged
 
     def compose(self) -> ComposeResult:

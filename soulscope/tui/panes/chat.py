@@ -180,9 +180,7 @@ class ChatPane(Pane):
         try:
             encoder = load_encoder(self.settings)
             # Outside the lock: questions meanwhile are answered with BM25.
-            index.attach(
-                encoder, EmbeddingCache(), progress=lambda d, t: self.post_message(Embedding(d, t))
-            )
+            index.attach(encoder, EmbeddingCache(), progress=self._embedded)
         except EncoderError as exc:
             self.post_message(IndexReady(dense=False, note=str(exc)))
             return
@@ -192,6 +190,10 @@ class ChatPane(Pane):
         if self.distiller is not None:
             self.distiller.encoder = encoder
         self.post_message(IndexReady(dense=True))
+
+    def _embedded(self, done: int, total: int) -> None:
+        """The first embedding's progress, from its thread."""
+        self.post_message(Embedding(done, total))
 
     def on_embedding(self, message: Embedding) -> None:
         message.stop()

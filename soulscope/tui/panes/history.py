@@ -38,10 +38,10 @@ from soulscope.soul.when import utc
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
-from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.tui.widgets.virtual_table import Column, VirtualTable
+from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
 
 # The commit list's columns; the frame columns are filled in once every commit's frames are read.
 COLUMNS = (
