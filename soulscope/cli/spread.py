@@ -153,19 +153,20 @@ def run_graph(args: argparse.Namespace) -> int:
         return 0
     print_text(f"{world.name}: {g.summary}", style="bold")
     print_table(
-        ["agent", "influence (pagerank)", "influenced (in)", "influences (out)", "bridge", "group"],
+        ["agent", "pagerank", "shapes", "shaped by", "bridge", "group"],
         [
             (
                 n.agent,
                 f"{n.pagerank:.3f}",
-                n.influenced_by,
                 n.influences,
+                n.influenced_by,
                 f"{n.betweenness:.3f}",
                 n.group + 1 if n.group is not None else "—",
             )
             for n in g.ranked()[:20]
         ],
-        title="most influential (who shapes others: weighted PageRank over the influence arcs)",
+        title="most influential: PageRank over the arcs; shapes / shaped by: frames that cite it "
+        "/ that it cites; bridge: betweenness",
     )
     bridges = [n for n in g.bridges()[:10] if n.betweenness > 0]
     if bridges:

@@ -32,11 +32,15 @@ class AgentNames:
     archetypes: frozenset[str]  # "coder", "debater": the first word after the prefix
 
     @classmethod
-    def of(cls, world: World, agent_id: str = "") -> AgentNames:
+    def of(cls, world: World, agent_id: str = "", words: bool = True) -> AgentNames:
         """The names of ``world``'s agents as ``agent_id`` would write the others ("": every
-        agent's)."""
+        agent's). ``words=False`` leaves out registered ids without a soul file that are one
+        plain word ("system"): in running text they are mostly the word."""
         present = frozenset(a.id for a in world.agents())
-        ids = present | set(world.registry())
+        registered = set(world.registry())
+        if not words:
+            registered = {i for i in registered if i in present or not i.isalpha()}
+        ids = present | registered
         prefix = _common_prefix(ids)
         forms: dict[str, str] = {}
         archetypes: set[str] = set()
@@ -69,7 +73,8 @@ class AgentNames:
         return word in self.archetypes or (len(word) > 3 and len(number) == 2)
 
     @cached_property
-    def _own(self) -> frozenset[str]:
+    def ids(self) -> frozenset[str]:
+        """Every id a form resolves to."""
         return frozenset(self.forms.values())
 
     @cached_property
@@ -86,7 +91,7 @@ class AgentNames:
         if not text:
             return []
         hits: list[tuple[int, str]] = []
-        forms, own = self.forms, self._own
+        forms, own = self.forms, self.ids
         for m in _RUN.finditer(text):
             name = m.group()
             found = forms.get(name)

@@ -142,7 +142,7 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     adopters = [_with(a, tied=t) for a, t in zip(adopters, ties, strict=True)]
     edges: list[Link] = []
     if links and adopters:
-        names = names or AgentNames.of(world)
+        names = names or AgentNames.of(world, words=False)
         rank = {a.agent_id: i for i, a in enumerate(adopters)}
         for i, (a, (_, data, soul)) in enumerate(zip(adopters, found, strict=True)):
             earlier = _earlier(adopters, i)
