@@ -218,3 +218,24 @@ def test_spread_json_is_stable_for_a_term(tmp_path: Path) -> None:
     d = spread_dict(spread(World.open(tmp_path), Term("word")))
     assert d["agents"][0]["frame"] == 3 and d["agents"][0]["from"] == []
     assert d["timeline"] == [{"date": "2026-02-01", "agents": 1}]
+
+
+def test_headings_alone_give_the_columns_parse_gives(early: Path) -> None:
+    """``frame_columns`` (spread's and graph's quick read) agrees with ``parse`` on every real
+    file and on headings of every shape the parser knows."""
+    from soulscope.soul.parse import frame_columns, parse
+    from tests.conftest import corpus_dir
+
+    later = corpus_dir("rappterbook-later")
+    odd = (
+        b"# x\n\n## Frame 12 \xe2\x80\x94 2026-01-05 (08:33 UTC)\n- a\n## Notes\n- b\n"
+        b"## Frame 2026-01-06 (9:05 UTC) \xe2\x80\x94 12:00 call\n- c\n"
+        b"## Frame 2026-01-07 \xe2\x80\x94 title\r\n- d\r\n## Frame 492\n## Frame March 8, 2026\n"
+        b"## Framework\n## Frame 500b solo \xe2\x80\x94 2026-01-09\n- e"
+    )
+    files = [*(early / "memory").glob("*.md"), *(later / "memory").glob("*.md")]
+    for data in [odd, *(p.read_bytes() for p in files)]:
+        a, b = parse(data).frames.columns, frame_columns(data)
+        for name in ("starts", "ends", "lines", "end_lines", "numbers", "suffixes", "dates"):
+            assert list(getattr(a, name)) == list(getattr(b, name)), name
+        assert list(a.times) == list(b.times)

@@ -16,26 +16,15 @@ of 10,000 agents is read as fast as its bytes allow.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
-from soulscope.history.names import AgentNames
-from soulscope.history.spread import _BULLET, _KIND_OF_LABEL, _LABEL, KINDS, REPLY
-from soulscope.history.timeline import relationships
-from soulscope.soul import when
-from soulscope.soul.model import ENCODING_ERRORS, label_key
-from soulscope.soul.parse import parse_heading
+from soulscope.history.names import KINDS, AgentNames, cites
+from soulscope.soul.parse import frame_columns
 from soulscope.world import World
 
-_HEADING = re.compile(r"^## ([^\n]*)", re.M)
-# a run of word characters and hyphens that holds a hyphen: every form of a world's ids where
-# all of them do (zion-coder-06, coder-06), found without looking at every word
-_HYPHENATED = re.compile(r"(?<![\w-])\w*-[\w-]*")
-_RUN = re.compile(r"(?<![\w-])[\w-]+")
 SAMPLED_BETWEENNESS = 2000  # above this many agents betweenness is estimated from k sources
 SEED = 7
 
@@ -162,100 +151,75 @@ def influence(
     if since and until and since > until:
         raise GraphError(f"--since {since} is after --until {until}")
     names = names or AgentNames.of(world, words=False)
-    hyphenated = all("-" in form for form in names.forms)
-    runs = _HYPHENATED if hyphenated else _RUN
-    arcs: dict[tuple[str, str], Arc] = {}
+    # (source, target) -> [frames, frames per kind..., first date, last date]
+    tally: dict[tuple[str, str], list] = {}
     frames = files = 0
     present: set[str] = set()
     for a in world.agents():
         try:
             with open(a.path, "rb") as f:
-                text = f.read().decode("utf-8", ENCODING_ERRORS)
+                data = f.read()
         except OSError:
             continue
         files += 1
         present.add(a.id)
-        for moment, body in _frames(text):
-            if moment.date is None:
-                if since or until:
-                    continue
-            elif (since and moment.date < since) or (until and moment.date > until):
+        columns = frame_columns(data)
+        for j, d in enumerate(_dates(columns.dates)):
+            if (since or until) and (d is None or (since and d < since) or (until and d > until)):
                 continue
             frames += 1
-            for source, kind in _named(body, names, runs, a.id).items():
-                arc = arcs.get((source, a.id))
-                if arc is None:
-                    arc = arcs[(source, a.id)] = Arc(source, a.id)
-                arc.weight += 1
-                arc.kinds[kind] += 1
-                d = moment.date
-                if d:
-                    arc.first = d if arc.first is None or d < arc.first else arc.first
-                    arc.last = d if arc.last is None or d > arc.last else arc.last
+            strongest: dict[str, int] = {}
+            for _, who, kind in cites(names, data, columns.starts[j], columns.ends[j], a.id):
+                k = _KIND_INDEX[kind]
+                if strongest.get(who, 9) > k:
+                    strongest[who] = k
+            for who, k in strongest.items():
+                row = tally.get((who, a.id))
+                if row is None:
+                    row = tally[(who, a.id)] = [0, 0, 0, 0, 0, d, d]
+                row[0] += 1
+                row[1 + k] += 1
+                if d is not None:
+                    if row[5] is None or d < row[5]:
+                        row[5] = d
+                    if row[6] is None or d > row[6]:
+                        row[6] = d
+    arcs = {
+        key: Arc(
+            key[0],
+            key[1],
+            row[0],
+            Counter({kind: n for kind, n in zip(KINDS, row[1:5], strict=True) if n}),
+            row[5],
+            row[6],
+        )
+        for key, row in tally.items()
+    }
     g = Influence(world.name, since, until, arcs, frames=frames, agents=files)
     if measures:
         _measure(g, present)
     return g
 
 
-def _frames(text: str) -> Iterable[tuple[when.Moment, str]]:
-    """Each ``## Frame`` entry of a soul file's text: its Moment and its body."""
-    heads = list(_HEADING.finditer(text))
-    spans: list[tuple[int, int]] = []
-    dates: list[str | None] = []
-    times: list[str | None] = []
-    numbers: list[int | None] = []
-    for k, m in enumerate(heads):
-        heading = m.group(1).strip()
-        if not (heading.startswith("Frame") and (len(heading) == 5 or not heading[5].isalnum())):
-            continue
-        number, _suffix, d, t, _title = parse_heading(heading)
-        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
-        spans.append((m.end(), end))
-        dates.append(d)
-        times.append(t)
-        numbers.append(number)
-    for moment, (start, end) in zip(when.moments(dates, times, numbers), spans, strict=True):
-        yield moment, text[start:end]
+_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 
-def _named(body: str, names: AgentNames, runs: re.Pattern[str], own: str) -> dict[str, str]:
-    """The agents a frame's body names -> the strongest kind it names each by."""
-    out: dict[str, str] = {}
-    kinds_of_line: dict[int, tuple[str, set[str]]] = {}
-    for m in runs.finditer(body):
-        found = names.find(m.group())
-        if not found or found[0] == own:
-            continue
-        who = found[0]
-        start = body.rfind("\n", 0, m.start()) + 1
-        known = kinds_of_line.get(start)
-        if known is None:
-            end = body.find("\n", m.end())
-            line = body[start : len(body) if end < 0 else end]
-            kind = "named"
-            if _BULLET.match(line):
-                lm = _LABEL.match(line)
-                said = (lm.group(1) or lm.group(2)) if lm else ""
-                kind = _KIND_OF_LABEL.get(label_key(said), "named")
-            replied = {
-                r
-                for rm in REPLY.finditer(line)
-                for r in (names.find(rm.group(1)) or [names.resolve(rm.group(1).rstrip("."))])
-            }
-            if kind == "relationship":
-                for n in relationships(line):
-                    r = names.resolve(n)
-                    if r != own and (r in names.present or r in names.ids):
-                        out.setdefault(r, kind)
-            known = kinds_of_line[start] = (kind, replied)
-        kind, replied = known
-        if kind == "named" and who in replied:
-            kind = "reply"
-        old = out.get(who)
-        if old is None or KINDS.index(kind) < KINDS.index(old):
-            out[who] = kind
-    out.pop(own, None)
+def _dates(dates: list[str | None]) -> list[str | None]:
+    """Each frame's date, as ``soul.when`` places it: an undated frame takes the date of the
+    nearest dated frame before it in its file, else the first after it."""
+    out = list(dates)
+    last = None
+    for i, d in enumerate(dates):
+        if d:
+            last = d
+        elif last:
+            out[i] = last
+    following = None
+    for i in range(len(out) - 1, -1, -1):
+        if out[i]:
+            following = out[i] if dates[i] else following
+        else:
+            out[i] = following
     return out
 
 
@@ -274,7 +238,7 @@ def _measure(g: Influence, present: set[str]) -> None:
     # ranks the agents whose influence the others' memories cite.
     rank = nx.pagerank(d.reverse(copy=False), weight="weight") if d.number_of_edges() else {}
     n = d.number_of_nodes()
-    k = min(n, 256) if n > SAMPLED_BETWEENNESS else None
+    k = min(n, 64) if n > SAMPLED_BETWEENNESS else None
     # betweenness on distances: a stronger arc is a shorter way
     for _, _, data in d.edges(data=True):
         data["distance"] = 1.0 / data["weight"]

@@ -8,6 +8,7 @@ folder lacks. The why dossier, ``spread`` and the influence graph read names thr
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -78,6 +79,26 @@ class AgentNames:
         return frozenset(self.forms.values())
 
     @cached_property
+    def byte_forms(self) -> dict[bytes, str]:
+        """Every form as UTF-8 bytes -> its id (for ``cites``)."""
+        return {k.encode(): v for k, v in self.forms.items()}
+
+    def from_bytes(self, token: bytes) -> str | None:
+        """The id a whole name in a file's bytes stands for, as ``find`` resolves it; None
+        when it names no agent."""
+        who = self.byte_forms.get(token)
+        if who is None and _SHORT_ID_BYTES.fullmatch(token):
+            short = token.decode()
+            if self._id_shaped(short) and self.prefix + short not in self.ids:
+                who = self.prefix + short
+        return who
+
+    @cached_property
+    def hyphenated(self) -> bool:
+        """Whether every form holds a hyphen (then only runs with one can be a name)."""
+        return all("-" in k for k in self.forms)
+
+    @cached_property
     def _dotted(self) -> re.Pattern[str] | None:
         """Forms with characters other than word characters and hyphens (ids may hold dots):
         found by a pattern; every other form is a whole run of those and found by lookup."""
@@ -118,3 +139,61 @@ def _common_prefix(ids: set[str]) -> str:
         return ""
     best = max(counts, key=counts.get)
     return best if counts[best] * 2 > len(ids) else ""
+
+
+# How a line says another agent shaped its author, strongest first.
+KINDS = ("influenced", "relationship", "reply", "named")
+_HYPHENATED = re.compile(rb"(?<![\w-])\w+-[\w-]*")
+_ANY_RUN = re.compile(rb"(?<![\w-])[\w-]+")
+_SHORT_ID_BYTES = re.compile(rb"[a-z]+-\d{1,4}")
+# ``- Influenced by: ...``, ``- **Relationships:** ...`` (the labels that name influences)
+_CITING_LABEL = re.compile(
+    rb"[-*+][ \t]+\**[ \t]*(influenced[ \t]+by|relationships?)[ \t]*\**[ \t]*:", re.I
+)
+# "Replied to coder-09", "responding to @ada": the name right after is the one replied to.
+REPLY = re.compile(
+    rb"\b(?:repl(?:ied|ies|y|ying)|respond(?:ed|s|ing)?)\s+to\s+@?([\w-]+)", re.IGNORECASE
+)
+
+
+def cites(
+    names: AgentNames,
+    data: bytes,
+    start: int,
+    end: int,
+    own: str = "",
+    wanted: Callable[[str], bool] | None = None,
+) -> Iterator[tuple[int, str, str]]:
+    """Every agent ``data[start:end]`` (whole lines of a soul file) names, as (offset of the
+    line, agent id, kind): ``influenced`` in an ``Influenced by:`` bullet, ``relationship`` in
+    a ``Relationships:`` bullet, ``reply`` right after "replied to", else ``named``. Read from
+    the bytes: only the runs of characters a name can be are looked up. With ``wanted``, only
+    the agents it accepts (a frame naming none of them is passed over at once)."""
+    runs = _HYPHENATED if names.hyphenated else _ANY_RUN
+    if wanted is not None and not any(
+        who is not None and wanted(who)
+        for who in map(names.from_bytes, runs.findall(data, start, end))
+    ):
+        return
+    kinds: dict[int, tuple[str, set[bytes]]] = {}
+    for m in runs.finditer(data, start, end):
+        token = m.group()
+        who = names.from_bytes(token)
+        if who is None:
+            continue
+        if who == own or (wanted is not None and not wanted(who)):
+            continue
+        at = data.rfind(b"\n", start, m.start()) + 1 or start
+        known = kinds.get(at)
+        if known is None:
+            stop = data.find(b"\n", at, end)
+            line = data[at : end if stop < 0 else stop]
+            label = _CITING_LABEL.match(line)
+            kind = "named"
+            if label is not None:
+                kind = "influenced" if label.group(1)[:1] in b"iI" else "relationship"
+            known = kinds[at] = (kind, {r.group(1) for r in REPLY.finditer(line)})
+        kind, replied = known
+        if kind == "named" and token in replied:
+            kind = "reply"
+        yield at, who, kind

@@ -19,32 +19,19 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import SimpleNamespace
 
 from soulscope.history.first import Use, uses
-from soulscope.history.names import AgentNames
-from soulscope.history.timeline import relationships
+from soulscope.history.names import KINDS, AgentNames, cites
 from soulscope.soul import when
-from soulscope.soul.model import ENCODING_ERRORS, clean, label_key
-from soulscope.soul.parse import parse
+from soulscope.soul.model import ENCODING_ERRORS, FrameColumns, Soul, clean
+from soulscope.soul.parse import frame_columns
 from soulscope.soul.terms import Term
 from soulscope.world import World
 
-# How a frame says another agent shaped it, strongest first: a link keeps the strongest kind.
-KINDS = ("influenced", "relationship", "reply", "named")
-_KIND_OF_LABEL = {
-    "influenced by": "influenced",
-    "relationships": "relationship",
-    "relationship": "relationship",
-}
-# The label of a bullet: ``- Label: text`` or ``- **Label:** text`` (as the parser reads them).
-_LABEL = re.compile(r"\s*[-*+]\s+(?:\*\*([^*\n]{1,60}?):?\*\*:?|([A-Za-z][^:\n]{0,60}?):)")
 _BULLET = re.compile(r"\s*[-*+]\s")
-# "Replied to coder-09", "responding to @ada": the name right after is the one replied to.
-REPLY = re.compile(
-    r"\b(?:repl(?:ied|ies|y|ying)|respond(?:ed|s|ing)?)\s+to\s+@?([\w.-]+)", re.IGNORECASE
-)
 _LINE_LIMIT = 240
 
 
@@ -116,7 +103,7 @@ def trim(text: str, limit: int = _LINE_LIMIT) -> str:
 
 def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
     """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
-    found: list[tuple[Adopter, bytes, object]] = []
+    found: list[tuple[Adopter, bytes, FrameColumns]] = []
     pattern = term.pattern
     files = 0
     for a in world.agents():
@@ -126,31 +113,27 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         except OSError:
             continue
         files += 1
-        if pattern.search(data) is None:
+        if not term.may_hold(data) or pattern.search(data) is None:
             continue
-        soul = parse(data, agent_id=a.id)
-        rel = _rel(a.path, world.root)
-        found_uses = uses(a.id, rel, data, term, soul=soul)
+        columns = frame_columns(data)
+        found_uses = uses(a.id, _rel(a.path, world.root), data, term, soul=_headings(columns))
         if not found_uses:
             continue
         first = min(found_uses, key=lambda u: u.key)
         places = {(u.moment.position, u.label is None) for u in found_uses}
-        found.append((Adopter(a.id, first, len(places)), data, soul))
+        found.append((Adopter(a.id, first, len(places)), data, columns))
     found.sort(key=lambda t: t[0].first.key)
     adopters = [t[0] for t in found]
     ties = tied_flags([a.first.moment for a in adopters])
-    adopters = [_with(a, tied=t) for a, t in zip(adopters, ties, strict=True)]
+    adopters = [replace(a, tied=t) for a, t in zip(adopters, ties, strict=True)]
     edges: list[Link] = []
-    if links and adopters:
+    if links and len(adopters) > 1:
         names = names or AgentNames.of(world, words=False)
         rank = {a.agent_id: i for i, a in enumerate(adopters)}
-        for i, (a, (_, data, soul)) in enumerate(zip(adopters, found, strict=True)):
-            earlier = _earlier(adopters, i)
-            if not earlier:
-                continue
-            got = _links(a, data, soul, names, earlier, rank)
+        for i, (_, data, columns) in enumerate(found):
+            got = _links(adopters, i, data, columns, names, rank)
             if got:
-                adopters[i] = _with(a, links=got)
+                adopters[i] = replace(adopters[i], links=got)
                 edges.extend(got)
     dated = [a.first.moment.date for a in adopters if a.first.moment.date]
     curve: list[tuple[str, int]] = []
@@ -170,10 +153,9 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     )
 
 
-def _with(a: Adopter, **changes: object) -> Adopter:
-    from dataclasses import replace
-
-    return replace(a, **changes)
+def _headings(columns: FrameColumns) -> Soul:
+    """What ``first.uses`` reads of a soul (its frames' columns), from the headings alone."""
+    return SimpleNamespace(frames=SimpleNamespace(columns=columns))  # type: ignore[return-value]
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -183,74 +165,51 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _earlier(adopters: Sequence[Adopter], i: int) -> set[str]:
-    """The adopters whose first use the headings place before adopter ``i``'s."""
-    m = adopters[i].first.moment
-    out: set[str] = set()
-    for a in adopters[:i]:
-        if when.ordered(a.first.moment, m):
-            out.add(a.agent_id)
-    return out
-
-
 def _links(
-    a: Adopter,
+    adopters: Sequence[Adopter],
+    i: int,
     data: bytes,
-    soul: object,
+    columns: FrameColumns,
     names: AgentNames,
-    earlier: set[str],
     rank: dict[str, int],
 ) -> tuple[Link, ...]:
-    """The earlier adopters ``a``'s frames at or before its first use name, strongest link each
-    (then the latest frame)."""
-    columns = soul.frames.columns  # type: ignore[attr-defined]
+    """The earlier adopters that adopter ``i``'s frames at or before its first use name, the
+    strongest link each (then the latest frame). An earlier adopter is one whose first use the
+    headings place before this one's."""
+    a = adopters[i]
     if a.first.label is None and a.first.moment.position < 0:
         return ()  # first used in the header, before any frame
-    moments = when.frame_moments(columns)
-    limit = a.first.moment.key
+    me = a.first.moment
+    limit = me.key
     best: dict[str, Link] = {}
-    for j, m in enumerate(moments):
+
+    def earlier(agent: str) -> bool:
+        r = rank.get(agent)
+        return r is not None and r < i and when.ordered(adopters[r].first.moment, me)
+
+    for j, m in enumerate(when.frame_moments(columns)):
         if m.key > limit:
             continue
         start, end = columns.starts[j], columns.ends[j]
-        text = data[start:end].decode("utf-8", ENCODING_ERRORS)
-        number = columns.number(j)
-        label = columns.label(j)
-        kind_here = "named"
-        for k, raw in enumerate(text.split("\n")[1:], columns.lines[j] + 1):
-            if _BULLET.match(raw):
-                lm = _LABEL.match(raw)
-                said = (lm.group(1) or lm.group(2)) if lm else ""
-                kind_here = _KIND_OF_LABEL.get(label_key(said), "named")
-            elif not raw.strip():
-                kind_here = "named"
-            named = names.find(raw)
-            if kind_here == "relationship":
-                named += [names.resolve(n) for n in relationships(raw)]
-            if not named:
+        for at, src, kind in cites(names, data, start, end, a.agent_id, earlier):
+            known = best.get(src)
+            if known is not None and not _stronger(kind, m, at, known):
                 continue
-            replied = set()
-            for rm in REPLY.finditer(raw):
-                replied.update(names.find(rm.group(1)) or [names.resolve(rm.group(1).rstrip("."))])
-            for src in dict.fromkeys(named):
-                if src not in earlier or src == a.agent_id:
-                    continue
-                kind = kind_here
-                if kind == "named" and src in replied:
-                    kind = "reply"
-                link = Link(src, a.agent_id, kind, number, label, k, trim(raw), m)
-                known = best.get(src)
-                if known is None or _stronger(link, known):
-                    best[src] = link
+            stop = data.find(b"\n", at, end)
+            text = data[at : end if stop < 0 else stop].decode("utf-8", ENCODING_ERRORS)
+            line = columns.lines[j] + data.count(b"\n", start, at)
+            best[src] = Link(
+                src, a.agent_id, kind, columns.number(j), columns.label(j), line, trim(text), m
+            )
     return tuple(sorted(best.values(), key=lambda link: rank[link.source]))
 
 
-def _stronger(new: Link, old: Link) -> bool:
+def _stronger(kind: str, m: when.Moment, at: int, old: Link) -> bool:
     """A stronger kind wins; of one kind, the later frame (nearest the adoption)."""
-    a, b = KINDS.index(new.kind), KINDS.index(old.kind)
+    a, b = KINDS.index(kind), KINDS.index(old.kind)
     if a != b:
         return a < b
-    return (new.moment.key, new.line) > (old.moment.key, old.line)
+    return m.key > old.moment.key
 
 
 def tied_flags(moments: Sequence[when.Moment]) -> list[bool]:

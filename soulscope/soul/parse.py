@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 
 from soulscope.soul.model import (
@@ -411,3 +412,71 @@ def _identity(sections: list[Section]) -> dict[str, str]:
                 fields.setdefault(obs.label, obs.text)
             return fields
     return {}
+
+
+# The usual heading shapes, read in one pass over a file's bytes: ``Frame 12 — 2026-01-05
+# (08:33 UTC)``, ``Frame 2026-03-15 (19:50 UTC) — title``, ``Frame 2026-03-15``. Any other
+# ``## `` line (group 5) is read by ``parse_heading``; a title that starts with a digit could
+# hold a time of day, so it goes there too.
+_QUICK_HEADING = re.compile(
+    rb"## (?:Frame(?: (\d{1,6}))? (?:\xe2\x80\x94 )?(\d{4}-\d{2}-\d{2})"
+    rb"(?: \((\d{2}):(\d{2}) UTC\))?(?: \xe2\x80\x94 (?![\d\s])[^\r\n]*)?[ \t]*\r?$"
+    rb"|([^\n]*))",
+    re.M,
+)
+
+
+def frame_columns(data: bytes) -> FrameColumns:
+    """The columns ``parse`` gives a soul's frames (where each is, its number, date and time),
+    read from the headings alone: no frame body, section or problem is read. For scanning a
+    whole world quickly; its frames cannot be built (``parse`` the file for those)."""
+    columns = FrameColumns(data, _no_body)
+    pending: tuple[int, int] | None = None  # the frame whose end is the next block's start
+    line = 1
+    at = 0
+    for start in _block_starts(data):
+        m = _QUICK_HEADING.match(data, start)
+        line += data.count(b"\n", at, start)
+        at = start
+        if pending is not None:
+            columns.ends.append(start)
+            columns.end_lines.append(line - 1)
+            pending = None
+        other = m.group(5)
+        if other is None:
+            number = m.group(1)
+            date = m.group(2).decode()
+            hour = m.group(3)
+            time = f"{hour.decode()}:{m.group(4).decode()}" if hour else None
+            number = int(number) if number else None
+            suffix = ""
+        else:
+            heading = other.decode("utf-8", ENCODING_ERRORS).strip()
+            if not _is_frame_heading(heading):
+                continue
+            number, suffix, date, time, _title = parse_heading(heading)
+        columns.starts.append(start)
+        columns.lines.append(line)
+        columns.numbers.append(-1 if number is None else number)
+        columns.suffixes.append(suffix)
+        columns.dates.append(date and sys.intern(date))
+        columns.times.append(time and sys.intern(time))
+        pending = (start, line)
+    if pending is not None:
+        columns.ends.append(len(data))
+        columns.end_lines.append(line + data.count(b"\n", at) - (data.endswith(b"\n")))
+    return columns
+
+
+def _block_starts(data: bytes) -> Iterator[int]:
+    """Where each ``## `` line starts (what ``_BLOCK`` finds), by searching for the bytes."""
+    at = 0 if data.startswith(b"## ") else data.find(b"\n## ")
+    while at >= 0:
+        if data[at] == 10:  # the newline before it
+            at += 1
+        yield at
+        at = data.find(b"\n## ", at)
+
+
+def _no_body(columns: FrameColumns, i: int) -> Frame:
+    raise TypeError("frame_columns() reads headings only: parse() the file to build its frames")
