@@ -166,7 +166,8 @@ def cites(
 ) -> Iterator[tuple[int, str, str]]:
     """Every agent ``data[start:end]`` (whole lines of a soul file) names, as (offset of the
     line, agent id, kind): ``influenced`` in an ``Influenced by:`` bullet, ``relationship`` in
-    a ``Relationships:`` bullet, ``reply`` right after "replied to", else ``named``. Read from
+    a ``Relationships:`` bullet, ``reply`` right after "replied to", else ``named`` (but not
+    for an id that is a plain word, like ``system``: in running text that is the word). Read from
     the bytes: only the runs of characters a name can be are looked up. With ``wanted``, only
     the agents it accepts (a frame naming none of them is passed over at once)."""
     runs = _HYPHENATED if names.hyphenated else _ANY_RUN
@@ -196,4 +197,6 @@ def cites(
         kind, replied = known
         if kind == "named" and token in replied:
             kind = "reply"
+        if kind == "named" and token.isalpha():
+            continue  # an id that is a plain word ("system"): in running text, mostly the word
         yield at, who, kind
