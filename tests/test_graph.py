@@ -113,3 +113,16 @@ def test_cli_json_graphml_and_bad_dates(tmp_path: Path, capsys: pytest.CaptureFi
     assert "is not a date" in capsys.readouterr().err
     with pytest.raises(GraphError):
         influence(World.open(tmp_path / "w"), since="2026-02-01", until="2026-01-01")
+
+
+def test_frame_dates_place_frames_as_the_parser_and_when_do(early_world: Path) -> None:
+    from soulscope.history.graph import frame_dates
+    from soulscope.soul import when
+    from soulscope.soul.parse import parse
+
+    for path in (early_world / "memory").glob("*.md"):
+        data = path.read_bytes()
+        columns = parse(data).frames.columns
+        starts, ends, dates = frame_dates(data)
+        assert starts == list(columns.starts) and ends == list(columns.ends)
+        assert dates == [m.date for m in when.frame_moments(columns)], path.name

@@ -16,13 +16,16 @@ of 10,000 agents is read as fast as its bytes allow.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
 from soulscope.history.names import KINDS, AgentNames, cites
-from soulscope.soul.parse import frame_columns
+from soulscope.soul.model import ENCODING_ERRORS
+from soulscope.soul.parse import block_starts, parse_heading
 from soulscope.world import World
 
 SAMPLED_BETWEENNESS = 2000  # above this many agents betweenness is estimated from SAMPLES
@@ -34,14 +37,19 @@ class GraphError(Exception):
     """A window that cannot be read (a date that is not one): one sentence."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Arc:
     source: str  # the agent that shaped
     target: str  # the agent whose memory says so
     weight: int = 0  # frames that say so
-    kinds: Counter[str] = field(default_factory=Counter)  # frames per strongest kind
+    counts: tuple[int, ...] = (0, 0, 0, 0)  # frames per strongest kind, in KINDS order
     first: str | None = None  # the earliest date of those frames
     last: str | None = None
+
+    @property
+    def kinds(self) -> Counter[str]:
+        """Frames per strongest kind, the kinds that occur."""
+        return Counter({k: n for k, n in zip(KINDS, self.counts, strict=True) if n})
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +95,9 @@ class Influence:
         return sorted(self.nodes.values(), key=lambda n: (-n.betweenness, n.agent))
 
     def strongest(self) -> list[Arc]:
-        return sorted(self.arcs.values(), key=lambda a: (-a.weight, a.source, a.target))
+        arcs = sorted(self.arcs.values(), key=lambda a: (a.source, a.target))
+        arcs.sort(key=lambda a: a.weight, reverse=True)  # stable: ties stay by name
+        return arcs
 
     def influencers(self, agent: str) -> list[Arc]:
         """The arcs into ``agent``: who shaped it, strongest first."""
@@ -156,6 +166,7 @@ def influence(
     tally: dict[tuple[str, str], list] = {}
     frames = files = 0
     present: set[str] = set()
+    window = since is not None or until is not None
     for a in world.agents():
         try:
             with open(a.path, "rb") as f:
@@ -164,42 +175,87 @@ def influence(
             continue
         files += 1
         present.add(a.id)
-        columns = frame_columns(data)
-        for j, d in enumerate(_dates(columns.dates)):
-            if (since or until) and (d is None or (since and d < since) or (until and d > until)):
+        starts, ends, dates = frame_dates(data)
+        if not starts:
+            continue
+        inside = [
+            not window
+            or (d is not None and (not since or d >= since) and (not until or d <= until))
+            for d in dates
+        ]
+        frames += sum(inside)
+        # the names of the whole file in one pass, each placed in its frame (they come in order)
+        j, stop = -1, -1
+        strongest: dict[str, int] = {}
+        for at, who, kind in cites(names, data, starts[0], len(data), a.id):
+            if at >= stop:
+                _count(tally, strongest, a.id, dates[j] if j >= 0 else None)
+                j = bisect_right(starts, at) - 1
+                stop = (
+                    ends[j] if at < ends[j] else starts[j + 1] if j + 1 < len(starts) else len(data)
+                )
+                if at >= ends[j] or not inside[j]:
+                    j = -1  # a section between frames, or a frame outside the window
+                    continue
+            if j < 0:
                 continue
-            frames += 1
-            strongest: dict[str, int] = {}
-            for _, who, kind in cites(names, data, columns.starts[j], columns.ends[j], a.id):
-                k = _KIND_INDEX[kind]
-                if strongest.get(who, 9) > k:
-                    strongest[who] = k
-            for who, k in strongest.items():
-                row = tally.get((who, a.id))
-                if row is None:
-                    row = tally[(who, a.id)] = [0, 0, 0, 0, 0, d, d]
-                row[0] += 1
-                row[1 + k] += 1
-                if d is not None:
-                    if row[5] is None or d < row[5]:
-                        row[5] = d
-                    if row[6] is None or d > row[6]:
-                        row[6] = d
+            k = _KIND_INDEX[kind]
+            if strongest.get(who, 9) > k:
+                strongest[who] = k
+        _count(tally, strongest, a.id, dates[j] if j >= 0 else None)
     arcs = {
-        key: Arc(
-            key[0],
-            key[1],
-            row[0],
-            Counter({kind: n for kind, n in zip(KINDS, row[1:5], strict=True) if n}),
-            row[5],
-            row[6],
-        )
+        key: Arc(key[0], key[1], row[0], tuple(row[1:5]), row[5], row[6])
         for key, row in tally.items()
     }
     g = Influence(world.name, since, until, arcs, frames=frames, agents=files)
     if measures:
         _measure(g, present)
     return g
+
+
+def _count(tally: dict, strongest: dict[str, int], target: str, d: str | None) -> None:
+    """One frame's names into the tally (each agent once, its strongest kind), then forgotten."""
+    for who, k in strongest.items():
+        row = tally.get((who, target))
+        if row is None:
+            row = tally[(who, target)] = [0, 0, 0, 0, 0, d, d]
+        row[0] += 1
+        row[1 + k] += 1
+        if d is not None:
+            if row[5] is None or d < row[5]:
+                row[5] = d
+            if row[6] is None or d > row[6]:
+                row[6] = d
+    strongest.clear()
+
+
+_DATE = re.compile(rb"\d{4}-\d{2}-\d{2}")
+
+
+def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
+    """Where each frame of a soul file's bytes starts and ends, and its date as ``soul.when``
+    places it (an undated frame takes the nearest dated frame's before it, else after it):
+    read from the headings alone, each looked at once."""
+    starts: list[int] = []
+    ends: list[int] = []
+    dates: list[str | None] = []
+    for start in block_starts(data):
+        if starts and len(ends) < len(starts):
+            ends.append(start)
+        eol = data.find(b"\n", start)
+        heading = data[start + 3 : len(data) if eol < 0 else eol].strip()
+        if not (heading.startswith(b"Frame") and not heading[5:6].isalnum()):
+            continue
+        m = _DATE.search(heading)
+        if m is not None:
+            date: str | None = m.group().decode()
+        else:  # a date in words ("March 14, 2026"), or none
+            date = parse_heading(heading.decode("utf-8", ENCODING_ERRORS))[2]
+        starts.append(start)
+        dates.append(date)
+    if len(ends) < len(starts):
+        ends.append(len(data))
+    return starts, ends, _dates(dates)
 
 
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
@@ -231,8 +287,7 @@ def _measure(g: Influence, present: set[str]) -> None:
 
     d = nx.DiGraph()
     d.add_nodes_from(present)
-    for a in g.arcs.values():
-        d.add_edge(a.source, a.target, weight=a.weight)
+    d.add_weighted_edges_from((s, t, a.weight) for (s, t), a in g.arcs.items())
     if d.number_of_nodes() == 0:
         return
     # Influence flows from the named to the one who names: PageRank on the reversed arcs
@@ -243,10 +298,13 @@ def _measure(g: Influence, present: set[str]) -> None:
     # estimated from SAMPLES sources with a fixed seed above SAMPLED_BETWEENNESS agents.
     k = min(n, SAMPLES) if n > SAMPLED_BETWEENNESS else None
     between = nx.betweenness_centrality(d, k=k, seed=SEED)
-    u = d.to_undirected()
-    for x, y in u.edges():
-        w = d.get_edge_data(x, y, {}).get("weight", 0) + d.get_edge_data(y, x, {}).get("weight", 0)
-        u[x][y]["weight"] = w
+    both: dict[tuple[str, str], int] = {}  # the two directions of a pair, weighed together
+    for (s, t), a in g.arcs.items():
+        pair = (s, t) if s < t else (t, s)
+        both[pair] = both.get(pair, 0) + a.weight
+    u = nx.Graph()
+    u.add_nodes_from(d)
+    u.add_weighted_edges_from((s, t, w) for (s, t), w in both.items())
     found = (
         community.louvain_communities(u, weight="weight", seed=SEED) if u.number_of_edges() else []
     )
@@ -271,7 +329,7 @@ def _measure(g: Influence, present: set[str]) -> None:
 
 
 def graph_dict(g: Influence) -> dict:
-    """``graph --json``: nodes with their measures, weighted arcs, groups."""
+    """``graph --json``: nodes with their measures, weighted arcs (strongest first), groups."""
     return {
         "world": g.world,
         "since": g.since,
@@ -294,7 +352,7 @@ def graph_dict(g: Influence) -> dict:
                 "from": a.source,
                 "to": a.target,
                 "weight": a.weight,
-                "kinds": {k: a.kinds[k] for k in KINDS if a.kinds.get(k)},
+                "kinds": {k: c for k, c in zip(KINDS, a.counts, strict=True) if c},
                 "first": a.first,
                 "last": a.last,
             }

@@ -434,7 +434,7 @@ def frame_columns(data: bytes) -> FrameColumns:
     pending: tuple[int, int] | None = None  # the frame whose end is the next block's start
     line = 1
     at = 0
-    for start in _block_starts(data):
+    for start in block_starts(data):
         m = _QUICK_HEADING.match(data, start)
         line += data.count(b"\n", at, start)
         at = start
@@ -468,7 +468,7 @@ def frame_columns(data: bytes) -> FrameColumns:
     return columns
 
 
-def _block_starts(data: bytes) -> Iterator[int]:
+def block_starts(data: bytes) -> Iterator[int]:
     """Where each ``## `` line starts (what ``_BLOCK`` finds), by searching for the bytes."""
     at = 0 if data.startswith(b"## ") else data.find(b"\n## ")
     while at >= 0:
