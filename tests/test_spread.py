@@ -107,6 +107,7 @@ def test_chains_cite_real_bullets_at_or_before_the_first_use(early: Path) -> Non
             assert order.index(e.source) < order.index(e.target)
             first = s.adopter(e.target).first.moment
             assert e.moment.key <= first.key
+            assert e.moment.position <= first.position or when.ordered(e.moment, first)
             assert when.ordered(s.adopter(e.source).first.moment, first)
             checked += 1
     assert checked > 0

@@ -188,7 +188,10 @@ def _links(
         return r is not None and r < i and when.ordered(adopters[r].first.moment, me)
 
     for j, m in enumerate(when.frame_moments(columns)):
-        if m.key > limit:
+        # At or before the first use: not after it by time, and either appended before it or
+        # placed before it by its heading (a frame of the same day further down the file,
+        # without a time of day, may have come after it).
+        if m.key > limit or (j > me.position and not when.ordered(m, me)):
             continue
         start, end = columns.starts[j], columns.ends[j]
         for at, src, kind in cites(names, data, start, end, a.agent_id, earlier):
