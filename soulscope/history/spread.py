@@ -104,7 +104,6 @@ def trim(text: str, limit: int = _LINE_LIMIT) -> str:
 def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
     """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
     found: list[tuple[Adopter, bytes, FrameColumns]] = []
-    pattern = term.pattern
     files = 0
     for a in world.agents():
         try:
@@ -113,10 +112,15 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         except OSError:
             continue
         files += 1
-        if not term.may_hold(data) or pattern.search(data) is None:
+        if not term.may_hold(data):
+            continue
+        lines = term.lines(data)
+        if not lines:
             continue
         columns = frame_columns(data)
-        found_uses = uses(a.id, _rel(a.path, world.root), data, term, soul=_headings(columns))
+        found_uses = uses(
+            a.id, _rel(a.path, world.root), data, term, lines, soul=_headings(columns)
+        )
         if not found_uses:
             continue
         first = min(found_uses, key=lambda u: u.key)
@@ -187,23 +191,40 @@ def _links(
         r = rank.get(agent)
         return r is not None and r < i and when.ordered(adopters[r].first.moment, me)
 
-    for j, m in enumerate(when.frame_moments(columns)):
-        # At or before the first use: not after it by time, and either appended before it or
-        # placed before it by its heading (a frame of the same day further down the file,
-        # without a time of day, may have come after it).
-        if m.key > limit or (j > me.position and not when.ordered(m, me)):
+    moments = when.frame_moments(columns)
+    starts = columns.starts
+    # The frames that can hold a link: up to the first use's, and any later in the file that
+    # its heading places before it (timestamps go backwards in real files).
+    last = max(me.position, 0)
+    for j in range(len(moments) - 1, last, -1):
+        if moments[j].key <= limit and when.ordered(moments[j], me):
+            last = j
+            break
+    # every name of those frames in one pass, each placed in its frame (they come in order)
+    j, stop, m, keep = -1, -1, me, False
+    for at, src, kind in cites(names, data, starts[0], columns.ends[last], a.agent_id, earlier):
+        if at >= stop:
+            j = bisect_right(starts, at) - 1
+            stop = columns.ends[j]
+            m = moments[j]
+            # At or before the first use: not after it by time, and either appended before it
+            # or placed before it by its heading (a frame of the same day further down the
+            # file, without a time of day, may have come after it). Not a section between
+            # frames either.
+            keep = at < stop and m.key <= limit and (j <= me.position or when.ordered(m, me))
+            if at >= stop:  # a section after frame j: up to the next frame
+                stop = starts[j + 1] if j + 1 < len(starts) else len(data)
+        if not keep:
             continue
-        start, end = columns.starts[j], columns.ends[j]
-        for at, src, kind in cites(names, data, start, end, a.agent_id, earlier):
-            known = best.get(src)
-            if known is not None and not _stronger(kind, m, at, known):
-                continue
-            stop = data.find(b"\n", at, end)
-            text = data[at : end if stop < 0 else stop].decode("utf-8", ENCODING_ERRORS)
-            line = columns.lines[j] + data.count(b"\n", start, at)
-            best[src] = Link(
-                src, a.agent_id, kind, columns.number(j), columns.label(j), line, trim(text), m
-            )
+        known = best.get(src)
+        if known is not None and not _stronger(kind, m, at, known):
+            continue
+        end = data.find(b"\n", at, stop)
+        text = data[at : stop if end < 0 else end].decode("utf-8", ENCODING_ERRORS)
+        line = columns.lines[j] + data.count(b"\n", starts[j], at)
+        best[src] = Link(
+            src, a.agent_id, kind, columns.number(j), columns.label(j), line, trim(text), m
+        )
     return tuple(sorted(best.values(), key=lambda link: rank[link.source]))
 
 

@@ -420,7 +420,7 @@ def _identity(sections: list[Section]) -> dict[str, str]:
 # hold a time of day, so it goes there too.
 _QUICK_HEADING = re.compile(
     rb"## (?:Frame(?: (\d{1,6}))? (?:\xe2\x80\x94 )?(\d{4}-\d{2}-\d{2})"
-    rb"(?: \((\d{2}):(\d{2}) UTC\))?(?: \xe2\x80\x94 (?![\d\s])[^\r\n]*)?[ \t]*\r?$"
+    rb"(?: \((\d{2}:\d{2}) UTC\))?(?: \xe2\x80\x94 (?![\d\s])[^\r\n]*)?[ \t]*\r?$"
     rb"|([^\n]*))",
     re.M,
 )
@@ -431,41 +431,55 @@ def frame_columns(data: bytes) -> FrameColumns:
     read from the headings alone: no frame body, section or problem is read. For scanning a
     whole world quickly; its frames cannot be built (``parse`` the file for those)."""
     columns = FrameColumns(data, _no_body)
-    pending: tuple[int, int] | None = None  # the frame whose end is the next block's start
+    starts, ends, lines, end_lines = columns.starts, columns.ends, columns.lines, columns.end_lines
+    numbers, suffixes, dates, times = (
+        columns.numbers,
+        columns.suffixes,
+        columns.dates,
+        columns.times,
+    )
+    strings = _HEADING_STRINGS
+    match, count = _QUICK_HEADING.match, data.count
+    open_frame = False  # the last frame ends where the next block starts
     line = 1
     at = 0
     for start in block_starts(data):
-        m = _QUICK_HEADING.match(data, start)
-        line += data.count(b"\n", at, start)
+        m = match(data, start)
+        line += count(b"\n", at, start)
         at = start
-        if pending is not None:
-            columns.ends.append(start)
-            columns.end_lines.append(line - 1)
-            pending = None
-        other = m.group(5)
+        if open_frame:
+            ends.append(start)
+            end_lines.append(line - 1)
+            open_frame = False
+        number_b, date_b, time_b, other = m.groups()
         if other is None:
-            number = m.group(1)
-            date = m.group(2).decode()
-            hour = m.group(3)
-            time = f"{hour.decode()}:{m.group(4).decode()}" if hour else None
-            number = int(number) if number else None
-            suffix = ""
+            # the same dates and times recur in thousands of headings: decoded once each
+            date = strings.get(date_b) or strings.setdefault(date_b, sys.intern(date_b.decode()))
+            time = time_b and (
+                strings.get(time_b) or strings.setdefault(time_b, sys.intern(time_b.decode()))
+            )
+            numbers.append(int(number_b) if number_b else -1)
+            suffixes.append("")
         else:
             heading = other.decode("utf-8", ENCODING_ERRORS).strip()
             if not _is_frame_heading(heading):
                 continue
             number, suffix, date, time, _title = parse_heading(heading)
-        columns.starts.append(start)
-        columns.lines.append(line)
-        columns.numbers.append(-1 if number is None else number)
-        columns.suffixes.append(suffix)
-        columns.dates.append(date and sys.intern(date))
-        columns.times.append(time and sys.intern(time))
-        pending = (start, line)
-    if pending is not None:
-        columns.ends.append(len(data))
-        columns.end_lines.append(line + data.count(b"\n", at) - (data.endswith(b"\n")))
+            date, time = date and sys.intern(date), time and sys.intern(time)
+            numbers.append(-1 if number is None else number)
+            suffixes.append(suffix)
+        starts.append(start)
+        lines.append(line)
+        dates.append(date)
+        times.append(time)
+        open_frame = True
+    if open_frame:
+        ends.append(len(data))
+        end_lines.append(line + count(b"\n", at) - (data.endswith(b"\n")))
     return columns
+
+
+_HEADING_STRINGS: dict[bytes, str] = {}  # a date's or time's bytes -> the string (shared)
 
 
 def block_starts(data: bytes) -> Iterator[int]:
