@@ -169,13 +169,8 @@ def cites(
     a ``Relationships:`` bullet, ``reply`` right after "replied to", else ``named`` (but not
     for an id that is a plain word, like ``system``: in running text that is the word). Read from
     the bytes: only the runs of characters a name can be are looked up. With ``wanted``, only
-    the agents it accepts (a frame naming none of them is passed over at once)."""
+    the agents it accepts."""
     runs = _HYPHENATED if names.hyphenated else _ANY_RUN
-    if wanted is not None and not any(
-        who is not None and wanted(who)
-        for who in map(names.from_bytes, runs.findall(data, start, end))
-    ):
-        return
     kinds: dict[int, tuple[str, set[bytes]]] = {}
     for m in runs.finditer(data, start, end):
         token = m.group()

@@ -10,8 +10,8 @@ first use: in an ``Influenced by:`` bullet, a ``Relationships:`` bullet, a reply
 coder-09"), or anywhere else in those frames; each link cites the bullet (frame and line). An
 earlier adopter is one whose first use the headings place before this agent's.
 
-Files that never hold the term are not parsed: every file is scanned for the term's pattern
-first (a world of 10,000 agents is mostly files without it).
+No file is parsed: each is searched for the term's words, then its pattern, and only the
+headings (``soul.parse.frame_columns``) and names of the files that hold it are read.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from soulscope.history.first import Use, uses
+from soulscope.history.mentions import trim
 from soulscope.history.names import KINDS, AgentNames, cites
 from soulscope.soul import when
-from soulscope.soul.model import ENCODING_ERRORS, FrameColumns, Soul, clean
+from soulscope.soul.model import ENCODING_ERRORS, FrameColumns, Soul
 from soulscope.soul.parse import frame_columns
 from soulscope.soul.terms import Term
 from soulscope.world import World
 
 _BULLET = re.compile(r"\s*[-*+]\s")
-_LINE_LIMIT = 240
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +94,6 @@ class Spread:
                 break
             out.append(a)
         return [a for a in out if not a.links]
-
-
-def trim(text: str, limit: int = _LINE_LIMIT) -> str:
-    text = " ".join(clean(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
@@ -187,9 +182,16 @@ def _links(
     limit = me.key
     best: dict[str, Link] = {}
 
+    known_earlier: dict[str, bool] = {}
+
     def earlier(agent: str) -> bool:
-        r = rank.get(agent)
-        return r is not None and r < i and when.ordered(adopters[r].first.moment, me)
+        found = known_earlier.get(agent)
+        if found is None:
+            r = rank.get(agent)
+            found = known_earlier[agent] = (
+                r is not None and r < i and when.ordered(adopters[r].first.moment, me)
+            )
+        return found
 
     moments = when.frame_moments(columns)
     starts = columns.starts
