@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from soulscope.history.timeline import Timeline  # noqa: E402
+from soulscope.soul.terms import Term  # noqa: E402
 from soulscope.world import World  # noqa: E402
 
 BUNDLE = ROOT.parent / "shared" / "corpus" / "rappterbook" / "history.bundle"
@@ -169,10 +170,13 @@ def measure(repo: Path, agent: str, term: str) -> list[tuple[str, float, float]]
         t.diff(agent, shas[-1], shas[0])
         t.git.close()
 
-    def soulscope_first() -> None:
-        t = fresh()
-        t.first_mention(term, agent)
-        t.git.close()
+    def soulscope_first(mode: str) -> Callable[[], None]:
+        def run() -> None:
+            t = fresh()
+            t.first_mention(Term(term, mode), agent)
+            t.git.close()
+
+        return run
 
     return [
         (
@@ -198,9 +202,16 @@ def measure(repo: Path, agent: str, term: str) -> list[tuple[str, float, float]]
             best_of(lambda: git(repo, "diff", shas[-1], shas[0], "--", path)),
         ),
         (
-            "first mention",
-            best_of(soulscope_first),
+            "first mention, exact (git log -S)",
+            best_of(soulscope_first("exact")),
             best_of(lambda: git(repo, "log", f"-S{term}", "--reverse", "--format=%H", "--", path)),
+        ),
+        (
+            "first mention, as a word (git log -G -i)",
+            best_of(soulscope_first("word")),
+            best_of(
+                lambda: git(repo, "log", f"-G{term}", "-i", "--reverse", "--format=%H", "--", path)
+            ),
         ),
     ]
 

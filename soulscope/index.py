@@ -23,7 +23,8 @@ from pathlib import Path
 
 import soulscope
 from soulscope.config import cache_dir
-from soulscope.soul import model, parse, trajectory, when
+from soulscope.soul import chapters, counters, model, parse, trajectory, when
+from soulscope.soul import format as grammar
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary, Statement, summarize
 from soulscope.world import AgentFile, World, WorldError
@@ -61,12 +62,13 @@ _fingerprint: str | None = None
 
 def fingerprint() -> str:
     """What the rows depend on: the index format, soulscope's version, the code that parses soul
-    files and builds arcs, and the fields of the summaries. Another value means a stale index."""
+    files and builds arcs (and their chapters), and the fields of the summaries. Another value
+    means a stale index."""
     global _fingerprint
     with _fingerprint_lock:
         if _fingerprint is None:
             h = hashlib.sha256(f"{INDEX_FORMAT} {soulscope.__version__}".encode())
-            for module in (model, parse, trajectory, when):
+            for module in (model, parse, grammar, counters, trajectory, when, chapters):
                 h.update(Path(module.__file__).read_bytes())
             for kind in (ArcSummary, Statement):
                 h.update(" ".join(f.name for f in dataclasses.fields(kind)).encode())

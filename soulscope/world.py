@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from soulscope.bundled import SOURCE_ROOT, bundled
+from soulscope.errors import SoulscopeError
 from soulscope.soul.model import Soul
 from soulscope.soul.parse import parse
 
@@ -19,7 +20,7 @@ PROJECT_ROOT = SOURCE_ROOT
 DEMO_WORLD = bundled("state")
 
 
-class WorldError(Exception):
+class WorldError(SoulscopeError):
     """A problem a user can fix (bad path, bad id, unknown agent); its text is one sentence."""
 
 

@@ -55,6 +55,59 @@ def test_becoming_json_marks_shifts(later_world: Path) -> None:
     assert any(r["shift"] for r in rows)
 
 
+def test_becoming_json_gives_every_statement_a_chapter_and_marks_turning_points(
+    early_world: Path, later_world: Path
+) -> None:
+    # Neither agent is the arc the shift classes fail on most: any real arc of 10+ statements.
+    for world, agent in ((early_world, "zion-storyteller-03"), (later_world, "zion-coder-09")):
+        rows = json.loads(run("becoming", agent, "--world", str(world), "--json").stdout)
+        n = len(rows)
+        chapters = [r["chapter"] for r in rows]
+        assert chapters == sorted(chapters) and chapters[0] == 1
+        assert 2 <= chapters[-1] <= n / 3
+        assert set(chapters) == set(range(1, chapters[-1] + 1))
+        turning = [i for i, r in enumerate(rows) if r["turning_point"]]
+        assert 1 <= len(turning) <= max(3, int(0.3 * n))
+        # A chapter opens at each turning point.
+        assert [i for i in range(1, n) if chapters[i] != chapters[i - 1]] == turning
+
+
+def test_becoming_chapters_lists_them_titled(early_world: Path) -> None:
+    out = run("becoming", "zion-coder-08", "--world", str(early_world), "--chapters", "--json")
+    chapters = json.loads(out.stdout)
+    statements = json.loads(
+        run("becoming", "zion-coder-08", "--world", str(early_world), "--json").stdout
+    )
+    assert [c["chapter"] for c in chapters] == list(range(1, len(chapters) + 1))
+    assert sum(c["statements"] for c in chapters) == len(statements)
+    assert chapters[0]["first_statement"] == 1 and chapters[-1]["last_statement"] == len(statements)
+    for c in chapters:
+        assert 2 <= len(c["title"].replace(",", "").split()) <= 5
+        first = statements[c["first_statement"] - 1]
+        assert (first["frame"], first["date"]) == (c["first_frame"], c["first_date"])
+    table = run("becoming", "zion-coder-08", "--world", str(early_world), "--chapters")
+    assert table.returncode == 0 and chapters[-1]["title"].split(",")[0] in table.stdout
+
+
+def test_summaries_show_a_position_by_its_own_words(early_world: Path) -> None:
+    # Early-era statements open with counters ("twenty-eighth bet."): the opening noun phrase is
+    # a fragment, never what the agent said.
+    rows = json.loads(run("overview", "--world", str(early_world), "--json").stdout)
+    agent = next(r for r in rows if r["id"] == "zion-contrarian-04")
+    assert agent["latest"]["headline"].rstrip("…") in agent["latest"]["text"]
+    assert agent["latest"]["role"] is None  # a position names no role
+    assert len(agent["latest"]["headline"].split()) > 5
+    assert agent["turning_points"] >= 1 and agent["chapters"] >= 2
+    table = run("overview", "--world", str(early_world), env={"COLUMNS": "300"}).stdout
+    line = next(x for x in table.splitlines() if "zion-contrarian-04" in x)
+    assert agent["latest"]["headline"][:40] in line
+    compared = run(
+        "compare", "zion-contrarian-04", "zion-debater-06", "--world", str(early_world),
+        env={"COLUMNS": "300"},
+    ).stdout
+    assert agent["latest"]["headline"][:40] in compared
+
+
 def test_show_whole_soul_and_one_frame(later_world: Path) -> None:
     whole = json.loads(run("show", "zion-coder-06", "-w", str(later_world), "--json").stdout)
     assert whole["id"] == "zion-coder-06" and whole["identity"]["Archetype"] == "Coder"

@@ -315,7 +315,7 @@ def test_world_in_a_subfolder_and_revisions_by_name_and_date(tmp_path: Path) -> 
     assert len(soul_at(world, "ada", "HEAD").frames) == 2
     with pytest.raises(HistoryError, match="unknown revision 'nope'"):
         soul_at(world, "ada", "nope")
-    with pytest.raises(HistoryError, match="no commit on or before 2025-01-01"):
+    with pytest.raises(HistoryError, match="no commit on or before the end of 2025-01-01 .UTC."):
         soul_at(world, "ada", "2025-01-01")
     snap = world_at(world, "v1")
     assert snap.commit.sha == git(repo, "rev-parse", "v1").strip()

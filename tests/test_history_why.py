@@ -405,3 +405,130 @@ def test_becoming_json_gives_kind_magnitude_and_from_mismatch(tmp_path: Path) ->
     assert rows[0]["magnitude"] == 0 and 0 < rows[1]["magnitude"] <= 1
     table = run("becoming", CODER, "-w", str(tmp_path / "w"))
     assert "from ≠ previous" in table.stdout and "shift" in table.stdout
+
+
+def _dated_items(why) -> list[tuple[str, str, int | None]]:
+    """(agent, date, frame number) of every dated item a dossier offers as evidence."""
+    out = [(s.agent, s.date, s.number) for s in why.influencer_states if s.date]
+    out += [(p.place.agent, p.place.date, p.place.number) for p in why.precursors]
+    for p in why.posts:
+        if p.date:
+            out.append((p.author, p.date[:10], int(p.frame) if p.frame else None))
+        out += [(m.agent, m.date, m.number) for m in p.mentions]
+    return [i for i in out if i[1]]
+
+
+def _after(item: tuple[str, str, int | None], st) -> bool:
+    _, date, number = item
+    if not st.date:
+        return False
+    same_day_later = number is not None and st.number is not None and number > st.number
+    return date > st.date or (date == st.date and same_day_later)
+
+
+@pytest.mark.parametrize("source", ["later", "demo"])
+def test_dossier_evidence_comes_before_the_statement(source, later_world, tmp_path) -> None:
+    """Over the last six statements of every agent, no dated item of a dossier comes from after
+    the statement it explains (the later era's files were full of them)."""
+    from soulscope.sim.demo import make_demo
+    from soulscope.soul.trajectory import arc
+
+    if source == "later":
+        world = World.open(later_world)
+    else:
+        world = World.open(make_demo(tmp_path / "demo", frames=8).root)
+    checked = 0
+    for a in world.agents():
+        statements = arc(world.read(a.id))
+        for k in range(max(1, len(statements) - 5), len(statements) + 1):
+            why = explain(world, a.id, index=k)
+            items = _dated_items(why)
+            checked += len(items)
+            late = [i for i in items if _after(i, why.statement)]
+            assert not late, (a.id, why.statement.frame_label, late)
+    assert checked > 0
+
+
+def test_a_counter_is_not_a_thread(tmp_path: Path) -> None:
+    from soulscope.history.mentions import thread_ids
+
+    assert thread_ids("Bet #27 on #4775: Field Note #3, Case File #20") == [4775]
+    assert thread_ids("Replied on #7448; cross-thread evidence from #4734/#4669") == [
+        7448,
+        4734,
+        4669,
+    ]
+    assert thread_ids("Connected: #11, #12") == [11, 12]
+    assert thread_ids("revived #4690, rocket #4704") == [4690, 4704]
+    # Two agents' numbered series with the same number do not make a thread between them.
+    plain = tmp_path / "w"
+    (plain / "memory").mkdir(parents=True)
+    (plain / "memory" / f"{CODER}.md").write_text(
+        soul("## Frame 1 — 2026-03-01\n- Bet #27: tests first.\n- Becoming: the bettor.\n\n")
+    )
+    (plain / "memory" / "zion-debater-03.md").write_text(
+        "# D\n\n## Frame 1 — 2026-02-01\n- Razor #27: cut it.\n- Becoming: the razor.\n\n"
+    )
+    why = explain(World.open(plain), CODER, index=1)
+    assert why.threads == () and why.posts == ()
+
+
+def test_frames_that_arrived_together_are_dated_by_their_headings(tmp_path: Path) -> None:
+    repo = init(tmp_path / "w")
+    (repo / "memory").mkdir()
+    (repo / "memory" / f"{CODER}.md").write_text(soul(F1, F2))
+    commit(repo, "import the world")
+    why = explain(World.open(repo), CODER, index=2)
+    assert why.together and why.commit is not None
+    assert "arrived together" in why.bulk_note and "2026-03-02" in why.bulk_note
+    assert "arrived together" in why.narrative and "wrote it" not in why.narrative
+    out = run("why", CODER, "--shift", "2", "-w", str(repo), "--json", "--offline")
+    data = json.loads(out.stdout)
+    assert data["arrived_together"] is True and data["frame"] == 2
+
+
+def test_thin_evidence_is_said(tmp_path: Path) -> None:
+    plain = tmp_path / "w"
+    (plain / "memory").mkdir(parents=True)
+    (plain / "memory" / f"{CODER}.md").write_text(
+        soul("## Frame 1 — 2026-03-01\n- Wrote code.\n- Becoming: the lone builder.\n\n")
+    )
+    why = explain(World.open(plain), CODER, index=1)
+    assert why.thin and "2026-03-01" in why.thin
+
+
+def _frames_named(value, path="") -> list[tuple[str, object]]:
+    """Every ``"frame"`` value in a JSON document, with where it is."""
+    out = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "frame":
+                out.append((f"{path}.frame", v))
+            if k != "frame_log":  # the frame runner's own log, written by the brain
+                out += _frames_named(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _frames_named(v, f"{path}[{i}]")
+    return out
+
+
+def test_every_json_view_names_a_frame_by_its_number(later_world: Path) -> None:
+    """ "frame" is the integer frame number or null in every --json view."""
+    w = str(later_world)
+    views = [
+        ("becoming", "zion-coder-06"),
+        ("compare", "zion-coder-06", "zion-coder-09"),
+        ("why", "zion-coder-06", "--shift", "-1", "--offline"),
+        ("why", "zion-coder-06", "--frame", "237", "--offline"),
+        ("first", "types"),
+        ("search", "ownership of types", "--mode", "bm25"),
+        ("show", "zion-reviewer-01"),
+        ("overview",),
+    ]
+    for args in views:
+        out = run(*args, "-w", w, "--json")
+        assert out.returncode == 0, (args, out.stderr)
+        found = _frames_named(json.loads(out.stdout))
+        assert found, args
+        bad = [(p, v) for p, v in found if v is not None and type(v) is not int]
+        assert not bad, (args, bad[:3])

@@ -217,3 +217,10 @@ def test_repeated_headings_are_found_among_hashes_that_collide() -> None:
     keys = array("q", [0, 1 << 20, 2 << 20, 0, 1 << 20, -5, 7, -5, 3 << 40])
     assert _repeated(keys) == {0, 1 << 20, -5}
     assert _repeated(array("q")) == set()
+
+
+def test_a_time_that_says_its_zone_is_read_wherever_it_stands() -> None:
+    from soulscope.soul.parse import parse_heading
+
+    assert parse_heading("Frame 2026-03-13 (morning sim 07:00 UTC)")[3] == "07:00"
+    assert parse_heading("Frame 2026-03-15 — Sol 12:30 report")[3] is None

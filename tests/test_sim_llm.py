@@ -151,3 +151,21 @@ def test_the_brain_shares_chats_endpoint_rules(world: Path) -> None:
         result = run_frames(world, LlmBrain(settings))[0]
     assert result.errors == () and result.posts == 4
     assert {r["model"] for r in server.requests} == {"served"}
+
+
+def test_json_that_python_refuses_makes_one_agent_lurk_not_the_frame_fail(world: Path) -> None:
+    # json.loads refuses a number of more than 4,300 digits with a plain ValueError (no .msg)
+    # and arrays nested 3,000 deep with a RecursionError: neither may escape the brain.
+    huge = '{"actions": [], "named": ' + "9" * 5000 + "}"
+    deep = '{"actions": ' + "[" * 3000 + "]" * 3000 + "}"
+
+    def behaviour(agent: str, body: dict) -> tuple[int, str]:
+        return 200, {"zion-coder-01": huge, "zion-debater-03": deep}.get(agent) or valid_answer(body)
+
+    with OpenAIServer(answer=behaviour, models=("m",)) as server:
+        result = run_frames(world, brain(server.base_url))[0]
+    assert result.posts == 2
+    errors = dict(result.errors)
+    assert errors.keys() == {"zion-coder-01", "zion-debater-03"}
+    assert "not valid JSON (Exceeds the limit (4300 digits)" in errors["zion-coder-01"]
+    assert "not valid JSON (nested too deeply)" in errors["zion-debater-03"]

@@ -202,3 +202,72 @@ def test_time_ordered_search_lists_earliest_hits_in_time_order(early_world: Path
         later = index.find(f"what is the latest on {term}?", k=10, mode="bm25")
         keys = [h.chunk.moment.key[:3] for h in later.hits[: later.timely]]
         assert keys == sorted(keys, reverse=True), term
+
+
+def test_a_bare_date_means_the_end_of_that_day(tmp_path: Path) -> None:
+    from soulscope.history.timeline import soul_at
+
+    repo = init(tmp_path / "w")
+    (repo / "memory").mkdir()
+    path = repo / "memory" / "aa.md"
+    path.write_text(_soul("aa", [("2026-03-14 (09:00 UTC)", "one")]))
+    commit(repo, "frame 1", date="2026-03-14T20:30:00-04:00")  # 00:30 UTC the next day
+    path.write_text(_soul("aa", [("2026-03-14 (09:00 UTC)", "one"), ("2026-03-15", "two")]))
+    commit(repo, "frame 2", date="2026-03-15T10:00:00+00:00")
+    world = World.open(repo)
+    # Commits made during 2026-03-15 (UTC) are there "at 2026-03-15", whatever the clock now.
+    assert len(soul_at(world, "aa", "2026-03-15").frames) == 2
+    # 2026-03-14 ends (UTC) before the first commit, made at 20:30 in New York.
+    with pytest.raises(Exception, match="end of 2026-03-14 .UTC."):
+        soul_at(world, "aa", "2026-03-14")
+
+
+def test_a_world_inside_a_bigger_repository_of_mixed_eras(tmp_path: Path) -> None:
+    """The world is a folder of a larger repository whose commits carry other files too; its
+    souls are of both eras (timed headings without numbers, numbered headings without times)."""
+    repo = init(tmp_path / "big")
+    world_dir = repo / "sims" / "one" / "state"
+    (world_dir / "memory").mkdir(parents=True)
+    (repo / "NOTES.md").write_text("the kiln was an idea here first\n")
+    (world_dir / "memory" / "early.md").write_text(
+        _soul("early", [("2026-03-22 (08:00 UTC)", "Evolving position: the kiln matters")])
+    )
+    (world_dir / "memory" / "later.md").write_text(
+        _soul("later", [("236 — 2026-03-21", "plain"), ("237 — 2026-03-22", "Becoming: kiln")])
+    )
+    (world_dir / "memory" / "third.md").write_text(
+        _soul("third", [("238 — 2026-03-23", "Becoming: the kiln keeper")])
+    )
+    commit(repo, "import a world beside other work")
+    found = first_mention(World.open(world_dir), "kiln")
+    # Not NOTES.md (outside the world); 03-22 08:00 and frame 237 of 03-22 cannot be ordered.
+    assert {found.agent_id, *(u.agent_id for u in found.ties)} == {"early", "later"}
+    assert found.path.startswith("sims/one/state/memory/")
+    assert found.together
+
+
+def test_the_latest_statement_is_the_latest_by_time(tmp_path: Path) -> None:
+    """Parallel writers append frames out of order: the overview's latest statement is the one
+    of the latest frame, not the last in the file."""
+    from soulscope.soul.parse import parse
+    from soulscope.soul.trajectory import arc, summarize
+
+    text = _soul(
+        "aa",
+        [
+            ("2026-03-14 (21:10 UTC)", "Evolving position: first"),
+            ("2026-03-14 (21:12 UTC)", "Evolving position: the newest"),
+            ("2026-03-14 (21:10 UTC)", "Evolving position: a late copy of an older frame"),
+        ],
+    )
+    soul = parse(text.encode(), agent_id="aa")
+    for statements in (arc(soul), None):
+        assert summarize("aa", soul, statements=statements).latest.text == "the newest"
+
+
+def test_a_stemmed_term_finds_endings_not_longer_words() -> None:
+    stem = Term("lantern", "stem")
+    assert stem.count(b"a lantern, two Lanterns, the lanterned path") == 3
+    assert stem.count(b"Lanternfield and the lanternmaker") == 0
+    assert Term("sortition", "stem").count(b"sortitions by Sortition") == 2
+    assert Term("sortition").count(b"sortitions by Sortition") == 1

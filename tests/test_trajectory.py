@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from soulscope.soul.parse import parse
@@ -115,8 +117,15 @@ def test_an_arc_gives_back_every_statement_as_it_was_found() -> None:
         + "\n## Frame 6 BYTES — 2026-03-06 (10:30 UTC)\n- Becoming: the archivist.\n"
     ).encode()
     soul = parse(data.replace(b"BYTES", b"\xff\xfe"))
-    found = list(iter_arc(soul))
+    streamed = list(iter_arc(soul))
     statements = arc(soul)
+    # The stream knows no chapters (they are the whole arc's); the rest is the same.
+    assert all(s.chapter == 0 and not s.turning_point for s in streamed)
+    assert all(s.chapter >= 1 for s in statements)
+    found = [
+        replace(f, chapter=s.chapter, turning_point=s.turning_point)
+        for f, s in zip(streamed, statements, strict=True)
+    ]
     assert list(statements) == found and len(statements) == 8
     assert statements[5].heading == "Notes" and statements[5].frame_index is None
     assert statements[5].to_role == "archives" and statements[5].from_mismatch

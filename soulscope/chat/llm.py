@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from soulscope.config import Settings
+from soulscope.errors import SoulscopeError
 
 Message = dict[str, str]
 _PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the client insists on one
@@ -30,7 +31,7 @@ _QUERY_VALUE = re.compile(r"(?<=[?&])([^=&#]*)=[^&#]*")
 _MIN_SECRET = 4  # shorter secrets are hidden inside URLs only, not wherever their letters appear
 
 
-class LLMError(Exception):
+class LLMError(SoulscopeError):
     """A failure talking to the LLM, said in one sentence."""
 
 

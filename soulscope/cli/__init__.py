@@ -14,6 +14,7 @@ from soulscope import __version__
 from soulscope.cli import frames, history, recall, souls, spread
 from soulscope.cli.output import CommandError, print_error
 from soulscope.config import load_settings
+from soulscope.errors import SoulscopeError
 
 # Every area's ``register(subparsers)``; each adds its commands with ``set_defaults(run=...)``.
 AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
@@ -66,9 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "label", "") is None:
             args.label = settings.arc_label
         return int(args.run(args) or 0)
-    except CommandError as exc:
+    except SoulscopeError as exc:  # what a user can fix: one sentence, never a traceback
         print_error(str(exc))
-        return exc.code
+        return exc.code if isinstance(exc, CommandError) else 2
     except KeyboardInterrupt:
         print("soulscope: interrupted", file=sys.stderr)
         return 130

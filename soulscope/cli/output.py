@@ -16,6 +16,7 @@ from json.encoder import encode_basestring as _string
 from typing import TYPE_CHECKING, Any
 
 from soulscope.controls import json_escaped, visible
+from soulscope.errors import SoulscopeError
 from soulscope.world import DEMO_WORLD, World, WorldError
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from soulscope.soul.terms import Term
 
 
-class CommandError(Exception):
+class CommandError(SoulscopeError):
     """A failure the user can fix; printed as one line, exit status ``code``."""
 
     def __init__(self, message: str, code: int = 2) -> None:

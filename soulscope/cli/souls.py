@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 from soulscope.cli.output import (
     CommandError,
@@ -16,8 +15,9 @@ from soulscope.cli.output import (
 )
 from soulscope.index import Entry, world_entries
 from soulscope.soul import export
+from soulscope.soul.chapters import TURN_MARK
 from soulscope.soul.model import Frame, Soul
-from soulscope.soul.trajectory import Statement, arc, compare
+from soulscope.soul.trajectory import Arc, Statement, arc, compare
 from soulscope.world import World, WorldError
 
 
@@ -33,7 +33,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--semantic",
         action="store_true",
-        help="shift magnitude as the embedding model's cosine distance (default: lexical)",
+        help="shift magnitudes, turning points and chapters by meaning (the embedding model's "
+        "cosine distance; default: by words)",
+    )
+    p.add_argument(
+        "--chapters",
+        action="store_true",
+        help="the arc's chapters (stretches of one identity between turning points), titled",
     )
     add_world_option(p)
     add_json_option(p)
@@ -128,7 +134,9 @@ def run_becoming(args: argparse.Namespace) -> int:
     statements = arc(soul, args.label)
     magnitudes = [s.magnitude for s in statements]
     if args.semantic and statements:
-        magnitudes = semantic_drift(statements, args.settings.embed_device)
+        magnitudes = semantic_arc(statements, args.settings.embed_device)
+    if args.chapters:
+        return print_chapters(args, soul, statements)
     if args.json:
         emit_json(
             [
@@ -140,8 +148,17 @@ def run_becoming(args: argparse.Namespace) -> int:
     if not statements:
         print_text(f"{args.agent} has no identity statements yet.")
         return 0
+    titles = {c.start: c for c in statements.outline().chapters}
+    by = "meaning" if args.semantic else "words"
+
+    def chapter_cell(s: Statement) -> str:
+        c = titles.get(s.index)
+        return f"{c.number} {c.title}" if c else ""
+
+    columns = ["#", "frame", "date", "kind", "drift", "turn", "chapter"]
+    columns += ["statement"] if statements.position else ["role", "statement"]
     print_table(
-        ["#", "frame", "date", "kind", "drift", "role", "statement"],
+        columns,
         [
             (
                 s.index + 1,
@@ -149,28 +166,74 @@ def run_becoming(args: argparse.Namespace) -> int:
                 s.date,
                 s.kind + (" (from ≠ previous)" if s.from_mismatch else ""),
                 f"{m:.2f}",
-                s.role,
+                TURN_MARK if s.turning_point else "",
+                chapter_cell(s),
+                *(() if statements.position else (s.role,)),
                 s.text,
             )
             for s, m in zip(statements, magnitudes, strict=True)
         ],
         title=f"{soul.name or args.agent}: {len(statements)} statements, "
-        f"{sum(s.shift for s in statements)} shifts",
-        wrap=["statement", "role"],
+        f"{statements.shift_count()} shifts, {len(statements.turning_positions())} turning "
+        f"points, {len(titles)} chapters (by {by})",
+        wrap=["statement", "role", "chapter"],
     )
     return 0
 
 
-def semantic_drift(statements: Sequence[Statement], device: str | None = None) -> list[float]:
-    """Shift magnitudes from the embedding model (loaded here only: ``becoming`` stays light)."""
+def print_chapters(args: argparse.Namespace, soul: Soul, statements: Arc) -> int:
+    """``becoming AGENT --chapters``: one row per chapter."""
+    chapters = statements.outline().chapters
+    if args.json:
+        emit_json([export.chapter_dict(c, statements) for c in chapters])
+        return 0
+    if not statements:
+        print_text(f"{args.agent} has no identity statements yet.")
+        return 0
+
+    def span(a: object, b: object) -> str:
+        a, b = a or "—", b or "—"
+        return str(a) if a == b else f"{a} – {b}"
+
+    rows = []
+    for c in chapters:
+        first, last = statements[c.start], statements[c.end - 1]
+        rows.append(
+            (
+                c.number,
+                span(f"#{c.start + 1}", f"#{c.end}"),
+                span(first.frame_label if first.number is not None else None,
+                     last.frame_label if last.number is not None else None),
+                span(first.date, last.date),
+                len(c),
+                c.title,
+            )
+        )
+    print_table(
+        ["chapter", "statements", "frames", "dates", "n", "title"],
+        rows,
+        title=f"{soul.name or args.agent}: {len(chapters)} chapters, "
+        f"{len(statements.turning_positions())} turning points "
+        f"(by {'meaning' if args.semantic else 'words'})",
+        wrap=["title"],
+    )
+    return 0
+
+
+def semantic_arc(statements: Arc, device: str | None = None) -> list[float]:
+    """Shift magnitudes from the embedding model, and the arc's turning points and chapters
+    judged by meaning (the model is loaded here only: ``becoming`` stays light)."""
     from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
+    from soulscope.soul.chapters import outline
     from soulscope.soul.trajectory import drift
 
     try:
         encoder, cache = MiniLM(device=device), EmbeddingCache()
-        return drift(statements, lambda texts: embed(texts, encoder, cache))
+        vectors = embed(statements.texts, encoder, cache)
     except EncoderError as exc:
         raise CommandError(str(exc)) from exc
+    statements.set_outline(outline(statements.texts, vectors=vectors))
+    return drift(statements, lambda _texts: vectors)
 
 
 def select_frame(soul: Soul, spec: str) -> Frame:
@@ -233,8 +296,10 @@ def run_compare(args: argparse.Namespace) -> int:
         emit_json(
             [
                 {
-                    "key": r.key,
-                    "when": r.when,
+                    "frame": (r.left or r.right).number,
+                    "label": r.key,
+                    "date": (r.left or r.right).date,
+                    "time": (r.left or r.right).time,
                     "left": export.statement_dict(r.left) if r.left else None,
                     "right": export.statement_dict(r.right) if r.right else None,
                 }
@@ -246,10 +311,10 @@ def run_compare(args: argparse.Namespace) -> int:
     def cell(s):  # noqa: ANN001
         if s is None:
             return ""
-        return ("» " if s.shift else "") + s.role
+        return ("» " if s.shift else "") + (f"{TURN_MARK} " if s.turning_point else "") + s.headline
 
     print_table(
-        ["frame", "when", args.left, args.right],
+        ["frame", "when (UTC)", args.left, args.right],
         [(r.key, r.when or "", cell(r.left), cell(r.right)) for r in rows],
         wrap=[args.left, args.right],
     )
@@ -267,6 +332,8 @@ def run_overview(args: argparse.Namespace) -> int:
                     "name": s.name,
                     "statements": s.statements,
                     "shifts": s.shifts,
+                    "turning_points": s.turning_points,
+                    "chapters": s.chapters,
                     "frames": s.frames,
                     "last_date": s.last_date,
                     "latest": export.statement_dict(s.latest) if s.latest else None,
@@ -276,9 +343,16 @@ def run_overview(args: argparse.Namespace) -> int:
         )
         return 0
     print_table(
-        ["id", "frames", "shifts", "last", "becoming"],
+        ["id", "frames", "shifts", "turns", "last", "becoming"],
         [
-            (s.agent_id, s.frames, s.shifts, s.last_date, s.latest.role if s.latest else "")
+            (
+                s.agent_id,
+                s.frames,
+                s.shifts,
+                s.turning_points,
+                s.last_date,
+                s.latest.headline if s.latest else "",
+            )
             for s in summaries
         ],
         wrap=["becoming"],

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from soulscope.history.dossier import CONTEXT_LABELS, PostInfo, Why
 from soulscope.history.first import Mention, Use
 from soulscope.history.git import Commit
 from soulscope.history.mentions import Place
 from soulscope.history.timeline import Change, SoulDiff
-from soulscope.history.why import PostInfo, Why
 from soulscope.soul.export import statement_dict
+from soulscope.soul.format import BY_LABEL, label_key
 from soulscope.soul.when import Moment, utc_iso
 
 
@@ -98,17 +99,19 @@ def mention_dict(m: Mention) -> dict[str, Any]:
 
 
 def why_dict(w: Why) -> dict[str, Any]:
+    """``why``: every frame named as the integer ``frame`` (or null), with ``label``, ``date``,
+    ``time`` and ``heading`` in keys of their own, as in every other view."""
     f = w.frame
     return {
         "agent": w.agent_id,
         "statement": statement_dict(w.statement),
         "previous": statement_dict(w.previous) if w.previous else None,
-        "frame": f.heading if f else None,
-        "named": w.context.get("Named", []),
-        "influenced_by": w.context.get("Influenced by", []),
-        "surprised_by": w.context.get("Surprised by", []),
-        "reinforced": w.context.get("Reinforced", []),
-        "relationships": w.context.get("Relationships", []),
+        "frame": f.number if f else None,
+        "label": f.label if f else None,
+        "date": f.date if f else None,
+        "time": f.time if f else None,
+        "heading": f.heading if f else None,
+        **{BY_LABEL[label_key(x)].field: w.context.get(x, []) for x in CONTEXT_LABELS},
         "relationships_changed": [
             {"agent": r.agent, "before": r.before, "after": r.after} for r in w.relationships
         ],
@@ -120,8 +123,10 @@ def why_dict(w: Why) -> dict[str, Any]:
             {
                 "agent": s.agent,
                 "present": s.present,
-                "frame": s.frame,
+                "frame": s.number,
+                "label": s.frame,
                 "date": s.date,
+                "time": s.time,
                 "line": s.line,
                 "becoming": s.becoming,
             }
@@ -138,8 +143,10 @@ def why_dict(w: Why) -> dict[str, Any]:
             for p in w.precursors
         ],
         "commit": commit_dict(w.commit) if w.commit else None,
+        "arrived_together": w.together,
         "diff": w.diff,
         "bulk_note": w.bulk_note,
+        "thin": w.thin,
         "frame_log": w.frame_log,
         "note": w.note,
         "narrative": w.narrative,
@@ -149,7 +156,15 @@ def why_dict(w: Why) -> dict[str, Any]:
 
 
 def place_dict(p: Place) -> dict[str, Any]:
-    return {"agent": p.agent, "frame": p.frame, "date": p.date, "line": p.line, "text": p.text}
+    return {
+        "agent": p.agent,
+        "frame": p.number,
+        "label": p.frame,
+        "date": p.date,
+        "time": p.time,
+        "line": p.line,
+        "text": p.text,
+    }
 
 
 def post_dict(p: PostInfo) -> dict[str, Any]:
@@ -159,7 +174,7 @@ def post_dict(p: PostInfo) -> dict[str, Any]:
         "author": p.author,
         "title": p.title,
         "body": p.body,
-        "frame": p.frame,
+        "frame": int(p.frame) if p.frame and p.frame.isdigit() else None,
         "date": p.date,
         "mentions": [place_dict(m) for m in p.mentions],
     }

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from soulscope.history.git import Commit
 from soulscope.soul import when
-from soulscope.soul.model import ENCODING_ERRORS, Soul, clean, frame_label
-from soulscope.soul.parse import parse
+from soulscope.soul.format import BLOCK, is_frame_heading
+from soulscope.soul.model import ENCODING_ERRORS, clean, frame_label
+from soulscope.soul.parse import parse_heading
 from soulscope.soul.terms import Term
 
 
@@ -67,36 +68,84 @@ class Mention:
         return self.moment.time
 
 
+@dataclass(frozen=True, slots=True)
+class _Headings:
+    """A file's ``## `` headings as the parser cuts blocks (``parse``'s rule), and its frames'
+    places in time: what placing a line needs, without parsing the file's bodies."""
+
+    lines: list[int]  # 1-based line of each heading
+    frames: list[int]  # for each heading, its frame's index, -1 for another section
+    headings: list[str]  # each frame's heading, as displayed
+    numbers: list[int | None]
+    labels: list[str | None]
+    moments: list[when.Moment]
+
+    @classmethod
+    def of(cls, data: bytes) -> _Headings:
+        lines: list[int] = []
+        frames: list[int] = []
+        headings: list[str] = []
+        numbers: list[int | None] = []
+        labels: list[str | None] = []
+        dates: list[str | None] = []
+        times: list[str | None] = []
+        line, last = 1, 0
+        for m in BLOCK.finditer(data):
+            line += data.count(b"\n", last, m.start())
+            last = m.start()
+            eol = data.find(b"\n", m.start())
+            raw = data[m.start() + 3 : eol if eol >= 0 else len(data)]
+            text = raw.decode("utf-8", ENCODING_ERRORS).strip()
+            lines.append(line)
+            if not is_frame_heading(text):
+                frames.append(-1)
+                continue
+            frames.append(len(headings))
+            number, suffix, date, time, _ = parse_heading(text)
+            headings.append(clean(text))
+            numbers.append(number)
+            labels.append(frame_label(number, suffix, date) or f"#{len(headings)}")
+            dates.append(date)
+            times.append(time)
+        return cls(lines, frames, headings, numbers, labels, when.moments(dates, times, numbers))
+
+    def place(self, line: int) -> tuple[int, int]:
+        """(frame index or -1, index of the frame above it or -1) of a 1-based line."""
+        h = bisect_right(self.lines, line) - 1
+        if h < 0:
+            return -1, -1
+        if self.frames[h] >= 0:
+            return self.frames[h], self.frames[h]
+        above = next((self.frames[k] for k in range(h, -1, -1) if self.frames[k] >= 0), -1)
+        return -1, above
+
+
 def uses(
     agent_id: str,
     path: str,
     data: bytes,
     term: Term,
     lines: Iterable[int] | None = None,
-    soul: Soul | None = None,
 ) -> list[Use]:
     """The lines of a soul file's bytes holding ``term`` (only ``lines`` when given), each
     placed in its frame and its frame in time. Lines before the first frame (the identity
-    header) come before the file's first frame."""
+    header) come before the file's first frame; a section between frames after the one above."""
     if lines is None:
         lines = term.lines(data)
     lines = list(lines)
     if not lines:
         return []
-    soul = soul or parse(data, agent_id=agent_id)
-    columns = soul.frames.columns
-    moments = when.frame_moments(columns)
+    found = _Headings.of(data)
+    moments = found.moments
     text_lines = data.split(b"\n")
     out: list[Use] = []
     for line in lines:
-        i = bisect_right(columns.lines, line) - 1
         raw = text_lines[line - 1].decode("utf-8", ENCODING_ERRORS).rstrip("\r")
-        if i < 0 or line > columns.end_lines[i]:
-            # Outside frames: the header was written before the first frame, a section between
-            # frames after the frame above it.
-            if i >= 0:
-                m = moments[i]
-                moment = when.Moment(m.date, m.time, i, inferred="after" if m.date else None)
+        i, above = found.place(line)
+        if i < 0:
+            if above >= 0:
+                m = moments[above]
+                moment = when.Moment(m.date, m.time, above, inferred="after" if m.date else None)
             elif moments:
                 m = moments[0]
                 moment = when.Moment(m.date, m.time, -1, inferred="before" if m.date else None)
@@ -104,7 +153,6 @@ def uses(
                 moment = when.Moment(None, None, -1)
             out.append(Use(agent_id, path, line, clean(raw), moment))
             continue
-        number = columns.number(i)
         out.append(
             Use(
                 agent_id,
@@ -112,9 +160,9 @@ def uses(
                 line,
                 clean(raw),
                 moments[i],
-                frame=number,
-                label=frame_label(number, columns.suffixes[i], columns.dates[i]) or f"#{i + 1}",
-                heading=columns.heading(i),
+                frame=found.numbers[i],
+                label=found.labels[i],
+                heading=found.headings[i],
             )
         )
     return out

@@ -18,6 +18,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from soulscope.errors import SoulscopeError
+
 if TYPE_CHECKING:
     import git
 
@@ -31,7 +33,7 @@ _LOOKS_LIKE_DATE = re.compile(
 )
 
 
-class HistoryError(Exception):
+class HistoryError(SoulscopeError):
     """A history question that cannot be answered, said in one sentence a user can act on."""
 
 
@@ -159,9 +161,17 @@ class Git:
         if found is not None and found[1] == "commit":
             return _parse_commit(found[0], found[2])
         if _LOOKS_LIKE_DATE.fullmatch(rev):
-            sha = _decode(self._run("rev-list", "-1", f"--before={rev}", "HEAD")).strip()
+            # A bare date means the end of that day in UTC (git alone would read it as that day
+            # at the current time of day); a time without a zone is UTC too.
+            when = rev
+            if len(rev) == 10:
+                when = f"{rev} 23:59:59 +0000"
+            elif not re.search(r"([+-]\d{2}:?\d{2}|Z)$", rev):
+                when = f"{rev} +0000"
+            sha = _decode(self._run("rev-list", "-1", f"--before={when}", "HEAD")).strip()
             if not sha:
-                raise HistoryError(f"there is no commit on or before {rev}")
+                shown = f"the end of {rev} (UTC)" if len(rev) == 10 else f"{rev} (UTC)"
+                raise HistoryError(f"there is no commit on or before {shown}")
             return self.resolve(sha)
         hint = " (this is a shallow clone, older commits are missing)" if self.shallow else ""
         raise HistoryError(f"unknown revision '{rev}'{hint}")

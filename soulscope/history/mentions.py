@@ -12,13 +12,123 @@ import threading
 import weakref
 from dataclasses import dataclass
 
-from soulscope.soul.model import Soul, clean, frame_label
+from soulscope.soul import when
+from soulscope.soul.model import Soul, clean, frame_name
 from soulscope.soul.trajectory import Arc, arc
+from soulscope.soul.when import Moment
 from soulscope.world import World, WorldError
 
 THREAD = re.compile(r"(?<![\w&])#(\d{1,9})\b")
 WORD = re.compile(r"[a-z][a-z0-9]+(?:[-'][a-z0-9]+)*")
 _LINE_LIMIT = 240
+# The word right before a ``#N``. After a word that points at a post ("on #4775", "Replied on
+# #7448", "thread #12", a reaction "rocket #4704", a verb "revived #4690"), ``#N`` is a thread
+# of the world; after a noun of the agent's own ("Bet #27", "Case File #20", "Field Note #27")
+# it is the agent's counter, not a thread.
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z'’-]*)[ \t]*$")
+_POINTING = frozenset(
+    [
+        "on",
+        "in",
+        "at",
+        "to",
+        "re",
+        "from",
+        "via",
+        "see",
+        "about",
+        "under",
+        "into",
+        "of",
+        "for",
+        "and",
+        "or",
+        "with",
+        "by",
+        "per",
+        "vs",
+        "versus",
+        "over",
+        "across",
+        "before",
+        "between",
+        "since",
+        "than",
+        "then",
+        "as",
+        "is",
+        "while",
+        "also",
+        "both",
+        "plus",
+        "like",
+        "including",
+        "thread",
+        "threads",
+        "post",
+        "posts",
+        "reply",
+        "replies",
+        "comment",
+        "comments",
+        "discussion",
+        "discussions",
+        "debate",
+        "issue",
+        "issues",
+        "pr",
+        "proposal",
+        "proposals",
+        "upvote",
+        "upvotes",
+        "downvote",
+        "vote",
+        "votes",
+        "voted",
+        "up",
+        "down",
+        "rocket",
+        "heart",
+        "eyes",
+        "confused",
+        "laugh",
+        "hooray",
+        "thumbs",
+        "emoji",
+        "own",
+        "mod",
+        "buy",
+        "sell",
+        "hold",
+        "skip",
+        "answer",
+        "cite",
+        "quote",
+        "link",
+        "follow",
+        "reference",
+        "revival",
+        "digest",
+    ]
+)
+_VERB_ENDINGS = ("ed", "ing")
+
+
+def thread_ids(text: str) -> list[int]:
+    """The world's threads a text names (``#N``), in order, without the agent's own counters:
+    ``#N`` counts as a thread unless it directly follows a word that does not point at a post
+    (``Bet #27`` is a counter, ``on #4775`` and ``#4734/#4669`` are threads)."""
+    out: list[int] = []
+    for m in THREAD.finditer(text):
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        if before is not None:
+            word = before.group(1).lower()
+            if word not in _POINTING and not word.endswith(_VERB_ENDINGS):
+                continue
+        n = int(m.group(1))
+        if n not in out:
+            out.append(n)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +142,17 @@ class Place:
     index: int  # position among the agent's frames
     line: int  # 1-based line in the soul file
     text: str  # the line that says it, trimmed
+    moment: Moment | None = None  # the frame's place in time (``soul.when``)
+
+    @property
+    def time(self) -> str | None:
+        return self.moment.time if self.moment is not None and not self.moment.inferred else None
 
     @property
     def order(self) -> tuple:
-        """Time order across agents: by date where known, then frame number, then file order."""
-        return (self.date or "9999", self.number if self.number is not None else -1, self.index)
+        """Time order across agents (``soul.when``): date, time of day, frame number."""
+        m = self.moment
+        return m.key[:3] if m is not None else when.key(self.date, None, self.number)[:3]
 
 
 @dataclass(frozen=True)
@@ -47,6 +163,7 @@ class AgentIndex:
     stamp: tuple[int, float]  # (size, mtime) of the file it was built from
     soul: Soul
     statements: Arc
+    moments: list[Moment]  # each frame's place in time (``soul.when.frame_moments``)
     threads: dict[int, tuple[Place, ...]]  # thread -> the frames that name it, file order
     words: dict[str, tuple[int, ...]]  # word -> indexes of the frames that hold it, file order
 
@@ -57,31 +174,36 @@ def trim(text: str, limit: int = _LINE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def place_of(agent: str, soul: Soul, index: int, line: int, text: str) -> Place:
-    f = soul.frames[index]
+def place_of(
+    agent: str, soul: Soul, index: int, line: int, text: str, moment: Moment | None = None
+) -> Place:
+    columns = soul.frames.columns
+    number, date = columns.number(index), columns.dates[index]
     return Place(
         agent=agent,
-        frame=frame_label(f.number, f.suffix, f.date) or f"#{index + 1}",
-        number=f.number,
-        date=f.date,
+        frame=frame_name(number, columns.suffixes[index], date, columns.times[index])
+        or f"#{index + 1}",
+        number=number,
+        date=date,
         index=index,
         line=line,
         text=trim(text),
+        moment=moment,
     )
 
 
 def index_soul(agent: str, soul: Soul, stamp: tuple[int, float], label: str | None) -> AgentIndex:
     threads: dict[int, list[Place]] = {}
     words: dict[str, list[int]] = {}
+    moments = when.frame_moments(soul.frames.columns)
     for f in soul.frames:
         seen: set[int] = set()
         for offset, raw in enumerate(f.source.splitlines()):
-            for m in THREAD.finditer(raw):
-                n = int(m.group(1))
+            for n in thread_ids(raw) if "#" in raw else ():
                 if n not in seen:
                     seen.add(n)
                     threads.setdefault(n, []).append(
-                        place_of(agent, soul, f.index, f.line + offset, raw)
+                        place_of(agent, soul, f.index, f.line + offset, raw, moments[f.index])
                     )
         for w in set(WORD.findall(f.source.lower())):
             words.setdefault(w, []).append(f.index)
@@ -90,6 +212,7 @@ def index_soul(agent: str, soul: Soul, stamp: tuple[int, float], label: str | No
         stamp=stamp,
         soul=soul,
         statements=arc(soul, label),
+        moments=moments,
         threads={n: tuple(p) for n, p in threads.items()},
         words={w: tuple(i) for w, i in words.items()},
     )
@@ -139,6 +262,7 @@ class MentionIndex:
         """Every frame of any agent that names ``#thread``, in time order."""
         out = [p for a in self.agents.values() for p in a.threads.get(thread, ())]
         return sorted(out, key=lambda p: (p.order, p.agent))
+
 
 _INDEXES: weakref.WeakKeyDictionary[World, dict[str | None, MentionIndex]] = (
     weakref.WeakKeyDictionary()

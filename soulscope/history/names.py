@@ -8,7 +8,7 @@ folder lacks. The why dossier, ``spread`` and the influence graph read names thr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -128,7 +128,7 @@ class AgentNames:
         return list(dict.fromkeys(i for _, i in hits))
 
 
-def _common_prefix(ids: set[str]) -> str:
+def _common_prefix(ids: Collection[str]) -> str:
     """The first word and hyphen most ids share ("zion-"), or "" when under half do."""
     counts: dict[str, int] = {}
     for i in ids:
@@ -137,7 +137,7 @@ def _common_prefix(ids: set[str]) -> str:
             counts[head + "-"] = counts.get(head + "-", 0) + 1
     if not counts:
         return ""
-    best = max(counts, key=counts.get)
+    best = max(counts, key=counts.__getitem__)
     return best if counts[best] * 2 > len(ids) else ""
 
 

@@ -11,13 +11,13 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from soulscope.history.why import cite
+from soulscope.history.dossier import statement_name
+from soulscope.soul.format import CITATION, cite
 from soulscope.soul.trajectory import role_of
 
 if TYPE_CHECKING:
-    from soulscope.history.why import Why
+    from soulscope.history.dossier import Why
 
-CITATION = re.compile(r"\[([^\[\]·]+?)\s·\s+frame\s+([^\[\]]+?)\]")
 _MAX_TOKENS = 400
 _WITHIN_S = 60.0
 MAX_THREADS = 3  # threads the offline narrative speaks of
@@ -96,7 +96,7 @@ def offline(why: Why) -> str:
     said = f'{why.agent_id} {_KIND_WORDS.get(st.kind, "said")} "{role_of(st.text)}" {why.citation}'
     if why.previous is not None:
         prev = why.previous
-        where = prev.frame_label if prev.frame_index is not None else prev.heading
+        where = statement_name(prev) if prev.frame_index is not None else prev.heading
         from_ = f'"{role_of(prev.text)}" {cite(why.agent_id, where)}'
         said += f", after {from_}" if st.kind != "repeat" else ""
     out.append(said + ".")
@@ -139,7 +139,13 @@ def offline(why: Why) -> str:
     if elsewhere:
         p = elsewhere[0]
         out.append(f'Before that, "{p.word}" appeared in {p.place.agent}\'s memory {p.citation}.')
-    if why.commit is not None:
-        more = " together with other frames" if why.bulk_note else ""
-        out.append(f"Commit {why.commit.short} wrote it{more} {why.citation}.")
+    if why.together and why.moment is not None:
+        out.append(
+            f"Its frame arrived together with others (commit {why.commit.short}); "
+            f"its heading dates it {why.moment.text} {why.citation}."
+        )
+    elif why.commit is not None:
+        out.append(f"Commit {why.commit.short} wrote it {why.citation}.")
+    if why.thin:
+        out.append("Little in the world's memory from before it explains it.")
     return " ".join(out)

@@ -11,8 +11,9 @@ import difflib
 from rich.table import Table
 from rich.text import Text
 
-from soulscope.history.why import CONTEXT_LABELS, Why
+from soulscope.history.dossier import CONTEXT_LABELS, Why
 from soulscope.soul.model import clean
+from soulscope.soul.when import ZONE, utc
 
 ADDED = "green"
 REMOVED = "red"
@@ -161,10 +162,12 @@ def why_text(why: Why) -> Text:
             )
             out.append(f"    {p.place.text}\n")
     out.append("\n")
+    if why.thin:
+        out.append(why.thin + "\n", style="yellow")
     if why.commit is not None:
         c = why.commit
-        out.append("introduced by commit ", style="bold")
-        out.append(f"{c.short} ({c.date[:16].replace('T', ' ')}, {c.author}): {c.message}\n")
+        out.append("arrived in commit " if why.together else "introduced by commit ", style="bold")
+        out.append(f"{c.short} ({utc(c.timestamp)} {ZONE}, {c.author}): {c.message}\n")
     if why.bulk_note:
         out.append(why.bulk_note + "\n", style="yellow")
     if why.note:

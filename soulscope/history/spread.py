@@ -21,13 +21,12 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import SimpleNamespace
 
 from soulscope.history.first import Use, uses
 from soulscope.history.mentions import trim
 from soulscope.history.names import KINDS, AgentNames, cites
 from soulscope.soul import when
-from soulscope.soul.model import ENCODING_ERRORS, FrameColumns, Soul
+from soulscope.soul.model import ENCODING_ERRORS, FrameColumns
 from soulscope.soul.parse import frame_columns
 from soulscope.soul.terms import Term
 from soulscope.world import World
@@ -98,7 +97,7 @@ class Spread:
 
 def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
     """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
-    found: list[tuple[Adopter, bytes, FrameColumns]] = []
+    found: list[tuple[Adopter, bytes]] = []
     files = 0
     for a in world.agents():
         try:
@@ -112,15 +111,12 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         lines = term.lines(data)
         if not lines:
             continue
-        columns = frame_columns(data)
-        found_uses = uses(
-            a.id, _rel(a.path, world.root), data, term, lines, soul=_headings(columns)
-        )
+        found_uses = uses(a.id, _rel(a.path, world.root), data, term, lines)
         if not found_uses:
             continue
         first = min(found_uses, key=lambda u: u.key)
         places = {(u.moment.position, u.label is None) for u in found_uses}
-        found.append((Adopter(a.id, first, len(places)), data, columns))
+        found.append((Adopter(a.id, first, len(places)), data))
     found.sort(key=lambda t: t[0].first.key)
     adopters = [t[0] for t in found]
     ties = tied_flags([a.first.moment for a in adopters])
@@ -129,8 +125,8 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     if links and len(adopters) > 1:
         names = names or AgentNames.of(world, words=False)
         rank = {a.agent_id: i for i, a in enumerate(adopters)}
-        for i, (_, data, columns) in enumerate(found):
-            got = _links(adopters, i, data, columns, names, rank)
+        for i, (_, data) in enumerate(found):
+            got = _links(adopters, i, data, frame_columns(data), names, rank)
             if got:
                 adopters[i] = replace(adopters[i], links=got)
                 edges.extend(got)
@@ -150,11 +146,6 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         undated=len(adopters) - len(dated),
         files=files,
     )
-
-
-def _headings(columns: FrameColumns) -> Soul:
-    """What ``first.uses`` reads of a soul (its frames' columns), from the headings alone."""
-    return SimpleNamespace(frames=SimpleNamespace(columns=columns))  # type: ignore[return-value]
 
 
 def _rel(path: Path, root: Path) -> str:

@@ -309,7 +309,7 @@ class Timeline:
 
     # -- first mention --------------------------------------------------------------------------
 
-    def first_mention(self, term: Term, agent_id: str | None = None) -> Mention | None:
+    def first_mention(self, term: Term | str, agent_id: str | None = None) -> Mention | None:
         """When ``term`` first appeared in one agent's memory or the whole world's.
 
         The commit is git's own answer (``git log`` with the term's filter, ``-S`` or ``-G``, on
@@ -318,6 +318,7 @@ class Timeline:
         (``history.first``): a world imported in one commit is ordered by its frames, not by
         its file names.
         """
+        term = as_term(term)
         self.git.require_full_history()
         search = term.git_filter()
         if agent_id is None:
@@ -461,16 +462,22 @@ def world_at(world: World, rev: str) -> World:
     return timeline_for(world).world_at(rev)
 
 
+def as_term(term: Term | str) -> Term:
+    """A term as typed is matched as a word (``soul.terms``); an empty one is refused."""
+    if isinstance(term, Term):
+        return term
+    try:
+        return Term(term)
+    except ValueError as exc:
+        raise HistoryError(str(exc)) from exc
+
+
 def first_mention(world: World, term: Term | str, agent_id: str | None = None) -> Mention | None:
     """When a term first appeared in one agent's memory or the world's; None if it never did.
 
     A world outside git is answered from its files alone, by their frames' times (the
     mention's ``commit`` is then None)."""
-    if isinstance(term, str):
-        try:
-            term = Term(term)
-        except ValueError as exc:
-            raise HistoryError(str(exc)) from exc
+    term = as_term(term)
     try:
         timeline = timeline_for(world)
     except HistoryError:
@@ -492,26 +499,31 @@ def diff(world: World, agent_id: str, rev_a: str, rev_b: str) -> SoulDiff:
 def identity_shifted(before: Version, after: Version, headings: tuple[str, ...]) -> bool:
     """Whether the frames a commit added or changed hold a shift (or return) of identity.
 
-    Each of their statements is classified against the statement before it in the new version,
-    so a bulk import that ends on a refinement still shows the shifts it carried, and an edit
-    that only rewords the same role is not a change.
+    Each of their statements is classified against the statement before it in time in the new
+    version (``soul.when``: a frame's date, time and number, then its place in the file), so a
+    bulk import that ends on a refinement still shows the shifts it carried, frames appended
+    out of order compare with what came before them, and an edit that only rewords the same
+    role is not a change.
     """
     position = not any(b.has_becoming for b in after.blocks)
     wanted = {" ".join(h.split()) for h in headings}
     if not wanted:
         old, new = before.becoming, after.becoming
         return bool(old and new and classify(new, old, position=position) in SHIFT_KINDS)
-    frames = after.frames
 
     def statement(block: Block) -> str | None:
         return block.evolving if position else block.becoming
 
-    for i, block in enumerate(frames):
-        text = statement(block) if block.key in wanted else None
-        if text is None:
-            continue
-        # Only the nearest statement before it matters: walk back, not through the whole file.
-        previous = next((t for b in reversed(frames[:i]) if (t := statement(b))), None)
-        if previous is not None and classify(text, previous, position=position) in SHIFT_KINDS:
-            return True
+    held = [
+        (block.when, i, text)
+        for i, block in enumerate(after.frames)
+        if (text := statement(block)) is not None
+    ]
+    held.sort(key=lambda e: (e[0], e[1]))
+    for k in range(1, len(held)):
+        _, i, text = held[k]
+        if after.frames[i].key in wanted:
+            previous = held[k - 1][2]
+            if classify(text, previous, position=position) in SHIFT_KINDS:
+                return True
     return False

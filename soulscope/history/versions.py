@@ -13,8 +13,10 @@ import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from soulscope.soul.model import ENCODING_ERRORS, clean, label_key
-from soulscope.soul.parse import parse
+from soulscope.soul import when
+from soulscope.soul.format import is_frame_heading, label_key
+from soulscope.soul.model import ENCODING_ERRORS, clean
+from soulscope.soul.parse import parse, parse_heading
 from soulscope.soul.trajectory import DEFAULT_LABEL, FALLBACK_LABEL
 
 _BECOMING = label_key(DEFAULT_LABEL)
@@ -25,19 +27,19 @@ _RELATIONSHIPS = "relationships"
 class Block:
     """A ``## `` block: its bytes, heading and, parsed on first use, its identity bullets."""
 
-    __slots__ = ("source", "heading", "key", "is_frame", "_parsed", "_words")
+    __slots__ = ("source", "heading", "key", "is_frame", "_parsed", "_words", "_when")
 
     def __init__(self, source: bytes) -> None:
         self.source = source
         end = source.find(b"\n")
         raw = source[3 : end if end >= 0 else len(source)].decode("utf-8", ENCODING_ERRORS)
         raw = raw.rstrip("\r").strip()
-        # The parser's own rule for a frame heading ("Frame" then not a letter or digit).
-        self.is_frame = raw.startswith("Frame") and (len(raw) == 5 or not raw[5].isalnum())
+        self.is_frame = is_frame_heading(raw)
         self.heading = clean(raw)
         self.key = " ".join(self.heading.split())
         self._parsed: tuple[bool, str | None, str | None, str | None] | None = None
         self._words: tuple[int, int, int] | None = None
+        self._when: tuple[str, str, int] | None = None
 
     def _where(self) -> tuple[int, int, int]:
         """Where each wanted label's words first occur (-1: absent), found once, any case."""
@@ -53,6 +55,14 @@ class Block:
     @property
     def text(self) -> str:
         return self.source.decode("utf-8", ENCODING_ERRORS)
+
+    @property
+    def when(self) -> tuple[str, str, int]:
+        """The frame's date, time of day and number as its heading gives them (``soul.when``)."""
+        if self._when is None:
+            number, _, date, time, _ = parse_heading(self.heading.removeprefix("Frame").strip())
+            self._when = when.key(date, time, number)[:3]
+        return self._when
 
     def _parse(self) -> tuple[bool, str | None, str | None, str | None]:
         if self._parsed is None:

@@ -13,28 +13,36 @@ import difflib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from soulscope.history.dossier import (
+    CONTEXT_LABELS,
+    InfluencerState,
+    PostInfo,
+    Precursor,
+    RelationshipChange,
+    Why,
+)
 from soulscope.history.git import Commit, HistoryError
 from soulscope.history.mentions import (
-    THREAD,
     WORD,
     MentionIndex,
     Place,
     index_for,
     place_of,
+    thread_ids,
     trim,
 )
 from soulscope.history.names import AgentNames
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
-from soulscope.soul.model import Frame, Soul, clean
+from soulscope.soul import when
+from soulscope.soul.model import Frame, Soul, clean, frame_name
 from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
+from soulscope.soul.when import Moment
 from soulscope.world import World
 
-# The frame's labels a reader asks about first, in the order they are shown.
-CONTEXT_LABELS = ("Named", "Influenced by", "Surprised by", "Reinforced", "Relationships")
 BODY_LIMIT = 400  # characters of a post's body kept in the dossier
 MAX_MENTIONS = 12  # mentions of one thread across the world, the earliest first
 MAX_PRECURSOR_WORDS = 4
@@ -58,130 +66,6 @@ _STOP_ROLE_WORDS = frozenset(
         "new",
     ]
 )
-
-
-def cite(agent: str, frame: str) -> str:
-    """The citation of one frame of one agent, as every dossier item and the narrative write it."""
-    return f"[{agent} · frame {frame}]"
-
-
-@dataclass(frozen=True, slots=True)
-class RelationshipChange:
-    agent: str  # the world's id where the name resolves to one
-    before: str | None  # the nature of the relationship in the previous frame, None if absent
-    after: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class PostInfo:
-    """A thread the frame names, as far as the world tells it."""
-
-    id: int
-    source: str  # "community" (the world's store), "frame log" (what the agent saw), "mentions"
-    author: str | None = None
-    title: str | None = None
-    body: str | None = None  # trimmed to BODY_LIMIT
-    frame: str | None = None  # the frame it was posted in
-    date: str | None = None
-    mentions: tuple[Place, ...] = ()  # other agents' frames naming the thread, time order
-    frame_index: int | None = None  # that frame in the author's file, when the world has it
-
-    @property
-    def citation(self) -> str | None:
-        return cite(self.author, self.frame) if self.author and self.frame else None
-
-
-@dataclass(frozen=True, slots=True)
-class InfluencerState:
-    """What an influencer was at the time: its own frame nearest before the statement."""
-
-    agent: str
-    present: bool  # the world has this agent's soul file
-    frame: str | None = None
-    date: str | None = None
-    frame_index: int | None = None
-    line: int | None = None
-    becoming: str | None = None  # its identity statement as of that frame
-
-    @property
-    def citation(self) -> str | None:
-        return cite(self.agent, self.frame) if self.frame else None
-
-
-@dataclass(frozen=True, slots=True)
-class Precursor:
-    """Where one of the new role's distinctive words first appeared."""
-
-    word: str
-    place: Place
-    own: bool  # in this agent's memory (else the earliest in anyone else's)
-    frames_before: int  # how many of that agent's frames before the statement hold the word
-    commit: str | None = None  # the commit that first wrote it there, when history knows
-
-    @property
-    def citation(self) -> str:
-        return cite(self.place.agent, self.place.frame)
-
-
-@dataclass(frozen=True)
-class Why:
-    """The dossier of one identity statement."""
-
-    agent_id: str
-    statement: Statement
-    previous: Statement | None
-    frame: Frame | None
-    context: dict[str, list[str]]  # CONTEXT_LABELS -> texts in the frame
-    relationships: tuple[RelationshipChange, ...]  # gained, lost or changed vs the previous frame
-    agents: tuple[str, ...]  # agent ids the frame names, influencers first
-    threads: tuple[int, ...]  # post ids (#N) the frame names
-    commit: Commit | None = None  # the commit that introduced the statement
-    diff: str | None = None  # that commit's diff of this agent's soul file (this frame only)
-    frame_log: dict[str, Any] | None = None  # frames/{N}/{agent}.json at that commit
-    note: str | None = None  # why commit or log are missing, one sentence
-    influencers: tuple[str, ...] = field(default=())  # agent ids named in "Influenced by"
-    posts: tuple[PostInfo, ...] = ()
-    influencer_states: tuple[InfluencerState, ...] = ()
-    precursors: tuple[Precursor, ...] = ()
-    bulk_note: str | None = None  # the commit brought more than this frame
-    narrative: str = ""
-    narrative_source: str = "offline"  # "offline", or the model that wrote it
-
-    @property
-    def frame_name(self) -> str:
-        return self.statement.frame_label if self.frame else self.statement.heading
-
-    @property
-    def citation(self) -> str:
-        return cite(self.agent_id, self.frame_name)
-
-    def citations(self) -> dict[str, tuple[str, int | None]]:
-        """Every citation the dossier holds -> (agent, frame index in that agent's file)."""
-        out: dict[str, tuple[str, int | None]] = {
-            self.citation: (self.agent_id, self.statement.frame_index)
-        }
-        if self.previous is not None:
-            prev = self.previous
-            out[
-                cite(
-                    self.agent_id,
-                    prev.frame_label if prev.frame_index is not None else prev.heading,
-                )
-            ] = (
-                self.agent_id,
-                prev.frame_index,
-            )
-        for post in self.posts:
-            if post.citation:
-                out.setdefault(post.citation, (post.author or "", post.frame_index))
-            for m in post.mentions:
-                out.setdefault(cite(m.agent, m.frame), (m.agent, m.index))
-        for state in self.influencer_states:
-            if state.citation:
-                out.setdefault(state.citation, (state.agent, state.frame_index))
-        for p in self.precursors:
-            out.setdefault(p.citation, (p.place.agent, p.place.index))
-        return out
 
 
 def pick_statement(
@@ -251,7 +135,8 @@ def explain(
         resolved = names.resolve(name)
         if resolved not in named and resolved != agent_id:
             named.append(resolved)
-    threads = tuple(dict.fromkeys(int(n) for n in THREAD.findall(f.source if f else st.text)))
+    threads = tuple(thread_ids(f.source if f else st.text))
+    moment = entry.moments[st.frame_index] if st.frame_index is not None else None
     why = Why(
         agent_id=agent_id,
         statement=st,
@@ -262,12 +147,29 @@ def explain(
         agents=tuple(dict.fromkeys([*influencers, *named])),
         threads=threads,
         influencers=tuple(influencers),
-        influencer_states=tuple(_state_of(index_, a, st) for a in influencers),
-        precursors=_precursors(index_, agent_id, statements, st),
+        influencer_states=tuple(_state_of(index_, a, moment) for a in influencers),
+        precursors=_precursors(index_, agent_id, statements, st, moment),
+        moment=moment,
     )
     why = _with_history(world, why, soul, f)
     why = replace(why, posts=_posts(world, index_, why))
+    why = replace(why, thin=_thin(why))
     return with_narrative(why, llm)
+
+
+def _thin(why: Why) -> str | None:
+    """One sentence when nothing in the world before the statement speaks to it: no influencer's
+    earlier frame, no thread seen before it, no word of its role used before."""
+    states = [s for s in why.influencer_states if s.frame]
+    posts = [p for p in why.posts if p.source != "mentions" or p.mentions]
+    if states or posts or why.precursors or why.relationships:
+        return None
+    if why.moment is None:
+        return "the evidence is thin: the statement is outside any frame, so nothing is dated"
+    return (
+        "the evidence is thin: nothing in the world's memory from before this frame "
+        f"({why.moment.text}) names its influences, threads or the words of its role"
+    )
 
 
 def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
@@ -283,18 +185,27 @@ def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
     log, log_note = _frame_log(timeline, live_world(world), why.agent_id, f, change.commit)
     brought = len(change.frames_added) + len(change.frames_changed)
     diff, bulk = timeline.change_diff(change), None
-    if f is not None and brought > 1:
+    together = brought > 1
+    if f is not None and together:
         diff = _frame_diff(timeline, change, f)
+        dated = why.moment.text if why.moment is not None else "undated"
         bulk = (
-            f"commit {change.commit.short} brought {brought} frames at once; "
-            f"the diff shows {f.heading} only"
+            f"the frames arrived together: commit {change.commit.short} brought {brought} frames "
+            f"at once, so it does not say when this one was written; its heading does ({dated}). "
+            f"The diff shows {f.heading} only"
         )
     own = [p for p in why.precursors if p.own]
     if own:
         own = [_with_commit(timeline, why.agent_id, p) for p in own]
         why = replace(why, precursors=(*own, *(p for p in why.precursors if not p.own)))
     return replace(
-        why, commit=change.commit, diff=diff, frame_log=log, note=log_note, bulk_note=bulk
+        why,
+        commit=change.commit,
+        diff=diff,
+        frame_log=log,
+        note=log_note,
+        bulk_note=bulk,
+        together=together,
     )
 
 
@@ -385,18 +296,26 @@ def _relationship_changes(
     return tuple(replace(r, agent=names.resolve(r.agent)) for r in out)
 
 
-def _state_of(index: MentionIndex, agent: str, st: Statement) -> InfluencerState:
-    """The influencer's own frame nearest before the statement's date (or number)."""
+def _before(other: Moment, moment: Moment | None) -> bool:
+    """Whether another agent's frame is known to come before the statement's (``soul.when``):
+    frames the headings cannot tell apart from it are not evidence it could have seen."""
+    return moment is not None and when.ordered(other, moment) and other.key < moment.key
+
+
+def _state_of(index: MentionIndex, agent: str, moment: Moment | None) -> InfluencerState:
+    """The influencer's own frame latest before the statement's, and what it held then."""
     entry = index.agents.get(agent)
     if entry is None:
         return InfluencerState(agent, present=False)
     soul = entry.soul
-    best = None
-    for f in soul.frames:
-        if _frame_before(f, st) and (best is None or _when(f) >= _when(best)):
-            best = f
-    if best is None:
-        return InfluencerState(agent, present=True)
+    before = [i for i, m in enumerate(entry.moments) if _before(m, moment)]
+    if not before:
+        # No frame known to come before it; the latest one the headings cannot order against it
+        # (the same day without a time of day) is where a reader looks, said as such.
+        tied = [i for i, m in enumerate(entry.moments) if moment and not when.ordered(m, moment)]
+        around = max(tied, key=lambda i: entry.moments[i].key) if tied else None
+        return InfluencerState(agent, present=True, around_index=around)
+    best = soul.frames[max(before, key=lambda i: entry.moments[i].key)]
     held = [
         s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index
     ]
@@ -404,22 +323,25 @@ def _state_of(index: MentionIndex, agent: str, st: Statement) -> InfluencerState
     return InfluencerState(
         agent=agent,
         present=True,
-        frame=best.label,
+        frame=frame_name(best.number, best.suffix, best.date, best.time),
         date=best.date,
         frame_index=best.index,
         line=latest.line if latest else best.line,
         becoming=latest.text if latest else None,
+        number=best.number,
+        time=best.time,
     )
 
 
-def _when(f: Frame) -> tuple:
-    return (f.date or "", f.time or "", f.number if f.number is not None else -1, f.index)
-
-
 def _precursors(
-    index: MentionIndex, agent_id: str, statements: Sequence[Statement], st: Statement
+    index: MentionIndex,
+    agent_id: str,
+    statements: Sequence[Statement],
+    st: Statement,
+    moment: Moment | None,
 ) -> tuple[Precursor, ...]:
-    """Where the new role's distinctive words first appeared, here and in others' memory."""
+    """Where the new role's distinctive words first appeared before the statement, in this
+    agent's memory (earlier in its file) and in others' (frames known to come before it)."""
     if st.frame_index is None:
         return ()
     earlier = {w for s in statements[: st.index] for w in _terms(s.role)}
@@ -430,15 +352,14 @@ def _precursors(
     soul = entry.soul
     out: list[Precursor] = []
     for word in words:
-        own = entry.words.get(word, ())
+        own = [i for i in entry.words.get(word, ()) if i < st.frame_index]
         if own:
-            first = own[0]
-            before = sum(1 for i in own if i < st.frame_index)
-            out.append(Precursor(word, _place(agent_id, soul, first, word), True, before))
-        other = _first_elsewhere(index, agent_id, word)
+            place = _place(agent_id, soul, own[0], word, entry.moments[own[0]])
+            out.append(Precursor(word, place, True, len(own)))
+        other = _first_elsewhere(index, agent_id, word, moment)
         if other is not None:
             a = index.agents[other.agent]
-            count = sum(1 for i in a.words.get(word, ()) if _frame_before(a.soul.frames[i], st))
+            count = sum(1 for i in a.words.get(word, ()) if _before(a.moments[i], moment))
             out.append(Precursor(word, other, False, count))
     return tuple(out)
 
@@ -453,34 +374,30 @@ def _terms(role: str) -> list[str]:
     return out
 
 
-def _frame_before(f: Frame, st: Statement) -> bool:
-    """Whether another agent's frame came before the statement: by date, then frame number."""
-    numbered = st.number is not None and f.number is not None
-    if st.date and f.date:
-        return f.date < st.date or (f.date == st.date and numbered and f.number < st.number)
-    return numbered and f.number < st.number
-
-
-def _first_elsewhere(index: MentionIndex, agent_id: str, word: str) -> Place | None:
-    best: Place | None = None
+def _first_elsewhere(
+    index: MentionIndex, agent_id: str, word: str, moment: Moment | None
+) -> Place | None:
+    """The earliest frame of another agent that holds ``word`` and comes before ``moment``."""
+    best: tuple[tuple, Place] | None = None
     for other, entry in index.agents.items():
         if other == agent_id:
             continue
-        found = entry.words.get(word)
+        found = [i for i in entry.words.get(word, ()) if _before(entry.moments[i], moment)]
         if not found:
             continue
-        place = _place(other, entry.soul, found[0], word)
-        if best is None or place.order < best.order:
-            best = place
-    return best
+        first = min(found, key=lambda i: entry.moments[i].key)
+        key = (entry.moments[first].key[:3], other)
+        if best is None or key < best[0]:
+            best = (key, _place(other, entry.soul, first, word, entry.moments[first]))
+    return best[1] if best else None
 
 
-def _place(agent: str, soul: Soul, frame_index: int, word: str) -> Place:
+def _place(agent: str, soul: Soul, frame_index: int, word: str, moment: Moment) -> Place:
     f = soul.frames[frame_index]
     for offset, raw in enumerate(f.source.splitlines()):
         if word in raw.lower():
-            return place_of(agent, soul, frame_index, f.line + offset, raw)
-    return place_of(agent, soul, frame_index, f.line, f.heading)
+            return place_of(agent, soul, frame_index, f.line + offset, raw, moment)
+    return place_of(agent, soul, frame_index, f.line, f.heading, moment)
 
 
 def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
@@ -494,8 +411,16 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
     seen = _seen_in_log(why.frame_log)
     out: list[PostInfo] = []
     for n in why.threads:
-        mentions = tuple(m for m in index.mentions(n) if m.agent != why.agent_id)[:MAX_MENTIONS]
+        mentions = tuple(
+            m
+            for m in index.mentions(n)
+            if m.agent != why.agent_id and m.moment is not None and _before(m.moment, why.moment)
+        )[:MAX_MENTIONS]
         post = store.get(n)
+        if post is not None and why.moment is not None:
+            posted = Moment(str(post.date)[:10] or None, None, 0, post.frame)
+            if when.ordered(why.moment, posted) and why.moment.key < posted.key:
+                post = None  # posted after the statement: not what the agent saw
         if post is not None:
             author = index.agents.get(post.author)
             found = author.soul.find_frames(str(post.frame)) if author else []

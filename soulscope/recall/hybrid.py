@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from soulscope.errors import SoulscopeError
 from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, chunk_soul, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, Encoder, Progress, embed
@@ -52,7 +53,7 @@ NEIGHBOURS = 10  # pieces of other chunks whose mean cosine is a piece's hubness
 HALF_FROM = 20_000  # bullets: from here the dense product may use bfloat16 (see _fastest_product)
 
 
-class RecallError(Exception):
+class RecallError(SoulscopeError):
     """A search that cannot run as asked (unknown mode, model not loaded); one sentence."""
 
 

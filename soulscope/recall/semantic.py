@@ -25,6 +25,7 @@ import numpy as np
 
 from soulscope.atomic import write_atomic
 from soulscope.config import Settings, cache_dir
+from soulscope.errors import SoulscopeError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # sha256 of model.safetensors as published in sentence-transformers/all-MiniLM-L6-v2.
@@ -38,7 +39,7 @@ GPU_BATCH = 512
 WINDOW_CHARS = 256 * 6  # the model's window (256 word pieces) in characters, with room to spare
 
 
-class EncoderError(Exception):
+class EncoderError(SoulscopeError):
     """The embedding model cannot be used (missing, tampered with, bad device); one sentence."""
 
 

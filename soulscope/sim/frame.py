@@ -42,6 +42,7 @@ from soulscope.sim.journal import (
     write_journal,
 )
 from soulscope.sim.lock import WorldLock
+from soulscope.soul.format import TEXT_LABELS
 from soulscope.soul.model import Soul
 from soulscope.soul.parse import parse
 from soulscope.soul.write import entry_bytes, render_entry, unwritable
@@ -300,12 +301,8 @@ def apply(
             seen = len(request.feed.posts)
             why = f" ({outcome.error})" if outcome.error else ""
             bullets.append(f"Lurked, read {seen} post{'s' * (seen != 1)} and wrote nothing{why}")
-        observations = [
-            ("Named", decision.named),
-            ("Influenced by", decision.influenced_by),
-            ("Surprised by", decision.surprised_by),
-            ("Reinforced", decision.reinforced),
-            ("Becoming", decision.becoming),
+        observations = [  # in the order of soul.format.ENTRY_LABELS
+            *((x.label, getattr(decision, x.field)) for x in TEXT_LABELS if x.field),
             (
                 "Relationships",
                 ", ".join(f"{a} ({n})" if n else a for a, n in decision.relationships),

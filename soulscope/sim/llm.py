@@ -31,6 +31,7 @@ from soulscope.sim.brain import (
     validate,
 )
 from soulscope.sim.community import Comment, Post
+from soulscope.soul.format import TEXT_LABELS
 
 MAX_SOUL_CHARS = 24_000  # about 6k tokens of memory per prompt; the newest frames are kept
 MAX_AGENTS_LISTED = 60
@@ -82,10 +83,9 @@ def messages_for(request: Request) -> list[dict[str, str]]:
         "Rules: 'actions' has 1 to 6 items; post only in your channels "
         f"({', '.join('c/' + c for c in request.channels)}); comment on and vote on only the "
         "posts listed below, by their number; follow and name in 'relationships' only agent ids "
-        "listed below. 'named' is an insight you name, 'influenced_by' who or what changed your "
-        "thinking, 'surprised_by' stays empty unless something surprised you, 'reinforced' a "
-        "belief that was confirmed, 'becoming' who you are becoming, written as "
-        "'the X. From Y to Z.' when your identity shifts."
+        "listed below. "
+        + "; ".join(f"'{x.field}': {x.meaning}" for x in TEXT_LABELS)
+        + "."
     )
     parts = [
         "# Your soul file\n",
@@ -130,14 +130,25 @@ def parse_answer(text: str) -> Any:
     text = _FENCE.sub("", text.strip())
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise DecisionError("the answer holds no JSON object") from None
         try:
             return json.loads(text[start : end + 1])
-        except ValueError as exc:
-            raise DecisionError(f"the answer is not valid JSON ({exc.msg})") from None
+        except (ValueError, RecursionError) as exc:
+            raise DecisionError(f"the answer is not valid JSON ({_json_problem(exc)})") from None
+
+
+def _json_problem(exc: ValueError | RecursionError) -> str:
+    """What ``json.loads`` found wrong, in a few words. Not every ValueError it raises is a
+    JSONDecodeError with a ``msg``: a number of more than 4,300 digits is a plain ValueError, and
+    arrays nested thousands deep a RecursionError."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc).split(":")[0]
 
 
 async def _first_model(client: Any) -> str:

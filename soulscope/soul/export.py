@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from soulscope.soul.chapters import Chapter
 from soulscope.soul.model import Frame, Observation, Problem, Section, Soul
 from soulscope.soul.trajectory import Statement
 
@@ -15,7 +17,9 @@ def observation_dict(o: Observation) -> dict[str, Any]:
 def frame_dict(f: Frame) -> dict[str, Any]:
     return {
         "index": f.index,
+        "frame": f.number,
         "number": f.number,
+        "label": f.label,
         "suffix": f.suffix or None,
         "date": f.date,
         "time": f.time,
@@ -54,11 +58,13 @@ def statement_dict(s: Statement) -> dict[str, Any]:
     return {
         "frame": s.number,
         "suffix": s.suffix or None,
+        "label": s.frame_label if s.frame_index is not None else None,
         "date": s.date,
+        "time": s.time,
         "heading": s.heading,
         "text": s.text,
         "line": s.line,
-        "role": s.role,
+        "role": None if s.position else s.role,  # a position names no role: see "headline"
         "from": s.from_role,
         "to": s.to_role,
         "shift": s.shift,
@@ -66,4 +72,23 @@ def statement_dict(s: Statement) -> dict[str, Any]:
         "magnitude": s.magnitude,
         "from_mismatch": s.from_mismatch,
         "repeat": s.repeat,
+        "headline": s.headline,
+        "turning_point": s.turning_point,
+        "chapter": s.chapter or None,
+    }
+
+
+def chapter_dict(c: Chapter, statements: Sequence[Statement]) -> dict[str, Any]:
+    """A chapter of an arc: its number, title, and the first and last of its statements."""
+    first, last = statements[c.start], statements[c.end - 1]
+    return {
+        "chapter": c.number,
+        "title": c.title,
+        "statements": len(c),
+        "first_statement": c.start + 1,
+        "last_statement": c.end,
+        "first_frame": first.number,
+        "last_frame": last.number,
+        "first_date": first.date,
+        "last_date": last.date,
     }

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import overload
 
+from soulscope.soul.format import label_key
+
 ENCODING_ERRORS = "surrogateescape"
 UNDECODED = re.compile("[\ud800-\udfff]")  # lone surrogates: how surrogateescape keeps bytes
 
@@ -44,11 +46,6 @@ def decoded_pieces(data: bytes) -> Iterator[str]:
         pos = end
 
 
-def label_key(label: str) -> str:
-    """The canonical form of an observation label: lower case, single spaces."""
-    return " ".join(label.lower().split())
-
-
 def frame_heading(source: str) -> str:
     """The display text of the ``## `` heading that begins ``source``."""
     end = source.find("\n")
@@ -60,6 +57,15 @@ def frame_label(number: int | None, suffix: str, date: str | None) -> str | None
     if number is not None:
         return f"{number}{suffix}" if len(suffix) <= 1 else f"{number} {suffix}"
     return date
+
+
+def frame_name(
+    number: int | None, suffix: str, date: str | None, time: str | None
+) -> str | None:
+    """How a citation names a frame: its label, with the time of day for an unnumbered frame
+    (``2026-03-15 02:10``: one day holds many frames of the early era)."""
+    label = frame_label(number, suffix, date)
+    return f"{label} {time}" if number is None and label and time else label
 
 
 @dataclass(frozen=True, slots=True)

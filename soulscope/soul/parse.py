@@ -8,6 +8,7 @@ from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
+from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, match_label
 from soulscope.soul.model import (
     ENCODING_ERRORS,
     UNDECODED,
@@ -22,12 +23,9 @@ from soulscope.soul.model import (
     decoded_pieces,
 )
 
-_BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(?::\*\*|\*\*\s*:)\s?(.*)", re.S)
-_PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?):(?:\s(.*)|$)", re.S)
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-_BLOCK = re.compile(rb"^## ", re.M)
-_BULLET = re.compile(r"[-*+] ")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_ZONED = re.compile(r"\s?(?:UTC|GMT|Z)\b")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
 _MONTH_DATE = re.compile(
     r"(January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -56,7 +54,6 @@ _MONTHS = {
 _NUMBER = re.compile(r"(\d{1,6})([A-Za-z]?)(?![\d-])")
 _SEPARATOR = re.compile(r"(?:^|\s+)(?:—|–|--|-)(?:\s+|$)")
 _ARCHIVE = re.compile(r"<!--\s*(\d+)\s+earlier entries archived")
-_MAX_LABEL_WORDS = 4
 
 
 def read_soul(path: str | Path, agent_id: str | None = None) -> Soul:
@@ -68,10 +65,11 @@ def read_soul(path: str | Path, agent_id: str | None = None) -> Soul:
 def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     """Parse a soul file's bytes (or text). Never raises on content."""
     if isinstance(data, str):
+        text = data
         try:
-            data = data.encode("utf-8", ENCODING_ERRORS)
+            data = text.encode("utf-8", ENCODING_ERRORS)
         except UnicodeEncodeError:  # lone surrogates no file decodes to
-            data = data.encode("utf-8", "surrogatepass")
+            data = text.encode("utf-8", "surrogatepass")
     problems = _encoding_problems(data)
 
     # Split into the preamble and blocks at every "## " heading. The soul keeps the file's bytes;
@@ -79,7 +77,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     # has a body), and its body again when the frame is asked for (``Frames``): no frame object
     # and no decoded copy of the file is held. (Blocks start after a newline, so each one decodes
     # alone as it does in the whole file.)
-    offsets = array("q", (m.start() for m in _BLOCK.finditer(data)))
+    offsets = array("q", (m.start() for m in BLOCK.finditer(data)))
     first = offsets[0] if offsets else len(data)
     offsets.append(len(data))
     preamble = data[:first].decode("utf-8", ENCODING_ERRORS)
@@ -98,7 +96,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
         # Lines with their newlines, as ``_LINE`` cuts them (only the file's last may lack one).
         lo, hi = hi, hi + data.count(b"\n", start, end) + (data[end - 1] != 10)
         heading = data[start + 3 : head_end].decode("utf-8", ENCODING_ERRORS).strip()
-        if not _is_frame_heading(heading):
+        if not is_frame_heading(heading):
             source = data[start:end].decode("utf-8", ENCODING_ERRORS)
             places.append(len(columns.starts))
             sections.append(_section(heading, lo + 1, hi, source, _LINE.findall(source)[1:]))
@@ -272,10 +270,6 @@ def _build_frame(columns: FrameColumns, i: int) -> Frame:
     )
 
 
-def _is_frame_heading(heading: str) -> bool:
-    return heading.startswith("Frame") and (len(heading) == 5 or not heading[5].isalnum())
-
-
 def _name_from_preamble(lines: list[str], problems: list[Problem]) -> str | None:
     name = None
     for i, ln in enumerate(lines, 1):
@@ -302,7 +296,7 @@ def _bullets(body: list[str], first_line: int) -> list[tuple[int, str, bool]]:
         if not s:
             open_bullet = False
             continue
-        if _BULLET.match(ln):
+        if BULLET.match(ln):
             out.append((first_line + i, ln, True))
             open_bullet = True
         elif open_bullet and (ln[0] in " \t" or not s.startswith(("#", "<!--"))):
@@ -315,13 +309,8 @@ def _bullets(body: list[str], first_line: int) -> list[tuple[int, str, bool]]:
 
 
 def _observation(text: str, line: int) -> Observation | None:
-    m = _BOLD_LABEL.match(text)
-    if m:
-        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
-    m = _PLAIN_LABEL.match(text)
-    if m and len(m.group(1).split()) <= _MAX_LABEL_WORDS:
-        return Observation(sys.intern(m.group(1).strip()), clean((m.group(2) or "").strip()), line)
-    return None
+    m = match_label(text)
+    return None if m is None else Observation(sys.intern(m.label), clean(m.text.strip()), line)
 
 
 def _body(
@@ -365,7 +354,9 @@ def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None
     if dm:
         date = dm.group(0)
         tm = _TIME.search(heading, dm.end())
-        if tm and tm.start() - dm.end() <= 4:
+        # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says
+        # its zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
+        if tm and (tm.start() - dm.end() <= 4 or _ZONED.match(heading, tm.end())):
             time = f"{int(tm.group(1)):02d}:{tm.group(2)}"
     else:
         mm = _MONTH_DATE.search(heading)
@@ -445,6 +436,8 @@ def frame_columns(data: bytes) -> FrameColumns:
     at = 0
     for start in block_starts(data):
         m = match(data, start)
+        if m is None:  # (group 5 matches any line: never)
+            continue
         line += count(b"\n", at, start)
         at = start
         if open_frame:
@@ -452,17 +445,21 @@ def frame_columns(data: bytes) -> FrameColumns:
             end_lines.append(line - 1)
             open_frame = False
         number_b, date_b, time_b, other = m.groups()
+        date: str | None
+        time: str | None
         if other is None:
             # the same dates and times recur in thousands of headings: decoded once each
             date = strings.get(date_b) or strings.setdefault(date_b, sys.intern(date_b.decode()))
-            time = time_b and (
-                strings.get(time_b) or strings.setdefault(time_b, sys.intern(time_b.decode()))
-            )
+            time = None
+            if time_b:
+                time = strings.get(time_b) or strings.setdefault(
+                    time_b, sys.intern(time_b.decode())
+                )
             numbers.append(int(number_b) if number_b else -1)
             suffixes.append("")
         else:
             heading = other.decode("utf-8", ENCODING_ERRORS).strip()
-            if not _is_frame_heading(heading):
+            if not is_frame_heading(heading):
                 continue
             number, suffix, date, time, _title = parse_heading(heading)
             date, time = date and sys.intern(date), time and sys.intern(time)
@@ -483,7 +480,7 @@ _HEADING_STRINGS: dict[bytes, str] = {}  # a date's or time's bytes -> the strin
 
 
 def block_starts(data: bytes) -> Iterator[int]:
-    """Where each ``## `` line starts (what ``_BLOCK`` finds), by searching for the bytes."""
+    """Where each ``## `` line starts (what ``format.BLOCK`` finds), by searching for the bytes."""
     at = 0 if data.startswith(b"## ") else data.find(b"\n## ")
     while at >= 0:
         if data[at] == 10:  # the newline before it

@@ -14,6 +14,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from soulscope.soul.chapters import Chapter, Outline
 from soulscope.soul.model import FrameColumns, Frames, Problem, Soul
 from soulscope.soul.trajectory import Arc
 
@@ -112,6 +113,12 @@ def arc_pieces(statements: Arc) -> Iterator[Piece]:
     yield from chunks(turns, "arc", "turns")
     yield from chunks(sorted(statements.mismatches), "arc", "mismatches")
     yield from chunks(list(statements.titles.items()), "arc", "titles")
+    yield "arc", ("position", b"\x01" if statements.position else b"")
+    outline = statements.outline()
+    yield "arc", ("moves", outline.moves.tobytes())
+    yield "arc", ("turning", bytes(outline.turning))
+    chapters = [(c.number, c.start, c.end, c.title) for c in outline.chapters]
+    yield from chunks(chapters, "arc", "chapters")
 
 
 class ArcPieces:
@@ -130,7 +137,7 @@ class ArcPieces:
             self._lists.setdefault(name, []).extend(items)
 
     def arc(self, frames: FrameColumns) -> Arc:
-        statements = Arc(frames)
+        statements = Arc(frames, position=bool(self._values.get("position")))
         for name in _ARC_ARRAYS:
             getattr(statements, name).frombytes(self._values.get(name, b""))
         statements.kinds = bytearray(self._values.get("kinds", b""))
@@ -144,4 +151,8 @@ class ArcPieces:
             statements.roles
         ):
             raise ValueError("the arc's pieces do not agree on its length")
+        moves = array("d")
+        moves.frombytes(self._values.get("moves", b""))
+        chapters = tuple(Chapter(*c) for c in self._lists.get("chapters", []))
+        statements.set_outline(Outline(moves, self._values.get("turning", b""), chapters))
         return statements

@@ -23,7 +23,12 @@ def _stem(word: str) -> str:
 
 
 _ERE_SPECIAL = re.compile(r"([.\[\]()*+?{}|^$\\])")
-_STEM_TAIL = rb"[a-z]{0,5}"  # the endings a stemmed match admits after the stem
+# The endings a stemmed match admits after the stem: inflections and common derivations, not any
+# letters ("lantern" must not find "Lanternfield").
+_STEM_TAIL = (
+    rb"(?:e?s|e?d|ing|ings|e?r|e?rs|ions?|ations?|als?|ally|ly|ity|ities|ive|ives|isms?|ists?"
+    rb"|ments?|ness|ies|y)?"
+)
 
 
 @dataclass(frozen=True)

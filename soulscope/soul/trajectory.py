@@ -21,13 +21,17 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import compress
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from soulscope.soul import when
+from soulscope.soul.counters import is_counter, strip_counters
 from soulscope.soul.model import Frame, FrameColumns, Soul, frame_label, label_key
+
+if TYPE_CHECKING:
+    from soulscope.soul.chapters import Outline
 
 
 def _words_in(text: str) -> list[str]:
@@ -44,44 +48,6 @@ _SHIFT_CODES = bytes(int(i < len(KINDS) and KINDS[i] in SHIFT_KINDS) for i in ra
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
 _FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
 
-_UNITS = _words_in(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
-    "hundred"
-)
-_ORDINALS = _words_in(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
-    "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth hundredth last latest "
-    "next final"
-)
-_NUMBER_WORD = "|".join(sorted(_UNITS + _ORDINALS, key=len, reverse=True))
-# One counter token: "twenty-seventh", "15th", "#3", "3", "no. 4".
-_COUNTER = rf"(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))*|\d+(?:st|nd|rd|th)?|#\d+|no\.\s*\d+)"
-_ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
-# Inside a role only ordinals and numerals count ("the 15th archivist"); "the quiet one" keeps "one".
-_COUNTER_WORD = re.compile(
-    rf"^(?:(?:(?:{_NUMBER_WORD})-)*(?:{_ORDINAL_WORD})|\d+(?:st|nd|rd|th)?|#\d+)$", re.I
-)
-_ORDINAL_ENDINGS = ("st", "nd", "rd", "th", "next", "final")
-
-
-def is_counter(word: str) -> bool:
-    """An ordinal or numeral ("twenty-seventh", "15th", "#3", "3"): it counts, it names nothing."""
-    if not word:
-        return False
-    # Most words end in neither a digit-led form nor an ordinal ending: skip the long pattern.
-    if not (word[0].isdigit() or word[0] == "#" or word.lower().endswith(_ORDINAL_ENDINGS)):
-        return False
-    return _COUNTER_WORD.match(word) is not None
-
-
-# A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
-_COUNTER_PREFIX = re.compile(
-    rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
-    rf"(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*[.;:—–]\s*",
-    re.I,
-)
 _ARTICLES = frozenset(_words_in("the a an my our this that its their his her now still"))
 # Words that end the noun phrase: what follows qualifies the role, it does not name another.
 _QUALIFIERS = frozenset(
@@ -159,6 +125,19 @@ class Statement:
     magnitude: float  # 0..1, how far it moved from the previous statement (``magnitude``)
     from_mismatch: bool  # "From Y to Z" names a Y that is not the previous role
     duplicate_frame: bool  # its frame heading repeats an earlier frame's
+    position: bool = False  # an early-era position: a statement, not a role
+    # Against the whole arc (``chapters.outline``): known to an ``Arc``'s statements, not to
+    # those ``iter_arc`` streams (turning point False, chapter 0).
+    turning_point: bool = False  # the identity really moved here
+    chapter: int = 0  # 1..C, the stretch of one identity it belongs to
+
+    @property
+    def headline(self) -> str:
+        """What the statement is, in a line: its role, or a position's own words (a position has
+        no role: its opening words are a fragment, "bet" of "twenty-third bet. ...")."""
+        if not self.position:
+            return self.role
+        return shorten(strip_counters(self.text), HEADLINE_CHARS)
 
     @property
     def shift(self) -> bool:
@@ -181,14 +160,17 @@ class Statement:
         return self.date
 
 
-def strip_counters(text: str) -> str:
-    """The statement without leading counting sentences ("twenty-eighth bet. ...")."""
-    out = text.strip().strip("*_ ")
-    while True:
-        m = _COUNTER_PREFIX.match(out)
-        if not m or m.end() >= len(out):
-            return out
-        out = out[m.end() :]
+HEADLINE_CHARS = 100  # a position's words in a line at most
+
+
+def shorten(text: str, most: int) -> str:
+    """``text`` on one line, cut at a word before ``most`` characters with an ellipsis."""
+    line = " ".join(text.split())
+    if len(line) <= most:
+        return line
+    cut = line[: most - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > most // 2 else cut).rstrip(" ,;:—–-") + "…"
 
 
 # Pure functions of a string, asked several times per statement (as the statement, as the previous
@@ -327,10 +309,13 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
 
 
 def arc(soul: Soul, label: str | None = None) -> Arc:
-    """Every identity statement in file order (frames and other sections alike), classified."""
-    statements = Arc(soul.frames.columns)
-    for s in iter_arc(soul, label):
+    """Every identity statement in file order (frames and other sections alike), classified, with
+    its turning points and chapters."""
+    used = arc_label(soul, label)
+    statements = Arc(soul.frames.columns, position=is_position_label(used))
+    for s in iter_arc(soul, used):
         statements.append(s)
+    statements.outline()  # here, once: the worker that computes an arc pays for it
     return statements
 
 
@@ -381,6 +366,7 @@ def iter_arc(soul: Soul, label: str | None = None) -> Iterator[Statement]:
                 magnitude=0.0 if prev is None else magnitude(prev, obs.text, position),
                 from_mismatch=mismatch,
                 duplicate_frame=bool(frame and frame.duplicate_of is not None),
+                position=position,
             )
             count += 1
             if rkey and rkey not in held.setdefault(rkey[-1], []):
@@ -408,12 +394,15 @@ class Arc(Sequence[Statement]):
         "turns",
         "mismatches",
         "titles",
+        "position",
+        "_outline",
         "_role_of",
     )
 
-    def __init__(self, frames: FrameColumns | None = None) -> None:
+    def __init__(self, frames: FrameColumns | None = None, position: bool = False) -> None:
         # The soul's: what the statements in frames read of their frame (None: an empty arc).
         self.frames = frames
+        self.position = position  # early-era positions, not roles
         self.texts: list[str] = []
         self.roles: list[str] = []
         self.lines = array("q")
@@ -423,6 +412,8 @@ class Arc(Sequence[Statement]):
         self.turns: dict[int, tuple[str | None, str | None]] = {}  # position: "From Y to Z"
         self.mismatches: set[int] = set()  # positions whose "From Y" is not the previous role
         self.titles: dict[int, str] = {}  # position: the section title, outside frames
+        # Turning points and chapters (``chapters.outline``), made for the statements as they are.
+        self._outline: Outline | None = None
         self._role_of: dict[str, str] = {}  # one string for each role
 
     def append(self, s: Statement) -> None:
@@ -442,6 +433,31 @@ class Arc(Sequence[Statement]):
             self.mismatches.add(position)
         if s.frame_index is None:
             self.titles[position] = s.heading
+        self._outline = None
+
+    def outline(self) -> Outline:
+        """The arc's turning points and chapters, by its words (made once, kept until it grows)."""
+        outline = self._outline
+        if outline is None or len(outline.turning) != len(self.texts):
+            from soulscope.soul.chapters import outline as make
+
+            outline = self._outline = make(self.texts)
+        return outline
+
+    def set_outline(self, outline: Outline) -> None:
+        """The outline of these statements made elsewhere (received in pieces)."""
+        if len(outline.turning) != len(self.texts):
+            raise ValueError("the outline does not have the arc's length")
+        self._outline = outline
+
+    def outlined(self, outline: Outline) -> Arc:
+        """These statements with another outline (by meaning): a new arc over the same columns,
+        so that an arc others hold keeps its own."""
+        other = Arc.__new__(Arc)
+        for name in Arc.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.set_outline(outline)
+        return other
 
     def add_role(self, role: str) -> None:
         self.roles.append(self._role_of.setdefault(role, role))
@@ -480,6 +496,7 @@ class Arc(Sequence[Statement]):
         return f"<arc of {len(self)} statements>"
 
     def _statement(self, i: int) -> Statement:
+        outline = self.outline()
         f = self.frames
         frame = self.frame_indices[i]
         turn = self.turns.get(i)
@@ -501,6 +518,9 @@ class Arc(Sequence[Statement]):
             magnitude=self.magnitudes[i],
             from_mismatch=i in self.mismatches,
             duplicate_frame=in_frame and f.duplicates[frame] >= 0,
+            position=self.position,
+            turning_point=bool(outline.turning[i]),
+            chapter=outline.chapter_of(i),
         )
 
     # Columns read without making statements: what a 70,000-statement timeline asks of them all.
@@ -511,6 +531,10 @@ class Arc(Sequence[Statement]):
         """The positions of the statements that shift the arc (``Statement.shift``), found in C
         (a Python loop over 70,000 kinds is a few milliseconds of a key)."""
         return list(compress(range(len(self.kinds)), self.kinds.translate(_SHIFT_CODES)))
+
+    def turning_positions(self) -> list[int]:
+        """The positions of the arc's turning points, in order."""
+        return self.outline().turning_positions()
 
     def shift_count(self) -> int:
         return sum(self.kinds.count(KINDS.index(kind)) for kind in SHIFT_KINDS)
@@ -608,6 +632,8 @@ class ArcSummary:
     frames: int
     last_date: str | None
     drift: tuple[float, ...] = ()  # each statement's shift magnitude, in arc order
+    turning_points: int = 0  # statements where the identity really moved (``chapters``)
+    chapters: int = 0
 
 
 def summarize(
@@ -617,33 +643,41 @@ def summarize(
     statements: Iterable[Statement] | None = None,
 ) -> ArcSummary:
     """The arc of ``soul`` in a line (``statements``: its arc, when it is computed already)."""
+    from soulscope.soul.chapters import Words, outline
+
     count = shifted = 0
     latest: Statement | None = None
     drifts: Sequence[float] = []
     # The latest statement is the latest by its frame's time (``soul.when``), the last written
     # among equals: frames that parallel writers appended out of order do not decide it.
-    moments = when.frame_moments(soul.frames.columns)
-
-    def place(frame_index: int, position: int) -> tuple:
-        return (moments[frame_index].key[:3] if frame_index >= 0 else ("",), position)
-
+    newest = when.Latest(soul.frames.columns)
     if isinstance(statements, Arc):  # read from its columns: no statement made but the latest
         count, shifted, drifts = len(statements), statements.shift_count(), statements.magnitudes
-        if statements:
-            fi = statements.frame_indices
-            latest = statements[max(range(count), key=lambda k: place(fi[k], k))]
+        at = None
+        for k, f in enumerate(statements.frame_indices):
+            if newest.offer(f):
+                at = k
+        latest = statements[at] if at is not None else None
+        shape = statements.outline()
     else:
         if statements is None:
             statements = iter_arc(soul, label)  # streamed: a big soul's arc is not held
         drifts = []
-        best: tuple | None = None
+        words = Words(phrases=False)  # the statements' words, for the turning points
         for s in statements:
             count += 1
             shifted += s.shift
             drifts.append(s.magnitude)
-            at = place(-1 if s.frame_index is None else s.frame_index, count)
-            if best is None or at >= best:
-                best, latest = at, s
+            words.add(s.text)
+            if newest.offer(-1 if s.frame_index is None else s.frame_index):
+                latest = s
+        shape = outline(words, titled=False)
+        if latest is not None:  # (its chapter is the whole arc's: known once it is read)
+            latest = replace(
+                latest,
+                turning_point=bool(shape.turning[latest.index]),
+                chapter=shape.chapter_of(latest.index),
+            )
     return ArcSummary(
         agent_id=agent_id,
         name=soul.name,
@@ -653,4 +687,6 @@ def summarize(
         frames=len(soul.frames),
         last_date=max(filter(None, soul.frames.columns.dates), default=None),
         drift=tuple(drifts),
+        turning_points=shape.turning_count(),
+        chapters=len(shape.chapters),
     )

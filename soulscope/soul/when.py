@@ -127,6 +127,48 @@ def frame_moments(columns: FrameColumns) -> list[Moment]:
     return moments(columns.dates, columns.times, numbers)
 
 
+class Latest:
+    """Finds the latest of a file's frames by time as they are offered in file order, the last
+    written among equals: the rule of ``moments`` in one pass, without a Moment per frame (a
+    soul can hold 200,000 frames). ``offer`` says whether the frame offered is the latest so far.
+    """
+
+    def __init__(self, columns: FrameColumns) -> None:
+        self.dates, self.times, self.numbers = columns.dates, columns.times, columns.numbers
+        self.best: tuple[str, str, int] | None = None
+        self._inherited: tuple[str, str] = ("", "")  # the nearest dated frame's, so far
+        self._scanned = 0
+        self._first_dated: int | None | bool = False  # False: not looked for yet
+
+    def offer(self, f: int) -> bool:
+        """Offer frame ``f`` (-1: outside frames); True when it is the latest so far."""
+        if f < 0:
+            key: tuple[str, str, int] = ("", "", -1)
+        else:
+            dates = self.dates
+            while self._scanned <= f:
+                d = dates[self._scanned]
+                if d:
+                    self._inherited = (d, self.times[self._scanned] or "")
+                self._scanned += 1
+            if dates[f]:
+                key = (dates[f], self.times[f] or "", self.numbers[f])
+            elif self._inherited[0]:
+                key = (*self._inherited, self.numbers[f])
+            else:  # before the file's first dated frame: it came before that one
+                if self._first_dated is False:
+                    self._first_dated = next((i for i, d in enumerate(dates) if d), None)
+                first = self._first_dated
+                if first is None:
+                    key = (UNDATED, "", self.numbers[f])
+                else:
+                    key = (dates[first], self.times[first] or "", self.numbers[f])
+        if self.best is None or key >= self.best:
+            self.best = key
+            return True
+        return False
+
+
 def ordered(a: Moment, b: Moment) -> bool:
     """Whether the headings tell which of two frames of *different files* came first: the
     spans of time they can have do not overlap (the same minute in two files is a tie), or

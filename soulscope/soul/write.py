@@ -15,18 +15,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from soulscope.atomic import append_durable
+from soulscope.soul.format import ENTRY_LABELS
 from soulscope.soul.parse import _observation
 
 # The labels of a frame entry, in the order they are written.
-OBSERVATION_LABELS = (
-    "Named",
-    "Influenced by",
-    "Surprised by",
-    "Reinforced",
-    "Becoming",
-    "Relationships",
-    "Connected",
-)
+OBSERVATION_LABELS = tuple(x.label for x in ENTRY_LABELS)
 MAX_TEXT = 2000  # characters per bullet; a runaway answer is cut, not written whole
 _LABEL = re.compile(r"[A-Za-z][A-Za-z' ]{0,39}")
 _BREAKS = {"\u2028", "\u2029", "\x85", "\x0b", "\x0c"}

@@ -83,10 +83,10 @@ ACTIONS: tuple[Action, ...] = (
     Action("app.goto_frame", "colon", "goto_frame",
            "Go to a frame by number, label, date or position (#K)", short="Go to frame",
            show=True),
-    Action("app.next_shift", "right_curly_bracket", "step_shift(1)",
-           "Next shift of the identity arc"),
-    Action("app.previous_shift", "left_curly_bracket", "step_shift(-1)",
-           "Previous shift of the identity arc"),
+    Action("app.next_turning_point", "right_curly_bracket", "step_turning_point(1)",
+           "Next turning point of the identity arc (where it really moved)"),
+    Action("app.previous_turning_point", "left_curly_bracket", "step_turning_point(-1)",
+           "Previous turning point of the identity arc"),
     Action("app.down", "j", "cursor('down')", "Move down in the focused list or text"),
     Action("app.up", "k", "cursor('up')", "Move up in the focused list or text"),
     Action("app.first", "g", "cursor('first')", "Go to the top of the focused list or text"),
@@ -116,7 +116,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("becoming.close_compare", "escape", "close_compare", "Close the comparison",
            context="becoming"),
     Action("becoming.semantic_drift", "m", "semantic_drift",
-           "Plot the arc's drift by meaning (the embedding model's cosine distance)",
+           "Drift, turning points and chapters by meaning (the embedding model)",
            context="becoming", short="Semantic drift", show=True),
     # -- World tab -----------------------------------------------------------------------------
     Action("world.sort", "s", "sort_next", "Sort the World table by the next column",
@@ -216,7 +216,7 @@ def keymap_problem(keymap: Mapping[str, str]) -> str | None:
 
 
 def key_table(display: Callable[[str], str]) -> str:
-    """Every action as a Markdown table (README's key table); ``display`` shows one key."""
+    """Every action as a Markdown table (docs/keys.md); ``display`` shows one key."""
     rows = ["| where | keys | does | id |", "|---|---|---|---|"]
     for a in ACTIONS:
         keys = " ".join(f"`{display(k)}`" for k in a.keys.split(","))
@@ -224,7 +224,7 @@ def key_table(display: Callable[[str], str]) -> str:
     return "\n".join(rows) + "\n"
 
 
-if __name__ == "__main__":  # python -m soulscope.tui.actions: the table for README.md
+if __name__ == "__main__":  # python -m soulscope.tui.actions: the table of docs/keys.md
     from textual.app import App
 
     print(key_table(lambda key: App().get_key_display(Binding(key, ""))), end="")

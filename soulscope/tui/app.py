@@ -51,6 +51,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from soulscope.bundled import bundled
 from soulscope.config import Settings, load_settings
 from soulscope.controls import visible
+from soulscope.errors import SoulscopeError
 from soulscope.index import Entry, WorldIndex
 from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
@@ -69,8 +70,6 @@ from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
 from soulscope.tui.file_lines import FileLines
 from soulscope.tui.focus import focus_now
-from soulscope.tui.heap import Heap
-from soulscope.tui.key_order import KeyHandled, KeyOrder
 from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.messages import (
     FrameLanded,
@@ -93,6 +92,8 @@ from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.tui.widgets.soul_text import LongLines, display_lines
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
+from soulscope.tui.workarounds.heap import Heap
+from soulscope.tui.workarounds.key_order import KeyHandled, KeyOrder
 from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"
@@ -246,6 +247,12 @@ class SoulscopeApp(App[None]):
         return self.query_one(AgentList)
 
     # -- what panes call ---------------------------------------------------------------------
+    def show_arc_at(self, agent_id: str, frame_index: int | None) -> None:
+        """The Becoming tab on ``agent_id``'s arc, at its statement as of that frame."""
+        self.query_one(BecomingPane).show_at(agent_id, frame_index)
+        self.show_tab(BecomingPane.TAB_ID)
+        self.select_agent(agent_id)
+
     def select_agent(self, agent_id: str) -> None:
         """Show ``agent_id`` in every pane (parsing its file in a worker unless cached)."""
         if agent_id == self.agent_id:
@@ -526,10 +533,21 @@ class SoulscopeApp(App[None]):
             )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.notify(
-                f"Something went wrong: {event.worker.error}", severity="error"
-            )
+        error = event.worker.error
+        if event.state != WorkerState.ERROR or error is None:
+            return
+        if isinstance(error, SoulscopeError):  # what the user can fix: its one sentence
+            self.notify(visible(str(error)), severity="error")
+            return
+        from soulscope.bugs import record
+
+        path = record(error, f"worker {event.worker.name or event.worker.group}")
+        self.notify(
+            visible(f"soulscope hit a bug ({type(error).__name__}: {error}); "
+                    f"the traceback is in {path}"),
+            severity="error",
+            timeout=30,
+        )
 
     def on_agent_chosen(self, message: AgentChosen) -> None:
         self.select_agent(message.agent_id)
@@ -644,10 +662,10 @@ class SoulscopeApp(App[None]):
         if not self.query_one(SoulPane).step_frame(forward):
             self.bell()
 
-    def action_step_shift(self, delta: int) -> None:
-        """Go to the next (or previous) shift of the identity arc, in the Becoming tab."""
+    def action_step_turning_point(self, delta: int) -> None:
+        """Go to the next (or previous) turning point of the identity arc, in the Becoming tab."""
         self.show_tab(BecomingPane.TAB_ID)
-        if not self.query_one(BecomingPane).step_shift(delta):
+        if not self.query_one(BecomingPane).step_turning_point(delta):
             self.bell()
 
     def action_goto_frame(self) -> None:

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
@@ -34,8 +35,12 @@ from soulscope.recall.hybrid import Hit, RecallError
 from soulscope.soul.model import clean
 from soulscope.soul.terms import Term
 from soulscope.tui.actions import bindings
+from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import World, WorldError
+
+if TYPE_CHECKING:
+    from soulscope.tui.app import SoulscopeApp
 
 SEARCH_HITS = 30
 _GRAPHS: dict[int, tuple[tuple, Influence]] = {}  # id(world) -> (its files' stamp, graph)
@@ -57,6 +62,14 @@ def world_graph(world: World) -> Influence:
         _GRAPHS.clear()  # one world at a time
         _GRAPHS[id(world)] = (stamp, g)
         return g
+
+
+class _Dialog(ModalScreen[None]):
+    """A dialog over the dashboard: ``dashboard`` is the app, typed."""
+
+    @property
+    def dashboard(self) -> SoulscopeApp:
+        return cast("SoulscopeApp", self.app)
 
 
 def _back_to_main(app: Any) -> None:
@@ -89,10 +102,10 @@ class FirstFound(Message):
     error: str | None = None
 
 
-class SearchScreen(ModalScreen[None]):
+class SearchScreen(_Dialog):
     """Search the world's memory; the hits cite their agent and frame."""
 
-    BINDINGS = bindings("search")
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings("search")]
 
     def __init__(self, query: str = "") -> None:
         super().__init__(id="search")
@@ -139,9 +152,9 @@ class SearchScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def run_search(self, query: str) -> None:
-        self.app.call_from_thread(self._status, "searching…")
+        self.dashboard.call_from_thread(self._status, "searching…")
         try:
-            index = self.app.pane("chat")._ensure_index()
+            index = self.dashboard.query_one(ChatPane)._ensure_index()
             mode = "hybrid" if index.dense_ready else "bm25"
             hits = index.search(query, k=SEARCH_HITS, mode=mode)
         except (RecallError, WorldError, OSError) as exc:
@@ -170,11 +183,11 @@ class SearchScreen(ModalScreen[None]):
         event.stop()
         hit = self.hits[int(event.key)]
         _back_to_main(self.app)
-        self.app.open_line(hit.chunk.agent, hit.chunk.line)
+        self.dashboard.open_line(hit.chunk.agent, hit.chunk.line)
 
     def action_spread(self) -> None:
         if self.term:
-            self.app.push_screen(SpreadScreen(self.term))
+            self.dashboard.push_screen(SpreadScreen(self.term))
 
     def action_first(self) -> None:
         if self.term:
@@ -184,7 +197,7 @@ class SearchScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="search-first", exit_on_error=False)
     def find_first(self, term: str) -> None:
         try:
-            found = spread(self.app.world, Term(term), links=False)
+            found = spread(self.dashboard.world, Term(term), links=False)
         except (ValueError, WorldError) as exc:
             self.post_message(FirstFound(None, str(exc)))
             return
@@ -199,11 +212,11 @@ class SearchScreen(ModalScreen[None]):
         tied = [a.agent_id for a in s.adopters[1:] if a.tied][:3]
         note = f"; tied with {', '.join(tied)}" if first.tied and tied else ""
         _back_to_main(self.app)
-        self.app.notify(
+        self.dashboard.notify(
             f"First mention of '{s.term.text}': {first.agent_id}, "
             f"{first.first.moment.text}, line {first.first.line}{note}"
         )
-        self.app.open_line(first.agent_id, first.first.line)
+        self.dashboard.open_line(first.agent_id, first.first.line)
 
     def action_move(self, action: str) -> None:
         getattr(self.query_one(VirtualList), f"action_{action}")()
@@ -218,10 +231,10 @@ class SpreadDone(Message):
     error: str | None = None
 
 
-class SpreadScreen(ModalScreen[None]):
+class SpreadScreen(_Dialog):
     """Every agent that used a term, in order of first use, from whom, and the curve."""
 
-    BINDINGS = bindings("spread")
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings("spread")]
 
     def __init__(self, term: str, mode: str = "word") -> None:
         super().__init__(id="spread")
@@ -259,7 +272,7 @@ class SpreadScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="spread", exit_on_error=False)
     def load(self) -> None:
         try:
-            s = spread(self.app.world, Term(self.term, self.mode))
+            s = spread(self.dashboard.world, Term(self.term, self.mode))
         except (ValueError, WorldError) as exc:
             self.post_message(SpreadDone(None, str(exc)))
             return
@@ -287,8 +300,8 @@ class SpreadScreen(ModalScreen[None]):
 
     def _label(self, key: str, _width: int) -> Text:
         s = self.spread
-        a = s.adopter(key) if s else None
-        if a is None:
+        a = s.adopter(key) if s is not None else None
+        if s is None or a is None:
             return Text(key)
         rank = s.adopters.index(a) + 1
         out = _text(
@@ -308,7 +321,7 @@ class SpreadScreen(ModalScreen[None]):
         a = self.spread.adopter(event.key) if self.spread else None
         if a is not None:
             _back_to_main(self.app)
-            self.app.open_line(a.agent_id, a.first.line)
+            self.dashboard.open_line(a.agent_id, a.first.line)
 
     def action_toggle_stem(self) -> None:
         self.mode = "word" if self.mode == "stem" else "stem"
@@ -336,10 +349,10 @@ class GraphDone(Message):
     error: str | None = None
 
 
-class InfluenceScreen(ModalScreen[None]):
+class InfluenceScreen(_Dialog):
     """Who shaped ``agent_id`` and whom it shaped, strongest first; enter opens an arc."""
 
-    BINDINGS = bindings("influence")
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings("influence")]
 
     def __init__(self, agent_id: str) -> None:
         super().__init__(id="influence")
@@ -365,7 +378,7 @@ class InfluenceScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="influence", exit_on_error=False)
     def load(self) -> None:
         try:
-            g = world_graph(self.app.world)
+            g = world_graph(self.dashboard.world)
         except (GraphError, WorldError) as exc:
             self.post_message(GraphDone(None, str(exc)))
             return
@@ -418,5 +431,5 @@ class InfluenceScreen(ModalScreen[None]):
             return
         who = value.source if kind == "in" else value.target
         _back_to_main(self.app)
-        self.app.select_agent(who)
-        self.app.show_tab("becoming")
+        self.dashboard.select_agent(who)
+        self.dashboard.show_tab("becoming")

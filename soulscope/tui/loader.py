@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import soulscope
+from soulscope.errors import SoulscopeError
 from soulscope.soul.parse import parse
 from soulscope.soul.pieces import Piece, arc_pieces, soul_pieces
 from soulscope.soul.trajectory import arc, summarize
@@ -34,7 +35,7 @@ from soulscope.tui.file_lines import line_bounds, long_lines
 _SIZE = struct.Struct(">Q")
 
 
-class LoadError(Exception):
+class LoadError(SoulscopeError):
     """The loading process failed; the message is one line for the user."""
 
 

@@ -20,8 +20,9 @@ from textual.widgets import Static
 
 from soulscope.chat.llm import LLMError
 from soulscope.controls import visible
+from soulscope.history.dossier import InfluencerState, PostInfo, Why
 from soulscope.history.git import HistoryError
-from soulscope.history.why import PostInfo, Why, explain
+from soulscope.history.why import explain
 from soulscope.soul.model import Soul
 from soulscope.tui.actions import bindings
 from soulscope.tui.screens import PickScreen
@@ -106,11 +107,17 @@ class WhyScreen(ModalScreen[None]):
         states = [s for s in why.influencer_states if s.present]
         if states:
             if len(states) == 1:
-                self._open_arc(f"{states[0].agent}\t{states[0].frame_index}")
+                s = states[0]
+                if s.frame_index is None and s.around_index is not None:
+                    self.app.notify(
+                        f"No frame of {s.agent} is known to come before this one; showing its "
+                        "statement of the same day (the headings cannot order them)."
+                    )
+                self._open_arc(f"{s.agent}\t{_target(s)}")
                 return
             choices = [
                 (
-                    f"{s.agent}\t{s.frame_index}",
+                    f"{s.agent}\t{_target(s)}",
                     f"{s.agent}  at frame {s.frame}: {s.becoming or '—'}"
                     if s.frame
                     else f"{s.agent}  (no frame before this one)",
@@ -135,13 +142,8 @@ class WhyScreen(ModalScreen[None]):
         if choice is None:
             return
         agent_id, _, at = choice.partition("\t")
-        from soulscope.tui.panes.becoming import BecomingPane
-
         self.dismiss()
-        pane = self.app.query_one(BecomingPane)
-        pane.show_at(agent_id, int(at) if at not in ("", "None") else None)
-        self.app.show_tab(BecomingPane.TAB_ID)
-        self.app.select_agent(agent_id)
+        self.app.show_arc_at(agent_id, int(at) if at not in ("", "None") else None)
 
     def action_cited(self) -> None:
         """Open a cited frame in the Soul tab: posts' authors first, then mentions, precursors."""
@@ -204,3 +206,9 @@ class WhyScreen(ModalScreen[None]):
         self.dismiss()
         self.app.show_tab(HistoryPane.TAB_ID)
         self.app.query_one(HistoryPane).select_commit(why.commit.sha)
+
+
+def _target(state: InfluencerState) -> int | None:
+    """The frame of the influencer's arc to show: its frame before the statement, else the one
+    of the same moment (see ``InfluencerState.around_index``)."""
+    return state.frame_index if state.frame_index is not None else state.around_index

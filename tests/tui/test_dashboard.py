@@ -379,8 +379,8 @@ async def test_world_tab_fills_while_parsing_when_shown(small_world: World) -> N
         await pilot.press("3")
         await settle(pilot)
         rows = world_table(app).visible_rows()
-        assert rows[0].split()[:4] == ["Agent", "Frames", "Shifts", "Drift"]
-        assert rows[1].split() == ["ada-01", "4", "2", "▁██", "2026-03-04", "—", "archivist"]
+        assert rows[0].split()[:5] == ["Agent", "Frames", "Shifts", "◆", "Drift"]
+        assert rows[1].split() == ["ada-01", "4", "2", "0", "▁██", "2026-03-04", "—", "archivist"]
         assert len(world_table(app).keys) == 3
         assert str(app.query_one("#world-status").render()).startswith(
             "3 agents  (enter selects one"

@@ -4,7 +4,7 @@ import gc
 import sys
 import weakref
 
-from soulscope.tui.heap import FLOOR, Heap
+from soulscope.tui.workarounds.heap import FLOOR, Heap
 
 
 class Node:

@@ -23,7 +23,8 @@ from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.tui.conftest import frame, settle, soul, world_table, write_world
+from tests.test_chapters import ASTRONOMER, BAKER, GARDENER
+from tests.tui.conftest import frame, settle, soul, table_rows, world_table, write_world
 from tests.tui.test_history_tab import history_world
 
 SIZE = (120, 40)
@@ -162,23 +163,63 @@ async def test_history_keys_after_the_tab_key_and_time_travel_from_any_tab(tmp_p
         assert isinstance(app.focused, SoulText) and filter_box(app).value == ""
 
 
-async def test_shift_keys_and_shifts_only(small_world: World) -> None:
-    app = SoulscopeApp(small_world)
+async def test_turning_point_keys_marks_bands_and_shifts_only(tmp_path: Path) -> None:
+    # An arc of three stretches: it turns where the second and the third begin.
+    texts = GARDENER + ASTRONOMER + BAKER
+    frames = [frame(i, f"2026-03-{i:02d}", "Acted.", t) for i, t in enumerate(texts, 1)]
+    world = World.open(write_world(tmp_path / "w", {"di-04": soul("Di", "di-04", "Maker", frames)}))
+    app = SoulscopeApp(world)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("right_curly_bracket")
         pane = app.query_one(BecomingPane)
-        assert tab(app) == "becoming" and pane.statement_at(pane.table.cursor_row).shift
-        first = pane.table.cursor_row
+        table = pane.table
+        assert tab(app) == "becoming" and table.cursor_row == 5
+        rows = table_rows(table)
+        assert rows[5]["turn"] == "◆" and rows[5]["chapter"].startswith("2 ")
+        assert [r["turn"] for r in rows].count("◆") == 2
+        assert rows[0]["chapter"].startswith("1 ") and rows[1]["chapter"] == ""
+        # The rows are banded by chapter: every row of a chapter alike, the next one not.
+        styles = [table.row_style(i) for i in range(len(texts))]
+        assert len(set(styles[:5])) == 1 and styles[4] != styles[5] and styles[5] == styles[9]
+        assert "2 turning points ◆ · 3 chapters" in str(
+            app.query_one("#arc-summary").render()
+        )
         await pilot.press("right_curly_bracket")
-        assert pane.table.cursor_row > first and pane.statement_at(pane.table.cursor_row).shift
-        await pilot.press("left_curly_bracket")
-        assert pane.table.cursor_row == first
+        assert table.cursor_row == 10
+        await pilot.press("right_curly_bracket")  # none after the last: it stays
+        assert table.cursor_row == 10
+        await pilot.press("left_curly_bracket", "left_curly_bracket")
+        assert table.cursor_row == 5
         await pilot.press("f")
-        assert pane.table.row_count == sum(s.shift for s in pane.statements) == len(pane.rows)
+        assert table.row_count == sum(s.shift for s in pane.statements) == len(pane.rows)
         assert all(pane.statement_at(row).shift for row in range(len(pane.rows)))
         await pilot.press("f")
-        assert pane.table.row_count == len(pane.statements)
+        assert table.row_count == len(pane.statements)
+
+
+async def test_m_judges_turning_points_by_meaning_and_leaves_the_cached_arc_alone(
+    tmp_path: Path,
+) -> None:
+    texts = GARDENER + ASTRONOMER + BAKER
+    frames = [frame(i, f"2026-03-{i:02d}", "Acted.", t) for i, t in enumerate(texts, 1)]
+    world = World.open(write_world(tmp_path / "w", {"di-04": soul("Di", "di-04", "Maker", frames)}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        pane = app.query_one(BecomingPane)
+        cached = pane.statements
+        await pilot.press("m")  # loads the embedding model (once)
+        await settle(pilot)
+        summary = str(app.query_one("#arc-summary").render())
+        assert "(by meaning)" in summary and "semantic" in str(app.query_one("#drift-title").render())
+        # Three subjects apart in meaning as in words: the turns stay where they begin.
+        assert pane.statements.turning_positions() == [5, 10]
+        assert pane.statements is not cached and app.cache.arc("di-04", app.soul) is cached
+        await pilot.press("right_curly_bracket")
+        assert pane.table.cursor_row == 5
 
 
 async def test_world_sorts_from_the_keyboard_with_a_mark(small_world: World) -> None:
@@ -296,14 +337,14 @@ async def test_goto_frame_by_date_and_nearest(tmp_path: Path) -> None:
 
 
 
-def test_readme_key_table_is_the_registry() -> None:
+def test_docs_key_table_is_the_registry() -> None:
     from textual.app import App
     from textual.binding import Binding
 
     from soulscope.tui.actions import key_table
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in readme
+    keys = (Path(__file__).resolve().parents[2] / "docs" / "keys.md").read_text(encoding="utf-8")
+    assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in keys
 
 
 async def test_world_counts_posts_and_comments_where_the_world_keeps_them(tmp_path: Path) -> None:
@@ -328,7 +369,7 @@ async def test_world_counts_posts_and_comments_where_the_world_keeps_them(tmp_pa
         table = world_table(app)
         rows = {row.split()[0]: row for row in table.visible_rows()[1:] if row}
         assert "  2 / 1  " in rows["bo-02"] and "  0 / 1  " in rows["ada-01"]
-        for _ in range(6):  # agent, frames, shifts, drift, last, posts
+        for _ in range(7):  # agent, frames, shifts, turns, drift, last, posts
             await pilot.press("s")
         assert table.visible_rows()[1].startswith(" bo-02 ")
         assert "Posts/comments▼" in table.visible_rows()[0]

@@ -58,3 +58,40 @@ async def test_a_widgets_notify_is_plain_text_without_asking(tmp_path: Path) -> 
         await pilot.pause()
         shown = " ".join(_toasts(app))
         assert "Cy [bold red]Markup[/] said [link=x]hi[/link]" in shown
+
+
+async def test_a_bug_in_a_worker_is_said_as_a_bug_with_its_traceback_logged(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A programming error in a worker is not passed off as the user's problem: the toast says
+    soulscope hit a bug and names the log holding the traceback; a domain error stays one
+    sentence."""
+    from soulscope.world import WorldError
+
+    monkeypatch.setenv("SOULSCOPE_CACHE", str(tmp_path / "cache"))
+    world = World.open(write_world(tmp_path / "world", {"ada-01": ADA}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+
+        def broken() -> None:
+            raise KeyError("frame_index")
+
+        def refused() -> None:
+            raise WorldError("agent id '../x' is not allowed")
+
+        workers = [
+            app.run_worker(broken, thread=True, exit_on_error=False, name="broken"),
+            app.run_worker(refused, thread=True, exit_on_error=False, name="refused"),
+        ]
+        for _ in range(200):
+            if all(w.is_finished for w in workers):
+                break
+            await pilot.pause(0.02)
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        log = tmp_path / "cache" / "logs" / "soulscope.log"
+        bug = next(m for m in messages if "hit a bug" in m)
+        assert "KeyError" in bug and str(log) in bug
+        assert "Traceback" in log.read_text() and "frame_index" in log.read_text()
+        assert "agent id '../x' is not allowed" in messages

@@ -132,3 +132,50 @@ async def test_becoming_tab_plots_drift_for_each_statement(tmp_path: Path) -> No
         # The shift to the cartographer is the largest move of ada-01's arc.
         assert max(plot.data) == plot.data[-1] > plot.data[0]
         assert "largest" in str(app.query_one("#drift-title", Static).render())
+
+
+def early(date_time: str, lines: str, position: str) -> str:
+    return f"## Frame {date_time}\n{lines}- Evolving position: {position}\n\n"
+
+
+async def test_a_lands_by_time_on_an_arc_of_dated_frames(tmp_path: Path) -> None:
+    """Early-era frames carry dates and times, no numbers, and parallel writers appended them
+    out of order: `a` shows the influencer as of the statement's time, not its statement #1."""
+    cy = soul(
+        "Cy Critic",
+        "cy-03",
+        "Critic",
+        [
+            early("2026-03-14 (09:00 UTC)", "- Read.\n", "taste is trained."),
+            early("2026-03-14 (11:00 UTC)", "- Wrote.\n", "taste is argued."),
+            early("2026-03-14 (10:00 UTC)", "- Late copy.\n", "taste is earned."),
+            early("2026-03-14 (15:00 UTC)", "- Later.\n", "taste is a market."),
+        ],
+    )
+    dee = soul(
+        "Dee Debater",
+        "dee-04",
+        "Debater",
+        [
+            early("2026-03-14 (08:00 UTC)", "- Opened.\n", "the doubter."),
+            early(
+                "2026-03-14 (12:00 UTC)",
+                "- Influenced by: cy-03's argument on taste.\n",
+                "the doubter who prices taste.",
+            ),
+        ],
+    )
+    app = SoulscopeApp(World.open(write_world(tmp_path / "w", {"cy-03": cy, "dee-04": dee})))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.select_agent("dee-04")
+        await settle(pilot)
+        screen = await open_why(pilot, 1)
+        assert screen.why.agent_id == "dee-04", screen.why.agent_id
+        state = screen.why.influencer_states[0]
+        assert state.agent == "cy-03" and state.becoming == "taste is argued."
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.agent_id == "cy-03"
+        # 11:00 is cy-03's latest frame before 12:00 (the 10:00 frame was appended after it).
+        assert app.query_one("#arc", VirtualTable).cursor_row == 1

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.cells import cell_len
 
 from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.panes.world import COLUMN_KEYS
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.tui.conftest import ADA, BO, CY, cells, frame, settle, soul, world_table, write_world
@@ -77,6 +78,7 @@ async def test_every_column_sorts_from_the_keyboard_with_its_mark(tmp_path: Path
             "agent": ("▲", ["ann", "bob", "cat", "dan"]),
             "frames": ("▼", ["bob", "dan", "ann", "cat"]),
             "shifts": ("▼", ["dan", "ann", "bob", "cat"]),
+            "turns": ("▼", ["ann", "bob", "cat", "dan"]),  # arcs too short to turn: by id
             "drift": ("▼", sorted(FOUR, key=lambda a: (-drift[a], a))),
             "last": ("▼", ["cat", "ann", "bob", "dan"]),
             "posts": ("▼", ["cat", "dan", "ann", "bob"]),
@@ -180,7 +182,7 @@ async def test_at_80_columns_short_titles_stay_whole_and_a_cut_drift_keeps_its_l
     # A long id and an arc that moves at every statement leave too little room for every column
     # at full width: the sparkline gives up its oldest statements before a title is cut to "F…".
     roles = ["spinner", "weaver", "potter", "archer", "mason", "baker", "miller", "zealot"] * 2
-    long_id = "cartographer-007"
+    long_id = "cartographer-07"  # (one cell less: the turning points column takes three)
     souls = {long_id: arc(long_id, list(range(1, 17)), roles), "ada-01": ADA}
     app = SoulscopeApp(World.open(write_world(tmp_path / "w", souls)))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -195,7 +197,31 @@ async def test_at_80_columns_short_titles_stay_whole_and_a_cut_drift_keeps_its_l
         assert shown_titles["shifts"] == "Shifts"
         row = next(r for r in table.visible_rows()[1:] if r.startswith(f" {long_id}"))
         drift = cells(table, row)["drift"]
-        full = app.query_one("WorldPane")._cells(long_id)[3].plain
+        full = app.query_one("WorldPane")._cells(long_id)[COLUMN_KEYS.index("drift")].plain
         assert drift.startswith("…") and len(drift) < len(full)
         assert full.endswith(drift[1:])  # the newest statements are the ones shown
         assert cells(table, row)["agent"] == long_id
+
+
+async def test_the_world_counts_turning_points_and_shows_a_position_by_its_words(
+    tmp_path: Path,
+) -> None:
+    from tests.test_chapters import ASTRONOMER, BAKER, GARDENER
+
+    texts = GARDENER + ASTRONOMER + BAKER
+    turning = [frame(i, f"2026-03-{i:02d}", "Acted.", t) for i, t in enumerate(texts, 1)]
+    # An early-era arc: positions that open with a counter, not roles.
+    positions = "".join(
+        f"## Frame 2026-03-0{i}\n- Acted.\n- Evolving position: {n} bet. The {w} market is open.\n\n"
+        for i, (n, w) in enumerate((("ninth", "river"), ("tenth", "harbour")), 1)
+    )
+    souls = {"di-04": soul("Di", "di-04", "Maker", turning), "ed-05": "# Ed\n\n" + positions}
+    app = SoulscopeApp(World.open(write_world(tmp_path / "w", souls)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        table = world_table(app)
+        rows = {cells(table, r)["agent"]: cells(table, r) for r in table.visible_rows()[1:]
+                if r.strip()}
+        assert rows["di-04"]["turns"] == "2" and rows["ed-05"]["turns"] == "0"
+        assert rows["ed-05"]["latest"] == "The harbour market is open."

@@ -18,8 +18,10 @@ from textual.message import Message
 from textual.widgets import Sparkline, Static
 
 from soulscope.controls import visible
+from soulscope.soul import when
+from soulscope.soul.chapters import TURN_MARK, Chapter, Outline
 from soulscope.soul.model import Soul
-from soulscope.soul.trajectory import SHIFT_KINDS, Arc, ArcRow, Statement, arc, compare
+from soulscope.soul.trajectory import Arc, ArcRow, Statement, arc, compare
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
@@ -33,8 +35,13 @@ ARC_COLUMNS = (
     Column("frame", "Frame"),
     Column("date", "Date"),
     Column("mark", ""),
+    Column("turn", ""),
+    Column("chapter", "Chapter", least=12),
     Column("role", "Role"),
 )
+# An early-era arc holds positions, not roles: the last column shows each one's own words.
+POSITION_COLUMNS = (*ARC_COLUMNS[:-1], Column("role", "Position"))
+CHAPTER_MOST = 32  # the chapter column's width at most (its titles are cut beyond)
 # The roles of the arc on the left: no wider than this, and cut down to the least before the
 # other arc's (the last column's) go short.
 LEFT_ROLE_MOST, LEFT_ROLE_LEAST = 40, 12
@@ -58,6 +65,10 @@ def mark(statement: Statement) -> Text:
     return Text("")
 
 
+def counted(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 def frame_cell(statement: Statement) -> str:
     """The timeline's frame column: the frame's number (an unnumbered frame's label is its date,
     which the date column shows)."""
@@ -76,18 +87,29 @@ def plotted(values: Sequence[float]) -> list[float]:
 def compared_role(statement: Statement | None) -> Text:
     if statement is None:
         return Text("")
-    text = Text(visible(statement.role))
+    text = Text(visible(statement.headline))
     if statement.shift:
         text.append("  ▲", style="bold")
+    if statement.turning_point:
+        text.append(f"  {TURN_MARK}", style="bold")
     return text
+
+
+def chapter_cell(statement: Statement, chapter: Chapter | None) -> Text:
+    """The chapter column: the chapter's number and title on its first row, blank below."""
+    if chapter is None or chapter.start != statement.index:
+        return Text("")
+    return Text.assemble((str(chapter.number), "bold"), " ", visible(chapter.title))
 
 
 @dataclass
 class SemanticDrift(Message):
-    """The arc's shift magnitudes from the embedding model (``error`` when it could not load)."""
+    """The arc's shift magnitudes, turning points and chapters from the embedding model
+    (``error`` when it could not load)."""
 
     agent_id: str | None
     values: list[float]
+    outline: Outline | None = None
     error: str | None = None
 
 
@@ -102,7 +124,8 @@ class OtherArcLoaded(Message):
 
 class BecomingPane(Pane):
     """Enter on a row opens that statement's frame in the Soul tab; ``c`` compares with another
-    arc; ``w`` explains the shift."""
+    arc; ``w`` explains the shift; ``}``/``{`` go from turning point to turning point. Rows are
+    banded by chapter, its title on its first row."""
 
     TAB_ID = "becoming"
     TAB_TITLE = "Becoming"
@@ -122,6 +145,7 @@ class BecomingPane(Pane):
         self._stale = False  # the table shows an older soul than ``soul``
         self._target: tuple[str, int] | None = None  # (agent, frame index) to highlight once shown
         self._encoder = None  # the embedding model, once the user asked for semantic drift
+        self._outline_by = "words"  # how the turning points shown were judged
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="arc-summary")
@@ -147,6 +171,7 @@ class BecomingPane(Pane):
         self.statements = (
             self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else Arc()
         )
+        self._outline_by = "words"
         # A hidden tab fills its table when it is shown: switching agents pays only for what is seen.
         self._stale = True
         if self.region.area:
@@ -163,6 +188,10 @@ class BecomingPane(Pane):
         # The rows are known by their position: the cells of each are asked for when it is drawn.
         # This costs the same for 70,000 statements as for 7 (a key waits for it).
         table = self.table
+        columns = POSITION_COLUMNS if statements.position else ARC_COLUMNS
+        if table.columns != columns:
+            table.set_columns(columns)
+        self._show_outline()
         table.set_keys(positions(len(self.rows)))
         table.forget()
         table.fit("index", len(str(len(statements))))
@@ -177,20 +206,43 @@ class BecomingPane(Pane):
         elif not self.statements:
             summary.show(Text(f"{soul.agent_id}: no identity statements"))
         else:
-            summary.show(
-                Text.assemble(
-                    (soul.name or soul.agent_id or "", "bold"),
-                    f"  {len(statements)} statements · {statements.shift_count()} shifts",
-                    ("  · shifts only" if self.shifts_only else "", "bold"),
-                    ("  (enter opens the frame)", "dim"),
-                )
-            )
+            self._show_summary()
         self._show_drift(statements.magnitudes, "lexical")
         if self._encoder is not None and statements:
             self._semantic(self.agent_id, statements)
         self._show_detail(0)
         self._apply_target()
         self._fill_compare()
+
+    def _show_summary(self) -> None:
+        statements, soul = self.statements, self.soul
+        if soul is None or not statements:
+            return
+        outline = statements.outline()
+        self.query_one("#arc-summary", StatusLine).show(
+            Text.assemble(
+                (soul.name or soul.agent_id or "", "bold"),
+                f"  {len(statements)} statements · {statements.shift_count()} shifts · "
+                f"{counted(outline.turning_count(), 'turning point')} {TURN_MARK} · "
+                f"{counted(len(outline.chapters), 'chapter')}",
+                (f" (by {self._outline_by})", "dim"),
+                ("  · shifts only" if self.shifts_only else "", "bold"),
+                ("  (enter opens the frame)", "dim"),
+            )
+        )
+
+    def _show_outline(self) -> None:
+        """Band the rows by chapter and size the chapter column for the arc's outline."""
+        outline = self.statements.outline()
+        rows = self.rows
+        table = self.table
+        table.band = lambda row: outline.chapter_of(rows[row]) if 0 <= row < len(rows) else 0
+        longest = max((len(c.title) + len(str(c.number)) + 1 for c in outline.chapters), default=1)
+        table.fit("chapter", min(longest, CHAPTER_MOST))
+
+    def _chapter(self, s: Statement) -> Chapter | None:
+        chapters = self.statements.outline().chapters
+        return chapters[s.chapter - 1] if 0 < s.chapter <= len(chapters) else None
 
     def _arc_cells(self, key: str) -> tuple[Text, ...]:
         s = self.statement_at(int(key))
@@ -200,7 +252,9 @@ class BecomingPane(Pane):
             Text(frame_cell(s)),
             Text(s.date or "—"),
             mark(s),
-            Text(s.role),
+            Text(TURN_MARK if s.turning_point else "", style="bold"),
+            chapter_cell(s, self._chapter(s)),
+            Text(s.headline),
         )
 
     def _fit(self, s: Statement) -> None:
@@ -208,6 +262,7 @@ class BecomingPane(Pane):
         table.fit("frame", len(frame_cell(s)))
         table.fit("date", len(s.date or "—"))
         table.fit("mark", mark(s).cell_len)
+        table.fit("turn", 1)
 
     # -- drift ------------------------------------------------------------------------------
     def _show_drift(self, values: Sequence[float], kind: str) -> None:
@@ -240,17 +295,21 @@ class BecomingPane(Pane):
     @work(thread=True, exclusive=True, group="drift", exit_on_error=False)
     def _semantic(self, agent_id: str | None, statements: Arc) -> None:
         from soulscope.recall.semantic import EmbeddingCache, EncoderError, MiniLM, embed
+        from soulscope.soul.chapters import outline
         from soulscope.soul.trajectory import drift
 
         try:
             if self._encoder is None:
                 self._encoder = (MiniLM(device=self.app.settings.embed_device), EmbeddingCache())
             encoder, cache = self._encoder
-            values = drift(statements, lambda texts: embed(texts, encoder, cache))
+            vectors = embed(statements.texts, encoder, cache)
         except EncoderError as exc:
-            self.post_message(SemanticDrift(agent_id, [], str(exc)))
+            self.post_message(SemanticDrift(agent_id, [], error=str(exc)))
             return
-        self.post_message(SemanticDrift(agent_id, values))
+        values = drift(statements, lambda _texts: vectors)
+        self.post_message(
+            SemanticDrift(agent_id, values, outline(statements.texts, vectors=vectors))
+        )
 
     def on_semantic_drift(self, message: SemanticDrift) -> None:
         message.stop()
@@ -259,6 +318,13 @@ class BecomingPane(Pane):
             self._show_drift(self.statements.magnitudes, "lexical")
         elif message.agent_id == self.agent_id and len(message.values) == len(self.statements):
             self._show_drift(message.values, "semantic")
+            if message.outline is not None:
+                # Turning points and chapters by meaning too, for this arc as shown here.
+                self.statements = self.statements.outlined(message.outline)
+                self._outline_by = "meaning"
+                self._show_outline()
+                self.table.forget()
+                self._show_summary()
 
     # -- opening at a place ------------------------------------------------------------------
     def show_at(self, agent_id: str, frame_index: int | None) -> None:
@@ -272,8 +338,7 @@ class BecomingPane(Pane):
             return
         _, frame_index = self._target
         self._target = None
-        frames = self.statements.frame_indices  # (-1 outside frames)
-        row = max((i for i, p in enumerate(self.rows) if 0 <= frames[p] <= frame_index), default=0)
+        row = _row_at(self.statements, self.rows, frame_index)
         self.table.move_cursor(row, announce=False)
         focus_now(self.table)
         self._show_detail(row)
@@ -322,14 +387,15 @@ class BecomingPane(Pane):
         self.table.move_cursor(at, announce=False)
         self._show_detail(at)
 
-    def step_shift(self, delta: int) -> bool:
-        """Move the cursor to the next (``delta`` 1) or previous (-1) shift; False when none."""
+    def step_turning_point(self, delta: int) -> bool:
+        """Move the cursor to the next (``delta`` 1) or previous (-1) turning point; False when
+        none."""
         if self._stale:
             self._fill(self.soul)
         row = self.table.cursor_row
         order = range(row + 1, len(self.rows)) if delta > 0 else range(row - 1, -1, -1)
-        kind = self.statements.kind
-        target = next((i for i in order if kind(self.rows[i]) in SHIFT_KINDS), None)
+        turning, rows = self.statements.outline().turning, self.rows
+        target = next((i for i in order if turning[rows[i]]), None)
         if target is None:
             return False
         self.table.move_cursor(target)
@@ -346,7 +412,13 @@ class BecomingPane(Pane):
             detail.update(Text(""), layout=layout)
             return
         s = self.statement_at(row)
-        text = Text.assemble((s.heading, "bold"), f"  line {s.line}\n", s.text)
+        text = Text.assemble((s.heading, "bold"), f"  line {s.line}")
+        chapter = self._chapter(s)
+        if s.turning_point:
+            text.append(f"  {TURN_MARK} turning point", style="bold")
+        if chapter is not None:
+            text.append(f"  · chapter {chapter.number}: {chapter.title}", style="dim")
+        text.append("\n" + s.text)
         if s.from_role or s.to_role:
             text.append("\n")
             text.append(s.from_role or "?", style="italic")
@@ -447,3 +519,24 @@ class BecomingPane(Pane):
         self.set_class(False, "-comparing")
         focus_now(self.table)
         self._show_detail(self.table.cursor_row)
+
+
+def _row_at(statements: Arc, rows: Sequence[int], frame_index: int) -> int:
+    """The row of the statement held as of frame ``frame_index``: the latest by time
+    (``soul.when``) whose frame is not later than that frame; the first row when none is."""
+    columns = statements.frames
+    if frame_index < 0 or columns is None:
+        return 0
+    moments = when.frame_moments(columns)
+    target = moments[frame_index].key
+    frames = statements.frame_indices  # (-1 outside frames)
+    best: tuple | None = None
+    found = 0
+    for i, p in enumerate(rows):
+        f = frames[p]
+        if f < 0:
+            continue
+        key = moments[f].key
+        if key <= target and (best is None or key >= best):
+            best, found = key, i
+    return found

@@ -14,7 +14,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
@@ -35,13 +34,14 @@ from soulscope.controls import visible
 from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
+from soulscope.soul.when import utc
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
-from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.tui.widgets.virtual_table import Column, VirtualTable
+from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
 
 # The commit list's columns; the frame columns are filled in once every commit's frames are read.
 COLUMNS = (
@@ -172,14 +172,11 @@ class DiffView(SteadyBars, ScrollView, can_focus=True):
         row = scroll_y + y
         if row >= len(self.lines):
             return Strip.blank(width, self._base)
-        return self.lines[row].crop_extend(scroll_x, scroll_x + width, self._base).apply_style(
-            self._base
+        return (
+            self.lines[row]
+            .crop_extend(scroll_x, scroll_x + width, self._base)
+            .apply_style(self._base)
         )
-
-
-def utc(timestamp: int) -> str:
-    """A commit's time in UTC, so that commits written from several time zones read in order."""
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def plural(n: int, noun: str) -> str:
@@ -390,7 +387,9 @@ class HistoryPane(Pane):
         if cut:
             commits = commits[cut:]
         if not commits:
-            self.post_message(HistoryFailed(agent_id, f"{agent_id} has no commits before this snapshot"))
+            self.post_message(
+                HistoryFailed(agent_id, f"{agent_id} has no commits before this snapshot")
+            )
             return
         pending = self._pending_commit
         row = next((i for i, c in enumerate(commits) if c.commit.sha == pending), 0)
@@ -494,7 +493,9 @@ class HistoryPane(Pane):
         marked = self.marked if self.marked is not change else None
         return self._key(change, marked, self.side_by_side), change, marked
 
-    def _read_diff(self, key: tuple[str, ...], change: FileChange, marked: FileChange | None) -> None:
+    def _read_diff(
+        self, key: tuple[str, ...], change: FileChange, marked: FileChange | None
+    ) -> None:
         if key not in self._reading and self.agent_id is not None:
             self._reading.add(key)
             width = self.query_one(DiffView).line_width
@@ -663,7 +664,7 @@ class HistoryPane(Pane):
 
         soul = parse(self.timeline.git.blob(change.new_blob), agent_id=agent_id)
         title = (
-            f"{agent_id} as of {change.commit.short} ({change.commit.date[:10]}): "
+            f"{agent_id} as of {change.commit.short} ({utc(change.commit.timestamp)} UTC): "
             f"{len(soul.frames)} frames · escape closes"
         )
         self.app.call_from_thread(self.app.push_screen, SoulAtScreen(title, soul.display_text))

@@ -1,4 +1,5 @@
-"""The World tab: every agent's latest Becoming, shifts, drift, frames and last activity.
+"""The World tab: every agent's latest Becoming, shifts, turning points, drift, frames and last
+activity.
 
 A world may hold 10,000 agents: the table draws only the rows on screen (``VirtualTable``) and this
 pane keeps their order. A batch from the world-parsing worker is placed into that order (each new
@@ -17,6 +18,7 @@ from textual.app import ComposeResult
 from textual.renderables.sparkline import Sparkline
 
 from soulscope.controls import visible
+from soulscope.soul.chapters import TURN_MARK
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.actions import BY_ID, bindings
 from soulscope.tui.panes.base import Pane
@@ -29,13 +31,14 @@ COLUMNS = (
     Column("agent", "Agent"),
     Column("frames", "Frames", "right"),
     Column("shifts", "Shifts", "right"),
+    Column("turns", TURN_MARK, "right"),  # turning points: where the arc really moved
     Column("drift", "Drift", least=len("Drift"), cut="start"),  # the latest statements stay
     Column("last", "Last activity"),
     Column("posts", "Posts/comments", "right"),
     Column("latest", "Latest Becoming"),
 )
 COLUMN_KEYS = tuple(c.key for c in COLUMNS)
-DESCENDING = {"frames", "shifts", "drift", "last", "posts"}
+DESCENDING = {"frames", "shifts", "turns", "drift", "last", "posts"}
 DRIFT_WIDTH = 12
 # A batch of more rows than this share of the table is sorted in with them, not inserted one by one.
 INSERT_SHARE = 0.25
@@ -145,11 +148,12 @@ class WorldPane(Pane):
         table.fit("agent", max(len(s.agent_id) for s in rows))
         table.fit("frames", len(str(max(s.frames for s in rows))))
         table.fit("shifts", len(str(max(s.shifts for s in rows))))
+        table.fit("turns", len(str(max(s.turning_points for s in rows))))
         table.fit("drift", min(DRIFT_WIDTH, max(len(s.drift) for s in rows) - 1))
         table.fit("last", max(len(s.last_date or "—") for s in rows))
         # The last column takes the room left, but keeps what its longest role needs (up to a
         # point) before the other titles are cut.
-        table.fit("latest", max(len(s.latest.role) if s.latest else 1 for s in rows))
+        table.fit("latest", max(len(s.latest.headline) if s.latest else 1 for s in rows))
         if self._sort is None:
             self._order.extend(new)  # by arrival; a changed row keeps its place
         elif len(new) + len(changed) > INSERT_SHARE * len(self._order):
@@ -172,10 +176,11 @@ class WorldPane(Pane):
             Text(s.agent_id),
             Text(str(s.frames)),
             Text(str(s.shifts)),
+            Text(str(s.turning_points)),
             drift_line(s.drift, self.app.console),
             Text(s.last_date or "—"),
             Text(f"{counts[0]} / {counts[1]}" if counts else "—"),
-            Text(visible(s.latest.role) if s.latest else "—"),
+            Text(visible(s.latest.headline) if s.latest else "—"),
         )
 
     # -- sorting -------------------------------------------------------------------------------
@@ -187,13 +192,15 @@ class WorldPane(Pane):
             return s.frames
         if column == "shifts":
             return s.shifts
+        if column == "turns":
+            return s.turning_points
         if column == "drift":
             return sum(s.drift) / len(s.drift) if s.drift else 0.0
         if column == "last":
             return s.last_date or ""
         if column == "posts":
             return sum(self._activity.get(agent_id, (0, 0)))
-        return s.latest.role.lower() if s.latest else ""
+        return s.latest.headline.lower() if s.latest else ""
 
     def _place_key(self) -> Callable[[str], tuple[object, str]]:
         """The key that orders rows as ``_apply_sort`` does: by the value, ties by id."""

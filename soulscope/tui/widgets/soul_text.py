@@ -28,20 +28,15 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from soulscope.controls import visible
+from soulscope.soul.format import BULLET, heading_of, is_frame_heading, match_label
 from soulscope.tui.actions import bindings
 from soulscope.tui.file_lines import FileLines
-from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
+from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
 
 _TITLE = re.compile(r"^# ")
-_FRAME = re.compile(r"^##\s*Frame\b", re.I)
-_SECTION = re.compile(r"^##")
 _SUBHEADING = re.compile(r"^#{3,}")
 _COMMENT = re.compile(r"^\s*<!--")
-_BULLET = re.compile(r"^(\s*[-*+]\s+)")
-# "- Becoming: ..." or "- **Becoming:** ..." (label up to 40 characters, no sentence inside)
-_LABEL = re.compile(
-    r"^(\s*[-*+]\s+)(\*\*[^*:\n]{1,40}:\*\*|\*\*[^*:\n]{1,40}\*\*:|[A-Za-z][\w ()'/-]{0,39}:)(?=\s|$)"
-)
+_BULLET = re.compile(r"^\s*[-*+]\s+")
 _BOLD = re.compile(r"\*\*[^*\n]+?\*\*")
 _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
@@ -64,6 +59,32 @@ _SINGLE_CELLS = frozenset(
     for ch in map(chr, range(first, last + 1))
     if cell_len(ch) == 1
 )
+
+
+def line_spans(line: str) -> list[tuple[str, int, int]]:
+    """The styled spans of one line of a soul file, as (style name, start, end): the structure
+    the parser sees (frame headings, sections, labels: ``soul.format``'s rules, so the screen
+    never shows a frame or a label the parser does not read), plus light markdown."""
+    if _TITLE.match(line):
+        return [("title", 0, len(line))]
+    heading = heading_of(line)
+    if heading is not None:
+        return [("frame" if is_frame_heading(heading) else "section", 0, len(line))]
+    if _SUBHEADING.match(line):
+        return [("subheading", 0, len(line))]
+    if _COMMENT.match(line):
+        return [("comment", 0, len(line))]
+    spans: list[tuple[str, int, int]] = []
+    bullet = _BULLET.match(line)
+    # A label only on a bullet at column 0: an indented one continues the bullet above.
+    label = match_label(line.rstrip("\r")) if BULLET.match(line) else None
+    if bullet:
+        spans.append(("bullet", 0, bullet.end()))
+    if label:
+        spans.append(("label", label.start, label.end))
+    spans += [("bold", m.start(), m.end()) for m in _BOLD.finditer(line, label.end if label else 0)]
+    spans += [("reference", m.start(), m.end()) for m in _REFERENCE.finditer(line)]
+    return spans
 
 
 def display_lines(pieces: Iterable[str]) -> list[str]:
@@ -390,27 +411,8 @@ class SoulText(SteadyBars, ScrollView, can_focus=True):
             return cached
         line = self._lines[index]
         text = Text(line, no_wrap=True, end="")
-        if _TITLE.match(line):
-            text.stylize(self._style("title"))
-        elif _FRAME.match(line):
-            text.stylize(self._style("frame"))
-        elif _SECTION.match(line):
-            text.stylize(self._style("section"))
-        elif _SUBHEADING.match(line):
-            text.stylize(self._style("subheading"))
-        elif _COMMENT.match(line):
-            text.stylize(self._style("comment"))
-        else:
-            label = _LABEL.match(line)
-            bullet = label or _BULLET.match(line)
-            if bullet:
-                text.stylize(self._style("bullet"), 0, bullet.end(1))
-            if label:
-                text.stylize(self._style("label"), label.start(2), label.end(2))
-            for m in _BOLD.finditer(line, label.end(2) if label else 0):
-                text.stylize(self._style("bold"), m.start(), m.end())
-            for m in _REFERENCE.finditer(line):
-                text.stylize(self._style("reference"), m.start(), m.end())
+        for name, start, end in line_spans(line):
+            text.stylize(self._style(name), start, end)
         self._styled[index] = text
         if len(self._styled) > _STYLED_CACHE:
             self._styled.popitem(last=False)

@@ -23,7 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from soulscope.controls import visible
-from soulscope.tui.widgets.scrolling import SteadyBars, set_virtual_size
+from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
 
 # A row's text for a key, at a width (so that it can align a right-hand part).
 RowLabel = Callable[[str, int], Text]

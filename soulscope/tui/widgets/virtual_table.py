@@ -104,6 +104,8 @@ class VirtualTable(VirtualList):
         super().__init__(self._row, id=id)
         self._cells = cells
         self._mark: tuple[str, bool] | None = None
+        # The band of each row (an arc's chapter): rows are striped band by band, not one by one.
+        self.band: Callable[[int], int] | None = None
         self.set_columns(columns)
 
     # -- columns -------------------------------------------------------------------------------
@@ -197,7 +199,8 @@ class VirtualTable(VirtualList):
         return self.text_strip(_joined(parts, width), width, self.style_of("virtual-table--header"))
 
     def row_style(self, row: int) -> Style:
-        return self.style_of("virtual-table--even-row" if row % 2 == 0 else None)
+        stripe = row if self.band is None else self.band(row)
+        return self.style_of("virtual-table--even-row" if stripe % 2 == 0 else None)
 
     def header_clicked(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

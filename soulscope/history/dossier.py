@@ -1,0 +1,155 @@
+"""The dossier of a statement as values: what ``why.explain`` finds and every face shows.
+
+Kept apart from the code that builds it (``why``) so that the narrative, the JSON export and the
+dashboard read a dossier without importing the builder, and the builder calls the narrative.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from soulscope.history.git import Commit
+from soulscope.history.mentions import Place
+from soulscope.soul.format import ENTRY_LABELS, cite
+from soulscope.soul.model import Frame, frame_name
+from soulscope.soul.trajectory import Statement
+from soulscope.soul.when import Moment
+
+# The frame's labels a reader asks about first, in the order they are shown.
+# What a frame says around its statement: every label a brain decides but the arc's own.
+CONTEXT_LABELS = tuple(x.label for x in ENTRY_LABELS if x.field not in (None, "becoming"))
+
+
+def statement_name(st: Statement) -> str:
+    """A statement's frame as citations name it (``frame_name``)."""
+    return frame_name(st.number, st.suffix, st.date, st.time) or st.frame_label
+
+
+@dataclass(frozen=True, slots=True)
+class RelationshipChange:
+    agent: str  # the world's id where the name resolves to one
+    before: str | None  # the nature of the relationship in the previous frame, None if absent
+    after: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PostInfo:
+    """A thread the frame names, as far as the world tells it."""
+
+    id: int
+    source: str  # "community" (the world's store), "frame log" (what the agent saw), "mentions"
+    author: str | None = None
+    title: str | None = None
+    body: str | None = None  # trimmed to BODY_LIMIT
+    frame: str | None = None  # the frame it was posted in
+    date: str | None = None
+    mentions: tuple[Place, ...] = ()  # other agents' frames naming the thread, time order
+    frame_index: int | None = None  # that frame in the author's file, when the world has it
+
+    @property
+    def citation(self) -> str | None:
+        return cite(self.author, self.frame) if self.author and self.frame else None
+
+
+@dataclass(frozen=True, slots=True)
+class InfluencerState:
+    """What an influencer was at the time: its own frame nearest before the statement."""
+
+    agent: str
+    present: bool  # the world has this agent's soul file
+    frame: str | None = None
+    date: str | None = None
+    frame_index: int | None = None
+    line: int | None = None
+    becoming: str | None = None  # its identity statement as of that frame
+    number: int | None = None  # that frame's number
+    time: str | None = None
+    # without a frame known to come before: its latest frame of the same moment, as far as the
+    # headings tell (the same day where one gives no time of day), for a reader to look at
+    around_index: int | None = None
+
+    @property
+    def citation(self) -> str | None:
+        return cite(self.agent, self.frame) if self.frame else None
+
+
+@dataclass(frozen=True, slots=True)
+class Precursor:
+    """Where one of the new role's distinctive words first appeared."""
+
+    word: str
+    place: Place
+    own: bool  # in this agent's memory (else the earliest in anyone else's)
+    frames_before: int  # how many of that agent's frames before the statement hold the word
+    commit: str | None = None  # the commit that first wrote it there, when history knows
+
+    @property
+    def citation(self) -> str:
+        return cite(self.place.agent, self.place.frame)
+
+
+@dataclass(frozen=True)
+class Why:
+    """The dossier of one identity statement."""
+
+    agent_id: str
+    statement: Statement
+    previous: Statement | None
+    frame: Frame | None
+    context: dict[str, list[str]]  # CONTEXT_LABELS -> texts in the frame
+    relationships: tuple[RelationshipChange, ...]  # gained, lost or changed vs the previous frame
+    agents: tuple[str, ...]  # agent ids the frame names, influencers first
+    threads: tuple[int, ...]  # post ids (#N) the frame names
+    commit: Commit | None = None  # the commit that introduced the statement
+    diff: str | None = None  # that commit's diff of this agent's soul file (this frame only)
+    frame_log: dict[str, Any] | None = None  # frames/{N}/{agent}.json at that commit
+    note: str | None = None  # why commit or log are missing, one sentence
+    influencers: tuple[str, ...] = field(default=())  # agent ids named in "Influenced by"
+    posts: tuple[PostInfo, ...] = ()
+    influencer_states: tuple[InfluencerState, ...] = ()
+    precursors: tuple[Precursor, ...] = ()
+    bulk_note: str | None = None  # the commit brought more than this frame
+    # the commit brought many frames at once (an import): it says nothing of when this one was
+    # written, and the frame's own heading dates it
+    together: bool = False
+    moment: Moment | None = None  # the statement's frame in time (``soul.when``)
+    thin: str | None = None  # said when the world holds little that comes before the statement
+    narrative: str = ""
+    narrative_source: str = "offline"  # "offline", or the model that wrote it
+
+    @property
+    def frame_name(self) -> str:
+        return statement_name(self.statement) if self.frame else self.statement.heading
+
+    @property
+    def citation(self) -> str:
+        return cite(self.agent_id, self.frame_name)
+
+    def citations(self) -> dict[str, tuple[str, int | None]]:
+        """Every citation the dossier holds -> (agent, frame index in that agent's file)."""
+        out: dict[str, tuple[str, int | None]] = {
+            self.citation: (self.agent_id, self.statement.frame_index)
+        }
+        if self.previous is not None:
+            prev = self.previous
+            out[
+                cite(
+                    self.agent_id,
+                    statement_name(prev) if prev.frame_index is not None else prev.heading,
+                )
+            ] = (
+                self.agent_id,
+                prev.frame_index,
+            )
+        for post in self.posts:
+            if post.citation:
+                out.setdefault(post.citation, (post.author or "", post.frame_index))
+            for m in post.mentions:
+                out.setdefault(cite(m.agent, m.frame), (m.agent, m.index))
+        for state in self.influencer_states:
+            if state.citation:
+                out.setdefault(state.citation, (state.agent, state.frame_index))
+        for p in self.precursors:
+            out.setdefault(p.citation, (p.place.agent, p.place.index))
+        return out

@@ -1,0 +1,502 @@
+"""Turning points and chapters of an arc: where the identity really moved, and the stretches of
+one identity between those moves, each named by its own words.
+
+The shift classes of ``trajectory`` compare a statement with the one before it; on real arcs
+that says little (an early-era arc refines at every step, a later-era one shifts at every step).
+What a reader wants is measured against the agent's own arc instead:
+
+- a statement's *move* is how far the arc's words (or meaning) before it are from those from it
+  on: the cosine distance between the sums of the ``WINDOW`` statements on each side, weighted
+  by how rare each word is in this arc (a word the agent says everywhere moves nothing);
+- a *turning point* is a move that stands out from this agent's usual moves (above the median
+  by ``SPREAD`` robust deviations), the largest first, no two closer than ``MIN_CHAPTER``
+  statements; an arc of ``SINGLE_OUT``+ statements has at least one (its largest move) and at
+  most max(3, 30%);
+- *chapters* are the stretches between turning points, each titled by the words that set it
+  apart from the rest of the arc.
+
+Everything is O(n log n) in the arc's length, in numpy: a soul that never compacts has an arc of
+70,000 statements.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from array import array
+from bisect import bisect_left, bisect_right, insort
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import compress
+
+from soulscope.soul.counters import NUMBER_WORDS, is_counter, strip_counters
+
+
+def _words_in(text: str) -> list[str]:
+    return text.split()
+
+
+WINDOW = 3  # statements on each side of a place whose words are compared
+MIN_CHAPTER = 3  # statements at least in a chapter: no turning points closer than this
+CUT = 1.0  # standard deviations above the mean depth of this arc's places that turn
+SINGLE_OUT = 10  # an arc this long has at least one turning point
+MOST_SHARE = 0.3  # at most this share of an arc's statements are turning points (at least 3)
+SEEN_TEXTS = 4096  # texts whose words are kept while reading an arc (it repeats its wording)
+TURN_MARK = "◆"  # a turning point, where the CLI and the dashboard show one
+TITLE_WORDS = 3  # words of a chapter's title (one more where a phrase of two ends it)
+MIN_TITLE_WORDS = 2
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")  # words, hyphens and apostrophes inside
+# Words that name nothing: function words, and the verbs and adverbs every statement uses.
+_STOPWORDS = frozenset(
+    _words_in(
+        """a about above across after again against all almost along also although always am among an
+        and another any anyone anything are around as at be became because become becomes becoming been
+        before being below between both but by can cannot could did do does doing done down during each
+        either else enough even ever every everything few first for from further get gets getting got
+        had has have having he her here hers him his how however i if in into is it its itself just
+        least less like made make makes many may me might more most much must my need needs neither
+        never new next no nor not now of off often on once one only onto or other others our ours out
+        over own per perhaps quite rather really same second see seems several shall she should since so
+        some something specifically still such than that the their theirs them themselves then there
+        these they thing things this those though through thus to too toward towards under until up upon
+        us very via was way we well were what whatever when where whether which while who whom whose
+        why will with within without would yet you your yours little lot lots bit kind sort"""
+    )
+    # Praise and verdicts: they say how a thing went, never what it was.
+    + _words_in(
+        """best better worse worst strongest weakest sharpest clearest biggest largest easiest
+        hardest useful important interesting confirmed works work worked working already right
+        wrong real different"""
+    )
+)
+
+
+def _stem(word: str) -> str:
+    """Plurals folded ("claims", "claim"): the same word for counting, shown as it was written."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def content_words(text: str) -> list[tuple[str, str, bool]]:
+    """The words of a statement that can name something, in order, each as (key, the word as
+    written, whether it follows the previous one directly, as in "grammatical analysis"). Left
+    out: leading counters ("twenty-eighth bet."), counters anywhere ("fifth"), function words,
+    adverbs, and the names in agent ids ("debater" of "debater-01")."""
+    out: list[tuple[str, str, bool]] = []
+    body = strip_counters(text)
+    kept_end = -1  # where the last kept word ended (-1: the word before was left out)
+    for m in _TOKEN.finditer(body):
+        word = m.group().strip("'’-")
+        low = word.lower().replace("’", "'")
+        if low.endswith("'s"):
+            low = low[:-2]
+        after = body[m.end() : m.end() + 2]
+        if (
+            (len(low) < 3 and not (len(word) == 2 and word.isupper()))  # "OP", "PR" stay
+            or low in _STOPWORDS
+            or (low.endswith("ly") and len(low) > 4)
+            or is_counter(low)
+            or low in NUMBER_WORDS
+            or (after[:1] == "-" and after[1:2].isdigit())
+        ):
+            kept_end = -1
+            continue
+        joined = kept_end >= 0 and body[kept_end : m.start()] in (" ", "-")
+        out.append((_stem(low), word, joined))
+        kept_end = m.end()
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Chapter:
+    """A stretch of one identity: statements ``start`` to ``end`` (one past), arc positions."""
+
+    number: int  # 1..C
+    start: int
+    end: int
+    title: str
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """An arc's turning points and chapters."""
+
+    # ("d") each statement's move (``moves_from_band``; 0 for the first, and in an arc too short
+    # to turn)
+    moves: array
+    turning: bytes  # 1 at each turning point
+    chapters: tuple[Chapter, ...]
+    starts: array = field(default_factory=lambda: array("q"))  # each chapter's first statement
+
+    def __post_init__(self) -> None:
+        if not self.starts and self.chapters:
+            self.starts.extend(c.start for c in self.chapters)
+
+    def turning_positions(self) -> list[int]:
+        """The positions of the turning points, in order (found in C)."""
+        return list(compress(range(len(self.turning)), self.turning))
+
+    def turning_count(self) -> int:
+        return self.turning.count(1)
+
+    def chapter_of(self, i: int) -> int:
+        """The chapter (1..C) of statement ``i``."""
+        return bisect_right(self.starts, i)
+
+
+class Words:
+    """Statements as word ids, added one at a time (a streamed arc is not held): what ``outline``
+    needs of their texts."""
+
+    def __init__(self, phrases: bool = True) -> None:
+        self.phrases = phrases  # keep the phrases of two words (for titles)
+        self.ids: dict[str, int] = {}
+        self.keys: list[str] = []  # each id's word, as compared
+        self.forms: list[Counter[str]] = []  # each word's forms as written
+        self.entries = array("q")  # word ids, statement after statement
+        self.ends = array("q")  # where each statement's entries end
+        self.pairs: list[tuple[int, ...]] = []  # each statement's phrases of two words (pair ids)
+        self._pair_ids: dict[tuple[int, int], int] = {}
+        self.pair_words: list[tuple[int, int]] = []
+        self.pair_forms: list[Counter[str]] = []  # each phrase's forms as written
+        self._seen: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def add(self, text: str) -> None:
+        seen = self._seen.get(text)
+        if seen is None:
+            seen = self._seen[text] = self._read(text)
+            if len(self._seen) > SEEN_TEXTS:
+                self._seen.clear()
+        ids, pairs = seen
+        self.entries.extend(ids)
+        self.ends.append(len(self.entries))
+        if self.phrases:
+            self.pairs.append(pairs)
+
+    def _read(self, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A text's word ids and phrase ids (its words' forms counted, once per text: a long arc
+        repeats its wording, and reading it again would cost most of the outline)."""
+        ids, forms = self.ids, self.forms
+        out: list[int] = []
+        pairs: list[int] = []
+        previous = -1
+        last = ""
+        for key, word, joined in content_words(text):
+            i = ids.get(key)
+            if i is None:
+                i = ids[key] = len(ids)
+                forms.append(Counter())
+                self.keys.append(key)
+            forms[i][word] += 1
+            out.append(i)
+            if self.phrases and joined and previous >= 0 and previous != i:
+                pair = self._pair_ids.setdefault((previous, i), len(self._pair_ids))
+                if pair == len(self.pair_words):
+                    self.pair_words.append((previous, i))
+                    self.pair_forms.append(Counter())
+                self.pair_forms[pair][f"{last} {word}"] += 1
+                pairs.append(pair)
+            previous, last = i, word
+        return tuple(out), tuple(pairs)
+
+    def of(self, p: int) -> set[int]:
+        """The words of statement ``p``, each once."""
+        return set(self.entries[self.ends[p - 1] if p else 0 : self.ends[p]])
+
+    def key(self, i: int) -> str:
+        return self.keys[i]
+
+    def word(self, i: int) -> str:
+        """Word ``i`` as the arc most often writes it (in lower case where it ever does)."""
+        return _usual(self.forms[i])
+
+    def phrase(self, pair: int) -> str:
+        """Phrase ``pair`` as the arc most often writes it."""
+        return _usual(self.pair_forms[pair])
+
+
+def _usual(forms: Counter[str]) -> str:
+    best = forms.most_common(1)[0][0]
+    return best.lower() if best.lower() in forms else best
+
+
+def _tfidf(words: Words) -> tuple[object, object, object]:
+    """Each statement's words as sorted unique (statement, word) keys and their weights: counts
+    (square-rooted) times the word's rarity in this arc, rows of length 1. Words said once in the
+    arc are left out: they tie no statement to another."""
+    import numpy as np
+
+    n = len(words)
+    entries = np.frombuffer(words.entries, dtype=np.int64) if len(words.entries) else np.zeros(
+        0, np.int64
+    )
+    ends = np.frombuffer(words.ends, dtype=np.int64) if n else np.zeros(0, np.int64)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(np.concatenate(([0], ends))))
+    vocab = max(len(words.ids), 1)
+    keys, counts = np.unique(rows * vocab + entries, return_counts=True)
+    stmt, word = keys // vocab, keys % vocab
+    df = np.bincount(word, minlength=vocab)
+    keep = df[word] >= 2
+    keys, stmt, word, counts = keys[keep], stmt[keep], word[keep], counts[keep]
+    weights = np.sqrt(counts) * np.log((n + 1) / (df[word] + 0.5))
+    norms = np.sqrt(np.bincount(stmt, weights * weights, minlength=n))
+    weights = weights / np.where(norms == 0, 1, norms)[stmt]
+    return keys, stmt, weights
+
+
+def _band_lexical(words: Words, width: int) -> list:
+    """``band[d][p]``: the dot product of statements ``p`` and ``p + d`` (d < ``width``)."""
+    import numpy as np
+
+    n = len(words)
+    keys, stmt, weights = _tfidf(words)
+    vocab = max(len(words.ids), 1)
+    band = []
+    for d in range(width):
+        g = np.zeros(n)
+        if d == 0:
+            np.add.at(g, stmt, weights * weights)
+        elif d < n:
+            later = stmt >= d
+            shifted = keys[later] - d * vocab  # statement p + d's words, as if statement p's
+            at = np.searchsorted(keys, shifted)
+            at = np.minimum(at, len(keys) - 1)
+            hit = keys[at] == shifted
+            g += np.bincount(
+                stmt[at[hit]], weights[at[hit]] * weights[later][hit], minlength=n
+            )
+        band.append(g)
+    return band
+
+
+def _band_vectors(vectors, width: int) -> list:
+    """``band[d][p]`` from embedding rows: the cosine of statements ``p`` and ``p + d``."""
+    import numpy as np
+
+    v = np.asarray(vectors, dtype=float)
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    v = v / np.where(norms == 0, 1, norms)
+    n = len(v)
+    band = []
+    for d in range(width):
+        g = np.zeros(n)
+        if d < n:
+            g[: n - d] = (v[: n - d] * v[d:]).sum(axis=1)
+        band.append(g)
+    return band
+
+
+def moves_from_band(band: Sequence, n: int, window: int = WINDOW):
+    """Each place's move: 1 - the cosine of the sums of the ``window`` statements before it and
+    from it on (place 0, with nothing before it, moves 0), from the band of dot products."""
+    import numpy as np
+
+    if n < 2:
+        return np.zeros(n)
+    prefix = [np.concatenate(([0.0], np.cumsum(g))) for g in band]
+
+    def total(d: int, lo, hi):  # sum of band[d][p] for lo <= p <= hi, clipped to the arc
+        lo = np.clip(lo, 0, n)
+        hi = np.clip(hi, -1, n - 1 - d)
+        out = prefix[d][np.maximum(hi, lo - 1) + 1] - prefix[d][lo]
+        return np.where(hi >= lo, out, 0.0)
+
+    i = np.arange(n)
+    k = window
+    before = total(0, i - k, i - 1)
+    after = total(0, i, i + k - 1)
+    cross = np.zeros(n)
+    for d in range(1, k):
+        before = before + 2 * total(d, i - k, i - 1 - d)
+        after = after + 2 * total(d, i, i + k - 1 - d)
+    for d in range(1, 2 * k):
+        cross = cross + total(d, np.maximum(i - k, i - d), np.minimum(i - 1, i + k - 1 - d))
+    denominator = np.sqrt(np.maximum(before, 0) * np.maximum(after, 0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        moves = np.where(denominator > 0, 1.0 - cross / denominator, 0.0)
+    moves[0] = 0.0
+    return np.clip(moves, 0.0, 1.0)
+
+
+def most_turning_points(n: int) -> int:
+    """The most turning points an arc of ``n`` statements may have: max(3, 30%), and few enough
+    that every chapter keeps ``MIN_CHAPTER`` statements."""
+    return max(0, min(max(3, int(MOST_SHARE * n)), n // MIN_CHAPTER - 1))
+
+
+def depths(moves: Sequence[float]):
+    """Each place's depth (TextTiling's): how far its move rises above the lowest moves on its
+    way down on either side, for a place that moves at least as far as both its neighbours (a
+    peak); 0 elsewhere. A place that moves more than the statements around it, however far every
+    place moves in this arc."""
+    import numpy as np
+
+    m = np.asarray(moves, dtype=float)
+    n = len(m)
+    if n == 0:
+        return m
+    left = m.copy()  # the lowest move on the way down to the left
+    right = m.copy()
+    for i in range(1, n):
+        if m[i - 1] <= m[i]:
+            left[i] = left[i - 1]
+    for i in range(n - 2, -1, -1):
+        if m[i + 1] <= m[i]:
+            right[i] = right[i + 1]
+    peak = np.ones(n, dtype=bool)
+    peak[1:] &= m[1:] >= m[:-1]
+    peak[:-1] &= m[:-1] >= m[1:]
+    return np.where(peak, (m - left) + (m - right), 0.0)  # (peaks alone: the rest are slopes)
+
+
+def turning_points(moves: Sequence[float]) -> list[int]:
+    """The places whose move stands out from this arc's usual moves, in arc order.
+
+    A candidate is a peak (``depths``); it turns when its depth is at least this arc's usual
+    peak depth (their mean, less ``CUT`` standard deviations), the deepest first, none closer
+    than ``MIN_CHAPTER`` to another or to the arc's ends, ``most_turning_points`` at most. An arc
+    of ``SINGLE_OUT``+ statements has at least its deepest peak: something always stands out.
+    """
+    import numpy as np
+
+    n = len(moves)
+    most = most_turning_points(n)
+    if most <= 0:
+        return []
+    places = np.arange(MIN_CHAPTER, n - MIN_CHAPTER + 1)
+    # Depths over every place but the first (it moves from nothing); chosen within ``places``.
+    depth = depths(np.asarray(moves, dtype=float)[1:])[places - 1]
+    bar = float(depth.mean() + CUT * depth.std()) if len(depth) else 0.0
+    chosen: list[int] = []
+    for j in np.argsort(-depth, kind="stable"):
+        place, value = int(places[j]), float(depth[j])
+        if value <= 0 or (value < bar and (chosen or n < SINGLE_OUT)):
+            break
+        at = bisect_left(chosen, place)
+        if at > 0 and place - chosen[at - 1] < MIN_CHAPTER:
+            continue
+        if at < len(chosen) and chosen[at] - place < MIN_CHAPTER:
+            continue
+        insort(chosen, place)
+        if len(chosen) >= most:
+            break
+    if not chosen and n >= SINGLE_OUT:
+        # No peak within reach of the ends (the moves rise or fall throughout): the largest move.
+        values = np.asarray(moves, dtype=float)[places]
+        if values.max() > 0:
+            chosen.append(int(places[int(np.argmax(values))]))
+    return chosen
+
+
+def titles(words: Words, spans: Sequence[tuple[int, int]]) -> list[str]:
+    """Each chapter's title: its most distinctive words and phrases of two (said in many of its
+    statements, in few other chapters), ``TITLE_WORDS`` words at most, none said only once when
+    the chapter says anything twice."""
+    # Per chapter: in how many of its statements each word (and each phrase, negative ids) is.
+    supports: list[Counter[int]] = []
+    used_by: Counter[int] = Counter()  # in how many chapters
+    for lo, hi in spans:
+        support: Counter[int] = Counter()
+        for p in range(lo, hi):
+            support.update(words.of(p))
+            support.update(-1 - q for q in set(words.pairs[p]))
+        supports.append(support)
+        used_by.update(support.keys())
+    return [
+        _title(words, support, used_by, len(spans), lo, hi)
+        for (lo, hi), support in zip(spans, supports, strict=True)
+    ]
+
+
+def _title(
+    words: Words, support: Counter[int], used_by: Counter[int], chapters: int, lo: int, hi: int
+) -> str:
+    """The title of the chapter of statements ``lo`` to ``hi``, from ``support`` (in how many of
+    its statements each word, or phrase as a negative id, is) and ``used_by`` (in how many of the
+    arc's ``chapters``)."""
+    size = hi - lo
+    if not size:
+        return ""
+    floor = 2 if size > 1 and any(v >= 2 for v in support.values()) else 1
+    # Ties go to the words of the chapter's first statement: the turn that opens it.
+    opening = words.entries[words.ends[lo - 1] if lo else 0 : words.ends[lo]]
+    first = {w: -k for k, w in reversed(list(enumerate(opening)))}
+
+    def score(item: int) -> tuple[float, int]:
+        phrase = 1.5 if item < 0 else 1.0
+        rarity = math.log(1 + chapters / used_by[item])
+        return (support[item] / size * rarity * phrase, first.get(item, -len(opening)))
+
+    # Words said in two of its statements first; words said once fill a title still short.
+    ranked = sorted((i for i, v in support.items() if v >= floor), key=score, reverse=True)
+    if floor > 1:
+        ranked += sorted((i for i, v in support.items() if v < floor), key=score, reverse=True)
+    picked: list[str] = []
+    taken: set[int] = set()
+    roots: set[str] = set()
+    count = 0  # words in the title so far
+    for item in ranked:
+        if support[item] < floor and count >= MIN_TITLE_WORDS:
+            break
+        ids = words.pair_words[-1 - item] if item < 0 else (item,)
+        stems = {words.key(i)[:5] for i in ids}
+        if taken.intersection(ids) or stems & roots:
+            continue  # (nor "constitution" after "constitutional")
+        if count + len(ids) > TITLE_WORDS + (len(ids) > 1):
+            continue  # (a phrase may make it one word longer: "Silent Shelf" whole)
+        roots |= stems
+        picked.append(words.phrase(-1 - item) if item < 0 else words.word(item))
+        taken.update(ids)
+        count += len(ids)
+        if count >= TITLE_WORDS:
+            break
+    return ", ".join(picked)
+
+
+def outline(
+    texts: Iterable[str] | Words, vectors: object | None = None, titled: bool = True
+) -> Outline:
+    """The turning points and chapters of an arc, from its statements' texts (in arc order, or
+    as ``Words`` already). Moves by words, or by meaning with ``vectors`` (one embedding row per
+    statement); chapter titles are words either way (``titled`` False: none, for counting)."""
+    if isinstance(texts, Words):
+        words = texts
+    else:
+        words = Words()
+        for text in texts:
+            words.add(text)
+    n = len(words)
+    if most_turning_points(n) <= 0:
+        # Too short to turn (no two chapters of ``MIN_CHAPTER``): no moves worth measuring.
+        moves, places = array("d", bytes(8 * n)), []
+    else:
+        width = 2 * WINDOW
+        band = (
+            _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
+        )
+        measured = moves_from_band(band, n)
+        places = turning_points(measured)
+        moves = array("d", measured.round(3).tolist())
+    turning = bytearray(n)
+    for p in places:
+        turning[p] = 1
+    bounds = [0, *places, n] if n else []
+    spans = list(zip(bounds, bounds[1:], strict=False))
+    chapters = tuple(
+        Chapter(c + 1, lo, hi, title)
+        for c, ((lo, hi), title) in enumerate(
+            zip(spans, titles(words, spans) if titled else [""] * len(spans), strict=True)
+        )
+    )
+    return Outline(moves, bytes(turning), chapters)

@@ -1,0 +1,140 @@
+"""The soul-file grammar in one place: what a frame heading is, what a labelled bullet is, the labels
+a frame entry holds, and how a frame is cited.
+
+The parser (``soul.parse``), the writer (``soul.write``), the history's block cutter
+(``history.versions``), the Soul tab's highlighter, the frame runner and the prompts all read these
+rules from here, so the screen shows the structure the parser sees. A file looks like this::
+
+    # Ada Ledger                      the display name (the preamble: before the first "## ")
+
+    ## Identity                       a section: a "## " heading that is not a frame heading
+    - **ID:** ada-01                  a labelled bullet (bold form)
+
+    ## Frame 237 — 2026-03-22         a frame heading
+    - Indexed #12 and #15.            an action (a bullet without a label)
+    - Becoming: the cataloguer.       a labelled bullet (plain form): an observation
+      continued here                  a continuation line joins the bullet above
+
+Both rules are line rules: whether a line is a frame heading, and which label a bullet carries,
+depends on that line alone (continuation lines only add to the text after the label).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# -- Headings ---------------------------------------------------------------------------------
+
+HEADING = "## "  # a block (section or frame) starts at a line that starts with this
+BLOCK = re.compile(rb"^## ", re.M)  # where every block of a file's bytes starts
+FRAME_WORD = "Frame"
+
+
+def is_frame_heading(heading: str) -> bool:
+    """The frame-heading rule, on a heading's text (after ``## ``, stripped): ``Frame`` then the end
+    or a character that is not a word character. ``Frame 3``, ``Frame — 2026-03-15``,
+    ``Frame: x`` are frames; ``Frames``, ``Frame_3``, ``frame 3`` and ``FRAME 3`` are sections."""
+    if not heading.startswith(FRAME_WORD):
+        return False
+    n = len(FRAME_WORD)
+    return len(heading) == n or not (heading[n].isalnum() or heading[n] == "_")
+
+
+def heading_of(line: str) -> str | None:
+    """The heading text of a ``## `` line (stripped), or None when the line opens no block.
+    ``##Frame 3`` opens none: a block needs the space."""
+    return line[len(HEADING) :].strip() if line.startswith(HEADING) else None
+
+
+def is_frame_line(line: str) -> bool:
+    """Whether ``line`` (one line of a file, its newline left out) is a frame heading."""
+    heading = heading_of(line)
+    return heading is not None and is_frame_heading(heading)
+
+
+# -- Labelled bullets -------------------------------------------------------------------------
+
+BULLET = re.compile(r"[-*+] ")  # a bullet starts at column 0; an indented one continues the last
+# "- **Label:** text" or "- **Label**: text": up to 48 characters between the stars.
+_BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(:\*\*|\*\*\s*:)\s?(.*)", re.S)
+# "- Label: text": a letter, then letters, apostrophes, / & - and spaces, up to 40 characters and
+# MAX_LABEL_WORDS words; the colon ends the line or is followed by white space.
+_PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?)(:)(?:\s(.*)|$)", re.S)
+MAX_LABEL_WORDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class LabelMatch:
+    """A labelled bullet read: its label (without markup) and text, and where the label is written
+    in the bullet (``start`` to ``end``: from its first star or letter through its colon)."""
+
+    label: str
+    text: str
+    start: int
+    end: int
+
+
+def match_label(bullet: str) -> LabelMatch | None:
+    """The label of a bullet (its first line, then any continuation lines joined with newlines),
+    or None when the bullet is an action."""
+    m = _BOLD_LABEL.match(bullet)
+    if m is None:
+        m = _PLAIN_LABEL.match(bullet)
+        if m is None or len(m.group(1).split()) > MAX_LABEL_WORDS:
+            return None
+    return LabelMatch(m.group(1).strip(), m.group(3) or "", 2, m.end(2))
+
+
+def label_key(label: str) -> str:
+    """The canonical form of a label: lower case, single spaces (labels match in any case)."""
+    return " ".join(label.lower().split())
+
+
+# -- The labels of a frame entry ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """One label of a frame entry: as written in the file, its field in a brain's decision (and
+    its key in ``--json`` and the decision schema; None when no brain decides it), and what it
+    means, as the prompts put it."""
+
+    label: str
+    field: str | None
+    meaning: str
+
+
+# In the order a frame entry writes them (``soul.write.render_entry``).
+ENTRY_LABELS: tuple[Label, ...] = (
+    Label("Named", "named", "an insight you name"),
+    Label("Influenced by", "influenced_by", "who or what changed your thinking"),
+    Label("Surprised by", "surprised_by", "stays empty unless something surprised you"),
+    Label("Reinforced", "reinforced", "a belief that was confirmed"),
+    Label(
+        "Becoming",
+        "becoming",
+        "who you are becoming, written as 'the X. From Y to Z.' when your identity shifts",
+    ),
+    Label("Relationships", "relationships", "agents you relate to, each with the nature"),
+    Label("Connected", None, "the threads (#N) the frame took part in, written by the runner"),
+)
+BY_LABEL: dict[str, Label] = {label_key(x.label): x for x in ENTRY_LABELS}
+# The labels whose text a brain writes as one string (Relationships is a list of pairs).
+TEXT_LABELS: tuple[Label, ...] = tuple(
+    x for x in ENTRY_LABELS if x.field not in (None, "relationships")
+)
+
+
+# -- Citations ---------------------------------------------------------------------------------
+
+
+def cite(agent: str, frame: str, date: str | None = None) -> str:
+    """How answers and dossiers cite a frame: ``[coder-06 · frame 221]``, with its date when given
+    (``[coder-06 · frame 221 · 2026-03-22]``). ``frame`` is the frame's name
+    (``model.frame_name``: its label, or its date and time for an unnumbered frame)."""
+    return f"[{agent} · frame {frame} · {date}]" if date else f"[{agent} · frame {frame}]"
+
+
+# A citation in text (an LLM's answer or narrative): the agent and the frame's name.
+CITATION = re.compile(r"\[([^\[\]·]+?)\s·\s+frame\s+([^\[\]]+?)\]")
