@@ -11,7 +11,7 @@ coder-09"), or anywhere else in those frames; each link cites the bullet (frame 
 earlier adopter is one whose first use the headings place before this agent's.
 
 No file is parsed: each is searched for the term's words, then its pattern, and only the
-headings (``soul.parse.frame_columns``) and names of the files that hold it are read.
+headings (``history.first.Headings``) and names of the files that hold it are read.
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from soulscope.history.first import Use, uses
+from soulscope.history.first import Headings, Use, uses
 from soulscope.history.mentions import trim
 from soulscope.history.names import KINDS, AgentNames, cites
 from soulscope.soul import when
-from soulscope.soul.model import ENCODING_ERRORS, FrameColumns
-from soulscope.soul.parse import frame_columns
+from soulscope.soul.model import ENCODING_ERRORS
 from soulscope.soul.terms import Term
 from soulscope.world import World
 
@@ -97,7 +96,7 @@ class Spread:
 
 def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
     """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
-    found: list[tuple[Adopter, bytes]] = []
+    found: list[tuple[Adopter, bytes, Headings]] = []
     files = 0
     for a in world.agents():
         try:
@@ -111,12 +110,13 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         lines = term.lines(data)
         if not lines:
             continue
-        found_uses = uses(a.id, _rel(a.path, world.root), data, term, lines)
+        headings = Headings.of(data)
+        found_uses = uses(a.id, _rel(a.path, world.root), data, term, lines, headings)
         if not found_uses:
             continue
         first = min(found_uses, key=lambda u: u.key)
         places = {(u.moment.position, u.label is None) for u in found_uses}
-        found.append((Adopter(a.id, first, len(places)), data))
+        found.append((Adopter(a.id, first, len(places)), data, headings))
     found.sort(key=lambda t: t[0].first.key)
     adopters = [t[0] for t in found]
     ties = tied_flags([a.first.moment for a in adopters])
@@ -125,8 +125,8 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     if links and len(adopters) > 1:
         names = names or AgentNames.of(world, words=False)
         rank = {a.agent_id: i for i, a in enumerate(adopters)}
-        for i, (_, data) in enumerate(found):
-            got = _links(adopters, i, data, frame_columns(data), names, rank)
+        for i, (_, data, headings) in enumerate(found):
+            got = _links(adopters, i, data, headings, names, rank)
             if got:
                 adopters[i] = replace(adopters[i], links=got)
                 edges.extend(got)
@@ -159,7 +159,7 @@ def _links(
     adopters: Sequence[Adopter],
     i: int,
     data: bytes,
-    columns: FrameColumns,
+    headings: Headings,
     names: AgentNames,
     rank: dict[str, int],
 ) -> tuple[Link, ...]:
@@ -184,7 +184,7 @@ def _links(
             )
         return found
 
-    moments = when.frame_moments(columns)
+    columns, moments = headings.columns, headings.moments
     starts = columns.starts
     # The frames that can hold a link: up to the first use's, and any later in the file that
     # its heading places before it (timestamps go backwards in real files).
