@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from soulscope import __version__
-from soulscope.cli import frames, history, recall, souls
+from soulscope.cli import frames, history, recall, souls, spread
 from soulscope.cli.output import CommandError, print_error
 from soulscope.config import load_settings
 from soulscope.errors import SoulscopeError
@@ -22,6 +22,7 @@ AREAS: list[Callable[[argparse._SubParsersAction], None]] = [
     history.register,
     frames.register,
     recall.register,
+    spread.register,
 ]
 
 
