@@ -8,11 +8,12 @@ demo:
 	@[ -d demo-world/.git ] || .venv/bin/soulscope demo demo-world
 	.venv/bin/soulscope demo-world
 
-# The suite, then the wheel as a user installs it (a clean environment outside the checkout).
+# The suite, then the wheel as a user installs it (a clean environment outside the checkout); the
+# wheel is checked even when a test failed, and either failure fails the command.
 test:
 	@scripts/setup test
-	.venv/bin/python -m pytest -q
-	scripts/check-wheel
+	@.venv/bin/python -m pytest -q; tests=$$?; scripts/check-wheel; wheel=$$?; \
+	[ $$tests -eq 0 ] && [ $$wheel -eq 0 ]
 
 # ruff and mypy at the versions pinned in pyproject.toml; mypy against a baseline that only shrinks.
 lint:

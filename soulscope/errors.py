@@ -16,7 +16,7 @@ The tree (each defined beside the code that raises it)::
     ├── RecallError         soulscope.recall.hybrid: a search that cannot be run
     ├── EncoderError        soulscope.recall.semantic: the embedding model or endpoint failed
     ├── LLMError            soulscope.chat.llm: the LLM endpoint is down or answered garbage
-    ├── DecisionError       soulscope.sim.brain: an agent's decision is not a valid one
+    ├── DecisionError       soulscope.sim.actions: an agent's decision is not a valid one
     ├── CommandError        soulscope.cli.output: a command's arguments cannot be acted on
     └── LoadError           soulscope.tui.loader: a soul could not be loaded for the dashboard
 

@@ -90,3 +90,56 @@ def big_soul(folder: Path, frames: int = BIG_SOUL_FRAMES) -> Path:
         tmp = write_soul(path.with_suffix(".tmp"), frames)
         tmp.rename(path)
     return path
+
+
+SPREAD_TERM = "quiet ledger"  # the phrase that spreads through ``influence_world``
+
+
+def influence_world(folder: Path, agents: int, frames: int = 50, seed: int = 11) -> Path:
+    """A world of ``agents`` agents (``zion-coder-00001``...) in groups of 100 that cite each
+    other (``Influenced by:``, ``Relationships:``, replies, mentions; a citation leaves its group
+    one time in ten) and a phrase, SPREAD_TERM, that one agent coins and a third of the others
+    take up later, most in a frame citing an earlier user. Generated, deterministic; written
+    once into ``folder`` and reused."""
+    done = folder / ".complete"
+    if done.exists():
+        return folder
+    memory = folder / "memory"
+    memory.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    day0 = date(2026, 1, 1)
+    ids = [f"zion-coder-{i:05d}" for i in range(agents)]
+    # who takes up the phrase, and in which frame: agent 0 first, the rest spread over time
+    adopt = {0: 1}
+    for i in range(1, agents):
+        if rng.random() < 1 / 3:
+            adopt[i] = 2 + int((frames - 2) * rng.random() ** 0.7)
+    for i, agent in enumerate(ids):
+        rows = [soul_header(agent, i)]
+
+        def peer(group: int = i // 100) -> str:
+            if rng.random() < 0.1:
+                return ids[rng.randrange(agents)].removeprefix("zion-")
+            j = min(agents - 1, group * 100 + rng.randrange(100))
+            return ids[j] if rng.random() < 0.5 else ids[j].removeprefix("zion-")
+
+        for n in range(1, frames + 1):
+            day = day0 + timedelta(days=n // 3)
+            hour, minute = (n % 3) * 8 + rng.randrange(8), rng.randrange(60)
+            rows.append(f"## Frame {n} — {day.isoformat()} ({hour:02d}:{minute:02d} UTC)\n")
+            rows.append(f"- Posted #{rng.randrange(1, 99999)} in c/code about parsers\n")
+            pick = rng.random()
+            if pick < 0.4:
+                rows.append(f"- Influenced by: {peer()}, whose thread changed my plan\n")
+            elif pick < 0.6:
+                rows.append(f"- Relationships: {peer()} (ally), {peer()} (rival)\n")
+            elif pick < 0.8:
+                rows.append(f"- Replied to {peer()} on #{rng.randrange(1, 99999)}\n")
+            else:
+                rows.append(f"- Read what {peer()} wrote, and agreed in part\n")
+            if adopt.get(i, frames + 1) <= n and rng.random() < 0.5 or adopt.get(i) == n:
+                rows.append(f"- Named: the {SPREAD_TERM}, again\n")
+            rows.append("\n")
+        (memory / f"{agent}.md").write_text("".join(rows), encoding="utf-8")
+    done.touch()
+    return folder

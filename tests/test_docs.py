@@ -71,6 +71,8 @@ def test_cli_reference_names_every_json_key(tmp_path, capsys) -> None:
         "first": ["lantern"],
         "why": [agent, "--shift", "-1", "--offline"],
         "search": ["lantern", "--mode", "bm25"],
+        "spread": ["lantern"],
+        "graph": [],
         "frame": [],
     }
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")

@@ -22,6 +22,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.history": ("history", "diff", "first", "why", "show"),
     "soulscope.cli.frames": ("init", "register", "frame", "demo"),
     "soulscope.cli.recall": ("search", "ask", "chat", "embed"),
+    "soulscope.cli.spread": ("spread", "graph"),
 }
 
 

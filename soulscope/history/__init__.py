@@ -7,5 +7,11 @@
   (a read-only ``WorldAt`` snapshot), ``diff(world, agent, a, b)``, ``first_mention(world, term)``;
   ``timeline_for(world)`` shares one ``Timeline`` (and its caches) per world.
 - ``why``: ``explain(world, agent, frame=..., index=...)``: why the agent holds a statement.
+- ``names``: ``AgentNames`` (how a world's agents are written, short ids resolved) and ``cites``
+  (the agents a stretch of a soul file names, and how: Influenced by, Relationships, reply).
+- ``spread``: ``spread(world, term)``: every agent that used a term in order of first use, the
+  earlier adopters each names, the adoption curve (``spread_dict`` for JSON).
+- ``graph``: ``influence(world, since, until)``: who shapes whom, with networkx's measures
+  (``graph_dict``, ``write_graphml``).
 - ``render`` (Rich) and ``export`` (JSON) serve the CLI and the dashboard.
 """

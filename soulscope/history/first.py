@@ -17,9 +17,8 @@ from pathlib import Path
 
 from soulscope.history.git import Commit
 from soulscope.soul import when
-from soulscope.soul.format import BLOCK, is_frame_heading
-from soulscope.soul.model import ENCODING_ERRORS, clean, frame_label
-from soulscope.soul.parse import parse_heading
+from soulscope.soul.model import ENCODING_ERRORS, FrameColumns, clean, frame_label
+from soulscope.soul.parse import frame_columns
 from soulscope.soul.terms import Term
 
 
@@ -69,55 +68,31 @@ class Mention:
 
 
 @dataclass(frozen=True, slots=True)
-class _Headings:
-    """A file's ``## `` headings as the parser cuts blocks (``parse``'s rule), and its frames'
-    places in time: what placing a line needs, without parsing the file's bodies."""
+class Headings:
+    """A file's frames as its headings place them (``soul.parse.frame_columns``: the parser's
+    columns without parsing a body), and their places in time: what placing a line needs."""
 
-    lines: list[int]  # 1-based line of each heading
-    frames: list[int]  # for each heading, its frame's index, -1 for another section
-    headings: list[str]  # each frame's heading, as displayed
-    numbers: list[int | None]
-    labels: list[str | None]
+    columns: FrameColumns
     moments: list[when.Moment]
 
     @classmethod
-    def of(cls, data: bytes) -> _Headings:
-        lines: list[int] = []
-        frames: list[int] = []
-        headings: list[str] = []
-        numbers: list[int | None] = []
-        labels: list[str | None] = []
-        dates: list[str | None] = []
-        times: list[str | None] = []
-        line, last = 1, 0
-        for m in BLOCK.finditer(data):
-            line += data.count(b"\n", last, m.start())
-            last = m.start()
-            eol = data.find(b"\n", m.start())
-            raw = data[m.start() + 3 : eol if eol >= 0 else len(data)]
-            text = raw.decode("utf-8", ENCODING_ERRORS).strip()
-            lines.append(line)
-            if not is_frame_heading(text):
-                frames.append(-1)
-                continue
-            frames.append(len(headings))
-            number, suffix, date, time, _ = parse_heading(text)
-            headings.append(clean(text))
-            numbers.append(number)
-            labels.append(frame_label(number, suffix, date) or f"#{len(headings)}")
-            dates.append(date)
-            times.append(time)
-        return cls(lines, frames, headings, numbers, labels, when.moments(dates, times, numbers))
+    def of(cls, data: bytes) -> Headings:
+        columns = frame_columns(data)
+        return cls(columns, when.frame_moments(columns))
 
     def place(self, line: int) -> tuple[int, int]:
         """(frame index or -1, index of the frame above it or -1) of a 1-based line."""
-        h = bisect_right(self.lines, line) - 1
-        if h < 0:
+        columns = self.columns
+        i = bisect_right(columns.lines, line) - 1
+        if i < 0:
             return -1, -1
-        if self.frames[h] >= 0:
-            return self.frames[h], self.frames[h]
-        above = next((self.frames[k] for k in range(h, -1, -1) if self.frames[k] >= 0), -1)
-        return -1, above
+        if line <= columns.end_lines[i]:
+            return i, i
+        return -1, i  # a section after frame i
+
+    def label(self, i: int) -> str:
+        c = self.columns
+        return frame_label(c.number(i), c.suffixes[i], c.dates[i]) or f"#{i + 1}"
 
 
 def uses(
@@ -126,17 +101,20 @@ def uses(
     data: bytes,
     term: Term,
     lines: Iterable[int] | None = None,
+    headings: Headings | None = None,
 ) -> list[Use]:
     """The lines of a soul file's bytes holding ``term`` (only ``lines`` when given), each
-    placed in its frame and its frame in time. Lines before the first frame (the identity
-    header) come before the file's first frame; a section between frames after the one above."""
+    placed in its frame and its frame in time (``headings``: the file's, when the caller has
+    read them). Lines before the first frame (the identity header) come before the file's first
+    frame; a section between frames after the one above."""
     if lines is None:
         lines = term.lines(data)
     lines = list(lines)
     if not lines:
         return []
-    found = _Headings.of(data)
+    found = headings or Headings.of(data)
     moments = found.moments
+    columns = found.columns
     text_lines = data.split(b"\n")
     out: list[Use] = []
     for line in lines:
@@ -160,9 +138,9 @@ def uses(
                 line,
                 clean(raw),
                 moments[i],
-                frame=found.numbers[i],
-                label=found.labels[i],
-                heading=found.headings[i],
+                frame=columns.number(i),
+                label=found.label(i),
+                heading=columns.heading(i),
             )
         )
     return out

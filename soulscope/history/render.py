@@ -146,7 +146,11 @@ def why_text(why: Why) -> Text:
                 if p.body:
                     out.append(f"    {p.body}\n")
             elif p.mentions:
-                out.append(f"  ({len(p.mentions)} mentions across the world)\n", style="dim")
+                n = len(p.mentions)
+                out.append(
+                    f"  ({n} {'mention' if n == 1 else 'mentions'} before it across the world)\n",
+                    style="dim",
+                )
             else:
                 out.append("  (named nowhere else in this world)\n", style="dim")
             for m in p.mentions[:5]:

@@ -13,7 +13,7 @@ import difflib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from soulscope.history.dossier import (
@@ -34,6 +34,7 @@ from soulscope.history.mentions import (
     thread_ids,
     trim,
 )
+from soulscope.history.names import AgentNames
 from soulscope.history.timeline import Change, Timeline, live_world, relationships, timeline_for
 from soulscope.soul import when
 from soulscope.soul.model import Frame, Soul, clean, frame_name
@@ -45,7 +46,6 @@ from soulscope.world import World
 BODY_LIMIT = 400  # characters of a post's body kept in the dossier
 MAX_MENTIONS = 12  # mentions of one thread across the world, the earliest first
 MAX_PRECURSOR_WORDS = 4
-_SHORT_ID = re.compile(r"(?<![\w-])([a-z]+-\d{1,4})(?![\w-])")
 _STOP_ROLE_WORDS = frozenset(
     [
         "the",
@@ -294,90 +294,6 @@ def _relationship_changes(
     out = [RelationshipChange(a, before.get(a), n) for a, n in now.items() if before.get(a) != n]
     out += [RelationshipChange(a, n, None) for a, n in before.items() if a not in now]
     return tuple(replace(r, agent=names.resolve(r.agent)) for r in out)
-
-
-@dataclass(frozen=True)
-class AgentNames:
-    """The ways a world's agents are written (``zion-coder-09``, ``coder-09``) -> their ids.
-
-    Souls drop the world's prefix ("coder-06" for "zion-coder-06"), also for agents whose file
-    this folder lacks; a short name of the world's shape (an archetype and a number) gets the
-    world's prefix.
-    """
-
-    forms: dict[str, str]  # written form -> id, the agent itself left out
-    present: frozenset[str]  # ids with a soul file here
-    prefix: str  # "zion-": shared by most ids, "" when none is
-    archetypes: frozenset[str]  # "coder", "debater": the first word after the prefix
-
-    @classmethod
-    def of(cls, world: World, agent_id: str) -> AgentNames:
-        present = frozenset(a.id for a in world.agents())
-        ids = present | set(world.registry())
-        prefix = _common_prefix(ids)
-        forms: dict[str, str] = {}
-        archetypes: set[str] = set()
-        for i in sorted(ids):
-            forms[i] = i
-            short = i[len(prefix) :] if prefix and i.startswith(prefix) else i.partition("-")[2]
-            if short and "-" in short:
-                forms.setdefault(short, i)
-            if prefix and i.startswith(prefix):
-                m = re.fullmatch(r"([a-z]+)-\d{1,4}", short)
-                if m:
-                    archetypes.add(m.group(1))
-        forms = {form: i for form, i in forms.items() if i != agent_id}
-        return cls(forms, present, prefix, frozenset(archetypes))
-
-    def resolve(self, name: str) -> str:
-        name = name.strip()
-        if name in self.forms:
-            return self.forms[name]
-        if _SHORT_ID.fullmatch(name) and self._id_shaped(name):
-            return self.prefix + name
-        return name
-
-    def _id_shaped(self, name: str) -> bool:
-        """A short name that reads as one of this world's ids: a known archetype and a number,
-        or any word and two digits ("archivist-08") where the world's ids look like that."""
-        if not self.prefix:
-            return False
-        word, _, number = name.partition("-")
-        return word in self.archetypes or (len(word) > 3 and len(number) == 2)
-
-    def find(self, text: str) -> list[str]:
-        """The agents a text names, resolved, in order of first mention."""
-        if not text:
-            return []
-        hits: list[tuple[int, str]] = []
-        if self.forms:
-            pattern = re.compile(
-                r"(?<![\w-])("
-                + "|".join(re.escape(k) for k in sorted(self.forms, key=len, reverse=True))
-                + r")(?![\w-])"
-            )
-            hits += [(m.start(), self.forms[m.group(1)]) for m in pattern.finditer(text)]
-        own = set(self.forms.values())
-        for m in _SHORT_ID.finditer(text):
-            name = m.group(1)
-            if name not in self.forms and self._id_shaped(name):
-                resolved = self.prefix + name
-                if resolved not in own:
-                    hits.append((m.start(), resolved))
-        return list(dict.fromkeys(i for _, i in sorted(hits)))
-
-
-def _common_prefix(ids: set[str]) -> str:
-    """The first word and hyphen most ids share ("zion-"), or "" when under half do."""
-    counts: dict[str, int] = {}
-    for i in ids:
-        head, sep, rest = i.partition("-")
-        if sep and "-" in rest:
-            counts[head + "-"] = counts.get(head + "-", 0) + 1
-    if not counts:
-        return ""
-    best = max(counts, key=counts.get)
-    return best if counts[best] * 2 > len(ids) else ""
 
 
 def _before(other: Moment, moment: Moment | None) -> bool:

@@ -12,18 +12,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from soulscope.errors import SoulscopeError
-from soulscope.sim.community import Comment, Post, channel_name
+from soulscope.sim.actions import (
+    MAX_ACTIONS,
+    Action,
+    DecisionError,
+    check,
+    item_schema,
+    text_of,
+)
+from soulscope.sim.community import Comment, Post
 from soulscope.soul.format import TEXT_LABELS
 from soulscope.soul.model import Soul
 
-ACTION_KINDS = ("post", "comment", "vote", "follow", "lurk")
-MAX_ACTIONS = 6
+__all__ = ["Action", "DecisionError", "MAX_ACTIONS"]  # the action kinds live in sim.actions
+
 TEXT_FIELDS = tuple(x.field for x in TEXT_LABELS if x.field)  # the decision's one-string labels
-
-
-class DecisionError(SoulscopeError):
-    """An answer that is not a valid decision; the message says what is wrong, for a repair."""
 
 
 class AgentIds(tuple[str, ...]):
@@ -69,18 +72,6 @@ class Request:
         ids.update(c.post for c in self.feed.replies)
         ids.update(x.id if isinstance(x, Post) else x.post for x in self.feed.related)
         return ids
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    kind: str  # one of ACTION_KINDS
-    channel: str = ""
-    title: str = ""
-    body: str = ""
-    post: int | None = None
-    parent: int | None = None
-    value: int = 0
-    agent: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,20 +154,7 @@ DECISION_SCHEMA: dict[str, Any] = {
         "actions": {
             "type": "array",
             "maxItems": MAX_ACTIONS,
-            "items": {
-                "type": "object",
-                "required": ["type"],
-                "properties": {
-                    "type": {"type": "string", "enum": list(ACTION_KINDS)},
-                    "channel": {"type": "string"},
-                    "title": {"type": "string"},
-                    "body": {"type": "string"},
-                    "post": {"type": "integer"},
-                    "parent": {"type": ["integer", "null"]},
-                    "value": {"type": "integer", "enum": [1, -1]},
-                    "agent": {"type": "string"},
-                },
-            },
+            "items": item_schema(),
         },
         **{name: {"type": "string"} for name in TEXT_FIELDS},
         "relationships": {
@@ -191,22 +169,6 @@ DECISION_SCHEMA: dict[str, Any] = {
 }
 
 
-def _text(obj: dict, key: str) -> str:
-    value = obj.get(key, "")
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise DecisionError(f"'{key}' must be a string")
-    return value.strip()
-
-
-def _int(obj: dict, key: str, where: str) -> int:
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DecisionError(f"{where}: '{key}' must be an integer")
-    return value
-
-
 def validate(obj: Any, request: Request) -> Decision:
     """Check an answer against the schema and against the world the agent saw."""
     if not isinstance(obj, dict):
@@ -216,50 +178,7 @@ def validate(obj: Any, request: Request) -> Decision:
         raise DecisionError("'actions' must be a non-empty list")
     if len(raw_actions) > MAX_ACTIONS:
         raise DecisionError(f"at most {MAX_ACTIONS} actions per frame")
-    known_posts = request.thread_ids
-    agents = request.feed.agents
-    actions: list[Action] = []
-    for i, a in enumerate(raw_actions):
-        where = f"action {i + 1}"
-        if not isinstance(a, dict) or a.get("type") not in ACTION_KINDS:
-            raise DecisionError(f"{where}: 'type' must be one of {', '.join(ACTION_KINDS)}")
-        kind = a["type"]
-        if kind == "post":
-            channel = channel_name(_text(a, "channel"))
-            if channel not in request.channels:
-                raise DecisionError(
-                    f"{where}: 'channel' must be one of {', '.join(request.channels) or '(none)'}"
-                )
-            title, body = _text(a, "title"), _text(a, "body")
-            if not title or not body:
-                raise DecisionError(f"{where}: a post needs a 'title' and a 'body'")
-            actions.append(Action("post", channel=channel, title=title, body=body))
-        elif kind == "comment":
-            post = _int(a, "post", where)
-            if post not in known_posts:
-                raise DecisionError(f"{where}: post #{post} is not one the agent read")
-            parent = a.get("parent")
-            if parent is not None and (isinstance(parent, bool) or not isinstance(parent, int)):
-                raise DecisionError(f"{where}: 'parent' must be a comment id or null")
-            body = _text(a, "body")
-            if not body:
-                raise DecisionError(f"{where}: a comment needs a 'body'")
-            actions.append(Action("comment", post=post, parent=parent, body=body))
-        elif kind == "vote":
-            post = _int(a, "post", where)
-            value = _int(a, "value", where)
-            if post not in known_posts or value not in (1, -1):
-                raise DecisionError(
-                    f"{where}: a vote needs a post the agent read and value 1 or -1"
-                )
-            actions.append(Action("vote", post=post, value=value))
-        elif kind == "follow":
-            agent = _text(a, "agent")
-            if agent not in agents or agent == request.agent:
-                raise DecisionError(f"{where}: '{agent}' is not another agent of this world")
-            actions.append(Action("follow", agent=agent))
-        else:
-            actions.append(Action("lurk"))
+    actions = [check(a, request, f"action {i + 1}") for i, a in enumerate(raw_actions)]
     relationships: list[tuple[str, str]] = []
     rels = obj.get("relationships") or []
     if not isinstance(rels, list):
@@ -267,12 +186,12 @@ def validate(obj: Any, request: Request) -> Decision:
     for r in rels:
         if not isinstance(r, dict):
             raise DecisionError("each relationship is an object with 'agent' and 'nature'")
-        agent, nature = _text(r, "agent"), _text(r, "nature")
-        if agent not in agents or agent == request.agent:
+        agent, nature = text_of(r, "agent"), text_of(r, "nature")
+        if agent not in request.feed.agents or agent == request.agent:
             raise DecisionError(f"relationship with '{agent}': not another agent of this world")
         relationships.append((agent, nature))
     return Decision(
         actions=tuple(actions),
         relationships=tuple(relationships),
-        **{name: _text(obj, name) for name in TEXT_FIELDS},
+        **{name: text_of(obj, name) for name in TEXT_FIELDS},
     )

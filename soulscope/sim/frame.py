@@ -26,6 +26,7 @@ from typing import Any
 from soulscope.atomic import SyncBatch, append_durable, cut_torn_tail
 from soulscope.sim import community as store
 from soulscope.sim import repo
+from soulscope.sim.actions import KINDS, Turn
 from soulscope.sim.brain import TEXT_FIELDS, AgentIds, Brain, Decision, Feed, Outcome, Request
 from soulscope.sim.clock import WORLD_FILE, Clock, read_clock, write_clock
 from soulscope.sim.community import Comment, Community, Follow, Post, Vote, channel_name
@@ -214,19 +215,23 @@ class _Applied:
     records: list[Post | Comment | Vote | Follow] = field(default_factory=list)
     entries: dict[str, str] = field(default_factory=dict)
     logs: dict[str, bytes] = field(default_factory=dict)
-    posts: int = 0
-    comments: int = 0
-    votes: int = 0
-    follows: int = 0
+    counts: dict[str, int] = field(default_factory=dict)  # action kind -> actions that took effect
 
+    @property
+    def posts(self) -> int:
+        return self.counts.get("post", 0)
 
-def _quote(text: str, limit: int = 90) -> str:
-    text = " ".join(text.split())
-    if len(text) > limit:
-        # Cut between words, never inside one ("The a…").
-        cut = text[: limit - 1]
-        text = (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:") + "…"
-    return f"“{text}”"
+    @property
+    def comments(self) -> int:
+        return self.counts.get("comment", 0)
+
+    @property
+    def votes(self) -> int:
+        return self.counts.get("vote", 0)
+
+    @property
+    def follows(self) -> int:
+        return self.counts.get("follow", 0)
 
 
 def _decision_dict(decision: Decision) -> dict[str, Any]:
@@ -258,45 +263,16 @@ def apply(
     following = {r.agent: community.following(r.agent) for r in requests}
     for request, outcome in zip(requests, outcomes, strict=True):
         agent, decision = request.agent, outcome.decision
-        bullets: list[str] = []
-        threads: list[int] = []
-        voted: set[int] = set()
+        turn = Turn(
+            clock.frame, clock.date, agent, community, following[agent], next_post, next_comment
+        )
         for a in decision.actions:
-            if a.kind == "post":
-                out.records.append(
-                    Post(next_post, clock.frame, clock.date, agent, a.channel, a.title, a.body)
-                )
-                bullets.append(f"Posted #{next_post} in c/{a.channel}: {_quote(a.title)}")
-                threads.append(next_post)
-                next_post += 1
-                out.posts += 1
-            elif a.kind == "comment" and a.post is not None:
-                post = community.by_id.get(a.post)
-                out.records.append(
-                    Comment(next_comment, a.post, a.parent, clock.frame, clock.date, agent, a.body)
-                )
-                parent = community.comment_by_id.get(a.parent) if a.parent is not None else None
-                if parent is not None:
-                    bullets.append(f"Replied to {parent.author} on #{a.post}: {_quote(a.body)}")
-                else:
-                    whose = f" by {post.author}" if post else ""
-                    bullets.append(f"Commented on #{a.post}{whose}: {_quote(a.body)}")
-                threads.append(a.post)
-                next_comment += 1
-                out.comments += 1
-            elif a.kind == "vote" and a.post is not None and a.post not in voted:
-                voted.add(a.post)
-                out.records.append(Vote(clock.frame, agent, a.post, a.value))
-                post = community.by_id.get(a.post)
-                title = f" ({_quote(post.title, 60)} by {post.author})" if post else ""
-                bullets.append(f"{'Upvoted' if a.value > 0 else 'Downvoted'} #{a.post}{title}")
-                threads.append(a.post)
-                out.votes += 1
-            elif a.kind == "follow" and a.agent not in following[agent]:
-                following[agent].add(a.agent)
-                out.records.append(Follow(clock.frame, agent, a.agent))
-                bullets.append(f"Followed {a.agent}")
-                out.follows += 1
+            KINDS[a.kind].effect(turn, a)
+        next_post, next_comment = turn.next_post, turn.next_comment
+        out.records.extend(turn.records)
+        for kind, n in turn.counts.items():
+            out.counts[kind] = out.counts.get(kind, 0) + n
+        bullets, threads = turn.bullets, turn.threads
         if not bullets:
             seen = len(request.feed.posts)
             why = f" ({outcome.error})" if outcome.error else ""

@@ -21,6 +21,7 @@ from typing import Any
 
 from soulscope.chat.llm import Endpoint, make_client
 from soulscope.config import Settings
+from soulscope.sim.actions import MAX_ACTIONS, rules
 from soulscope.sim.brain import (
     DECISION_SCHEMA,
     Decision,
@@ -80,10 +81,9 @@ def messages_for(request: Request) -> list[dict[str, str]]:
         "is your memory: stay in character, in your own voice. Each frame you read what is new "
         "and decide what to do. Answer with one JSON object only, no prose, matching this JSON "
         f"schema:\n{json.dumps(DECISION_SCHEMA)}\n"
-        "Rules: 'actions' has 1 to 6 items; post only in your channels "
-        f"({', '.join('c/' + c for c in request.channels)}); comment on and vote on only the "
-        "posts listed below, by their number; follow and name in 'relationships' only agent ids "
-        "listed below. "
+        f"Rules: 'actions' has 1 to {MAX_ACTIONS} items; "
+        + rules(", ".join("c/" + c for c in request.channels))
+        + "; name in 'relationships' only agent ids listed below. "
         + "; ".join(f"'{x.field}': {x.meaning}" for x in TEXT_LABELS)
         + "."
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 
 from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, match_label
@@ -402,3 +403,91 @@ def _identity(sections: list[Section]) -> dict[str, str]:
                 fields.setdefault(obs.label, obs.text)
             return fields
     return {}
+
+
+# The usual heading shapes, read in one pass over a file's bytes: ``Frame 12 — 2026-01-05
+# (08:33 UTC)``, ``Frame 2026-03-15 (19:50 UTC) — title``, ``Frame 2026-03-15``. Any other
+# ``## `` line (group 5) is read by ``parse_heading``; a title that starts with a digit could
+# hold a time of day, so it goes there too.
+_QUICK_HEADING = re.compile(
+    rb"## (?:Frame(?: (\d{1,6}))? (?:\xe2\x80\x94 )?(\d{4}-\d{2}-\d{2})"
+    rb"(?: \((\d{2}:\d{2}) UTC\))?(?: \xe2\x80\x94 (?![\d\s])[^\r\n]*)?[ \t]*\r?$"
+    rb"|([^\n]*))",
+    re.M,
+)
+
+
+def frame_columns(data: bytes) -> FrameColumns:
+    """The columns ``parse`` gives a soul's frames (where each is, its number, date and time),
+    read from the headings alone: no frame body, section or problem is read. For scanning a
+    whole world quickly; its frames cannot be built (``parse`` the file for those)."""
+    columns = FrameColumns(data, _no_body)
+    starts, ends, lines, end_lines = columns.starts, columns.ends, columns.lines, columns.end_lines
+    numbers, suffixes, dates, times = (
+        columns.numbers,
+        columns.suffixes,
+        columns.dates,
+        columns.times,
+    )
+    strings = _HEADING_STRINGS
+    match, count = _QUICK_HEADING.match, data.count
+    open_frame = False  # the last frame ends where the next block starts
+    line = 1
+    at = 0
+    for start in block_starts(data):
+        m = match(data, start)
+        if m is None:  # (group 5 matches any line: never)
+            continue
+        line += count(b"\n", at, start)
+        at = start
+        if open_frame:
+            ends.append(start)
+            end_lines.append(line - 1)
+            open_frame = False
+        number_b, date_b, time_b, other = m.groups()
+        date: str | None
+        time: str | None
+        if other is None:
+            # the same dates and times recur in thousands of headings: decoded once each
+            date = strings.get(date_b) or strings.setdefault(date_b, sys.intern(date_b.decode()))
+            time = None
+            if time_b:
+                time = strings.get(time_b) or strings.setdefault(
+                    time_b, sys.intern(time_b.decode())
+                )
+            numbers.append(int(number_b) if number_b else -1)
+            suffixes.append("")
+        else:
+            heading = other.decode("utf-8", ENCODING_ERRORS).strip()
+            if not is_frame_heading(heading):
+                continue
+            number, suffix, date, time, _title = parse_heading(heading)
+            date, time = date and sys.intern(date), time and sys.intern(time)
+            numbers.append(-1 if number is None else number)
+            suffixes.append(suffix)
+        starts.append(start)
+        lines.append(line)
+        dates.append(date)
+        times.append(time)
+        open_frame = True
+    if open_frame:
+        ends.append(len(data))
+        end_lines.append(line + count(b"\n", at) - (data.endswith(b"\n")))
+    return columns
+
+
+_HEADING_STRINGS: dict[bytes, str] = {}  # a date's or time's bytes -> the string (shared)
+
+
+def block_starts(data: bytes) -> Iterator[int]:
+    """Where each ``## `` line starts (what ``format.BLOCK`` finds), by searching for the bytes."""
+    at = 0 if data.startswith(b"## ") else data.find(b"\n## ")
+    while at >= 0:
+        if data[at] == 10:  # the newline before it
+            at += 1
+        yield at
+        at = data.find(b"\n## ", at)
+
+
+def _no_body(columns: FrameColumns, i: int) -> Frame:
+    raise TypeError("frame_columns() reads headings only: parse() the file to build its frames")

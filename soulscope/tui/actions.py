@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from textual.binding import Binding
 
 # Contexts held by a dialog, not a tab: their actions are offered while that dialog is open.
-DIALOG_CONTEXTS = frozenset({"why", "filter", "dialog"})
+DIALOG_CONTEXTS = frozenset({"why", "filter", "dialog", "search", "spread", "influence"})
 
 # Where an action acts, as a person would say it (the help screen's first column).
 CONTEXTS: dict[str, str] = {
@@ -26,6 +26,9 @@ CONTEXTS: dict[str, str] = {
     "chat": "Chat tab",
     "why": "why panel",
     "filter": "agent filter",
+    "search": "search",
+    "spread": "spread view",
+    "influence": "influences view",
     "dialog": "dialogs",
 }
 
@@ -96,6 +99,11 @@ ACTIONS: tuple[Action, ...] = (
     Action("app.advance_many", "N", "advance_many", "Run several frames (asks how many)"),
     Action("app.stop_frames", "x", "stop_frames", "Stop running frames after the current one"),
     Action("app.now", "o", "back_to_now", "Come back from a past world to the world as it is now"),
+    Action("app.search", "F", "search",
+           "Search the world's memory: cited hits, a term's first mention and spread",
+           short="Search"),
+    Action("app.influence", "i", "influence",
+           "Who shaped this agent, and whom it shaped (the influence graph)", short="Influences"),
     # -- Soul tab (the text view) --------------------------------------------------------------
     Action("soul.page_down", "space", "page_down", "Page down", context="soul", palette=False),
     Action("soul.page_up", "b", "page_up", "Page up", context="soul", palette=False),
@@ -149,6 +157,24 @@ ACTIONS: tuple[Action, ...] = (
            palette=False),
     Action("why.up", "k", "scroll('up')", "Scroll the explanation up", context="why",
            palette=False),
+    # -- search, spread and influences (dialogs; soulscope/tui/influence.py) -------------------
+    Action("search.first", "f", "first", "First mention of the term, opened in the Soul tab",
+           context="search", short="First mention", show=True),
+    Action("search.spread", "s", "spread",
+           "How the term spread: its adopters in order, from whom, the curve", context="search",
+           short="Spread", show=True),
+    Action("search.close", "escape,q", "dismiss", "Close the search", context="search",
+           short="Close", show=True),
+    Action("search.down", "down", "move('cursor_down')", "Next hit", context="search",
+           palette=False),
+    Action("search.up", "up", "move('cursor_up')", "Previous hit", context="search",
+           palette=False),
+    Action("spread.stem", "t", "toggle_stem", "Match the term by its stem, or as a word",
+           context="spread", short="Stem / word", show=True),
+    Action("spread.close", "escape,q", "dismiss", "Close the spread view", context="spread",
+           short="Close", show=True),
+    Action("influence.close", "escape,q", "dismiss", "Close the influences view",
+           context="influence", short="Close", show=True),
     Action("filter.leave", "escape", "leave", "Leave the filter, back to the list",
            context="filter", palette=False, priority=True),
     # -- dialogs -------------------------------------------------------------------------------

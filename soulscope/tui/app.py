@@ -613,6 +613,19 @@ class SoulscopeApp(App[None]):
                 "commit.",
             )
 
+    def action_search(self) -> None:
+        from soulscope.tui.influence import SearchScreen
+
+        self.push_screen(SearchScreen())
+
+    def action_influence(self) -> None:
+        from soulscope.tui.influence import InfluenceScreen
+
+        if self.agent_id is None:
+            self.notify("Choose an agent first.", severity="warning")
+            return
+        self.push_screen(InfluenceScreen(self.agent_id))
+
     def action_reload(self) -> None:
         self.reload_world()
         self.notify("Reading the world again from disk.")

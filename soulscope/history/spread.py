@@ -1,0 +1,375 @@
+"""How a term spread through a world: who used it first, who took it up after, and from whom.
+
+Each agent's first use is ``first``'s answer for its file alone (``history.first.uses``), and
+agents are ordered by their frames' own times (``soul.when``): an agent whose first use the
+headings cannot tell apart from another's (the same day without a time of day, the same minute)
+is marked ``tied`` rather than placed as if it were known.
+
+An adopter's ``links`` are the earlier adopters its memory names at or before the frame of its
+first use: in an ``Influenced by:`` bullet, a ``Relationships:`` bullet, a reply ("Replied to
+coder-09"), or anywhere else in those frames; each link cites the bullet (frame and line). An
+earlier adopter is one whose first use the headings place before this agent's.
+
+No file is parsed: each is searched for the term's words, then its pattern, and only the
+headings (``history.first.Headings``) and names of the files that hold it are read.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from soulscope.history.first import Headings, Use, uses
+from soulscope.history.mentions import trim
+from soulscope.history.names import KINDS, AgentNames, cites
+from soulscope.soul import when
+from soulscope.soul.model import ENCODING_ERRORS
+from soulscope.soul.terms import Term
+from soulscope.world import World
+
+_BULLET = re.compile(r"\s*[-*+]\s")
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """Evidence that ``target`` had ``source`` in mind: a line of ``target``'s memory."""
+
+    source: str  # the earlier adopter named
+    target: str  # the agent whose memory names it
+    kind: str  # one of KINDS
+    frame: int | None  # the frame's number, None when it has none
+    label: str | None  # the frame's label (its number, or its date)
+    line: int  # 1-based line in the target's file
+    text: str  # the line, trimmed
+    moment: when.Moment
+
+
+@dataclass(frozen=True, slots=True)
+class Adopter:
+    """One agent that used the term: its first use, how many frames used it, and from whom."""
+
+    agent_id: str
+    first: Use
+    uses: int  # frames (and header sections) of its memory holding the term
+    tied: bool = False  # its first use cannot be ordered apart from another adopter's
+    links: tuple[Link, ...] = ()  # the earlier adopters it names, one per agent, adoption order
+
+    @property
+    def sources(self) -> list[str]:
+        return [link.source for link in self.links]
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Every adopter of a term in order of first use, the links between them, the curve."""
+
+    term: Term
+    world: str
+    adopters: tuple[Adopter, ...]
+    edges: tuple[Link, ...] = ()
+    timeline: tuple[tuple[str, int], ...] = ()  # (date, agents that had used it by then)
+    undated: int = 0  # adopters whose first use no date places (left out of the timeline)
+    files: int = 0  # soul files read
+    _by_id: dict[str, Adopter] = field(default_factory=dict, repr=False, compare=False)
+
+    def adopter(self, agent_id: str) -> Adopter | None:
+        if not self._by_id:
+            self._by_id.update((a.agent_id, a) for a in self.adopters)
+        return self._by_id.get(agent_id)
+
+    @property
+    def started(self) -> list[Adopter]:
+        """Who started it: the first adopter, and those tied with it, that name no earlier one."""
+        if not self.adopters:
+            return []
+        head = self.adopters[0]
+        out = [head]
+        for a in self.adopters[1:]:
+            if not (a.tied and not when.ordered(head.first.moment, a.first.moment)):
+                break
+            out.append(a)
+        return [a for a in out if not a.links]
+
+
+def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
+    """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
+    found: list[tuple[Adopter, bytes, Headings]] = []
+    files = 0
+    for a in world.agents():
+        try:
+            with open(a.path, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        files += 1
+        if not term.may_hold(data):
+            continue
+        lines = term.lines(data)
+        if not lines:
+            continue
+        headings = Headings.of(data)
+        found_uses = uses(a.id, _rel(a.path, world.root), data, term, lines, headings)
+        if not found_uses:
+            continue
+        first = min(found_uses, key=lambda u: u.key)
+        places = {(u.moment.position, u.label is None) for u in found_uses}
+        found.append((Adopter(a.id, first, len(places)), data, headings))
+    found.sort(key=lambda t: t[0].first.key)
+    adopters = [t[0] for t in found]
+    ties = tied_flags([a.first.moment for a in adopters])
+    adopters = [replace(a, tied=t) for a, t in zip(adopters, ties, strict=True)]
+    edges: list[Link] = []
+    if links and len(adopters) > 1:
+        names = names or AgentNames.of(world, words=False)
+        rank = {a.agent_id: i for i, a in enumerate(adopters)}
+        for i, (_, data, headings) in enumerate(found):
+            got = _links(adopters, i, data, headings, names, rank)
+            if got:
+                adopters[i] = replace(adopters[i], links=got)
+                edges.extend(got)
+    dated = [a.first.moment.date for a in adopters if a.first.moment.date]
+    curve: list[tuple[str, int]] = []
+    for n, d in enumerate(sorted(dated), 1):
+        if curve and curve[-1][0] == d:
+            curve[-1] = (d, n)
+        else:
+            curve.append((d, n))
+    return Spread(
+        term=term,
+        world=world.name,
+        adopters=tuple(adopters),
+        edges=tuple(edges),
+        timeline=tuple(curve),
+        undated=len(adopters) - len(dated),
+        files=files,
+    )
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _links(
+    adopters: Sequence[Adopter],
+    i: int,
+    data: bytes,
+    headings: Headings,
+    names: AgentNames,
+    rank: dict[str, int],
+) -> tuple[Link, ...]:
+    """The earlier adopters that adopter ``i``'s frames at or before its first use name, the
+    strongest link each (then the latest frame). An earlier adopter is one whose first use the
+    headings place before this one's."""
+    a = adopters[i]
+    if a.first.label is None and a.first.moment.position < 0:
+        return ()  # first used in the header, before any frame
+    me = a.first.moment
+    limit = me.key
+    best: dict[str, Link] = {}
+
+    known_earlier: dict[str, bool] = {}
+
+    def earlier(agent: str) -> bool:
+        found = known_earlier.get(agent)
+        if found is None:
+            r = rank.get(agent)
+            found = known_earlier[agent] = (
+                r is not None and r < i and when.ordered(adopters[r].first.moment, me)
+            )
+        return found
+
+    columns, moments = headings.columns, headings.moments
+    starts = columns.starts
+    # The frames that can hold a link: up to the first use's, and any later in the file that
+    # its heading places before it (timestamps go backwards in real files).
+    last = max(me.position, 0)
+    for j in range(len(moments) - 1, last, -1):
+        if moments[j].key <= limit and when.ordered(moments[j], me):
+            last = j
+            break
+    # every name of those frames in one pass, each placed in its frame (they come in order)
+    j, stop, m, keep = -1, -1, me, False
+    for at, src, kind in cites(names, data, starts[0], columns.ends[last], a.agent_id, earlier):
+        if at >= stop:
+            j = bisect_right(starts, at) - 1
+            stop = columns.ends[j]
+            m = moments[j]
+            # At or before the first use: not after it by time, and either appended before it
+            # or placed before it by its heading (a frame of the same day further down the
+            # file, without a time of day, may have come after it). Not a section between
+            # frames either.
+            keep = at < stop and m.key <= limit and (j <= me.position or when.ordered(m, me))
+            if at >= stop:  # a section after frame j: up to the next frame
+                stop = starts[j + 1] if j + 1 < len(starts) else len(data)
+        if not keep:
+            continue
+        known = best.get(src)
+        if known is not None and not _stronger(kind, m, at, known):
+            continue
+        end = data.find(b"\n", at, stop)
+        text = data[at : stop if end < 0 else end].decode("utf-8", ENCODING_ERRORS)
+        line = columns.lines[j] + data.count(b"\n", starts[j], at)
+        best[src] = Link(
+            src, a.agent_id, kind, columns.number(j), columns.label(j), line, trim(text), m
+        )
+    return tuple(sorted(best.values(), key=lambda link: rank[link.source]))
+
+
+def _stronger(kind: str, m: when.Moment, at: int, old: Link) -> bool:
+    """A stronger kind wins; of one kind, the later frame (nearest the adoption)."""
+    a, b = KINDS.index(kind), KINDS.index(old.kind)
+    if a != b:
+        return a < b
+    return m.key > old.moment.key
+
+
+def tied_flags(moments: Sequence[when.Moment]) -> list[bool]:
+    """For each moment, whether another of them is not known to come before or after it
+    (``when.ordered`` false), in O(n log n): frames that carry a date (not inferred) and a world
+    frame number are ordered against frames of other dates by their spans and against frames
+    of their own date by their numbers, so among themselves only the same (date, number) can
+    tie; every other pair ties exactly where their spans overlap."""
+    n = len(moments)
+    out = [False] * n
+    if n < 2:
+        return out
+    spans = [m.span for m in moments]
+    strict = [m.date is not None and not m.inferred and m.number is not None for m in moments]
+    everyone = _Overlaps(spans, range(n))
+    loose = _Overlaps(spans, [i for i in range(n) if not strict[i]])
+    groups: dict[tuple, list[int]] = {}
+    for i in range(n):
+        if strict[i]:
+            groups.setdefault((moments[i].date, moments[i].number), []).append(i)
+    for i in range(n):
+        if not strict[i]:
+            out[i] = everyone.any(i)
+            continue
+        if loose.any(i):
+            out[i] = True
+            continue
+        group = groups[(moments[i].date, moments[i].number)]
+        if len(group) > 1:
+            t = moments[i].time
+            out[i] = any(
+                j != i and (t is None or moments[j].time is None or moments[j].time == t)
+                for j in group
+            )
+    return out
+
+
+class _Overlaps:
+    """Whether an interval overlaps any of a set of intervals other than itself."""
+
+    def __init__(self, spans: Sequence[tuple[str, str]], members: Iterable[int]) -> None:
+        order = sorted(members, key=lambda i: spans[i][0])
+        self.spans = spans
+        self.los = [spans[i][0] for i in order]
+        # the largest and second largest end among the first k members, and who has the largest
+        self.best: list[tuple[str, int, str]] = []
+        top, who, second = "", -1, ""
+        for i in order:
+            hi = spans[i][1]
+            if hi > top:
+                top, who, second = hi, i, top
+            elif hi > second:
+                second = hi
+            self.best.append((top, who, second))
+
+    def any(self, i: int) -> bool:
+        lo, hi = self.spans[i]
+        k = bisect_right(self.los, hi)
+        if k == 0:
+            return False
+        top, who, second = self.best[k - 1]
+        return (second if who == i else top) >= lo
+
+
+def sentence(text: str, term: Term) -> str:
+    """The sentence of a line that uses ``term`` (the line's bullet mark dropped)."""
+    line = text.strip()
+    if _BULLET.match(line):
+        line = line.lstrip()[2:].lstrip()
+    m = term.pattern.search(line.encode("utf-8", ENCODING_ERRORS))
+    if m is None:
+        return trim(line)
+    at = len(m.string[: m.start()].decode("utf-8", ENCODING_ERRORS))
+    starts = [e.end() for e in _SENTENCE_END.finditer(line, 0, at)]
+    start = starts[-1] if starts else 0
+    end_m = _SENTENCE_END.search(line, at + 1)
+    end = end_m.start() + 1 if end_m else len(line)
+    return trim(line[start:end])
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(*])")
+
+
+def daily(timeline: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The adoption curve with every day from the first to the last (a day without a new adopter
+    keeps the count before it): what a sparkline draws."""
+    from datetime import date, timedelta
+
+    if not timeline:
+        return []
+    out: list[tuple[str, int]] = []
+    try:
+        day, last = date.fromisoformat(timeline[0][0]), date.fromisoformat(timeline[-1][0])
+    except ValueError:
+        return list(timeline)
+    counts = dict(timeline)
+    n = 0
+    while day <= last:
+        n = counts.get(day.isoformat(), n)
+        out.append((day.isoformat(), n))
+        day += timedelta(days=1)
+    return out
+
+
+def spread_dict(s: Spread) -> dict:
+    """``spread --json``: the shape the README documents (keys beyond it only added)."""
+    return {
+        "term": s.term.text,
+        "match": s.term.mode,
+        "matched": s.term.described,
+        "world": s.world,
+        "agents": [
+            {
+                "agent": a.agent_id,
+                "frame": a.first.frame,
+                "label": a.first.label,
+                "date": a.first.moment.date,
+                "time": a.first.moment.time,
+                "when": a.first.moment.text,
+                "tied": a.tied,
+                "heading": a.first.heading,
+                "path": a.first.path,
+                "line": a.first.line,
+                "text": sentence(a.first.text, s.term),
+                "uses": a.uses,
+                "from": a.sources,
+            }
+            for a in s.adopters
+        ],
+        "edges": [link_dict(link) for link in s.edges],
+        "timeline": [{"date": d, "agents": n} for d, n in s.timeline],
+        "undated": s.undated,
+        "started_by": [a.agent_id for a in s.started],
+    }
+
+
+def link_dict(link: Link) -> dict:
+    return {
+        "from": link.source,
+        "to": link.target,
+        "frame": link.frame,
+        "label": link.label,
+        "kind": link.kind,
+        "line": link.line,
+        "text": link.text,
+    }

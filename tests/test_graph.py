@@ -1,0 +1,128 @@
+"""``soulscope graph``: the influence arcs of a world, checked against the files themselves."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from soulscope.cli import main
+from soulscope.history.graph import GraphError, influence
+from soulscope.world import World
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def frames_naming(path: Path, forms: list[str], since: str | None = None) -> int:
+    """How many ``## Frame`` entries of a file name one of ``forms`` (as a whole name), read
+    line by line; a frame without a date takes the one above it in the file."""
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, forms)) + r")(?![\w-])")
+    count, in_frame, hit, date = 0, False, False, None
+    for line in path.read_text("utf-8", "replace").split("\n") + ["## end"]:
+        if line.startswith("## "):
+            count += in_frame and hit and (since is None or (date or "") >= since)
+            in_frame, hit = line[3:].startswith("Frame"), False
+            if in_frame:
+                m = _DATE.search(line)
+                date = m.group() if m else date
+            continue
+        if in_frame and pattern.search(line):
+            hit = True
+    return count
+
+
+def test_arcs_count_the_frames_that_name_an_agent(early_world: Path) -> None:
+    g = influence(World.open(early_world))
+    arcs = g.strongest()
+    picked = arcs[:3] + arcs[len(arcs) // 2 : len(arcs) // 2 + 3] + arcs[-3:]
+    for arc in picked:
+        forms = [arc.source, arc.source.removeprefix("zion-")]
+        target = early_world / "memory" / f"{arc.target}.md"
+        assert arc.weight == frames_naming(target, forms), arc
+    # every agent with a soul file is a node; measures are in range
+    assert {p.stem for p in (early_world / "memory").glob("*.md")} <= set(g.nodes)
+    assert abs(sum(n.pagerank for n in g.nodes.values()) - 1) < 1e-6
+    assert g.groups and all(len(c) > 1 for c in g.groups)
+
+
+def test_the_window_keeps_the_frames_of_its_dates(early_world: Path) -> None:
+    world = World.open(early_world)
+    whole = influence(world, measures=False)
+    day = influence(world, since="2026-03-14", until="2026-03-14", measures=False)
+    later = influence(world, since="2026-03-15", measures=False)
+    assert day.frames < whole.frames and later.frames < whole.frames
+    # an arc of the later window counts no more frames than the whole world's
+    for key, arc in later.arcs.items():
+        assert arc.weight <= whole.arcs[key].weight
+        assert arc.first >= "2026-03-15"
+    arc = max(later.arcs.values(), key=lambda a: a.weight)
+    forms = [arc.source, arc.source.removeprefix("zion-")]
+    target = early_world / "memory" / f"{arc.target}.md"
+    assert arc.weight == frames_naming(target, forms, since="2026-03-15")
+
+
+def test_influence_follows_the_bullets(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "ada-1.md").write_text("# Ada\n\n## Frame 1 — 2026-01-01\n- Posted a plan\n")
+    (memory / "bob-1.md").write_text(
+        "# Bob\n\n## Frame 1 — 2026-01-01\n- Influenced by: ada-1\n\n"
+        "## Frame 2 — 2026-01-02\n- Replied to ada-1 on #3\n"
+    )
+    (memory / "cy-1.md").write_text(
+        "# Cy\n\n## Frame 2 — 2026-01-02\n- Relationships: bob-1 (ally)\n- Read bob-1's reply\n"
+    )
+    (memory / "dee-1.md").write_text("# Dee\n\n## Frame 3 — 2026-01-03\n- Read cy-1's notes\n")
+    g = influence(World.open(tmp_path))
+    assert g.arcs[("ada-1", "bob-1")].weight == 2
+    assert dict(g.arcs[("ada-1", "bob-1")].kinds) == {"influenced": 1, "reply": 1}
+    assert dict(g.arcs[("bob-1", "cy-1")].kinds) == {"relationship": 1}
+    assert dict(g.arcs[("cy-1", "dee-1")].kinds) == {"named": 1}
+    assert ("ada-1", "cy-1") not in g.arcs
+    ranked = [n.agent for n in g.ranked()]
+    assert ranked[0] == "ada-1"  # everyone's memory leads back to her
+    assert ranked[-1] == "dee-1"
+    # the way from ada to dee passes bob and cy
+    assert g.nodes["bob-1"].betweenness > 0 and g.nodes["ada-1"].betweenness == 0
+    assert [a.target for a in g.influenced("ada-1")] == ["bob-1"]
+    assert [a.source for a in g.influencers("dee-1")] == ["cy-1"]
+    since = influence(World.open(tmp_path), since="2026-01-02")
+    assert since.arcs[("ada-1", "bob-1")].weight == 1
+
+
+def test_cli_json_graphml_and_bad_dates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from soulscope.sim.demo import make_demo
+
+    make_demo(tmp_path / "w", frames=6)
+    w = str(tmp_path / "w")
+    assert main(["graph", "-w", w, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"nodes", "edges", "groups"} <= set(out)
+    assert {"from", "to", "weight", "kinds"} <= set(out["edges"][0])
+    assert main(["graph", "-w", w, "--graphml", str(tmp_path / "g.graphml")]) == 0
+    g = nx.read_graphml(tmp_path / "g.graphml")
+    assert g.number_of_edges() == len(out["edges"])
+    e = out["edges"][0]
+    assert g[e["from"]][e["to"]]["weight"] == e["weight"]
+    assert main(["graph", "-w", w]) == 0
+    assert "most influential" in capsys.readouterr().out
+    assert main(["graph", "-w", w, "--since", "yesterday"]) == 2
+    assert "is not a date" in capsys.readouterr().err
+    with pytest.raises(GraphError):
+        influence(World.open(tmp_path / "w"), since="2026-02-01", until="2026-01-01")
+
+
+def test_frame_dates_place_frames_as_the_parser_and_when_do(early_world: Path) -> None:
+    from soulscope.history.graph import frame_dates
+    from soulscope.soul import when
+    from soulscope.soul.parse import parse
+
+    for path in (early_world / "memory").glob("*.md"):
+        data = path.read_bytes()
+        columns = parse(data).frames.columns
+        starts, ends, dates = frame_dates(data)
+        assert starts == list(columns.starts) and ends == list(columns.ends)
+        assert dates == [m.date for m in when.frame_moments(columns)], path.name
