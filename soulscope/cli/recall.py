@@ -9,7 +9,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from soulscope.chat.llm import LLM, Endpoint, LLMError
 from soulscope.chat.session import ChatSession
 from soulscope.cli.output import (
     CommandError,
@@ -23,6 +22,7 @@ from soulscope.cli.output import (
     write,
 )
 from soulscope.config import Settings
+from soulscope.llm import LLM, Endpoint, LLMError
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
 from soulscope.world import World, WorldError, check_id
