@@ -15,7 +15,7 @@ The tree (each defined beside the code that raises it)::
     ├── HistoryError        soulscope.history.git: no repository, unknown revision, no history
     ├── RecallError         soulscope.recall.hybrid: a search that cannot be run
     ├── EncoderError        soulscope.recall.semantic: the embedding model or endpoint failed
-    ├── LLMError            soulscope.chat.llm: the LLM endpoint is down or answered garbage
+    ├── LLMError            soulscope.llm: the LLM endpoint is down or answered garbage
     ├── DecisionError       soulscope.sim.actions: an agent's decision is not a valid one
     ├── CommandError        soulscope.cli.output: a command's arguments cannot be acted on
     └── LoadError           soulscope.tui.loader: a soul could not be loaded for the dashboard

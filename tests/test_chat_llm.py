@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from soulscope.chat.llm import LLM, Endpoint, LLMError, normalize_base_url
 from soulscope.config import load_settings
+from soulscope.llm import LLM, Endpoint, LLMError, normalize_base_url
 from tests.openai_server import OpenAIServer
 
 MESSAGES = [{"role": "user", "content": "When did you start caring about ownership?"}]

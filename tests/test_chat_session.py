@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from soulscope.chat.llm import LLM, Endpoint
 from soulscope.chat.session import OFFLINE_NOTE, ChatSession
+from soulscope.llm import LLM, Endpoint
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.world import World
 from tests.openai_server import OpenAIServer

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from soulscope.chat.distill import Distiller, DistillSettings, extract_facts
-from soulscope.chat.llm import LLM, Endpoint
+from soulscope.llm import LLM, Endpoint
 from soulscope.recall.semantic import EmbeddingCache
 from tests.openai_server import OpenAIServer
 

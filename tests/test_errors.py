@@ -10,9 +10,9 @@ from soulscope.errors import SoulscopeError
 
 
 def test_every_user_error_is_a_soulscope_error() -> None:
-    from soulscope.chat.llm import LLMError
     from soulscope.cli.output import CommandError
     from soulscope.history.git import HistoryError
+    from soulscope.llm import LLMError
     from soulscope.recall.hybrid import RecallError
     from soulscope.recall.semantic import EncoderError
     from soulscope.sim.brain import DecisionError

@@ -311,7 +311,7 @@ def test_dossier_finds_the_build_up_of_a_new_role(tmp_path: Path) -> None:
 
 
 def test_llm_narrative_keeps_only_citations_the_dossier_holds(tmp_path: Path) -> None:
-    from soulscope.chat.llm import LLM, Endpoint
+    from soulscope.llm import LLM, Endpoint
     from tests.openai_server import OpenAIServer
 
     world = World.open(world_repo(tmp_path))
@@ -331,7 +331,7 @@ def test_llm_narrative_keeps_only_citations_the_dossier_holds(tmp_path: Path) ->
 def test_llm_failure_falls_back_to_the_offline_narrative(tmp_path: Path) -> None:
     import socket
 
-    from soulscope.chat.llm import LLM, Endpoint
+    from soulscope.llm import LLM, Endpoint
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

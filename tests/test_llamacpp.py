@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from soulscope.chat.llm import LLM, Endpoint
 from soulscope.chat.session import ChatSession
 from soulscope.config import load_settings
+from soulscope.llm import LLM, Endpoint
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.world import World
 

@@ -38,8 +38,8 @@ from pathlib import Path
 import numpy as np
 
 from soulscope.atomic import append_atomic, append_durable, cut_torn_tail, write_atomic
-from soulscope.chat.llm import LLM, LLMError
 from soulscope.config import Settings
+from soulscope.llm import LLM, LLMError
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, Encoder, embed

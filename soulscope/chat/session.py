@@ -13,7 +13,7 @@ import threading
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from soulscope.chat.llm import LLM, Message
+from soulscope.llm import LLM, Message
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.soul.model import Soul, clean

@@ -227,7 +227,7 @@ def run_why(args: argparse.Namespace) -> int:
     world = _world(args)
     llm = None
     if not args.offline:
-        from soulscope.chat.llm import LLM, Endpoint
+        from soulscope.llm import LLM, Endpoint
 
         endpoint = Endpoint.from_settings(args.settings)
         llm = LLM(endpoint) if endpoint else None

@@ -20,7 +20,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from soulscope.chat.llm import LLM, Endpoint, LLMError
 from soulscope.chat.session import ChatSession, Prompt
 from soulscope.cli.output import (
     CommandError,
@@ -34,6 +33,7 @@ from soulscope.cli.output import (
     write,
 )
 from soulscope.config import Settings
+from soulscope.llm import LLM, Endpoint, LLMError
 from soulscope.recall.catchup import Catchup, Readiness, Status, log_path, readiness
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex

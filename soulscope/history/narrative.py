@@ -39,7 +39,7 @@ def narrate(why: Why, llm: Any = None) -> tuple[str, str, str | None]:
     """(narrative, who wrote it: "offline" or the model, a note when the LLM could not)."""
     if llm is None:
         return offline(why), "offline", None
-    from soulscope.chat.llm import LLMError
+    from soulscope.llm import LLMError
 
     try:
         text = llm.complete(messages(why), max_tokens=_MAX_TOKENS, within=_WITHIN_S)

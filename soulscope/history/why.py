@@ -116,7 +116,7 @@ def explain(
     """The dossier of the statement: its frame, threads, influencers, build-up and commit.
 
     Works without a repository too; then ``note`` says why the commit is unknown. ``llm`` (a
-    ``soulscope.chat.llm.LLM``) writes the narrative from the dossier; without one, or when it
+    ``soulscope.llm.LLM``) writes the narrative from the dossier; without one, or when it
     fails, the narrative is a deterministic summary of the same facts.
     """
     index_ = mentions or index_for(world, label)

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from soulscope.chat.llm import Endpoint, make_client, normalize_base_url, redact
 from soulscope.config import Settings
+from soulscope.llm import Endpoint, make_client, normalize_base_url, redact
 from soulscope.recall.semantic import EncoderError
 
 _PLACEHOLDER_KEY = "not-needed"

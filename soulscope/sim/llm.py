@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from soulscope.chat.llm import Endpoint, make_client
 from soulscope.config import Settings
+from soulscope.llm import Endpoint, make_client
 from soulscope.sim.actions import MAX_ACTIONS, rules
 from soulscope.sim.brain import (
     DECISION_SCHEMA,

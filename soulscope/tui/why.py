@@ -18,11 +18,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from soulscope.chat.llm import LLMError
 from soulscope.controls import visible
 from soulscope.history.dossier import InfluencerState, PostInfo, Why
 from soulscope.history.git import HistoryError
 from soulscope.history.why import explain
+from soulscope.llm import LLMError
 from soulscope.soul.model import Soul
 from soulscope.tui.actions import bindings
 from soulscope.tui.screens import PickScreen
@@ -51,7 +51,7 @@ class WhyScreen(ModalScreen[None]):
         self.agent_id = agent_id
         self.index = index
         self.soul = soul
-        self.llm = llm  # a soulscope.chat.llm.LLM writes the narrative; None: offline
+        self.llm = llm  # a soulscope.llm.LLM writes the narrative; None: offline
         self.why: Why | None = None
 
     def compose(self) -> ComposeResult:

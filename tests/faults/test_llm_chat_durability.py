@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 from soulscope.chat.distill import DISTIL_PROMPT, Distiller, DistillSettings
-from soulscope.chat.llm import LLM, Endpoint
+from soulscope.llm import LLM, Endpoint
 from tests.openai_server import OpenAIServer
 
 ROOT = Path(__file__).resolve().parents[2]

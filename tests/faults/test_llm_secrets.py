@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from soulscope.chat.llm import LLM, Endpoint, normalize_base_url, redact
 from soulscope.config import load_settings
+from soulscope.llm import LLM, Endpoint, normalize_base_url, redact
 from tests.faults.conftest import Run
 from tests.openai_server import OpenAIServer
 

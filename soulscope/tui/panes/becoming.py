@@ -373,7 +373,7 @@ class BecomingPane(Pane):
         row = self.table.cursor_row
         if self.agent_id is None or not 0 <= row < len(self.rows):
             return
-        from soulscope.chat.llm import LLM, Endpoint
+        from soulscope.llm import LLM, Endpoint
         from soulscope.tui.why import WhyScreen
 
         # The narrative is the configured LLM's when there is one, else written offline.

@@ -31,10 +31,10 @@ from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from soulscope.chat.distill import Distiller, DistillSettings
-from soulscope.chat.llm import LLM, Endpoint, LLMError
 from soulscope.chat.session import ChatSession, Citation, offline_answer
 from soulscope.config import Settings
 from soulscope.controls import visible
+from soulscope.llm import LLM, Endpoint, LLMError
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
 from soulscope.tui.actions import bindings
