@@ -38,8 +38,8 @@ def test_the_cli_says_any_soulscope_error_in_one_line(monkeypatch, capsys) -> No
 
     real = cli.build_parser
 
-    def parser() -> argparse.ArgumentParser:
-        p = real()
+    def parser(*areas: object) -> argparse.ArgumentParser:  # the areas the command needs
+        p = real(*areas)
         p._subparsers._group_actions[0].choices["agents"].set_defaults(run=fails)
         return p
 
@@ -57,8 +57,8 @@ def test_a_bug_is_not_turned_into_a_sentence(monkeypatch) -> None:
 
     real = cli.build_parser
 
-    def parser() -> argparse.ArgumentParser:
-        p = real()
+    def parser(*areas: object) -> argparse.ArgumentParser:  # the areas the command needs
+        p = real(*areas)
         p._subparsers._group_actions[0].choices["agents"].set_defaults(run=buggy)
         return p
 
