@@ -252,7 +252,8 @@ def item_schema() -> dict[str, Any]:
 
 def check(a: Any, request: Request, where: str) -> Action:
     """One answered action, checked against the world the agent saw."""
-    kind = KINDS.get(a.get("type")) if isinstance(a, dict) else None
+    name = a.get("type") if isinstance(a, dict) else None
+    kind = KINDS.get(name) if isinstance(name, str) else None
     if kind is None:
         raise DecisionError(f"{where}: 'type' must be one of {', '.join(ACTION_KINDS)}")
     return kind.check(a, request, where)
