@@ -28,12 +28,13 @@ def test_schema_check_and_rules_come_from_the_table() -> None:
     request = _request()
     answer = {"actions": [{"type": "follow", "agent": "bo"}, {"type": "lurk"}], "relationships": []}
     assert [a.kind for a in validate(answer, request).actions] == ["follow", "lurk"]
-    try:
-        validate({"actions": [{"type": "dance"}], "relationships": []}, request)
-    except DecisionError as exc:
-        assert "one of post, comment, vote, follow, lurk" in str(exc)
-    else:
-        raise AssertionError("an unknown kind was accepted")
+    for odd in ("dance", ["post"], {"k": 1}, 7, None):
+        try:
+            validate({"actions": [{"type": odd}], "relationships": []}, request)
+        except DecisionError as exc:
+            assert "one of post, comment, vote, follow, lurk" in str(exc)
+        else:
+            raise AssertionError(f"the kind {odd!r} was accepted")
 
 
 def test_a_new_kind_is_one_entry(monkeypatch) -> None:
