@@ -29,7 +29,7 @@ from soulscope.soul.trajectory import ArcSummary, Statement, summarize
 from soulscope.world import AgentFile, World, WorldError
 
 # Bump when the rows' meaning changes; the code of the parser and of arcs is fingerprinted too.
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS souls (
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
     summary TEXT NOT NULL,   -- the ArcSummary's fields as a JSON array, in their order
-    last_frame TEXT,         -- the last frame's heading
+    last_frame TEXT,         -- the last frame's heading, as a JSON string
     problems INTEGER NOT NULL
 );
 """
@@ -76,13 +76,30 @@ def fingerprint() -> str:
 
 def index_path(world: World, label: str | None = None) -> Path:
     """Where the index of ``world`` (for arcs of ``label``) lives in the cache folder."""
-    key = hashlib.sha256(f"{world.memory_dir}\0{label or ''}".encode()).hexdigest()[:24]
+    # (surrogatepass: a folder name with a non-UTF-8 byte is a lone surrogate in a str)
+    named = f"{world.memory_dir}\0{label or ''}".encode("utf-8", "surrogatepass")
+    key = hashlib.sha256(named).hexdigest()[:24]
     return cache_dir() / "index" / f"{key}.sqlite"
 
 
 def _summary_json(summary: ArcSummary) -> str:
     # Positional: the field names are in the fingerprint, so an index of other fields is stale.
-    return json.dumps(astuple(summary), ensure_ascii=False, separators=(",", ":"))
+    # ASCII JSON: an undecodable byte of a soul file is a lone surrogate in the parsed text, which
+    # SQLite (UTF-8) cannot store; JSON's \u escapes carry it and give it back unchanged.
+    return json.dumps(astuple(summary), separators=(",", ":"))
+
+
+def _heading_json(heading: str | None) -> str | None:
+    return None if heading is None else json.dumps(heading)
+
+
+def _heading_from(text: str | None) -> str | None:
+    if text is None:
+        return None
+    heading = json.loads(text)
+    if not isinstance(heading, str):
+        raise ValueError("not a heading")
+    return heading
 
 
 _FIELDS = [f.name for f in dataclasses.fields(ArcSummary)]
@@ -192,7 +209,9 @@ class WorldIndex:
                 row = rows.pop(f.path.name, None)
                 if row is not None and row[1] == f.size and row[2] == f.mtime_ns:
                     try:
-                        fresh.append(Entry(f, _summary_from(row[3]), row[4], row[5]))
+                        fresh.append(
+                            Entry(f, _summary_from(row[3]), _heading_from(row[4]), row[5])
+                        )
                         continue
                     except (ValueError, TypeError, KeyError, IndexError):
                         pass  # a row this code cannot read: parse the file again
@@ -228,7 +247,7 @@ class WorldIndex:
                 e.file.size,
                 e.file.mtime_ns,
                 _summary_json(e.summary),
-                e.last_frame,
+                _heading_json(e.last_frame),
                 e.problems,
             )
             for e in entries

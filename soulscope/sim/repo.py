@@ -158,7 +158,7 @@ def toplevel(root: Path) -> Path:
             f"{root} is not in a git repository; create a world with 'soulscope init' "
             "or copy one with 'soulscope demo'"
         )
-    top = Path(done.stdout.decode().strip()).resolve()
+    top = Path(os.fsdecode(done.stdout.strip())).resolve()  # a path: any bytes
     if top == PROJECT_ROOT.resolve():
         raise RepoError(
             f"{root} is inside soulscope's own repository; copy it with 'soulscope demo DIR' "
@@ -317,7 +317,7 @@ def remove_stale_locks(top: Path) -> list[str]:
     A lock is removed only when no git process works in this repository: one that a user's own
     ``git commit`` holds is left alone, and the frame is refused in one sentence instead.
     """
-    gitdir = Path(git(top, "rev-parse", "--absolute-git-dir").stdout.decode().strip())
+    gitdir = Path(os.fsdecode(git(top, "rev-parse", "--absolute-git-dir").stdout.strip()))
     candidates = [gitdir / "index.lock", gitdir / "HEAD.lock", *gitdir.glob("refs/heads/**/*.lock")]
     locks = [lock for lock in candidates if lock.is_file()]
     if not locks:
