@@ -440,8 +440,10 @@ class FrameRunner:
         if not chosen:
             raise WorldError(f"no agent can take part in frame {clock.frame}: {skipped[0][1]}")
         community_files = list(store.paths(self.root).values())
-        for path in community_files:
-            cut_torn_tail(path)  # a line torn by a crash is no edit of the user's
+        # A line torn by a crash is no edit of the user's: cut it. One that was committed is the
+        # user's: it stays, and the frame's lines start after a newline (``_write``).
+        for path in repo.uncommitted(self.top, community_files):
+            cut_torn_tail(path)
         self._keep_edits(
             clock.frame,
             [known[a].path for a in chosen]
@@ -454,6 +456,7 @@ class FrameRunner:
             if progress and i % 50 == 0:
                 progress("reading", i, len(chosen))
         community = Community.load(self.root)
+        self.notes.extend(community.problems)
         requests = build_requests(self.world, clock, chosen, souls, community)
         t1 = time.perf_counter()
         outcomes = self.brain.decide(
@@ -497,6 +500,8 @@ class FrameRunner:
         for path, data in store.encode(root, changes.records).items():
             end = read_end(path)
             size = end[0] if end else None
+            if end and end[1] and not end[1].endswith(b"\n"):
+                data = b"\n" + data  # a committed torn line stays a line of its own
             touches.append(append_touch(root, path, end[1] if end else None, size or 0, data))
             appends.append((path, data, size))
         for agent, log in zip(chosen, logs, strict=True):
