@@ -14,7 +14,9 @@ token). ``latency`` is waited before answering, ``pace`` between streamed words.
 - ``"garbage"``: a body, or a streamed chunk, that is not JSON;
 - ``"shape"``: valid JSON of the wrong shape (no ``choices``);
 - ``"huge"``: the reply repeated to ``HUGE_BYTES`` and more;
-- ``"cut"``: the connection closes mid-answer (no ``[DONE]``, a body shorter than announced).
+- ``"cut"``: the connection closes mid-answer (no ``[DONE]``, a body shorter than announced);
+- ``"echo401"``, ``"echo500"`` (not in ``FAILURES``): that status, with a body echoing the
+  request's line and headers back, as some servers and proxies do.
 
 A wrong key gets 401, an unknown model 404, and any path outside ``/v1`` 404.
 
@@ -72,6 +74,16 @@ def valid_answer(body: dict[str, Any]) -> str:
             "relationships": [],
         }
     )
+
+
+def echoed(handler: BaseHTTPRequestHandler) -> str:
+    """An error body that echoes the request back, as some servers and proxies do: its line
+    (path and query as sent) and every header, in JSON and as plain text."""
+    headers = dict(handler.headers.items())
+    message = f"{handler.command} {handler.path} rejected; headers: " + "; ".join(
+        f"{k}: {v}" for k, v in headers.items()
+    )
+    return json.dumps({"error": {"message": message, "request": {"path": handler.path, **headers}}})
 
 
 class _Server(ThreadingHTTPServer):
@@ -197,6 +209,10 @@ class OpenAIServer:
                 with server._lock:
                     server.queries.append(dict(parse_qsl(urlsplit(self.path).query)))
                     server.authorizations.append(self.headers.get("Authorization"))
+                if server.failure in ("echo401", "echo500"):
+                    return self._send(
+                        int(server.failure[4:]), "application/json", echoed(self).encode()
+                    )
                 if not self._authorized():
                     return
                 status, content = server._decide(body)

@@ -11,13 +11,15 @@ printed, logged or committed; nor is the API key.
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
 
 from soulscope.config import Settings
 
@@ -94,18 +96,37 @@ class Endpoint:
         return dict(parse_qsl(urlsplit(self.base_url).query, keep_blank_values=True))
 
     def redact(self, text: str) -> str:
-        """``text`` with this endpoint's secrets hidden, wherever they appear in it."""
+        """``text`` with this endpoint's secrets hidden, wherever and however they appear in it:
+        as sent, URL-encoded, JSON-escaped, or as the base64 of basic auth's ``user:password``
+        (a server's error page may echo the request's headers or query)."""
         text = redact(text)
+        for secret in self._secret_forms():
+            text = text.replace(secret, HIDDEN)
+        return text
+
+    def _secret_forms(self) -> list[str]:
         parts = urlsplit(self.base_url)
         secrets = {self.api_key, *self.query.values()}
+        pairs: set[str] = set()
         if "@" in parts.netloc:
             userinfo = parts.netloc.rpartition("@")[0]
+            pairs = {userinfo, unquote(userinfo)}
             secrets |= {userinfo, *userinfo.split(":", 1)}
         secrets |= {unquote(s) for s in secrets}
-        for secret in sorted(secrets - {_PLACEHOLDER_KEY}, key=len, reverse=True):
-            if len(secret) >= _MIN_SECRET:
-                text = text.replace(secret, HIDDEN)
-        return text
+        secrets = {s for s in secrets - {_PLACEHOLDER_KEY} if len(s) >= _MIN_SECRET}
+        forms = set(secrets)
+        for s in secrets:
+            # URL-encoded as clients do (which characters stay is up to each), hex in either case
+            for safe in ("", "/", ":/@"):
+                for encoded in (quote(s, safe=safe), quote_plus(s, safe=safe)):
+                    forms |= {encoded, re.sub(r"%[0-9A-F]{2}", lambda m: m[0].lower(), encoded)}
+            escaped = json.dumps(s)[1:-1]  # in a JSON body, "/" perhaps escaped too
+            forms |= {escaped, escaped.replace("/", "\\/")}
+        for pair in pairs:  # basic auth: base64 of user:password, with or without its padding
+            encoded = base64.b64encode(pair.encode("utf-8", "surrogatepass")).decode("ascii")
+            forms |= {encoded, encoded.rstrip("=")}
+            forms.add(base64.urlsafe_b64encode(pair.encode("utf-8", "surrogatepass")).decode())
+        return sorted((f for f in forms if len(f) >= _MIN_SECRET), key=len, reverse=True)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Endpoint | None:
@@ -279,10 +300,14 @@ class LLM:
             )
         if isinstance(exc, openai.NotFoundError):
             return LLMError(self._not_found())
+        # (secrets hidden before the text is cut short: a cut secret is no longer found whole)
+        hide = self.endpoint.redact
         if isinstance(exc, openai.APIStatusError):
-            return LLMError(f"the LLM at {url} answered {exc.status_code}: {_short(exc.message)}")
+            return LLMError(
+                f"the LLM at {url} answered {exc.status_code}: {_short(hide(str(exc.message)))}"
+            )
         if isinstance(exc, ValueError | openai.APIResponseValidationError | openai.APIError):
-            return LLMError(f"the LLM at {url} sent a malformed reply ({_short(str(exc))})")
+            return LLMError(f"the LLM at {url} sent a malformed reply ({_short(hide(str(exc)))})")
         raise exc  # a programming error, not the server's: let it surface
 
     def _not_found(self) -> str:

@@ -71,11 +71,20 @@ class EndpointEncoder:
         self._client: Any = None
         self._lock = threading.Lock()
 
+    @property
+    def _as_llm_endpoint(self) -> Endpoint:
+        e = self.endpoint
+        return Endpoint(e.base_url, e.api_key, e.model, e.timeout)
+
     def _sync(self) -> Any:
         if self._client is None:
-            e = self.endpoint
-            self._client = make_client(Endpoint(e.base_url, e.api_key, e.model, e.timeout))
+            self._client = make_client(self._as_llm_endpoint)
         return self._client
+
+    def redact(self, text: str) -> str:
+        """Server text as it may be shown: the request's secrets (API key, user-info, query
+        values) hidden in every form a server may echo them."""
+        return self._as_llm_endpoint.redact(text)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -113,7 +122,7 @@ class EndpointEncoder:
         except openai.APIStatusError as exc:
             raise EncoderError(
                 f"the embeddings endpoint at {url} answered {exc.status_code} for model "
-                f"'{model}': {str(exc.message)[:160]}"
+                f"'{model}': {self.redact(' '.join(str(exc.message).split()))[:160]}"
             ) from exc
         except (ValueError, openai.APIError) as exc:
             raise EncoderError(
