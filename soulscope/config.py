@@ -23,7 +23,7 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
     user = "ann"          # whose users/ID.txt chats distil into (default: $SOULSCOPE_USER, $USER)
     interval = 5          # distil every N user turns
     drift = 0.25          # ...or earlier, when the topic drifts below this cosine
-    dedup = 0.92          # skip a block at least this similar to an existing one
+    dedup = 0.92          # skip a fact this similar to a written one (and sharing most words)
 
     [keys]                # the dashboard's keys, by action id (? in the dashboard lists the ids)
     "history.mark" = "M"

@@ -12,7 +12,11 @@ the buffer becomes a block of short facts appended to ``users/{id}.txt``::
     ## Turns 1-5
     - My cat is named Pixel.
 
-A block whose embedding is ``dedup`` or more similar to an existing block is not written again.
+A fact already in the file is not written again: the same text (case, spaces and end punctuation
+aside), or a rewording of one, that is ``dedup`` or more similar to it by embedding *and* shares
+most of its words (an embedding alone cannot tell two facts apart when its model, or a server,
+gives near-identical vectors). A block of nothing but such facts is not written; each fact left
+out is kept in ``duplicates`` with the fact it repeats, and the chat command says so.
 Facts come from the LLM when one is configured, else from the user's own statements (questions
 and requests are not facts about them); when the LLM fails or its reply is unusable, from the
 statements too, and ``last_error`` says why. :func:`flush_on_signals` distils what is left on SIGINT and
@@ -78,7 +82,7 @@ class DistillSettings:
     interval: int = 5  # user turns per block
     drift: float = 0.25  # below this cosine the topic has changed
     window: int = 4  # buffered user messages the drift is measured against
-    dedup: float = 0.92  # at or above this cosine a block repeats an existing one
+    dedup: float = 0.92  # at or above this cosine (and with most words shared) a fact repeats one
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DistillSettings:
@@ -134,7 +138,8 @@ class Distiller:
         self.llm = llm
         self.settings = settings or DistillSettings()
         self.cache = cache
-        self.skipped_duplicates = 0
+        self.skipped_duplicates = 0  # blocks not written: every fact of theirs was known
+        self.duplicates: list[tuple[str, str]] = []  # (fact left out, the written fact it repeats)
         self.last_error: str | None = None  # why the LLM could not distil (extractive was used)
         self._turn = 0  # the turn of this conversation's last user message
         # Vectors of buffered messages, for the drift check; kept in memory, not in the disk cache,
@@ -273,10 +278,13 @@ class Distiller:
             m["turn"] for m in messages
         ]
         facts = self._facts(messages, within)
+        if facts:
+            new = self._new_facts(facts)
+            if not new:
+                self.skipped_duplicates += 1
+                return None
+            facts = new
         block = Block(min(turns), max(turns), tuple(facts)) if facts else None
-        if block is not None and self._duplicate(block):
-            self.skipped_duplicates += 1
-            return None
         if block is not None and self.encoder is not None:
             self._block_rows(fact_pieces(block.text))  # what recall reads, embedded while writing
         return block
@@ -360,14 +368,29 @@ class Distiller:
             self._block_vectors.update(zip(missing, vectors, strict=True))
         return np.stack([self._block_vectors[t] for t in texts])
 
-    def _duplicate(self, block: Block) -> bool:
-        existing = [b.text for b in self.blocks()]
-        if block.text in existing:
-            return True
-        if not existing or self.encoder is None:
-            return False
-        vectors = self._block_rows([block.text, *existing])
-        return float(np.max(vectors[1:] @ vectors[0])) >= self.settings.dedup
+    def _new_facts(self, facts: Sequence[str]) -> list[str]:
+        """Those of ``facts`` that no written fact (nor an earlier one of ``facts``) states
+        already; each one left out goes to ``duplicates``."""
+        existing = [f for b in self.blocks() for f in b.facts]
+        known = {_normal(f): f for f in existing}
+        vectors = None
+        if self.encoder is not None and existing:
+            rows = self._block_rows([*facts, *existing])
+            vectors = rows[: len(facts)] @ rows[len(facts) :].T
+        out: list[str] = []
+        for i, fact in enumerate(facts):
+            same = known.get(_normal(fact))
+            if same is None and vectors is not None:
+                for j in np.flatnonzero(vectors[i] >= self.settings.dedup):
+                    if _shared_words(fact, existing[j]) >= REWORDING_WORDS:
+                        same = existing[j]
+                        break
+            if same is not None:
+                self.duplicates.append((fact, same))
+            else:
+                out.append(fact)
+                known[_normal(fact)] = fact
+        return out
 
     def recall(self, question: str, k: int = 3) -> list[str]:
         """The facts of the ``k`` blocks most relevant to ``question`` (hybrid with an encoder)."""
@@ -424,6 +447,20 @@ def extract_facts(statements: Sequence[str]) -> list[str]:
                 continue
             facts.append(sentence[:_FACT_MAX])
     return facts[:_FACTS_PER_BLOCK]
+
+
+# A rewording shares at least this part of its words with the fact it repeats (Jaccard).
+REWORDING_WORDS = 0.5
+_WORD = re.compile(r"\w+")
+
+
+def _normal(fact: str) -> str:
+    return " ".join(fact.casefold().split()).rstrip(".!;, ")
+
+
+def _shared_words(a: str, b: str) -> float:
+    wa, wb = set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))
+    return len(wa & wb) / len(wa | wb) if wa | wb else 1.0
 
 
 def _user_turns(messages: Sequence[dict]) -> int:

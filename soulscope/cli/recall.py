@@ -336,4 +336,11 @@ def run_chat(args: argparse.Namespace) -> int:
             distiller.add("assistant", answer)
     if distiller.last_error:
         print_error(f"distilled without the LLM: {distiller.last_error}")
+    if distiller.duplicates:
+        print_error(
+            f"{len(distiller.duplicates)} of the facts repeat ones already in "
+            f"{distiller.soul_path}, so they were not written again:"
+        )
+        for fact, same in distiller.duplicates:
+            print_error(f"  {fact!r} repeats {same!r}")
     return 1 if failed else 0
