@@ -46,7 +46,7 @@ from soulscope.chat.llm import LLM, LLMError
 from soulscope.config import Settings
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
+from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError, embed
 from soulscope.world import check_id
 
 _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
@@ -238,7 +238,11 @@ class Distiller:
         recent = [m["text"] for m in earlier if m["role"] == "user"][-self.settings.window :]
         missing = [t for t in dict.fromkeys([text, *recent]) if t not in self._message_vectors]
         if missing:
-            self._message_vectors.update(zip(missing, self.encoder.encode(missing), strict=True))
+            try:
+                vectors = self.encoder.encode(missing)
+            except EncoderError:
+                return False  # no embeddings now: the interval alone decides
+            self._message_vectors.update(zip(missing, vectors, strict=True))
         centroid = np.mean([self._message_vectors[t] for t in recent], axis=0)
         norm = float(np.linalg.norm(centroid))
         if norm == 0:
@@ -286,7 +290,8 @@ class Distiller:
             facts = new
         block = Block(min(turns), max(turns), tuple(facts)) if facts else None
         if block is not None and self.encoder is not None:
-            self._block_rows(fact_pieces(block.text))  # what recall reads, embedded while writing
+            with contextlib.suppress(EncoderError):  # (embedded when recall reads it, then)
+                self._block_rows(fact_pieces(block.text))  # what recall reads, embedded now
         return block
 
     def _append(self, block: Block) -> None:
@@ -375,8 +380,11 @@ class Distiller:
         known = {_normal(f): f for f in existing}
         vectors = None
         if self.encoder is not None and existing:
-            rows = self._block_rows([*facts, *existing])
-            vectors = rows[: len(facts)] @ rows[len(facts) :].T
+            try:
+                rows = self._block_rows([*facts, *existing])
+                vectors = rows[: len(facts)] @ rows[len(facts) :].T
+            except EncoderError:
+                pass  # no embeddings now: only the same text is a repeat
         out: list[str] = []
         for i, fact in enumerate(facts):
             same = known.get(_normal(fact))
@@ -416,7 +424,10 @@ class Distiller:
             index = RecallIndex(chunks, pieces=fact_pieces, hubness=HUBNESS, coverage=True)
             if self.encoder is not None and chunks:
                 # Vectors are kept by text: a fact already embedded is never encoded again.
-                index.attach(self.encoder, vectors=self._block_rows(index.dense_texts))
+                try:
+                    index.attach(self.encoder, vectors=self._block_rows(index.dense_texts))
+                except EncoderError:
+                    return index  # BM25 over the facts this time, not kept: dense next time
             self._index = (stamp, index)
         return self._index[1]
 

@@ -229,6 +229,7 @@ def run_search(args: argparse.Namespace) -> int:
         found = index.find(args.query, k=args.k, mode=args.mode, agent=args.agent, frames=frames)
     except RecallError as exc:
         raise CommandError(str(exc)) from exc
+    _say_dense_problem(index)
     if args.json:
         emit_json(found_hits(found))
         return 0
@@ -254,6 +255,11 @@ def run_search(args: argparse.Namespace) -> int:
         excerpt = "\n".join("   " + line for line in shown)
         print_text(excerpt + ("\n   …" if len(body) > len(shown) else ""))
     return 0
+
+
+def _say_dense_problem(index: RecallIndex) -> None:
+    if index.dense_problem:
+        print_error(f"{index.dense_problem}; answered by BM25 only")
 
 
 def _llm(settings: Settings) -> LLM | None:
@@ -286,8 +292,9 @@ def run_ask(args: argparse.Namespace) -> int:
     session = ChatSession(world, index, _llm(args.settings), agent=args.agent, k=args.k)
     try:
         _stream(session, args.question)
-    except LLMError as exc:
+    except (LLMError, RecallError) as exc:
         raise CommandError(str(exc)) from exc
+    _say_dense_problem(index)
     return 0
 
 
@@ -316,6 +323,7 @@ def run_chat(args: argparse.Namespace) -> int:
     )
     interactive = sys.stdin.isatty()
     failed = 0  # answers the LLM could not give
+    said: str | None = None  # the encoder's problem, said once while it lasts
     with flush_on_signals(distiller):
         while True:
             if interactive:
@@ -329,10 +337,14 @@ def run_chat(args: argparse.Namespace) -> int:
             distiller.add("user", question)
             try:
                 answer = _stream(session, question, distiller.recall(question))
-            except LLMError as exc:
+            except (LLMError, RecallError) as exc:
                 failed += 1
                 print_error(f"{exc} (your message was kept; send it again)")
                 continue
+            if index.dense_problem != said:
+                said = index.dense_problem
+                if said:
+                    _say_dense_problem(index)
             distiller.add("assistant", answer)
     if distiller.last_error:
         print_error(f"distilled without the LLM: {distiller.last_error}")
