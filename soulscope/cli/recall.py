@@ -145,7 +145,12 @@ def build_index(world: World, agent: str | None, mode: str, settings: Settings) 
     if mode != "bm25":
         try:
             encoder = load_encoder(settings)
-            index.attach(encoder, EmbeddingCache(), progress=_Progress(encoder.device))
+            cache = EmbeddingCache()
+            try:
+                index.attach(encoder, cache, progress=_Progress(encoder.device))
+            finally:
+                for note in cache.notes:
+                    print_error(note)
         except EncoderError as exc:
             raise CommandError(str(exc)) from exc
         except KeyboardInterrupt:

@@ -61,6 +61,10 @@ class EmbeddingEndpoint:
 class EndpointEncoder:
     """An :class:`~soulscope.recall.semantic.Encoder` that asks an embeddings endpoint."""
 
+    # Its name is the model's as configured: the server may serve another model under it, so
+    # the cache checks that its vectors are still this model's (``EmbeddingCache.confirm``).
+    name_may_lie = True
+
     def __init__(self, endpoint: EmbeddingEndpoint) -> None:
         self.endpoint = endpoint
         self.name = f"endpoint:{endpoint.model}"

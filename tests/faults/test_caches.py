@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+import zlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
+import pytest
+
+from soulscope.config import cache_dir
+from tests.embedding_server import EmbeddingServer
 from tests.faults.conftest import Run
 from tests.simworld import make_world
 
@@ -39,3 +47,109 @@ def test_the_world_index_never_serves_a_file_changed_with_the_same_size_and_mtim
     code, out, _ = soulscope("overview", "-w", str(root), "--json")
     latest = {r["id"]: r["latest"] for r in json.loads(out)}["zion-coder-01"]
     assert "the prover" in json.dumps(latest)
+
+
+# -- the embeddings cache -------------------------------------------------------------------------
+
+
+def words(texts: Sequence[str], salt: str = "") -> np.ndarray:
+    """Distinct, repeatable vectors from the words of each text (``salt``: another model)."""
+    out = np.zeros((len(texts), 32))
+    for i, t in enumerate(texts):
+        for w in t.lower().split():
+            out[i, zlib.crc32((salt + w).encode()) % 32] += 1
+    return out + 0.01
+
+
+def hits(out: str) -> list[tuple[str, int]]:
+    return [(h["citation"], h["line"]) for h in json.loads(out)]
+
+
+def search(soulscope: Run, world: Path, query: str = "memory parsers") -> tuple[list, str]:
+    code, out, err = soulscope("search", query, "-w", str(world), "--json", "--mode", "dense")
+    assert code == 0 and "Traceback" not in err, err
+    return hits(out), err
+
+
+def corrupt(path: Path, how: str) -> None:
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every vector in the file itself
+    db.close()
+    if how == "garbage":
+        path.write_bytes(b"not a database at all\n" * 500)
+    elif how == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif how == "zeroed pages":
+        data = bytearray(path.read_bytes())
+        data[100 : len(data)] = bytes(len(data) - 100)
+        path.write_bytes(bytes(data))
+    elif how == "a folder":
+        path.unlink()
+        path.mkdir()
+    elif how in ("other table", "short blobs", "nan vectors", "zero vectors", "other sizes"):
+        db = sqlite3.connect(path)
+        with db:
+            if how == "other table":
+                db.execute("DROP TABLE vectors")
+                db.execute("CREATE TABLE vectors (a TEXT, b TEXT)")
+                db.execute("INSERT INTO vectors VALUES ('x', 'y')")
+            elif how == "short blobs":
+                db.execute("UPDATE vectors SET vector = x'010203'")
+            elif how == "nan vectors":
+                db.execute("UPDATE vectors SET vector = ?", (np.full(32, np.nan, np.float32).tobytes(),))
+            elif how == "zero vectors":
+                db.execute("UPDATE vectors SET vector = ?", (np.zeros(32, np.float32).tobytes(),))
+            else:
+                one = np.ones(8, np.float32) / np.sqrt(8)
+                db.execute("UPDATE vectors SET vector = ? WHERE rowid % 2 = 0", (one.tobytes(),))
+        db.close()
+    for leftover in ("-wal", "-shm"):
+        Path(f"{path}{leftover}").unlink(missing_ok=True)
+
+
+@pytest.fixture
+def words_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddingServer]:
+    with EmbeddingServer(words) as server:
+        monkeypatch.setenv("SOULSCOPE_EMBED_BASE_URL", server.base_url)
+        monkeypatch.setenv("SOULSCOPE_EMBED_MODEL", "words")
+        yield server
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "garbage",
+        "truncated",
+        "zeroed pages",
+        "a folder",
+        "other table",
+        "short blobs",
+        "nan vectors",
+        "zero vectors",
+        "other sizes",
+    ],
+)
+def test_a_broken_embeddings_cache_is_rebuilt_said_and_never_ranks(
+    world: Path, soulscope: Run, words_server: EmbeddingServer, how: str
+) -> None:
+    expected, _ = search(soulscope, world)
+    assert expected
+    path = cache_dir() / "embeddings.sqlite3"
+    corrupt(path, how)
+    got, err = search(soulscope, world)
+    assert got == expected
+    assert "embeddings cache" in err, err
+    again, err = search(soulscope, world)  # rebuilt: quiet (a folder stays), and the same
+    assert again == expected and ("embeddings cache" in err) == (how == "a folder")
+
+
+def test_another_model_under_the_same_name_is_never_mixed_in(
+    world: Path, soulscope: Run, words_server: EmbeddingServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    search(soulscope, world)
+    words_server.encode = lambda texts: words(texts, salt="v2")  # a new model, same name, same size
+    got, err = search(soulscope, world)
+    assert "another model served under it" in err
+    monkeypatch.setenv("SOULSCOPE_CACHE", str(world.parent / "fresh-cache"))
+    fresh, _ = search(soulscope, world)
+    assert got == fresh
