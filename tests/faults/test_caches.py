@@ -153,3 +153,29 @@ def test_another_model_under_the_same_name_is_never_mixed_in(
     monkeypatch.setenv("SOULSCOPE_CACHE", str(world.parent / "fresh-cache"))
     fresh, _ = search(soulscope, world)
     assert got == fresh
+
+
+# -- time travel's snapshots ----------------------------------------------------------------------
+
+
+def test_a_single_files_snapshot_is_never_served_for_its_whole_world(
+    tmp_path: Path, soulscope: Run
+) -> None:
+    from soulscope.sim.frame import run_frames
+    from soulscope.sim.offline import OfflineBrain
+
+    root = make_world(tmp_path / "w", agents=4)
+    run_frames(root, OfflineBrain(), steps=3)
+    one = root / "memory" / "zion-coder-01.md"
+
+    def agents(where: Path) -> set[str]:
+        code, out, err = soulscope(
+            "search", "who cares about", "-w", str(where), "--at", "HEAD~1", "--json", "-k", "50",
+            "--mode", "bm25",
+        )
+        assert code == 0, err
+        return {h["agent"] for h in json.loads(out)}
+
+    assert agents(one) == {"zion-coder-01"}
+    assert len(agents(root)) == 4
+    assert agents(one) == {"zion-coder-01"}
