@@ -15,6 +15,8 @@ token). ``latency`` is waited before answering, ``pace`` between streamed words.
 - ``"shape"``: valid JSON of the wrong shape (no ``choices``);
 - ``"huge"``: the reply repeated to ``HUGE_BYTES`` and more;
 - ``"cut"``: the connection closes mid-answer (no ``[DONE]``, a body shorter than announced);
+- ``"deep"`` (not in ``FAILURES``): a body, or a streamed chunk, of JSON nested ``DEEP``;
+- ``"keepalive"`` (not in ``FAILURES``): a stream of keep-alives and empty deltas, never a word;
 - ``"echo401"``, ``"echo500"`` (not in ``FAILURES``): that status, with a body echoing the
   request's line and headers back, as some servers and proxies do.
 
@@ -39,6 +41,7 @@ from urllib.parse import parse_qsl, urlsplit
 Answer = Callable[[str, dict[str, Any]], tuple[int, str]]
 STALL_S = 30.0  # longer than any client timeout a test sets
 HUGE_BYTES = 2_000_000
+DEEP = "[" * 200_000 + "]" * 200_000  # JSON nested past any parser's recursion limit
 FAILURES = ("ok", "500", "401", "hang", "stall", "html", "garbage", "shape", "huge", "cut")
 HTML_PAGE = (
     "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Proxy login</body></html>"
@@ -250,7 +253,9 @@ class OpenAIServer:
                     ],
                 }
                 data = json.dumps(payload).encode()
-                if server.failure == "garbage":
+                if server.failure == "deep":
+                    data = DEEP.encode()
+                elif server.failure == "garbage":
                     data = b"{this is not json"
                 elif server.failure == "shape":
                     data = json.dumps({"result": content}).encode()
@@ -294,7 +299,17 @@ class OpenAIServer:
                 self.end_headers()
                 self.close_connection = True  # the stream's end is the connection's end
                 self._chunk({"role": "assistant", "content": ""})
+                if server.failure == "keepalive":  # alive, and never a word
+                    deadline = time.monotonic() + STALL_S
+                    while time.monotonic() < deadline:
+                        self.wfile.write(b": keep-alive\n\n")
+                        self._chunk({"content": None})
+                        time.sleep(0.05)
+                    return
                 for i, word in enumerate(words):
+                    if server.failure == "deep" and i == 1:
+                        self._event(DEEP)
+                        return
                     if server.failure == "garbage" and i == 1:
                         self._event("{this is not json")
                         return

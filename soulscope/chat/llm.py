@@ -306,6 +306,8 @@ class LLM:
             return LLMError(
                 f"the LLM at {url} answered {exc.status_code}: {_short(hide(str(exc.message)))}"
             )
+        if isinstance(exc, RecursionError):  # JSON nested past Python's recursion limit
+            return LLMError(f"the LLM at {url} sent a reply nested too deep to read")
         if isinstance(exc, ValueError | openai.APIResponseValidationError | openai.APIError):
             return LLMError(f"the LLM at {url} sent a malformed reply ({_short(hide(str(exc)))})")
         raise exc  # a programming error, not the server's: let it surface

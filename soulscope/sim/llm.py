@@ -130,12 +130,16 @@ def parse_answer(text: str) -> Any:
     text = _FENCE.sub("", text.strip())
     try:
         return json.loads(text)
+    except RecursionError:
+        raise DecisionError("the answer's JSON is nested too deep to be a decision") from None
     except ValueError:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise DecisionError("the answer holds no JSON object") from None
         try:
             return json.loads(text[start : end + 1])
+        except RecursionError:
+            raise DecisionError("the answer's JSON is nested too deep to be a decision") from None
         except ValueError as exc:
             raise DecisionError(f"the answer is not valid JSON ({exc.msg})") from None
 
@@ -248,5 +252,7 @@ class LlmBrain:
         except (openai.APIError, ValueError) as exc:
             # The client could not read the reply (a body that is not JSON, of another shape).
             reason = f"the endpoint's reply is unreadable ({type(exc).__name__})"
+        except RecursionError:
+            reason = "the endpoint's reply is nested too deep to read"
         reason = self.endpoint.redact(reason)
         return Outcome(Decision.lurk(), "\n\n".join(answers), messages, error=reason)

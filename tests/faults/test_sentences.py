@@ -11,6 +11,7 @@ import pytest
 
 from tests.embedding_server import EmbeddingServer
 from tests.faults.conftest import Run
+from tests.openai_server import DEEP, OpenAIServer
 
 
 def vectors(texts: Sequence[str]) -> np.ndarray:
@@ -45,3 +46,27 @@ def test_an_embeddings_endpoint_gone_with_the_cache_warm_answers_by_bm25(
     assert err.count("BM25 only") == 1
     kept = (world / "users" / "u.txt").read_text()
     assert "ferry between Porto and Gaia" in kept and "bees on the roof" in kept
+
+
+# -- an LLM answer nested past the recursion limit -------------------------------------------------
+
+
+def deep_answer(agent: str, body: dict) -> tuple[int, str]:
+    return 200, '{"actions": ' + DEEP + "}"
+
+
+@pytest.mark.parametrize("where", ["answer", "envelope"])
+def test_a_deeply_nested_llm_answer_makes_one_agent_lurk_not_the_frame_fail(
+    world: Path, soulscope: Run, server: OpenAIServer, where: str
+) -> None:
+    if where == "answer":
+        server.answer = deep_answer
+    else:
+        server.failure = "deep"
+    code, out, err = soulscope("frame", "--brain", "llm", "-w", str(world))
+    assert code == 0 and "Traceback" not in err, err
+    assert "nested too deep" in (world / "memory" / "zion-coder-01.md").read_text()
+    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    assert "Traceback" not in err and "RecursionError" not in err, err
+    if where == "envelope":
+        assert code == 2 and "nested too deep" in err and err.count("\n") == 1, err
