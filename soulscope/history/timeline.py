@@ -382,8 +382,12 @@ class Timeline:
         part = rel_only or rel_root
         part_key = hashlib.sha256(os.fsencode(part)).hexdigest()[:12]
         base = cache_dir() / "snapshots" / repo_key / f"{commit.sha}-{part_key}"
-        if not base.exists():
+        try:
             base.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            # A cache folder that cannot be written: a snapshot of this run's own, removed at exit.
+            base = _scratch() / f"{commit.sha}-{part_key}"
+        if not base.exists():
             tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=base.parent))
             try:
                 if not self.git.extract(commit.sha, part, tmp):
@@ -403,6 +407,25 @@ class Timeline:
             live=world,
             commit=commit,
         )
+
+
+_scratch_dir: Path | None = None
+
+
+def _scratch() -> Path:
+    """A temporary folder for this process's snapshots, removed when it exits."""
+    global _scratch_dir
+    if _scratch_dir is None:
+        import atexit
+
+        _scratch_dir = Path(tempfile.mkdtemp(prefix="soulscope-snapshots-"))
+
+        def remove(folder: Path = _scratch_dir) -> None:
+            _make_writable(folder)
+            shutil.rmtree(folder, ignore_errors=True)
+
+        atexit.register(remove)
+    return _scratch_dir
 
 
 def _make_read_only(root: Path) -> None:

