@@ -153,6 +153,21 @@ class Distiller:
 
     # -- the buffer -------------------------------------------------------------------------
 
+    def problem(self) -> str | None:
+        """Why what the user says cannot be kept (one sentence), or None: asked before the
+        first message is read, so that none is taken from the user and then lost."""
+        try:
+            self.buffer_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.buffer_path, "ab"):
+                pass
+            os.close(os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644))
+        except OSError as exc:
+            return (
+                f"cannot keep what you say in {self.buffer_path} "
+                f"({exc.strerror or exc}); chat needs a world it can write"
+            )
+        return None
+
     @contextlib.contextmanager
     def _locked(self, suffix: str = "", wait: bool = True) -> Iterator[bool]:
         """Hold ``users/{id}.lock{suffix}``; yields False when ``wait`` is off and it is taken."""

@@ -315,6 +315,9 @@ def run_chat(args: argparse.Namespace) -> int:
     except WorldError as exc:
         raise CommandError(str(exc)) from exc
     world = open_world(args.world)
+    problem = Distiller(world.root / "users", user).problem()
+    if problem:  # before anything is read from the user
+        raise CommandError(problem)
     index = build_index(world, args.agent, args.mode, args.settings)
     llm = _llm(args.settings)
     session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
@@ -339,7 +342,12 @@ def run_chat(args: argparse.Namespace) -> int:
             question = line.strip()
             if not question:
                 continue
-            distiller.add("user", question)
+            try:
+                distiller.add("user", question)
+            except OSError as exc:  # the world stopped being writable: say what was not kept
+                failed += 1
+                print_error(f"your message was not kept ({exc.strerror or exc}): {question}")
+                continue
             try:
                 answer = _stream(session, question, distiller.recall(question))
             except (LLMError, RecallError) as exc:

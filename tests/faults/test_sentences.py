@@ -3,6 +3,7 @@ answer nested past Python's recursion limit, junk in the settings, a read-only w
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -137,3 +138,33 @@ def test_a_cache_folder_that_is_a_file_still_answers(
         assert code == 0 and "Traceback" not in err, err
         assert "zion-coder-01" in out
     assert blocker.read_text() == "not a folder\n"
+
+
+# -- chat where nothing can be kept ------------------------------------------------------------------
+
+
+def test_chat_in_a_world_it_cannot_write_refuses_before_reading_a_message(
+    world: Path, soulscope: Run
+) -> None:
+    (world / "users").write_text("a file where the folder of users would be\n")
+    stdin = io.StringIO("I keep bees on the roof.\n")
+    code, out, err = soulscope("chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=stdin)
+    assert code == 2 and "Traceback" not in err, err
+    assert "cannot keep what you say" in err and err.count("\n") == 1
+    assert stdin.read() == "I keep bees on the roof.\n"  # still the user's, unread
+
+
+def test_chat_says_which_message_it_could_not_keep(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from soulscope.chat import distill
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(distill, "append_durable", full)
+    code, out, err = soulscope(
+        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin="I keep bees on the roof.\n"
+    )
+    assert "Traceback" not in err, err
+    assert "not kept (No space left on device): I keep bees on the roof." in err
