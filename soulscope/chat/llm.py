@@ -11,6 +11,7 @@ printed, logged or committed; nor is the API key.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import re
@@ -30,6 +31,10 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]*[^\s'\"<>.,:;!?)]")
 _USERINFO = re.compile(r"(?<=://)[^/?#@]*@")
 _QUERY_VALUE = re.compile(r"(?<=[?&])([^=&#]*)=[^&#]*")
 _MIN_SECRET = 4  # shorter secrets are hidden inside URLs only, not wherever their letters appear
+
+
+# How many of the endpoint's timeouts an answer may go without a word (keep-alives only).
+WORDLESS = 2
 
 
 class LLMError(Exception):
@@ -214,23 +219,38 @@ class LLM:
         client = self._sync()
         if timeout is not None:
             client = client.with_options(timeout=timeout)
+        # Words must come within twice the silence the client allows between bytes: a server
+        # gone quiet is the client's own timeout, one that only keeps the line alive is this.
+        silence = WORDLESS * (self.endpoint.timeout if timeout is None else timeout)
+        watch: _Silence | None = None
         try:
             response = client.chat.completions.create(
                 model=self.model, messages=list(messages), stream=True, max_tokens=max_tokens
             )
             reply = _Reply(response)
-            with response:
+            with response, _Silence(response, silence) as watch:
                 for chunk in response:
                     if cancel is not None and cancel.is_set():
                         return
                     text = reply.take(chunk)
                     if text:
+                        watch.heard()
                         yield text
+            if watch.fired:
+                raise self._wordless(silence)
             reply.finish(self.endpoint.shown)
         except LLMError:
             raise
         except Exception as exc:
+            if watch is not None and watch.fired:
+                raise self._wordless(silence) from exc
             raise self._explain(exc) from exc
+
+    def _wordless(self, silence: float) -> LLMError:
+        return LLMError(
+            f"the LLM at {self.endpoint.shown} sent no words for {silence:g} s "
+            "(only keep-alives or empty chunks)"
+        )
 
     async def astream(
         self, messages: Sequence[Message], max_tokens: int | None = None
@@ -243,10 +263,22 @@ class LLM:
                 model=model, messages=list(messages), stream=True, max_tokens=max_tokens
             )
             reply = _Reply(response)
+            silence = WORDLESS * self.endpoint.timeout
             async with response:
-                async for chunk in response:
+                chunks = response.__aiter__()
+                heard = time.monotonic()
+                while True:
+                    left = silence - (time.monotonic() - heard)
+                    try:
+                        # Keep-alives reset the client's own timeout: words are what count.
+                        chunk = await asyncio.wait_for(chunks.__anext__(), max(left, 0.001))
+                    except StopAsyncIteration:
+                        break
+                    except TimeoutError:
+                        raise self._wordless(silence) from None
                     text = reply.take(chunk)
                     if text:
+                        heard = time.monotonic()
                         yield text
             reply.finish(self.endpoint.shown)
         except LLMError:
@@ -320,6 +352,41 @@ class LLM:
             return f"no OpenAI-compatible API at {url} (404): the base URL usually ends in /v1"
         shown = ", ".join(names[:5]) or "none"
         return f"the LLM at {url} has no model '{self._model}' (404); it serves: {shown}"
+
+
+class _Silence:
+    """Closes a streamed response when no words came for ``seconds``: a server that sends
+    keep-alives (or empty chunks) resets the client's read timeout forever, and the reading
+    thread never gets control back to notice. ``fired`` tells the reader why its stream ended."""
+
+    def __init__(self, response: Any, seconds: float) -> None:
+        self.response = response
+        self.seconds = seconds
+        self.fired = False
+        self._last = time.monotonic()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="llm-silence", daemon=True)
+
+    def __enter__(self) -> _Silence:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+
+    def heard(self) -> None:
+        self._last = time.monotonic()
+
+    def _watch(self) -> None:
+        step = min(0.25, self.seconds / 4)
+        while not self._done.wait(step):
+            if time.monotonic() - self._last > self.seconds:
+                self.fired = True
+                try:
+                    self.response.close()  # the blocked read fails at its next bytes
+                except Exception:  # noqa: BLE001, S110 (closing is all that is wanted)
+                    pass
+                return
 
 
 class _Reply:

@@ -168,3 +168,24 @@ def test_chat_says_which_message_it_could_not_keep(
     )
     assert "Traceback" not in err, err
     assert "not kept (No space left on device): I keep bees on the roof." in err
+
+
+# -- keep-alives and never a word -------------------------------------------------------------------
+
+
+def test_a_stream_of_keep_alives_without_words_times_out(
+    world: Path, soulscope: Run, server: OpenAIServer
+) -> None:
+    server.failure = "keepalive"
+    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    assert code == 2 and "sent no words for 1 s" in err and err.count("\n") == 1, err
+
+
+async def test_the_dashboards_stream_of_keep_alives_times_out(server: OpenAIServer) -> None:
+    from soulscope.chat.llm import LLM, Endpoint, LLMError
+
+    server.failure = "keepalive"
+    llm = LLM(Endpoint(server.base_url, "k", "tiny", 0.5))
+    with pytest.raises(LLMError, match="sent no words for 1 s"):
+        async for _ in llm.astream([{"role": "user", "content": "hi"}]):
+            pass
