@@ -63,7 +63,7 @@ from soulscope.tui.actions import (
     DIALOG_CONTEXTS,
     Action,
     bindings,
-    keymap_problem,
+    checked_keymap,
 )
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
@@ -149,7 +149,8 @@ class SoulscopeApp(App[None]):
         # Read once, by the CLI entry; the panes read ``app.settings``.
         self.settings = settings if settings is not None else load_settings()
         self.arc_label = arc_label or self.settings.arc_label
-        self.set_keymap(dict(self.settings.keys))
+        keymap, self._keymap_problem = checked_keymap(self.settings.keys)
+        self.set_keymap(keymap)
         self.sidebar_wanted = True  # the user's choice; a narrow window folds the list anyway
         self.cache = SoulCache(world, self.arc_label)
         self.soul: Soul | None = None  # the selected agent's, once parsed
@@ -206,7 +207,7 @@ class SoulscopeApp(App[None]):
         )
 
     def _announce_settings(self) -> None:
-        for problem in (self.settings.problem, keymap_problem(self.settings.keys)):
+        for problem in (self.settings.problem, self._keymap_problem):
             if problem:
                 self.notify(problem[:1].upper() + problem[1:], severity="warning")
 
