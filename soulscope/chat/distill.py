@@ -47,6 +47,7 @@ from soulscope.config import Settings
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError, embed
+from soulscope.soul.model import UNDECODED
 from soulscope.world import check_id
 
 _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
@@ -189,7 +190,8 @@ class Distiller:
         messages: list[dict] = []
         through = 0
         try:
-            lines = self.buffer_path.read_text(encoding="utf-8").splitlines()
+            data = self.buffer_path.read_text(encoding="utf-8", errors="surrogateescape")
+            lines = data.splitlines()
         except FileNotFoundError:
             return messages, through
         for line in lines:
@@ -210,7 +212,7 @@ class Distiller:
 
     def _last_block_turn(self) -> int:
         try:
-            text = self.soul_path.read_text(encoding="utf-8")
+            text = self.soul_path.read_text(encoding="utf-8", errors="replace")
         except FileNotFoundError:
             return 0
         return max((int(m.group(2)) for m in _BLOCK.finditer(text)), default=0)
@@ -233,9 +235,7 @@ class Distiller:
             turn = self._turn or max(self._last_turn(messages, through), 1)
             entry = {"turn": turn, "role": role, "text": text}
             cut_torn_tail(self.buffer_path)
-            append_durable(
-                self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode()
-            )
+            append_durable(self.buffer_path, _line(entry))
             earlier = messages
             messages = [*messages, entry]
         # The message is on disk: only now may distillation (and the LLM) run.
@@ -316,7 +316,7 @@ class Distiller:
                 "Facts soulscope remembers about this user, one block per distillation.\n\n"
             )
             append_atomic(self.soul_path, header.encode())
-        append_atomic(self.soul_path, block.render().encode())
+        append_atomic(self.soul_path, _bytes(block.render()))
 
     def _drop(self, distilled: Sequence[dict]) -> None:
         """Remove distilled messages from the buffer (hold the lock); the rest stays as it is.
@@ -328,9 +328,9 @@ class Distiller:
         for m in distilled:
             kept.remove(m)
         through = max(m["turn"] for m in distilled)
-        lines = [json.dumps({"through": through})]
-        lines += [json.dumps(m, ensure_ascii=False) for m in kept]
-        write_atomic(self.buffer_path, ("\n".join(lines) + "\n").encode())
+        write_atomic(
+            self.buffer_path, _line({"through": through}) + b"".join(_line(m) for m in kept)
+        )
 
     def _facts(self, messages: Sequence[dict], within: float | None = None) -> list[str]:
         if self.llm is not None:
@@ -487,6 +487,21 @@ def _normal(fact: str) -> str:
 def _shared_words(a: str, b: str) -> float:
     wa, wb = set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))
     return len(wa & wb) / len(wa | wb) if wa | wb else 1.0
+
+
+def _line(entry: dict) -> bytes:
+    # ASCII JSON: a typed line's undecodable byte (a lone surrogate) is kept as a \u escape,
+    # which JSON reads back as it was.
+    return (json.dumps(entry) + "\n").encode("ascii")
+
+
+def _bytes(text: str) -> bytes:
+    """A fact's text as the file's bytes: an undecodable byte the user typed is written back as
+    that byte; a lone surrogate that stands for no byte (an LLM's ``\\ud800``) as U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return UNDECODED.sub("\ufffd", text).encode("utf-8")
 
 
 def _user_turns(messages: Sequence[dict]) -> int:

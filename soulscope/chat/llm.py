@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import re
 import threading
@@ -382,10 +383,8 @@ class _Silence:
         while not self._done.wait(step):
             if time.monotonic() - self._last > self.seconds:
                 self.fired = True
-                try:
+                with contextlib.suppress(Exception):  # (closing is all that is wanted)
                     self.response.close()  # the blocked read fails at its next bytes
-                except Exception:  # noqa: BLE001, S110 (closing is all that is wanted)
-                    pass
                 return
 
 

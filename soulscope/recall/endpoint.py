@@ -20,7 +20,7 @@ import numpy as np
 
 from soulscope.chat.llm import Endpoint, make_client, normalize_base_url, redact
 from soulscope.config import Settings
-from soulscope.recall.semantic import EncoderError
+from soulscope.recall.semantic import EncoderError, readable
 
 _PLACEHOLDER_KEY = "not-needed"
 
@@ -94,7 +94,8 @@ class EndpointEncoder:
         if not texts:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         batches = [
-            list(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
+            [readable(t) for t in texts[i : i + self.batch_size]]
+            for i in range(0, len(texts), self.batch_size)
         ]
         if len(batches) == 1 or self.endpoint.concurrency == 1:
             rows = [self._request(b) for b in batches]

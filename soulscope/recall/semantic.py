@@ -26,6 +26,7 @@ import numpy as np
 
 from soulscope.atomic import write_atomic
 from soulscope.config import Settings, cache_dir
+from soulscope.soul.model import UNDECODED
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # sha256 of model.safetensors as published in sentence-transformers/all-MiniLM-L6-v2.
@@ -180,7 +181,7 @@ class MiniLM:
                 if self._torch.get_num_threads() != threads:
                     self._torch.set_num_threads(threads)
             vectors = self._model.encode(
-                [t[:WINDOW_CHARS] for t in texts],
+                [readable(t[:WINDOW_CHARS]) for t in texts],
                 batch_size=self.batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
@@ -191,6 +192,12 @@ class MiniLM:
         if self.device.startswith("cuda"):  # float16 rows are unit length to about 1e-3
             vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors
+
+
+def readable(text: str) -> str:
+    """``text`` as a model can read it: an undecodable byte of a soul file or of a typed line
+    (a lone surrogate, which tokenizers and JSON requests refuse) becomes U+FFFD."""
+    return UNDECODED.sub("\ufffd", text) if not text.isascii() else text
 
 
 def load_encoder(settings: Settings) -> Encoder:

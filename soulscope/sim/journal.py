@@ -195,9 +195,8 @@ def _state(root: Path, t: Touch, blob: str | None = None) -> tuple[str, str | No
     if st.st_size > start + t.added_size:
         return "none", "holds more than the frame appended"
     with open(path, "rb") as f:
-        if blob is not None and t.size:
-            if _git_blob(f.read(start), blob) != blob:
-                return "none", "was changed by hand before the frame's entry"
+        if blob is not None and t.size and _git_blob(f.read(start), blob) != blob:
+            return "none", "was changed by hand before the frame's entry"
         f.seek(max(0, start - ANCHOR))
         data = f.read()
     cut = min(start, ANCHOR)

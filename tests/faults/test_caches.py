@@ -96,7 +96,9 @@ def corrupt(path: Path, how: str) -> None:
             elif how == "short blobs":
                 db.execute("UPDATE vectors SET vector = x'010203'")
             elif how == "nan vectors":
-                db.execute("UPDATE vectors SET vector = ?", (np.full(32, np.nan, np.float32).tobytes(),))
+                db.execute(
+                    "UPDATE vectors SET vector = ?", (np.full(32, np.nan, np.float32).tobytes(),)
+                )
             elif how == "zero vectors":
                 db.execute("UPDATE vectors SET vector = ?", (np.zeros(32, np.float32).tobytes(),))
             else:
@@ -170,8 +172,17 @@ def test_a_single_files_snapshot_is_never_served_for_its_whole_world(
 
     def agents(where: Path) -> set[str]:
         code, out, err = soulscope(
-            "search", "who cares about", "-w", str(where), "--at", "HEAD~1", "--json", "-k", "50",
-            "--mode", "bm25",
+            "search",
+            "who cares about",
+            "-w",
+            str(where),
+            "--at",
+            "HEAD~1",
+            "--json",
+            "-k",
+            "50",
+            "--mode",
+            "bm25",
         )
         assert code == 0, err
         return {h["agent"] for h in json.loads(out)}

@@ -69,15 +69,18 @@ def test_a_repeat_is_left_out_only_when_its_words_say_it_too(tmp_path: Path) -> 
     d.flush()
     facts = [f for b in d.blocks() for f in b.facts]
     assert "I sing in a choir." in facts and "My cat is called Pixel." not in facts
-    assert [fact for fact, _ in d.duplicates] == ["my cat is named pixel", "My cat is called Pixel."]
+    assert [fact for fact, _ in d.duplicates] == [
+        "my cat is named pixel",
+        "My cat is called Pixel.",
+    ]
     assert {same for _, same in d.duplicates} == {"My cat is named Pixel."}
 
 
-def test_the_chat_command_names_what_it_did_not_write_again(
-    world: Path, soulscope: Run
-) -> None:
+def test_the_chat_command_names_what_it_did_not_write_again(world: Path, soulscope: Run) -> None:
     talk = "My cat is named Pixel.\nI sing in a choir.\n"
     soulscope("chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=talk)
-    code, out, err = soulscope("chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=talk)
+    code, out, err = soulscope(
+        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=talk
+    )
     assert code == 0, err
     assert "'My cat is named Pixel.' repeats 'My cat is named Pixel.'" in err

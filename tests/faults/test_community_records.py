@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from soulscope.sim.community import Community
 from tests.faults.conftest import Run
 from tests.simworld import git_out, make_world
@@ -69,7 +67,7 @@ def test_bad_records_are_skipped_and_said_and_ids_stay_whole_numbers(
         code, out, err = soulscope("frame", "-w", str(root))
         assert code == 0 and "Traceback" not in err, err
         assert "posts.jsonl: skipped 15 bad records" in err and "votes.jsonl" in err
-    new = [p for p in posts(root)[len(good) + len(lines):]]
+    new = [p for p in posts(root)[len(good) + len(lines) :]]
     assert new, "frames 3 and 4 wrote posts"
     ids = [p["id"] for p in good] + [p["id"] for p in new]
     assert all(type(i) is int for i in ids) and len(set(ids)) == len(ids)
@@ -82,7 +80,9 @@ def test_bad_records_are_skipped_and_said_and_ids_stay_whole_numbers(
         assert code in (0, 2) and "Traceback" not in err, err
 
 
-def test_a_committed_torn_last_line_stays_and_the_frame_goes_on(tmp_path: Path, soulscope: Run) -> None:
+def test_a_committed_torn_last_line_stays_and_the_frame_goes_on(
+    tmp_path: Path, soulscope: Run
+) -> None:
     root = committed_world(tmp_path, soulscope)
     store = root / "community" / "posts.jsonl"
     torn = b'{"id": 40, "frame": 2, "author": "zion-coder-01", "tit'
@@ -94,7 +94,9 @@ def test_a_committed_torn_last_line_stays_and_the_frame_goes_on(tmp_path: Path, 
     assert git_out(root, "status", "--porcelain") == ""
     data = store.read_bytes()
     assert torn + b"\n" in data  # the user's bytes, kept whole on a line of their own
-    assert all(type(json.loads(line)["id"]) is int for line in data.split(torn + b"\n")[1].splitlines())
+    assert all(
+        type(json.loads(line)["id"]) is int for line in data.split(torn + b"\n")[1].splitlines()
+    )
     assert "posts.jsonl: skipped 1 bad record (line" in Community.load(root).problems[0]
 
 

@@ -24,9 +24,10 @@ API_KEY = "sk-never-shown-42"
 
 
 def with_credentials(base_url: str) -> str:
-    return base_url.replace(
-        "http://", f"http://{USER}:{quote(PASSWORD, safe='')}@"
-    ) + f"?api_key={quote(QUERY_KEY, safe='')}&v=2"
+    return (
+        base_url.replace("http://", f"http://{USER}:{quote(PASSWORD, safe='')}@")
+        + f"?api_key={quote(QUERY_KEY, safe='')}&v=2"
+    )
 
 
 def forms() -> list[str]:
@@ -83,7 +84,9 @@ def test_a_chat_endpoint_echoing_the_request_shows_and_writes_no_secret(
             code, out, err = soulscope(*args, "-w", str(world))
             assert "Traceback" not in err, err
             said.append(out + err)
-        code, out, err = soulscope("chat", "--agent", "zion-coder-01", "--user", "u", "-w", str(world), stdin="hello\n")
+        code, out, err = soulscope(
+            "chat", "--agent", "zion-coder-01", "--user", "u", "-w", str(world), stdin="hello\n"
+        )
         said.append(out + err)
     assert server.authorizations and server.authorizations[0].startswith("Basic ")
     assert any(failure[4:] in s for s in said), said

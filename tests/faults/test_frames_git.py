@@ -53,7 +53,9 @@ def test_a_rebase_stopped_half_way_is_refused(world: Path) -> None:
     (world / "notes.txt").write_text("side\n")
     git_out(world, "add", "notes.txt")
     git_out(world, "commit", "-qm", "side")
-    subprocess.run(["git", "-C", str(world), "rebase", "-q", "--exec", "false", main], capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(world), "rebase", "-q", "--exec", "false", main], capture_output=True
+    )
     assert (world / ".git" / "rebase-merge").exists()
     assert_refused(world, "rebase is in progress")
 

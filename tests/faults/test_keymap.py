@@ -44,7 +44,9 @@ async def test_a_bad_key_name_leaves_the_action_its_own_keys_and_never_reaches_t
     world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = tmp_path / "config.toml"
-    config.write_text('[keys]\n"app.next_frame" = "nonsense"\n"app.previous_frame" = "\\u001b[2Jq"\n')
+    config.write_text(
+        '[keys]\n"app.next_frame" = "nonsense"\n"app.previous_frame" = "\\u001b[2Jq"\n'
+    )
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
     app = SoulscopeApp(world, settings=load_settings())
     async with app.run_test(size=(160, 40)) as pilot:

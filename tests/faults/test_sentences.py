@@ -67,7 +67,9 @@ def test_a_deeply_nested_llm_answer_makes_one_agent_lurk_not_the_frame_fail(
     code, out, err = soulscope("frame", "--brain", "llm", "-w", str(world))
     assert code == 0 and "Traceback" not in err, err
     assert "nested too deep" in (world / "memory" / "zion-coder-01.md").read_text()
-    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    code, out, err = soulscope(
+        "ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25"
+    )
     assert "Traceback" not in err and "RecursionError" not in err, err
     if where == "envelope":
         assert code == 2 and "nested too deep" in err and err.count("\n") == 1, err
@@ -78,7 +80,10 @@ def test_a_deeply_nested_llm_answer_makes_one_agent_lurk_not_the_frame_fail(
 JUNK_ENV = [
     ({"OPENAI_BASE_URL": "http://[::1/v1"}, "LLM base URL is not a URL"),
     ({"OPENAI_BASE_URL": "http://127.0.0.1:notaport/v1"}, "LLM base URL is not a URL"),
-    ({"SOULSCOPE_EMBED_BASE_URL": "http://[::1/v1", "SOULSCOPE_EMBED_MODEL": "m"}, "embeddings base URL"),
+    (
+        {"SOULSCOPE_EMBED_BASE_URL": "http://[::1/v1", "SOULSCOPE_EMBED_MODEL": "m"},
+        "embeddings base URL",
+    ),
     ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SOULSCOPE_LLM_TIMEOUT": "inf"}, "LLM timeout"),
     ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SOULSCOPE_LLM_TIMEOUT": "nan"}, "LLM timeout"),
     ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SOULSCOPE_LLM_TIMEOUT": "-3"}, "LLM timeout"),
@@ -92,7 +97,9 @@ def test_junk_in_the_environment_is_one_sentence(
 ) -> None:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    code, out, err = soulscope(
+        "ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25"
+    )
     assert "Traceback" not in err and code in (0, 2), err
     assert said in err.splitlines()[0], err
 
@@ -114,7 +121,9 @@ def test_junk_in_the_config_file_is_one_sentence(
     config = tmp_path / "config.toml"
     config.write_text(toml)
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
-    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    code, out, err = soulscope(
+        "ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25"
+    )
     assert "Traceback" not in err and code in (0, 2), err
     assert err.startswith("soulscope: ") and ("is not a number" in err or "cannot be read" in err)
 
@@ -148,7 +157,9 @@ def test_chat_in_a_world_it_cannot_write_refuses_before_reading_a_message(
 ) -> None:
     (world / "users").write_text("a file where the folder of users would be\n")
     stdin = io.StringIO("I keep bees on the roof.\n")
-    code, out, err = soulscope("chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=stdin)
+    code, out, err = soulscope(
+        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=stdin
+    )
     assert code == 2 and "Traceback" not in err, err
     assert "cannot keep what you say" in err and err.count("\n") == 1
     assert stdin.read() == "I keep bees on the roof.\n"  # still the user's, unread
@@ -164,7 +175,14 @@ def test_chat_says_which_message_it_could_not_keep(
 
     monkeypatch.setattr(distill, "append_durable", full)
     code, out, err = soulscope(
-        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin="I keep bees on the roof.\n"
+        "chat",
+        "--user",
+        "u",
+        "-w",
+        str(world),
+        "--mode",
+        "bm25",
+        stdin="I keep bees on the roof.\n",
     )
     assert "Traceback" not in err, err
     assert "not kept (No space left on device): I keep bees on the roof." in err
@@ -177,7 +195,9 @@ def test_a_stream_of_keep_alives_without_words_times_out(
     world: Path, soulscope: Run, server: OpenAIServer
 ) -> None:
     server.failure = "keepalive"
-    code, out, err = soulscope("ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25")
+    code, out, err = soulscope(
+        "ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25"
+    )
     assert code == 2 and "sent no words for 1 s" in err and err.count("\n") == 1, err
 
 

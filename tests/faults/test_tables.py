@@ -15,7 +15,9 @@ from tests.simworld import make_world
 def long_world(tmp_path: Path) -> Path:
     root = make_world(tmp_path / "w", agents=2)
     soul = root / "memory" / "zion-coder-01.md"
-    text = soul.read_text().replace("# Coder 1", "# Coder 1, keeper of the very long names of things")
+    text = soul.read_text().replace(
+        "# Coder 1", "# Coder 1, keeper of the very long names of things"
+    )
     soul.write_text(
         text
         + "\n## Frame 2026-03-15 (19:20 UTC) — the longest heading a writer ever gave a frame\n"

@@ -17,6 +17,12 @@ from soulscope.world import World
 from tests.faults.conftest import Run
 from tests.simworld import git_out, make_world
 
+
+@pytest.fixture
+def world(tmp_path: Path) -> Path:
+    return make_world(tmp_path / "world", agents=2)
+
+
 # Latin-1, a lone 0xff, an encoded surrogate, a code point past U+10FFFF, an overlong '/', a
 # truncated sequence: each one a byte the parser keeps as it is (a lone surrogate).
 HOSTILE = b"caf\xe9 \xff \xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf \xe2\x82"
@@ -28,7 +34,9 @@ def hostile_frame(path: Path) -> None:
         f.write(b"- Becoming: the " + HOSTILE + b" keeper. From silence to " + HOSTILE + b".\n")
 
 
-def test_undecodable_bytes_are_listed_and_kept_by_the_world_index(tmp_path: Path, soulscope: Run) -> None:
+def test_undecodable_bytes_are_listed_and_kept_by_the_world_index(
+    tmp_path: Path, soulscope: Run
+) -> None:
     root = make_world(tmp_path / "w", agents=3)
     soul = root / "memory" / "zion-coder-01.md"
     hostile_frame(soul)
@@ -52,7 +60,9 @@ def test_undecodable_bytes_are_listed_and_kept_by_the_world_index(tmp_path: Path
     assert entry.summary == summarize("zion-coder-01", parsed)
 
 
-def test_a_world_path_with_a_non_utf8_byte_is_read_and_advanced(tmp_path: Path, soulscope: Run) -> None:
+def test_a_world_path_with_a_non_utf8_byte_is_read_and_advanced(
+    tmp_path: Path, soulscope: Run
+) -> None:
     root = make_world(Path(os.fsdecode(bytes(tmp_path) + b"/w\xff")), agents=2)
     for args in (("agents",), ("agents", "--json"), ("overview",), ("frame",)):
         code, out, err = soulscope(*args, "-w", str(root))
@@ -87,3 +97,32 @@ def test_one_unreadable_soul_file_is_listed_with_its_problem(
             assert "zion-debater-03.md" in err and "Permission denied" in err
     finally:
         locked.chmod(0o644)
+
+
+def test_a_typed_line_with_an_undecodable_byte_is_kept_as_typed(
+    world: Path, soulscope: Run
+) -> None:
+    # What Python makes of a line with a Latin-1 byte read from a UTF-8 stdin (surrogateescape).
+    typed = "I keep bees in caf\udce9 Porto.\nMy cat is named Pixel.\n"
+    code, out, err = soulscope(
+        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=typed
+    )
+    assert code == 0 and "Traceback" not in err, err
+    kept = (world / "users" / "u.txt").read_bytes()
+    assert b"- I keep bees in caf\xe9 Porto.\n" in kept and b"- My cat is named Pixel.\n" in kept
+
+
+def test_a_query_with_an_undecodable_byte_is_embedded_readable(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.embedding_server import EmbeddingServer
+    from tests.faults.test_caches import words
+
+    with EmbeddingServer(words) as server:
+        monkeypatch.setenv("SOULSCOPE_EMBED_BASE_URL", server.base_url)
+        monkeypatch.setenv("SOULSCOPE_EMBED_MODEL", "words")
+        code, out, err = soulscope("search", "caf\udce9 parsers", "-w", str(world))
+    assert code == 0 and "Traceback" not in err, err
+    sent = [t for batch in server.requests for t in batch]
+    assert "caf\ufffd parsers" in sent
+    assert not any(0xD800 <= ord(c) <= 0xDFFF for t in sent for c in t)
