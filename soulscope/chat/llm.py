@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
 
@@ -105,12 +106,19 @@ class Endpoint:
         """``text`` with this endpoint's secrets hidden, wherever and however they appear in it:
         as sent, URL-encoded, JSON-escaped, or as the base64 of basic auth's ``user:password``
         (a server's error page may echo the request's headers or query)."""
-        text = redact(text)
-        for secret in self._secret_forms():
-            text = text.replace(secret, HIDDEN)
+        return self.hide(redact(text))
+
+    def hide(self, text: str) -> str:
+        """``text`` with this endpoint's own secrets hidden (in every form ``redact`` knows),
+        and nothing else changed: what an answer may be passed through."""
+        for secret in self.secret_forms:
+            if secret in text:
+                text = text.replace(secret, HIDDEN)
         return text
 
-    def _secret_forms(self) -> list[str]:
+    @cached_property
+    def secret_forms(self) -> list[str]:
+        """Every form of this endpoint's secrets a server may echo, longest first."""
         parts = urlsplit(self.base_url)
         secrets = {self.api_key, *self.query.values()}
         pairs: set[str] = set()
@@ -229,6 +237,7 @@ class LLM:
                 model=self.model, messages=list(messages), stream=True, max_tokens=max_tokens
             )
             reply = _Reply(response)
+            hidden = _Hiding(self.endpoint)
             with response, _Silence(response, silence) as watch:
                 for chunk in response:
                     if cancel is not None and cancel.is_set():
@@ -236,10 +245,15 @@ class LLM:
                     text = reply.take(chunk)
                     if text:
                         watch.heard()
-                        yield text
+                        shown = hidden.take(text)
+                        if shown:
+                            yield shown
             if watch.fired:
                 raise self._wordless(silence)
             reply.finish(self.endpoint.shown)
+            rest = hidden.rest()
+            if rest:
+                yield rest
         except LLMError:
             raise
         except Exception as exc:
@@ -264,6 +278,7 @@ class LLM:
                 model=model, messages=list(messages), stream=True, max_tokens=max_tokens
             )
             reply = _Reply(response)
+            hidden = _Hiding(self.endpoint)
             silence = WORDLESS * self.endpoint.timeout
             async with response:
                 chunks = response.__aiter__()
@@ -280,8 +295,13 @@ class LLM:
                     text = reply.take(chunk)
                     if text:
                         heard = time.monotonic()
-                        yield text
+                        shown = hidden.take(text)
+                        if shown:
+                            yield shown
             reply.finish(self.endpoint.shown)
+            rest = hidden.rest()
+            if rest:
+                yield rest
         except LLMError:
             raise
         except Exception as exc:
@@ -353,6 +373,30 @@ class LLM:
             return f"no OpenAI-compatible API at {url} (404): the base URL usually ends in /v1"
         shown = ", ".join(names[:5]) or "none"
         return f"the LLM at {url} has no model '{self._model}' (404); it serves: {shown}"
+
+
+class _Hiding:
+    """An answer's pieces with the endpoint's secrets hidden, however the pieces cut them: a
+    server that echoes the request into its answer must not get them printed, written into a
+    soul file or committed. The last characters are held back until what follows shows they
+    start no secret."""
+
+    def __init__(self, endpoint: Endpoint) -> None:
+        self.endpoint = endpoint
+        self.keep = max((len(f) for f in endpoint.secret_forms), default=1) - 1
+        self.held = ""
+
+    def take(self, piece: str) -> str:
+        if not self.keep:
+            return piece
+        held = self.endpoint.hide(self.held + piece)
+        cut = max(0, len(held) - self.keep)
+        self.held = held[cut:]
+        return held[:cut]
+
+    def rest(self) -> str:
+        rest, self.held = self.endpoint.hide(self.held), ""
+        return rest
 
 
 class _Silence:

@@ -223,7 +223,8 @@ class LlmBrain:
         answers: list[str] = []
         try:
             for attempt in range(2):
-                answer = capped(await self._ask(client, messages))
+                # (a server may echo the request's secrets into its answer: never written)
+                answer = self.endpoint.hide(capped(await self._ask(client, messages)))
                 answers.append(answer)
                 try:
                     decision = validate(parse_answer(answer), request)
