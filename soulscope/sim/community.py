@@ -12,6 +12,8 @@ record skipped and reported in ``Community.problems``, never a crash and never a
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -118,7 +120,13 @@ def _record(line: bytes, kind: type) -> Record | str:
 
 def _read(path: Path, kind: type, problems: list[str]) -> Iterator:
     try:
-        data = path.read_bytes()
+        # O_NONBLOCK: a FIFO in its place would block the read forever; it is no store.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                problems.append(f"{COMMUNITY_DIR}/{path.name} is not a regular file: skipped")
+                return
+            data = f.read()
     except FileNotFoundError:
         return
     except OSError as exc:

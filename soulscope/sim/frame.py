@@ -426,7 +426,8 @@ class FrameRunner:
     def _refuse_links(self, paths: Sequence[Path]) -> None:
         """Refuse a frame that would write through a link: a linked file would be replaced by
         one, a linked folder would take writes outside the world (and git adds nothing beyond a
-        link). Each folder between the world and a file is checked, and the file itself."""
+        link). Each folder between the world and a file is checked, and the file itself; so is
+        what each one is (a FIFO or a folder where a file goes, a file where a folder goes)."""
         root = self.root
         checked: set[Path] = set()
         for path in paths:
@@ -436,12 +437,22 @@ class FrameRunner:
                 if here in checked:
                     continue
                 checked.add(here)
-                if here.is_symlink():
-                    rel = os.path.relpath(here, root)
+                folder = i < len(parts) - 1 or here.name == FRAMES_DIR
+                rel = os.path.relpath(here, root)
+                try:
+                    mode = os.lstat(here).st_mode
+                except FileNotFoundError:
+                    break  # made by the frame, below a folder that is one
+                if stat.S_ISLNK(mode):
                     raise WorldError(
                         f"{rel} is a link (to {os.readlink(here)}); frames never write through "
-                        f"links: replace it with the {'folder' if i < len(parts) - 1 else 'file'} "
-                        "itself"
+                        f"links: replace it with the {'folder' if folder else 'file'} itself"
+                    )
+                if folder and not stat.S_ISDIR(mode) or not folder and not stat.S_ISREG(mode):
+                    raise WorldError(
+                        f"{rel} is not a {'folder' if folder else 'regular file'}, which frame "
+                        f"{'writes in' if folder else 'writes'}; move it away and run the "
+                        "frame again"
                     )
 
     def step(
@@ -478,16 +489,16 @@ class FrameRunner:
         if not chosen:
             raise WorldError(f"no agent can take part in frame {clock.frame}: {skipped[0][1]}")
         community_files = list(store.paths(self.root).values())
+        watched = [*community_files, self.root / WORLD_FILE]
+        self._refuse_links([known[a].path for a in chosen] + watched + [self.root / FRAMES_DIR])
         # A line torn by a crash is no edit of the user's: cut it. One that was committed is the
         # user's: it stays, and the frame's lines start after a newline (``_write``).
         for path in repo.uncommitted(self.top, community_files):
             cut_torn_tail(path)
-        watched = [*community_files, self.root / WORLD_FILE]
         self._keep_edits(clock.frame, [known[a].path for a in chosen] + watched)
         # Each file the frame writes besides the soul files, as it is now (equal to HEAD): one
         # changed while the brain decides is not overwritten or committed as the frame's own.
         self._watched = {path: _stamp(path) for path in watched}
-        self._refuse_links([known[a].path for a in chosen] + watched + [self.root / FRAMES_DIR])
         souls = {}
         for i, agent in enumerate(chosen):
             souls[agent] = parse(files[agent].data, agent_id=agent)

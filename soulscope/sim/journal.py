@@ -176,7 +176,7 @@ def _state(root: Path, t: Touch, blob: str | None = None) -> tuple[str, str | No
     path = root / t.path
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (its folder replaced by a file)
         if t.kind == "append" and t.size is not None:
             return "none", "was removed"
         return "none", None
@@ -237,7 +237,8 @@ def rollback(root: Path, top: Path, journal: Journal) -> None:
             else:
                 write_atomic(path, t.content.encode("utf-8"))
         elif t.size is None:
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                path.unlink()
             with contextlib.suppress(OSError):
                 path.parent.rmdir()  # a frame's log folder, once empty
         elif path.exists() and path.stat().st_size > t.size:

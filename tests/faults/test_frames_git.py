@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from soulscope.sim.frame import run_frames
 from soulscope.sim.offline import OfflineBrain
+from tests.conftest import ROOT
 from tests.faults.test_frames_world import frame, one_sentence
 from tests.simworld import frame_process, git_out, make_world, tree_bytes
 
@@ -173,3 +175,48 @@ def test_a_hand_edit_far_above_a_killed_frames_entry_is_never_committed(
     assert "memory/zion-coder-01.md" in line and "changed by hand" in line
     assert git_out(root, "rev-parse", "HEAD") == head
     assert b"NOTE 000010" in soul.read_bytes()
+
+
+def fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def folder(path: Path) -> None:
+    if path.is_dir():
+        return
+    path.unlink()
+    path.mkdir()
+
+
+def plain_file(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path)
+    path.write_text("not a folder\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "said"),
+    [
+        ("community/posts.jsonl", fifo, "community/posts.jsonl is not a regular file"),
+        ("community/votes.jsonl", folder, "community/votes.jsonl is not a regular file"),
+        ("frames", plain_file, "frames is not a folder"),
+    ],
+    ids=["posts a FIFO", "votes a folder", "frames a file"],
+)
+def test_a_path_a_frame_writes_that_is_not_what_it_should_be_is_one_sentence(
+    world: Path, name: str, make: Callable[[Path], None], said: str
+) -> None:
+    path = world / name
+    if not path.exists():
+        path.write_text("")
+    make(path)
+    line = one_sentence(frame(world, timeout=30))
+    assert said in line
+    done = subprocess.run(
+        [sys.executable, "-m", "soulscope", "why", "zion-coder-01", "--shift", "-1", "-w",
+         str(world), "--offline"],
+        capture_output=True, text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr
