@@ -210,4 +210,5 @@ def print_text(text: str | Text, style: str | None = None) -> None:
     from rich.text import Text
 
     shown = visible(text) if isinstance(text, Text) else Text(visible(text), style=style or "")
-    Console().print(shown)
+    # Piped, a line stays one line (a path cut in two is found by no grep).
+    Console(soft_wrap=not sys.stdout.isatty()).print(shown)

@@ -64,3 +64,12 @@ def test_overview_and_becoming_keep_every_column_at_80(
     code, out, err = soulscope("becoming", "zion-coder-01", "-w", str(long_world))
     assert header_cells(out) == ["#", "frame", "date", "kind", "drift", "role", "statement"]
     assert "thekeeperoflongnames.Fromashortnametoalongone." in column_texts(out)[6]
+
+
+def test_a_long_line_piped_stays_one_line(tmp_path: Path, soulscope: Run) -> None:
+    root = make_world(tmp_path / ("a-world-whose-path-is-long-" * 4), agents=1)
+    junk = root / "memory" / ("not an agent id, " * 5 + ".md")
+    junk.write_text("junk\n")
+    code, out, err = soulscope("agents", "-w", str(root))
+    assert code == 0, err
+    assert f"skipped {junk}: " in out
