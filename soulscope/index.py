@@ -157,6 +157,7 @@ class WorldIndex:
         self.label = label
         # A single soul file is not worth a file of its own.
         self.path = None if world.only is not None else (path or index_path(world, label))
+        self.notes: list[str] = []  # what the index did about itself, one sentence each
         self._db = self._connect()
 
     def __enter__(self) -> WorldIndex:
@@ -176,22 +177,35 @@ class WorldIndex:
                 return self._prepare(
                     sqlite3.connect(self.path, timeout=10, check_same_thread=False)
                 )
-            except (OSError, sqlite3.DatabaseError):
+            except (OSError, sqlite3.DatabaseError) as exc:
                 # Corrupt, or not ours: it is disposable. Start again from the files.
+                why = getattr(exc, "strerror", None) or str(exc)
                 try:
                     self.path.unlink(missing_ok=True)
-                    return self._prepare(
+                    db = self._prepare(
                         sqlite3.connect(self.path, timeout=10, check_same_thread=False)
                     )
-                except (OSError, sqlite3.DatabaseError):
+                    self.notes.append(
+                        f"the world index {self.path} was unreadable ({why}); it was rebuilt"
+                    )
+                    return db
+                except (OSError, sqlite3.DatabaseError) as again:
+                    self.notes.append(
+                        f"the world index {self.path} cannot be used "
+                        f"({getattr(again, 'strerror', None) or again}); it is kept in memory "
+                        "for this run"
+                    )
                     self.path = None  # an unwritable cache folder: keep it in memory this run
         return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
 
-    @staticmethod
-    def _prepare(db: sqlite3.Connection) -> sqlite3.Connection:
+    def _prepare(self, db: sqlite3.Connection) -> sqlite3.Connection:
         try:
             db.executescript(_SCHEMA)
             row = db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            if row is not None and row[0] != fingerprint():
+                self.notes.append(
+                    "the world index was made by another version of soulscope; it was rebuilt"
+                )
             if row is None or row[0] != fingerprint():
                 with db:
                     # (dropped, not emptied: another version's table may have other columns)
@@ -220,10 +234,11 @@ class WorldIndex:
                     "problems FROM souls"
                 )
             }
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
             self._db.close()
             if self.path is not None:
                 self.path.unlink(missing_ok=True)
+                self.notes.append(f"the world index {self.path} was unreadable ({exc}); rebuilt")
             self._db = self._connect()
             rows = {}
         fresh: list[Entry] = []
@@ -313,7 +328,13 @@ def _digest_of(file: AgentFile) -> str | None:
         return None
 
 
-def world_entries(world: World, label: str | None = None) -> list[Entry]:
-    """Every agent of ``world`` with its summary, from the index (updated first)."""
+def world_entries(
+    world: World, label: str | None = None, notes: list[str] | None = None
+) -> list[Entry]:
+    """Every agent of ``world`` with its summary, from the index (updated first); what the
+    index did about itself (rebuilt, kept in memory) is added to ``notes``."""
     with WorldIndex(world, label) as index:
-        return index.entries()
+        entries = index.entries()
+        if notes is not None:
+            notes.extend(index.notes)
+        return entries

@@ -77,7 +77,10 @@ def indexed(world: World, label: str | None = None) -> tuple[list[Entry], list[E
     """Every agent's summary from the world index (only changed files are parsed again): the
     readable ones, and those that cannot be read. An unreadable file does not hide the others:
     it is listed with its problem, as junk files are (``report_skipped``)."""
-    entries = world_entries(world, label)
+    notes: list[str] = []
+    entries = world_entries(world, label, notes)
+    for note in notes:
+        print_error(note)
     return [e for e in entries if e.error is None], [e for e in entries if e.error is not None]
 
 

@@ -477,6 +477,8 @@ class SoulscopeApp(App[None]):
         worker = get_current_worker()
         with WorldIndex(self.world, self.arc_label) as index:
             fresh, stale = index.scan()
+            for note in index.notes:  # rebuilt, or kept in memory: said, once
+                self.call_from_thread(self.notify, note[:1].upper() + note[1:], severity="warning")
             total, done, failed = len(fresh) + len(stale), len(fresh), 0
             if fresh or not stale:
                 summaries = tuple(e.summary for e in fresh if e.summary is not None)

@@ -190,3 +190,35 @@ def test_a_single_files_snapshot_is_never_served_for_its_whole_world(
     assert agents(one) == {"zion-coder-01"}
     assert len(agents(root)) == 4
     assert agents(one) == {"zion-coder-01"}
+
+
+# -- the world index ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["garbage", "truncated", "other table", "other version"])
+def test_a_broken_world_index_is_rebuilt_and_said_once(
+    world: Path, soulscope: Run, how: str
+) -> None:
+    from soulscope.index import index_path
+    from soulscope.world import World
+
+    code, expected, _ = soulscope("agents", "-w", str(world), "--json")
+    path = index_path(World.open(world))
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    if how == "other table":
+        db.execute("DROP TABLE souls")
+        db.execute("CREATE TABLE souls (x)")
+    elif how == "other version":
+        db.execute("UPDATE meta SET value = 'another' WHERE key = 'fingerprint'")
+    db.commit()
+    db.close()
+    if how == "garbage":
+        path.write_bytes(b"not a database\n" * 300)
+    elif how == "truncated":
+        path.write_bytes(path.read_bytes()[:3000])
+    code, out, err = soulscope("agents", "-w", str(world), "--json")
+    assert code == 0 and out == expected
+    assert err.count("the world index") == 1 and "rebuilt" in err, err
+    code, out, err = soulscope("agents", "-w", str(world), "--json")
+    assert out == expected and err == ""
