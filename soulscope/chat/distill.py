@@ -157,8 +157,15 @@ class Distiller:
     def problem(self) -> str | None:
         """Why what the user says cannot be kept (one sentence), or None: asked before the
         first message is read, so that none is taken from the user and then lost."""
+        folder = self.buffer_path.parent
+        for path in (folder, self.soul_path, self.buffer_path, self.lock_path):
+            if path.is_symlink():  # a link would take what is said out of the world
+                return (
+                    f"{path} is a link (to {os.readlink(path)}); chat never writes through "
+                    "links: replace it with the file or folder itself"
+                )
         try:
-            self.buffer_path.parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
             with open(self.buffer_path, "ab"):
                 pass
             os.close(os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644))

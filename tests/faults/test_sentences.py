@@ -209,3 +209,23 @@ async def test_the_dashboards_stream_of_keep_alives_times_out(server: OpenAIServ
     with pytest.raises(LLMError, match="sent no words for 1 s"):
         async for _ in llm.astream([{"role": "user", "content": "hi"}]):
             pass
+
+
+@pytest.mark.parametrize("linked", ["users", "users/u.txt", "users/u.buffer.jsonl"])
+def test_chat_never_writes_through_a_link(
+    world: Path, soulscope: Run, tmp_path: Path, linked: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (world / "users").mkdir(exist_ok=True)
+    target = outside / Path(linked).name
+    if linked == "users":
+        (world / "users").rmdir()
+    else:
+        target.write_text("")
+    (world / linked).symlink_to(target if linked != "users" else outside)
+    code, out, err = soulscope(
+        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin="I keep bees.\n"
+    )
+    assert code == 2 and "is a link" in err and err.count("\n") == 1, err
+    assert all(p.stat().st_size == 0 for p in outside.iterdir())

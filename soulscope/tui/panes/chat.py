@@ -210,7 +210,15 @@ class ChatPane(Pane):
         prompt = await asyncio.to_thread(session.prepare, question, remembered)
         self._show_citations(prompt.citations)
         if distiller is not None:
-            await asyncio.to_thread(distiller.add, "user", question)
+            problem = await asyncio.to_thread(distiller.problem)
+            try:
+                if problem is None:
+                    await asyncio.to_thread(distiller.add, "user", question)
+            except OSError as exc:
+                problem = f"your message was not kept ({exc.strerror or exc})"
+            if problem is not None:  # answered all the same; said, never silently dropped
+                self.notify(visible(f"{problem[:1].upper()}{problem[1:]}."), severity="error")
+                distiller = None
         stream = Markdown.get_stream(view)
         pieces: list[str] = []
         try:
