@@ -223,10 +223,27 @@ def checked_keymap(keymap: Mapping[str, str]) -> tuple[dict[str, str], str | Non
         said.append(f"the [keys] table names no action {', '.join(sorted(unknown))}")
     if bad:
         said.append(f"no key is called {', '.join(bad)} (an action left without keys keeps its own)")
+    clashes = _clashes(kept)
+    if clashes:
+        said.append(f"{'; '.join(clashes)}: only one of them acts on it")
     if not said:
         return kept, None
     text = "; ".join(said)
     return kept, f"{text[:1].upper()}{text[1:]}; ? lists every action id and its keys."
+
+
+def _clashes(keymap: Mapping[str, str]) -> list[str]:
+    """Keys the user's keymap gives to two actions of one place (only one of them would ever
+    act): one sentence part each."""
+    holders: dict[tuple[str, str], list[str]] = {}
+    for a in ACTIONS:
+        for key in keymap.get(a.id, a.keys).split(","):
+            holders.setdefault((a.context, key.strip()), []).append(a.id)
+    return [
+        f"'{key}' is given to {' and '.join(ids)}"
+        for (_, key), ids in holders.items()
+        if len(ids) > 1 and any(i in keymap for i in ids)
+    ]
 
 
 def key_table(display: Callable[[str], str]) -> str:

@@ -62,3 +62,11 @@ async def test_a_bad_key_name_leaves_the_action_its_own_keys_and_never_reaches_t
         for y in range(footer.size.height):
             assert "\x1b" not in footer.render_line(y).text
         assert all("\x1b" not in k for a in BY_ID.values() for k in app.keys_of(a))
+
+
+def test_a_key_given_to_two_actions_of_one_place_is_said() -> None:
+    from soulscope.tui.actions import checked_keymap
+
+    _, problem = checked_keymap({"app.next_frame": "q"})
+    assert problem is not None and "'q' is given to app.quit and app.next_frame" in problem
+    assert checked_keymap({"app.next_frame": "l"})[1] is None
