@@ -199,7 +199,8 @@ class LLM:
     def models(self) -> list[str]:
         """The model ids the server lists."""
         try:
-            return [m.id for m in self._sync().models.list().data]
+            # (a name is the server's text too: it may echo a secret of the request)
+            return [self.endpoint.hide(str(m.id)) for m in self._sync().models.list().data]
         except Exception as exc:
             raise self._explain(exc) from exc
 
@@ -368,7 +369,7 @@ class LLM:
     def _not_found(self) -> str:
         url = self.endpoint.shown
         try:
-            names = [m.id for m in self._sync().models.list().data]
+            names = [self.endpoint.hide(str(m.id)) for m in self._sync().models.list().data]
         except Exception:
             return f"no OpenAI-compatible API at {url} (404): the base URL usually ends in /v1"
         shown = ", ".join(names[:5]) or "none"

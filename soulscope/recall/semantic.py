@@ -317,7 +317,7 @@ class EmbeddingCache:
                     f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN ({marks})",
                     [model, *batch],
                 ):
-                    vector = _vector(blob)
+                    vector = _vector(blob) if isinstance(digest, bytes) else None
                     if vector is None:
                         bad += 1  # not a vector: computed again (and written over)
                     else:
