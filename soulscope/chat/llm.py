@@ -18,10 +18,10 @@ import json
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
 
 from soulscope.config import Settings
@@ -198,9 +198,13 @@ class LLM:
 
     def models(self) -> list[str]:
         """The model ids the server lists."""
+        client = self._sync()
         try:
+            page = within(
+                WORDLESS * self.endpoint.timeout, lambda: client.models.list(), self._drop_client
+            )
             # (a name is the server's text too: it may echo a secret of the request)
-            return [self.endpoint.hide(str(m.id)) for m in self._sync().models.list().data]
+            return [self.endpoint.hide(str(m.id)) for m in page.data]
         except Exception as exc:
             raise self._explain(exc) from exc
 
@@ -234,8 +238,13 @@ class LLM:
         silence = WORDLESS * (self.endpoint.timeout if timeout is None else timeout)
         watch: _Silence | None = None
         try:
-            response = client.chat.completions.create(
-                model=self.model, messages=list(messages), stream=True, max_tokens=max_tokens
+            model = self.model
+            response = within(
+                silence,
+                lambda: client.chat.completions.create(
+                    model=model, messages=list(messages), stream=True, max_tokens=max_tokens
+                ),
+                self._drop_client,
             )
             reply = _Reply(response)
             hidden = _Hiding(self.endpoint)
@@ -261,6 +270,11 @@ class LLM:
             if watch is not None and watch.fired:
                 raise self._wordless(silence) from exc
             raise self._explain(exc) from exc
+
+    def _drop_client(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()  # the request still reading from it fails at its next bytes
 
     def _wordless(self, silence: float) -> LLMError:
         return LLMError(
@@ -374,6 +388,35 @@ class LLM:
             return f"no OpenAI-compatible API at {url} (404): the base URL usually ends in /v1"
         shown = ", ".join(names[:5]) or "none"
         return f"the LLM at {url} has no model '{self._model}' (404); it serves: {shown}"
+
+
+T = TypeVar("T")
+
+
+def within(seconds: float, call: Callable[[], T], close: Callable[[], None]) -> T:
+    """``call()``, or ``TimeoutError`` when it takes more than ``seconds`` in all: a server that
+    sends a byte now and then (its headers, a body) resets the client's own timeout each time
+    and never ends. ``close`` is called then, so that the call's connection fails and the
+    thread running it ends."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 (raised again in the caller's thread)
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="llm-request", daemon=True).start()
+    if not done.wait(seconds):
+        with contextlib.suppress(Exception):
+            close()
+        raise TimeoutError(f"no whole answer within {seconds:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 class _Hiding:

@@ -18,7 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from soulscope.chat.llm import Endpoint, make_client, normalize_base_url, redact
+from soulscope.chat.llm import (
+    WORDLESS,
+    Endpoint,
+    make_client,
+    normalize_base_url,
+    redact,
+    within,
+)
 from soulscope.config import Settings
 from soulscope.recall.semantic import EncoderError, readable
 
@@ -85,6 +92,12 @@ class EndpointEncoder:
             self._client = make_client(self._as_llm_endpoint)
         return self._client
 
+    def _drop_client(self) -> None:
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
     def redact(self, text: str) -> str:
         """Server text as it may be shown: the request's secrets (API key, user-info, query
         values) hidden in every form a server may echo them."""
@@ -111,9 +124,14 @@ class EndpointEncoder:
         import openai
 
         url, model = redact(self.endpoint.base_url), self.endpoint.model
+        client = self._sync()
         try:
-            reply = self._sync().embeddings.create(
-                model=model, input=texts, encoding_format="float"
+            # A whole answer within twice the timeout between bytes: a server that sends one
+            # now and then would reset the client's own timeout forever.
+            reply = within(
+                WORDLESS * self.endpoint.timeout,
+                lambda: client.embeddings.create(model=model, input=texts, encoding_format="float"),
+                self._drop_client,
             )
         except (openai.APITimeoutError, TimeoutError) as exc:
             raise EncoderError(

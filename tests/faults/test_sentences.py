@@ -4,7 +4,10 @@ answer nested past Python's recursion limit, junk in the settings, a read-only w
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import socket
+import threading
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -229,3 +232,81 @@ def test_chat_never_writes_through_a_link(
     )
     assert code == 2 and "is a link" in err and err.count("\n") == 1, err
     assert all(p.stat().st_size == 0 for p in outside.iterdir())
+
+
+# -- a server that sends a byte now and then -------------------------------------------------------
+
+
+class Trickle:
+    """A loopback server that answers every request with a header line sent a byte at a time,
+    one every 0.1 s, for ``seconds``: each byte resets a client's timeout between bytes."""
+
+    def __init__(self, seconds: float = 20.0) -> None:
+        self.seconds = seconds
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.stop = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
+
+    def _trickle(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                deadline = time.monotonic() + self.seconds
+                while time.monotonic() < deadline and not self.stop.is_set():
+                    conn.sendall(b"z")
+                    time.sleep(0.1)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.stop.set()
+        self.sock.close()
+
+
+@pytest.fixture
+def trickle() -> Iterator[Trickle]:
+    server = Trickle()
+    yield server
+    server.close()
+
+
+def test_a_chat_server_that_sends_a_byte_now_and_then_times_out(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch, trickle: Trickle
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", trickle.base_url)
+    monkeypatch.setenv("SOULSCOPE_LLM_TIMEOUT", "0.5")
+    for model in ("tiny", ""):  # ("": the first model the server lists, asked first)
+        monkeypatch.setenv("SOULSCOPE_MODEL", model)
+        started = time.monotonic()
+        code, out, err = soulscope(
+            "ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25"
+        )
+        assert code == 2 and "did not answer within" in err and err.count("\n") == 1, err
+        assert time.monotonic() - started < 10
+
+
+def test_an_embeddings_server_that_sends_a_byte_now_and_then_times_out(
+    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, trickle: Trickle
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[embeddings]\nbase_url = "{trickle.base_url}"\nmodel = "m"\ntimeout = 0.5\n'
+    )
+    monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
+    started = time.monotonic()
+    code, out, err = soulscope("search", "parsers", "-w", str(world))
+    assert code == 2 and "did not answer within 0.5 s" in err, err
+    assert time.monotonic() - started < 10
