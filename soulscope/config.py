@@ -124,8 +124,10 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         except (ValueError, OverflowError):
             got = float("nan")
         if not low <= got <= high:  # (NaN is never within)
-            problems.append(f"{name} = {str(value)[:40]!r} is not a number from {low:g} to "
-                            f"{high:g}; {default:g} is used")
+            problems.append(
+                f"{name} = {str(value)[:40]!r} is not a number from {low:g} to "
+                f"{high:g}; {default:g} is used"
+            )
             return default
         return got
 
@@ -159,7 +161,9 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         embed_model=pick("SOULSCOPE_EMBED_MODEL", emb, "model"),
         embed_api_key=pick("SOULSCOPE_EMBED_API_KEY", emb, "api_key"),
         embed_batch=int(number("[embeddings] batch", emb.get("batch"), 64, 1, 100_000)),
-        embed_concurrency=int(number("[embeddings] concurrency", emb.get("concurrency"), 4, 1, 256)),
+        embed_concurrency=int(
+            number("[embeddings] concurrency", emb.get("concurrency"), 4, 1, 256)
+        ),
         embed_timeout=number("[embeddings] timeout", emb.get("timeout"), 60.0, 0.1, MAX_S),
         arc_label=pick("SOULSCOPE_ARC_LABEL", soul, "arc_label"),
         chat_user=pick("SOULSCOPE_USER", chat, "user") or env.get("USER") or None,

@@ -251,9 +251,7 @@ class WorldIndex:
                         stale.append(f)  # changed within a tick of being indexed
                         continue
                     try:
-                        fresh.append(
-                            Entry(f, _summary_from(row[6]), _heading_from(row[7]), row[8])
-                        )
+                        fresh.append(Entry(f, _summary_from(row[6]), _heading_from(row[7]), row[8]))
                         continue
                     except (ValueError, TypeError, KeyError, IndexError):
                         pass  # a row this code cannot read: parse the file again

@@ -286,15 +286,22 @@ class LLM:
         self, messages: Sequence[Message], max_tokens: int | None = None
     ) -> AsyncIterator[str]:
         """Like :meth:`stream`, for asyncio; cancelling the task closes the connection."""
+        silence = WORDLESS * self.endpoint.timeout
         try:
-            model = self._model or (await self._amodels() or ["default"])[0]
+            # (each step within a whole timeout: a server sending a byte now and then resets
+            # the client's own timeout between bytes)
+            model = (
+                self._model or (await asyncio.wait_for(self._amodels(), silence) or ["default"])[0]
+            )
             self._model = model
-            response = await self._async().chat.completions.create(
-                model=model, messages=list(messages), stream=True, max_tokens=max_tokens
+            response = await asyncio.wait_for(
+                self._async().chat.completions.create(
+                    model=model, messages=list(messages), stream=True, max_tokens=max_tokens
+                ),
+                silence,
             )
             reply = _Reply(response)
             hidden = _Hiding(self.endpoint)
-            silence = WORDLESS * self.endpoint.timeout
             async with response:
                 chunks = response.__aiter__()
                 heard = time.monotonic()

@@ -310,3 +310,16 @@ def test_an_embeddings_server_that_sends_a_byte_now_and_then_times_out(
     code, out, err = soulscope("search", "parsers", "-w", str(world))
     assert code == 2 and "did not answer within 0.5 s" in err, err
     assert time.monotonic() - started < 10
+
+
+async def test_the_dashboards_chat_with_a_server_that_sends_a_byte_now_and_then_times_out(
+    trickle: Trickle,
+) -> None:
+    from soulscope.chat.llm import LLM, Endpoint, LLMError
+
+    llm = LLM(Endpoint(trickle.base_url, "k", "tiny", 0.5))
+    started = time.monotonic()
+    with pytest.raises(LLMError, match="did not answer within"):
+        async for _ in llm.astream([{"role": "user", "content": "hi"}]):
+            pass
+    assert time.monotonic() - started < 10
