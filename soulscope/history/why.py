@@ -366,6 +366,8 @@ def _frame_log(
     data = timeline.git.blob(blob)
     try:
         value = json.loads(data)
+    except RecursionError:
+        return None, f"{rel} is nested too deep to read"
     except ValueError:
         return {"raw": data.decode("utf-8", "replace")}, f"{rel} is not valid JSON"
     return (value if isinstance(value, dict) else {"value": value}), None
