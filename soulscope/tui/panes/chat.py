@@ -176,8 +176,12 @@ class ChatPane(Pane):
             if id_problem(user):
                 return None
             index = self.index
+            # The user's file is the live world's, also while the dashboard shows the past (a
+            # snapshot is read-only, and a message kept there would be lost with it).
+            world = self.app.world
+            live = getattr(world, "live", world)  # (a WorldAt keeps the world it came from)
             self.distiller = Distiller(
-                self.app.world.root / "users",
+                live.root / "users",
                 user,
                 encoder=index.encoder if index is not None else None,
                 llm=self.llm,
