@@ -212,7 +212,7 @@ class SoulscopeApp(App[None]):
                 self.notify(problem[:1].upper() + problem[1:], severity="warning")
 
     def _show_world(self, keep: str | None = None) -> None:
-        self.sub_title = self.world.name
+        self.sub_title = visible(self.world.name)  # (a folder name may hold any byte)
         self._fold_sidebar(self.size.width)
         # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
         focus_now(self.sidebar.list)

@@ -126,3 +126,17 @@ def test_a_query_with_an_undecodable_byte_is_embedded_readable(
     sent = [t for batch in server.requests for t in batch]
     assert "caf\ufffd parsers" in sent
     assert not any(0xD800 <= ord(c) <= 0xDFFF for t in sent for c in t)
+
+
+async def test_the_dashboard_opens_a_world_whose_path_has_a_non_utf8_byte(tmp_path: Path) -> None:
+    from soulscope.tui.app import SoulscopeApp
+    from tests.tui.conftest import settle
+
+    root = make_world(Path(os.fsdecode(bytes(tmp_path) + b"/w\xff")), agents=2)
+    app = SoulscopeApp(World.open(root))
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settle(pilot)
+        assert app.soul is not None
+        assert "\ufffd" in app.sub_title
+        screen = app.export_screenshot()
+    assert "\udcff" not in screen
