@@ -23,7 +23,7 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
     user = "ann"          # whose users/ID.txt chats distil into (default: $SOULSCOPE_USER, $USER)
     interval = 5          # distil every N user turns
     drift = 0.25          # ...or earlier, when the topic drifts below this cosine
-    dedup = 0.92          # skip a block at least this similar to an existing one
+    dedup = 0.92          # skip a fact this similar to a written one (and sharing most words)
 
     [keys]                # the dashboard's keys, by action id (? in the dashboard lists the ids)
     "history.mark" = "M"
@@ -35,8 +35,9 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def config_path() -> Path:
@@ -85,15 +86,20 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     """Read settings; a broken config file is reported in ``problem``, never raised."""
     env = dict(os.environ) if env is None else env
     data: dict = {}
-    problem = None
+    problems: list[str] = []
     path = (
         Path(env["SOULSCOPE_CONFIG"]).expanduser() if env.get("SOULSCOPE_CONFIG") else config_path()
     )
-    if path.is_file():
-        try:
+    try:
+        if path.is_file():
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            problem = f"the config file {path} cannot be read ({exc}); its settings are ignored"
+        elif path.exists():
+            problems.append(f"the config file {path} is not a file; its settings are ignored")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        problems.append(f"the config file {path} cannot be read ({why}); its settings are ignored")
+    if not isinstance(data, dict):
+        data = {}
     llm = data.get("llm", {}) if isinstance(data.get("llm"), dict) else {}
     emb = data.get("embeddings", {}) if isinstance(data.get("embeddings"), dict) else {}
     soul = data.get("soul", {}) if isinstance(data.get("soul"), dict) else {}
@@ -104,32 +110,72 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         return str(value) if value else None
 
     keys, keys_problem = _keys(data.get("keys", {}))
-    problem = problem or keys_problem
-    timeout = pick("SOULSCOPE_LLM_TIMEOUT", llm, "timeout")
-    try:
-        llm_timeout = float(timeout) if timeout else 60.0
-    except ValueError:
-        llm_timeout = 60.0
-    return Settings(
-        base_url=pick("OPENAI_BASE_URL", llm, "base_url"),
+    if keys_problem:
+        problems.append(keys_problem)
+
+    def number(name: str, value: object, default: float, low: float, high: float) -> float:
+        """A number of the settings within [low, high]; else the default, and said."""
+        if value is None or value == "":
+            return default
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            got = float(value) if isinstance(value, int | float | str) else float("nan")
+        except (ValueError, OverflowError):
+            got = float("nan")
+        if not low <= got <= high:  # (NaN is never within)
+            problems.append(
+                f"{name} = {str(value)[:40]!r} is not a number from {low:g} to "
+                f"{high:g}; {default:g} is used"
+            )
+            return default
+        return got
+
+    def url(name: str, value: str | None) -> str | None:
+        """A base URL, or None (and said) when it cannot be one: its text is not shown, since
+        it may hold credentials."""
+        if value is None:
+            return None
+        try:
+            parts = urlsplit(value.strip() if "://" in value else "http://" + value.strip())
+            parts.port  # noqa: B018 (a port that is not a number raises here)
+            if not parts.hostname:
+                raise ValueError("no host")
+        except ValueError as exc:
+            problems.append(f"{name} is not a URL ({exc}); it is not used")
+            return None
+        return value
+
+    llm_timeout = number(
+        "the LLM timeout", env.get("SOULSCOPE_LLM_TIMEOUT") or llm.get("timeout"), 60.0, 0.1, MAX_S
+    )
+    settings = Settings(
+        base_url=url("the LLM base URL", pick("OPENAI_BASE_URL", llm, "base_url")),
         api_key=pick("OPENAI_API_KEY", llm, "api_key"),
         model=pick("SOULSCOPE_MODEL", llm, "model"),
         llm_timeout=llm_timeout,
         embed_device=pick("SOULSCOPE_DEVICE", emb, "device"),
-        embed_base_url=pick("SOULSCOPE_EMBED_BASE_URL", emb, "base_url"),
+        embed_base_url=url(
+            "the embeddings base URL", pick("SOULSCOPE_EMBED_BASE_URL", emb, "base_url")
+        ),
         embed_model=pick("SOULSCOPE_EMBED_MODEL", emb, "model"),
         embed_api_key=pick("SOULSCOPE_EMBED_API_KEY", emb, "api_key"),
-        embed_batch=int(_number(emb.get("batch"), 64)),
-        embed_concurrency=int(_number(emb.get("concurrency"), 4)),
-        embed_timeout=_number(emb.get("timeout"), 60.0),
+        embed_batch=int(number("[embeddings] batch", emb.get("batch"), 64, 1, 100_000)),
+        embed_concurrency=int(
+            number("[embeddings] concurrency", emb.get("concurrency"), 4, 1, 256)
+        ),
+        embed_timeout=number("[embeddings] timeout", emb.get("timeout"), 60.0, 0.1, MAX_S),
         arc_label=pick("SOULSCOPE_ARC_LABEL", soul, "arc_label"),
         chat_user=pick("SOULSCOPE_USER", chat, "user") or env.get("USER") or None,
-        distill_interval=int(_number(chat.get("interval"), 5)),
-        distill_drift=_number(chat.get("drift"), 0.25),
-        distill_dedup=_number(chat.get("dedup"), 0.92),
+        distill_interval=int(number("[chat] interval", chat.get("interval"), 5, 1, 100_000)),
+        distill_drift=number("[chat] drift", chat.get("drift"), 0.25, -1.0, 1.0),
+        distill_dedup=number("[chat] dedup", chat.get("dedup"), 0.92, -1.0, 1.0),
         keys=keys,
-        problem=problem,
     )
+    return replace(settings, problem="; ".join(problems) if problems else None)
+
+
+MAX_S = 86_400.0  # the longest timeout: a day (past it a socket's timeout overflows)
 
 
 def _keys(table: object) -> tuple[dict[str, str], str | None]:
@@ -149,10 +195,3 @@ def _keys(table: object) -> tuple[dict[str, str], str | None]:
         f"in [keys], {', '.join(bad)} should be a key name or a list of key names" if bad else None
     )
     return keys, problem
-
-
-def _number(value: object, default: float) -> float:
-    """A number from the config file, or the default when it is absent or not a number."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return default
-    return float(value)

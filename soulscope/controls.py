@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from rich.text import Text
 
-_CONTROL = re.compile(r"\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # those and any \r
-_JSON_UNESCAPED = re.compile(r"[\x7f-\x9f]")
-_C1_SHOWN = "\ufffd"  # C1 controls have no pictures of their own
+# Lone surrogates (U+D800-U+DFFF) are the undecodable bytes of a soul file or of a path, kept as
+# they are (surrogateescape): no terminal encoding can write them, so they are shown as U+FFFD.
+_CONTROL = re.compile(r"\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_CHAR = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # those and any \r
+_JSON_UNESCAPED = re.compile(r"[\x7f-\x9f\ud800-\udfff]")
+_C1_SHOWN = "\ufffd"  # C1 controls and lone surrogates have no pictures of their own
 _TextLike = TypeVar("_TextLike", str, "Text")
 
 
@@ -47,7 +49,8 @@ def visible(text: _TextLike) -> _TextLike:
 
 
 def json_escaped(encoded: str) -> str:
-    """JSON text with DEL and C1 controls written as ``\\u`` escapes (JSON already escapes C0).
+    """JSON text with DEL, C1 controls and lone surrogates written as ``\\u`` escapes (JSON
+    already escapes C0): an undecodable byte of a soul file reaches a JSON reader as it was kept.
 
     The value stays exactly the same for a JSON reader; only a terminal no longer sees them.
     """

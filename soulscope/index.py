@@ -1,11 +1,18 @@
-"""The world index: one SQLite row per soul file, keyed by its name, size and mtime, holding what the
-lists of agents need (the dashboard's agent list and World tab, ``soulscope agents`` and
-``overview``), so that a world of thousands of agents is listed without parsing every file again.
+"""The world index: one SQLite row per soul file, keyed by its name, size, mtime, change time and
+inode, holding what the lists of agents need (the dashboard's agent list and World tab,
+``soulscope agents`` and ``overview``), so that a world of thousands of agents is listed without
+parsing every file again.
 
 The soul files stay the source of truth. The index lives in the cache folder, is updated
-incrementally (a file whose size or mtime changed is parsed again, a deleted file's row goes), and is
+incrementally (a file whose stat changed is parsed again, a deleted file's row goes), and is
 disposable: a missing, stale (another soulscope version, another parser) or corrupt index is rebuilt
 from the files; where the cache folder cannot be written it is kept in memory for the run.
+
+A stat says a file is unchanged only when it was taken after the file's last change could show
+in it: an edit of the same size whose mtime was put back still changes the change time, which no
+user sets. A file changed within ``RACY_NS`` of being indexed (two writes in one tick of a coarse
+clock look alike) gets a hash of the bytes parsed, and is read and hashed again before its row is
+used (git's "racy" entries).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import astuple, dataclass
@@ -27,10 +35,10 @@ from soulscope.soul import chapters, counters, model, parse, trajectory, when
 from soulscope.soul import format as grammar
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary, Statement, summarize
-from soulscope.world import AgentFile, World, WorldError
+from soulscope.world import AgentFile, World
 
 # Bump when the rows' meaning changes; the code of the parser and of arcs is fingerprinted too.
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,8 +46,11 @@ CREATE TABLE IF NOT EXISTS souls (
     name TEXT PRIMARY KEY,   -- the file's name in the memory folder
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,
+    inode INTEGER NOT NULL,
+    digest TEXT,             -- sha256 of the bytes parsed, for a file changed just before
     summary TEXT NOT NULL,   -- the ArcSummary's fields as a JSON array, in their order
-    last_frame TEXT,         -- the last frame's heading
+    last_frame TEXT,         -- the last frame's heading, as a JSON string
     problems INTEGER NOT NULL
 );
 """
@@ -54,6 +65,16 @@ class Entry:
     last_frame: str | None = None
     problems: int = 0
     error: str | None = None
+    digest: str | None = None  # sha256 of the bytes parsed, when the file had just changed
+
+
+# A file changed this recently when it was indexed may change again within one tick of a coarse
+# file system clock, the same size, and look unchanged: its row holds a hash of its bytes.
+RACY_NS = 2_000_000_000
+
+
+def _racy(file: AgentFile) -> bool:
+    return time.time_ns() - max(file.mtime_ns, file.ctime_ns) < RACY_NS
 
 
 _fingerprint_lock = threading.Lock()
@@ -78,13 +99,30 @@ def fingerprint() -> str:
 
 def index_path(world: World, label: str | None = None) -> Path:
     """Where the index of ``world`` (for arcs of ``label``) lives in the cache folder."""
-    key = hashlib.sha256(f"{world.memory_dir}\0{label or ''}".encode()).hexdigest()[:24]
+    # (surrogatepass: a folder name with a non-UTF-8 byte is a lone surrogate in a str)
+    named = f"{world.memory_dir}\0{label or ''}".encode("utf-8", "surrogatepass")
+    key = hashlib.sha256(named).hexdigest()[:24]
     return cache_dir() / "index" / f"{key}.sqlite"
 
 
 def _summary_json(summary: ArcSummary) -> str:
     # Positional: the field names are in the fingerprint, so an index of other fields is stale.
-    return json.dumps(astuple(summary), ensure_ascii=False, separators=(",", ":"))
+    # ASCII JSON: an undecodable byte of a soul file is a lone surrogate in the parsed text, which
+    # SQLite (UTF-8) cannot store; JSON's \u escapes carry it and give it back unchanged.
+    return json.dumps(astuple(summary), separators=(",", ":"))
+
+
+def _heading_json(heading: str | None) -> str | None:
+    return None if heading is None else json.dumps(heading)
+
+
+def _heading_from(text: str | None) -> str | None:
+    if text is None:
+        return None
+    heading = json.loads(text)
+    if not isinstance(heading, str):
+        raise ValueError("not a heading")
+    return heading
 
 
 _FIELDS = [f.name for f in dataclasses.fields(ArcSummary)]
@@ -121,6 +159,7 @@ class WorldIndex:
         self.label = label
         # A single soul file is not worth a file of its own.
         self.path = None if world.only is not None else (path or index_path(world, label))
+        self.notes: list[str] = []  # what the index did about itself, one sentence each
         self._db = self._connect()
 
     def __enter__(self) -> WorldIndex:
@@ -140,25 +179,40 @@ class WorldIndex:
                 return self._prepare(
                     sqlite3.connect(self.path, timeout=10, check_same_thread=False)
                 )
-            except (OSError, sqlite3.DatabaseError):
+            except (OSError, sqlite3.DatabaseError) as exc:
                 # Corrupt, or not ours: it is disposable. Start again from the files.
+                why = getattr(exc, "strerror", None) or str(exc)
                 try:
                     self.path.unlink(missing_ok=True)
-                    return self._prepare(
+                    db = self._prepare(
                         sqlite3.connect(self.path, timeout=10, check_same_thread=False)
                     )
-                except (OSError, sqlite3.DatabaseError):
+                    self.notes.append(
+                        f"the world index {self.path} was unreadable ({why}); it was rebuilt"
+                    )
+                    return db
+                except (OSError, sqlite3.DatabaseError) as again:
+                    self.notes.append(
+                        f"the world index {self.path} cannot be used "
+                        f"({getattr(again, 'strerror', None) or again}); it is kept in memory "
+                        "for this run"
+                    )
                     self.path = None  # an unwritable cache folder: keep it in memory this run
         return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
 
-    @staticmethod
-    def _prepare(db: sqlite3.Connection) -> sqlite3.Connection:
+    def _prepare(self, db: sqlite3.Connection) -> sqlite3.Connection:
         try:
             db.executescript(_SCHEMA)
             row = db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            if row is not None and row[0] != fingerprint():
+                self.notes.append(
+                    "the world index was made by another version of soulscope; it was rebuilt"
+                )
             if row is None or row[0] != fingerprint():
                 with db:
-                    db.execute("DELETE FROM souls")
+                    # (dropped, not emptied: another version's table may have other columns)
+                    db.execute("DROP TABLE souls")
+                    db.executescript(_SCHEMA)
                     db.execute(
                         "INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint(),)
                     )
@@ -178,13 +232,15 @@ class WorldIndex:
             rows = {
                 r[0]: r
                 for r in self._db.execute(
-                    "SELECT name, size, mtime_ns, summary, last_frame, problems FROM souls"
+                    "SELECT name, size, mtime_ns, ctime_ns, inode, digest, summary, last_frame, "
+                    "problems FROM souls"
                 )
             }
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
             self._db.close()
             if self.path is not None:
                 self.path.unlink(missing_ok=True)
+                self.notes.append(f"the world index {self.path} was unreadable ({exc}); rebuilt")
             self._db = self._connect()
             rows = {}
         fresh: list[Entry] = []
@@ -192,9 +248,12 @@ class WorldIndex:
         with _collector_paused():
             for f in files:
                 row = rows.pop(f.path.name, None)
-                if row is not None and row[1] == f.size and row[2] == f.mtime_ns:
+                if row is not None and row[1:5] == (f.size, f.mtime_ns, f.ctime_ns, f.inode):
+                    if row[5] is not None and row[5] != _digest_of(f):
+                        stale.append(f)  # changed within a tick of being indexed
+                        continue
                     try:
-                        fresh.append(Entry(f, _summary_from(row[3]), row[4], row[5]))
+                        fresh.append(Entry(f, _summary_from(row[6]), _heading_from(row[7]), row[8]))
                         continue
                     except (ValueError, TypeError, KeyError, IndexError):
                         pass  # a row this code cannot read: parse the file again
@@ -207,10 +266,13 @@ class WorldIndex:
     def parse(self, file: AgentFile) -> Entry:
         """Parse one file and keep its row (written at the next ``save``)."""
         try:
-            soul = self.world.read(file.id)
-        except WorldError as exc:
-            return Entry(file, error=str(exc))
-        return self.entry(file, soul)
+            data = file.path.read_bytes()
+        except OSError as exc:
+            return Entry(file, error=f"cannot read {file.path}: {exc.strerror}")
+        entry = self.entry(file, parse.parse(data, agent_id=file.id))
+        if _racy(file):
+            entry = dataclasses.replace(entry, digest=hashlib.sha256(data).hexdigest())
+        return entry
 
     def entry(self, file: AgentFile, soul: Soul, summary: ArcSummary | None = None) -> Entry:
         """The entry of a file parsed elsewhere (the dashboard's cache of parsed souls)."""
@@ -223,24 +285,30 @@ class WorldIndex:
         )
 
     def save(self, entries: Iterable[Entry]) -> None:
-        """Write the rows of parsed entries (unreadable files get none: they are tried again)."""
+        """Write the rows of parsed entries (unreadable files get none: they are tried again,
+        nor do files changed just now whose bytes were not hashed)."""
         rows = [
             (
                 e.file.path.name,
                 e.file.size,
                 e.file.mtime_ns,
+                e.file.ctime_ns,
+                e.file.inode,
+                e.digest,
                 _summary_json(e.summary),
-                e.last_frame,
+                _heading_json(e.last_frame),
                 e.problems,
             )
             for e in entries
-            if e.summary is not None
+            if e.summary is not None and (e.digest is not None or not _racy(e.file))
         ]
         if not rows:
             return
         try:
             with self._db:
-                self._db.executemany("INSERT OR REPLACE INTO souls VALUES (?, ?, ?, ?, ?, ?)", rows)
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO souls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+                )
         except sqlite3.DatabaseError:
             pass  # the index is a cache: the next run parses these files again
 
@@ -253,7 +321,20 @@ class WorldIndex:
         return sorted(fresh + parsed, key=lambda e: order[e.file.path.name])
 
 
-def world_entries(world: World, label: str | None = None) -> list[Entry]:
-    """Every agent of ``world`` with its summary, from the index (updated first)."""
+def _digest_of(file: AgentFile) -> str | None:
+    try:
+        return hashlib.sha256(file.path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def world_entries(
+    world: World, label: str | None = None, notes: list[str] | None = None
+) -> list[Entry]:
+    """Every agent of ``world`` with its summary, from the index (updated first); what the
+    index did about itself (rebuilt, kept in memory) is added to ``notes``."""
     with WorldIndex(world, label) as index:
-        return index.entries()
+        entries = index.entries()
+        if notes is not None:
+            notes.extend(index.notes)
+        return entries

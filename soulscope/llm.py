@@ -11,13 +11,18 @@ printed, logged or committed; nor is the API key.
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
+import json
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+from functools import cached_property
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
 
 from soulscope.config import Settings
 from soulscope.errors import SoulscopeError
@@ -29,6 +34,10 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]*[^\s'\"<>.,:;!?)]")
 _USERINFO = re.compile(r"(?<=://)[^/?#@]*@")
 _QUERY_VALUE = re.compile(r"(?<=[?&])([^=&#]*)=[^&#]*")
 _MIN_SECRET = 4  # shorter secrets are hidden inside URLs only, not wherever their letters appear
+
+
+# How many of the endpoint's timeouts an answer may go without a word (keep-alives only).
+WORDLESS = 2
 
 
 class LLMError(SoulscopeError):
@@ -95,18 +104,44 @@ class Endpoint:
         return dict(parse_qsl(urlsplit(self.base_url).query, keep_blank_values=True))
 
     def redact(self, text: str) -> str:
-        """``text`` with this endpoint's secrets hidden, wherever they appear in it."""
-        text = redact(text)
-        parts = urlsplit(self.base_url)
-        secrets = {self.api_key, *self.query.values()}
-        if "@" in parts.netloc:
-            userinfo = parts.netloc.rpartition("@")[0]
-            secrets |= {userinfo, *userinfo.split(":", 1)}
-        secrets |= {unquote(s) for s in secrets}
-        for secret in sorted(secrets - {_PLACEHOLDER_KEY}, key=len, reverse=True):
-            if len(secret) >= _MIN_SECRET:
+        """``text`` with this endpoint's secrets hidden, wherever and however they appear in it:
+        as sent, URL-encoded, JSON-escaped, or as the base64 of basic auth's ``user:password``
+        (a server's error page may echo the request's headers or query)."""
+        return self.hide(redact(text))
+
+    def hide(self, text: str) -> str:
+        """``text`` with this endpoint's own secrets hidden (in every form ``redact`` knows),
+        and nothing else changed: what an answer may be passed through."""
+        for secret in self.secret_forms:
+            if secret in text:
                 text = text.replace(secret, HIDDEN)
         return text
+
+    @cached_property
+    def secret_forms(self) -> list[str]:
+        """Every form of this endpoint's secrets a server may echo, longest first."""
+        parts = urlsplit(self.base_url)
+        secrets = {self.api_key, *self.query.values()}
+        pairs: set[str] = set()
+        if "@" in parts.netloc:
+            userinfo = parts.netloc.rpartition("@")[0]
+            pairs = {userinfo, unquote(userinfo)}
+            secrets |= {userinfo, *userinfo.split(":", 1)}
+        secrets |= {unquote(s) for s in secrets}
+        secrets = {s for s in secrets - {_PLACEHOLDER_KEY} if len(s) >= _MIN_SECRET}
+        forms = set(secrets)
+        for s in secrets:
+            # URL-encoded as clients do (which characters stay is up to each), hex in either case
+            for safe in ("", "/", ":/@"):
+                for encoded in (quote(s, safe=safe), quote_plus(s, safe=safe)):
+                    forms |= {encoded, re.sub(r"%[0-9A-F]{2}", lambda m: m[0].lower(), encoded)}
+            escaped = json.dumps(s)[1:-1]  # in a JSON body, "/" perhaps escaped too
+            forms |= {escaped, escaped.replace("/", "\\/")}
+        for pair in pairs:  # basic auth: base64 of user:password, with or without its padding
+            encoded = base64.b64encode(pair.encode("utf-8", "surrogatepass")).decode("ascii")
+            forms |= {encoded, encoded.rstrip("=")}
+            forms.add(base64.urlsafe_b64encode(pair.encode("utf-8", "surrogatepass")).decode())
+        return sorted((f for f in forms if len(f) >= _MIN_SECRET), key=len, reverse=True)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Endpoint | None:
@@ -164,8 +199,13 @@ class LLM:
 
     def models(self) -> list[str]:
         """The model ids the server lists."""
+        client = self._sync()
         try:
-            return [m.id for m in self._sync().models.list().data]
+            page = within(
+                WORDLESS * self.endpoint.timeout, lambda: client.models.list(), self._drop_client
+            )
+            # (a name is the server's text too: it may echo a secret of the request)
+            return [self.endpoint.hide(str(m.id)) for m in page.data]
         except Exception as exc:
             raise self._explain(exc) from exc
 
@@ -194,41 +234,97 @@ class LLM:
         client = self._sync()
         if timeout is not None:
             client = client.with_options(timeout=timeout)
+        # Words must come within twice the silence the client allows between bytes: a server
+        # gone quiet is the client's own timeout, one that only keeps the line alive is this.
+        silence = WORDLESS * (self.endpoint.timeout if timeout is None else timeout)
+        watch: _Silence | None = None
         try:
-            response = client.chat.completions.create(
-                model=self.model, messages=list(messages), stream=True, max_tokens=max_tokens
+            model = self.model
+            response = within(
+                silence,
+                lambda: client.chat.completions.create(
+                    model=model, messages=list(messages), stream=True, max_tokens=max_tokens
+                ),
+                self._drop_client,
             )
             reply = _Reply(response)
-            with response:
+            hidden = _Hiding(self.endpoint)
+            with response, _Silence(response, silence) as watch:
                 for chunk in response:
                     if cancel is not None and cancel.is_set():
                         return
                     text = reply.take(chunk)
                     if text:
-                        yield text
+                        watch.heard()
+                        shown = hidden.take(text)
+                        if shown:
+                            yield shown
+            if watch.fired:
+                raise self._wordless(silence)
             reply.finish(self.endpoint.shown)
+            rest = hidden.rest()
+            if rest:
+                yield rest
         except LLMError:
             raise
         except Exception as exc:
+            if watch is not None and watch.fired:
+                raise self._wordless(silence) from exc
             raise self._explain(exc) from exc
+
+    def _drop_client(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()  # the request still reading from it fails at its next bytes
+
+    def _wordless(self, silence: float) -> LLMError:
+        return LLMError(
+            f"the LLM at {self.endpoint.shown} sent no words for {silence:g} s "
+            "(only keep-alives or empty chunks)"
+        )
 
     async def astream(
         self, messages: Sequence[Message], max_tokens: int | None = None
     ) -> AsyncIterator[str]:
         """Like :meth:`stream`, for asyncio; cancelling the task closes the connection."""
+        silence = WORDLESS * self.endpoint.timeout
         try:
-            model = self._model or (await self._amodels() or ["default"])[0]
+            # (each step within a whole timeout: a server sending a byte now and then resets
+            # the client's own timeout between bytes)
+            model = (
+                self._model or (await asyncio.wait_for(self._amodels(), silence) or ["default"])[0]
+            )
             self._model = model
-            response = await self._async().chat.completions.create(
-                model=model, messages=list(messages), stream=True, max_tokens=max_tokens
+            response = await asyncio.wait_for(
+                self._async().chat.completions.create(
+                    model=model, messages=list(messages), stream=True, max_tokens=max_tokens
+                ),
+                silence,
             )
             reply = _Reply(response)
+            hidden = _Hiding(self.endpoint)
             async with response:
-                async for chunk in response:
+                chunks = response.__aiter__()
+                heard = time.monotonic()
+                while True:
+                    left = silence - (time.monotonic() - heard)
+                    try:
+                        # Keep-alives reset the client's own timeout: words are what count.
+                        chunk = await asyncio.wait_for(chunks.__anext__(), max(left, 0.001))
+                    except StopAsyncIteration:
+                        break
+                    except TimeoutError:
+                        raise self._wordless(silence) from None
                     text = reply.take(chunk)
                     if text:
-                        yield text
+                        heard = time.monotonic()
+                        shown = hidden.take(text)
+                        if shown:
+                            yield shown
             reply.finish(self.endpoint.shown)
+            rest = hidden.rest()
+            if rest:
+                yield rest
         except LLMError:
             raise
         except Exception as exc:
@@ -280,20 +376,112 @@ class LLM:
             )
         if isinstance(exc, openai.NotFoundError):
             return LLMError(self._not_found())
+        # (secrets hidden before the text is cut short: a cut secret is no longer found whole)
+        hide = self.endpoint.redact
         if isinstance(exc, openai.APIStatusError):
-            return LLMError(f"the LLM at {url} answered {exc.status_code}: {_short(exc.message)}")
+            return LLMError(
+                f"the LLM at {url} answered {exc.status_code}: {_short(hide(str(exc.message)))}"
+            )
+        if isinstance(exc, RecursionError):  # JSON nested past Python's recursion limit
+            return LLMError(f"the LLM at {url} sent a reply nested too deep to read")
         if isinstance(exc, ValueError | openai.APIResponseValidationError | openai.APIError):
-            return LLMError(f"the LLM at {url} sent a malformed reply ({_short(str(exc))})")
+            return LLMError(f"the LLM at {url} sent a malformed reply ({_short(hide(str(exc)))})")
         raise exc  # a programming error, not the server's: let it surface
 
     def _not_found(self) -> str:
         url = self.endpoint.shown
         try:
-            names = [m.id for m in self._sync().models.list().data]
+            names = [self.endpoint.hide(str(m.id)) for m in self._sync().models.list().data]
         except Exception:
             return f"no OpenAI-compatible API at {url} (404): the base URL usually ends in /v1"
         shown = ", ".join(names[:5]) or "none"
         return f"the LLM at {url} has no model '{self._model}' (404); it serves: {shown}"
+
+
+T = TypeVar("T")
+
+
+def within(seconds: float, call: Callable[[], T], close: Callable[[], None]) -> T:
+    """``call()``, or ``TimeoutError`` when it takes more than ``seconds`` in all: a server that
+    sends a byte now and then (its headers, a body) resets the client's own timeout each time
+    and never ends. ``close`` is called then, so that the call's connection fails and the
+    thread running it ends."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 (raised again in the caller's thread)
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="llm-request", daemon=True).start()
+    if not done.wait(seconds):
+        with contextlib.suppress(Exception):
+            close()
+        raise TimeoutError(f"no whole answer within {seconds:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+class _Hiding:
+    """An answer's pieces with the endpoint's secrets hidden, however the pieces cut them: a
+    server that echoes the request into its answer must not get them printed, written into a
+    soul file or committed. The last characters are held back until what follows shows they
+    start no secret."""
+
+    def __init__(self, endpoint: Endpoint) -> None:
+        self.endpoint = endpoint
+        self.keep = max((len(f) for f in endpoint.secret_forms), default=1) - 1
+        self.held = ""
+
+    def take(self, piece: str) -> str:
+        if not self.keep:
+            return piece
+        held = self.endpoint.hide(self.held + piece)
+        cut = max(0, len(held) - self.keep)
+        self.held = held[cut:]
+        return held[:cut]
+
+    def rest(self) -> str:
+        rest, self.held = self.endpoint.hide(self.held), ""
+        return rest
+
+
+class _Silence:
+    """Closes a streamed response when no words came for ``seconds``: a server that sends
+    keep-alives (or empty chunks) resets the client's read timeout forever, and the reading
+    thread never gets control back to notice. ``fired`` tells the reader why its stream ended."""
+
+    def __init__(self, response: Any, seconds: float) -> None:
+        self.response = response
+        self.seconds = seconds
+        self.fired = False
+        self._last = time.monotonic()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="llm-silence", daemon=True)
+
+    def __enter__(self) -> _Silence:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+
+    def heard(self) -> None:
+        self._last = time.monotonic()
+
+    def _watch(self) -> None:
+        step = min(0.25, self.seconds / 4)
+        while not self._done.wait(step):
+            if time.monotonic() - self._last > self.seconds:
+                self.fired = True
+                with contextlib.suppress(Exception):  # (closing is all that is wanted)
+                    self.response.close()  # the blocked read fails at its next bytes
+                return
 
 
 class _Reply:

@@ -52,6 +52,10 @@ class AgentFile:
     mtime: float
     problem: str | None = None  # set for junk that is listed but is not an agent
     mtime_ns: int = 0  # the exact mtime, for telling a changed file (the world index)
+    # Also changed by an edit that keeps the size and puts the mtime back: the world index
+    # tells a changed file by all four.
+    ctime_ns: int = 0
+    inode: int = 0
 
 
 def _name(entry: os.DirEntry[str]) -> str:
@@ -127,7 +131,16 @@ class World:
                         problem = f"a link to {target}, outside the world: never read or written"
                 target = junk if problem else agents
                 target.append(
-                    AgentFile(agent_id, path, st.st_size, st.st_mtime, problem, st.st_mtime_ns)
+                    AgentFile(
+                        agent_id,
+                        path,
+                        st.st_size,
+                        st.st_mtime,
+                        problem,
+                        st.st_mtime_ns,
+                        st.st_ctime_ns,
+                        st.st_ino,
+                    )
                 )
             # One lookup per agent, not a scan of the list: listing a world asks for every agent.
             self._listing = (agents, junk, {a.id: a for a in agents})

@@ -4,7 +4,8 @@
 or, when asked, base64. ``failure`` makes it misbehave: ``"garbage"`` (a body that is not JSON),
 ``"dimension"`` (the first request is answered with ``encode``'s vectors, later ones with vectors of
 another size), ``"short"`` (one vector fewer than texts), ``"slow"`` (answers after ``SLOW_S``,
-longer than any test timeout). ``/v1/models`` lists ``model``. Every request's texts are kept in
+longer than any test timeout), ``"echo401"``/``"echo500"`` (that status, with a body echoing the
+request's line and headers). ``/v1/models`` lists ``model``. Every request's texts are kept in
 ``requests``; ``max_inflight`` is the most requests handled at once.
 """
 
@@ -17,8 +18,11 @@ import time
 from collections.abc import Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
+
+from tests.openai_server import echoed
 
 SLOW_S = 5.0
 Encode = Callable[[Sequence[str]], np.ndarray]
@@ -27,6 +31,16 @@ Encode = Callable[[Sequence[str]], np.ndarray]
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hung up (a capped or cancelled answer, a timeout) is the test's point,
+        not the server's failure: nothing of it goes to stderr, where it would read as the
+        program's own output. Anything else is reported as usual."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            return
+        super().handle_error(request, client_address)
 
 
 class EmbeddingServer:
@@ -73,7 +87,7 @@ class EmbeddingServer:
                     pass  # the client gave up first (the "slow" failure)
 
             def do_GET(self) -> None:
-                if self.path.rstrip("/") == "/v1/models":
+                if urlsplit(self.path).path.rstrip("/") == "/v1/models":
                     data = [{"id": owner.model, "object": "model", "owned_by": "test"}]
                     self._send(200, json.dumps({"object": "list", "data": data}).encode())
                 else:
@@ -82,7 +96,7 @@ class EmbeddingServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                if self.path.rstrip("/") != "/v1/embeddings":
+                if urlsplit(self.path).path.rstrip("/") != "/v1/embeddings":
                     self._send(404, b'{"error": {"message": "not found"}}')
                     return
                 texts = body.get("input")
@@ -100,6 +114,9 @@ class EmbeddingServer:
 
             def _answer(self, body: dict[str, Any], texts: list[str], first: bool) -> None:
                 time.sleep(owner.latency)
+                if owner.failure in ("echo401", "echo500"):
+                    self._send(int(owner.failure[4:]), echoed(self).encode())
+                    return
                 if owner.failure == "slow":
                     time.sleep(SLOW_S)
                 if owner.failure == "garbage":

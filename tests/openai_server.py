@@ -14,7 +14,11 @@ token). ``latency`` is waited before answering, ``pace`` between streamed words.
 - ``"garbage"``: a body, or a streamed chunk, that is not JSON;
 - ``"shape"``: valid JSON of the wrong shape (no ``choices``);
 - ``"huge"``: the reply repeated to ``HUGE_BYTES`` and more;
-- ``"cut"``: the connection closes mid-answer (no ``[DONE]``, a body shorter than announced).
+- ``"cut"``: the connection closes mid-answer (no ``[DONE]``, a body shorter than announced);
+- ``"deep"`` (not in ``FAILURES``): a body, or a streamed chunk, of JSON nested ``DEEP``;
+- ``"keepalive"`` (not in ``FAILURES``): a stream of keep-alives and empty deltas, never a word;
+- ``"echo401"``, ``"echo500"`` (not in ``FAILURES``): that status, with a body echoing the
+  request's line and headers back, as some servers and proxies do.
 
 A wrong key gets 401, an unknown model 404, and any path outside ``/v1`` 404.
 
@@ -37,6 +41,7 @@ from urllib.parse import parse_qsl, urlsplit
 Answer = Callable[[str, dict[str, Any]], tuple[int, str]]
 STALL_S = 30.0  # longer than any client timeout a test sets
 HUGE_BYTES = 2_000_000
+DEEP = "[" * 200_000 + "]" * 200_000  # JSON nested past any parser's recursion limit
 FAILURES = ("ok", "500", "401", "hang", "stall", "html", "garbage", "shape", "huge", "cut")
 HTML_PAGE = (
     "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Proxy login</body></html>"
@@ -74,9 +79,29 @@ def valid_answer(body: dict[str, Any]) -> str:
     )
 
 
+def echoed(handler: BaseHTTPRequestHandler) -> str:
+    """An error body that echoes the request back, as some servers and proxies do: its line
+    (path and query as sent) and every header, in JSON and as plain text."""
+    headers = dict(handler.headers.items())
+    message = f"{handler.command} {handler.path} rejected; headers: " + "; ".join(
+        f"{k}: {v}" for k, v in headers.items()
+    )
+    return json.dumps({"error": {"message": message, "request": {"path": handler.path, **headers}}})
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256  # the default of 5 refuses bursts of concurrent clients
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hung up (a capped or cancelled answer, a timeout) is the test's point,
+        not the server's failure: nothing of it goes to stderr, where it would read as the
+        program's own output. Anything else is reported as usual."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            return
+        super().handle_error(request, client_address)
 
 
 class OpenAIServer:
@@ -197,6 +222,10 @@ class OpenAIServer:
                 with server._lock:
                     server.queries.append(dict(parse_qsl(urlsplit(self.path).query)))
                     server.authorizations.append(self.headers.get("Authorization"))
+                if server.failure in ("echo401", "echo500"):
+                    return self._send(
+                        int(server.failure[4:]), "application/json", echoed(self).encode()
+                    )
                 if not self._authorized():
                     return
                 status, content = server._decide(body)
@@ -234,7 +263,9 @@ class OpenAIServer:
                     ],
                 }
                 data = json.dumps(payload).encode()
-                if server.failure == "garbage":
+                if server.failure == "deep":
+                    data = DEEP.encode()
+                elif server.failure == "garbage":
                     data = b"{this is not json"
                 elif server.failure == "shape":
                     data = json.dumps({"result": content}).encode()
@@ -278,7 +309,17 @@ class OpenAIServer:
                 self.end_headers()
                 self.close_connection = True  # the stream's end is the connection's end
                 self._chunk({"role": "assistant", "content": ""})
+                if server.failure == "keepalive":  # alive, and never a word
+                    deadline = time.monotonic() + STALL_S
+                    while time.monotonic() < deadline:
+                        self.wfile.write(b": keep-alive\n\n")
+                        self._chunk({"content": None})
+                        time.sleep(0.05)
+                    return
                 for i, word in enumerate(words):
+                    if server.failure == "deep" and i == 1:
+                        self._event(DEEP)
+                        return
                     if server.failure == "garbage" and i == 1:
                         self._event("{this is not json")
                         return

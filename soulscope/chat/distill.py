@@ -12,7 +12,11 @@ the buffer becomes a block of short facts appended to ``users/{id}.txt``::
     ## Turns 1-5
     - My cat is named Pixel.
 
-A block whose embedding is ``dedup`` or more similar to an existing block is not written again.
+A fact already in the file is not written again: the same text (case, spaces and end punctuation
+aside), or a rewording of one, that is ``dedup`` or more similar to it by embedding *and* shares
+most of its words (an embedding alone cannot tell two facts apart when its model, or a server,
+gives near-identical vectors). A block of nothing but such facts is not written; each fact left
+out is kept in ``duplicates`` with the fact it repeats, and the chat command says so.
 Facts come from the LLM when one is configured, else from the user's own statements (questions
 and requests are not facts about them); when the LLM fails or its reply is unusable, from the
 statements too, and ``last_error`` says why. :func:`flush_on_signals` distils what is left on SIGINT and
@@ -42,7 +46,8 @@ from soulscope.config import Settings
 from soulscope.llm import LLM, LLMError
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.hybrid import RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, Encoder, embed
+from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError, embed
+from soulscope.soul.model import UNDECODED
 from soulscope.world import check_id
 
 _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
@@ -78,7 +83,7 @@ class DistillSettings:
     interval: int = 5  # user turns per block
     drift: float = 0.25  # below this cosine the topic has changed
     window: int = 4  # buffered user messages the drift is measured against
-    dedup: float = 0.92  # at or above this cosine a block repeats an existing one
+    dedup: float = 0.92  # at or above this cosine (and with most words shared) a fact repeats one
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DistillSettings:
@@ -134,7 +139,8 @@ class Distiller:
         self.llm = llm
         self.settings = settings or DistillSettings()
         self.cache = cache
-        self.skipped_duplicates = 0
+        self.skipped_duplicates = 0  # blocks not written: every fact of theirs was known
+        self.duplicates: list[tuple[str, str]] = []  # (fact left out, the written fact it repeats)
         # Messages added ``later`` whose distillation waits for ``settle``.
         self._unsettled: list[tuple[str, str, int, list[dict], list[dict]]] = []
         self.last_error: str | None = None  # why the LLM could not distil (extractive was used)
@@ -149,6 +155,28 @@ class Distiller:
         self._block_vectors: dict[str, np.ndarray] = {}
 
     # -- the buffer -------------------------------------------------------------------------
+
+    def problem(self) -> str | None:
+        """Why what the user says cannot be kept (one sentence), or None: asked before the
+        first message is read, so that none is taken from the user and then lost."""
+        folder = self.buffer_path.parent
+        for path in (folder, self.soul_path, self.buffer_path, self.lock_path):
+            if path.is_symlink():  # a link would take what is said out of the world
+                return (
+                    f"{path} is a link (to {os.readlink(path)}); chat never writes through "
+                    "links: replace it with the file or folder itself"
+                )
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with open(self.buffer_path, "ab"):
+                pass
+            os.close(os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644))
+        except OSError as exc:
+            return (
+                f"cannot keep what you say in {self.buffer_path} "
+                f"({exc.strerror or exc}); chat needs a world it can write"
+            )
+        return None
 
     @contextlib.contextmanager
     def _locked(self, suffix: str = "", wait: bool = True) -> Iterator[bool]:
@@ -171,7 +199,8 @@ class Distiller:
         messages: list[dict] = []
         through = 0
         try:
-            lines = self.buffer_path.read_text(encoding="utf-8").splitlines()
+            data = self.buffer_path.read_text(encoding="utf-8", errors="surrogateescape")
+            lines = data.splitlines()
         except FileNotFoundError:
             return messages, through
         for line in lines:
@@ -192,7 +221,7 @@ class Distiller:
 
     def _last_block_turn(self) -> int:
         try:
-            text = self.soul_path.read_text(encoding="utf-8")
+            text = self.soul_path.read_text(encoding="utf-8", errors="replace")
         except FileNotFoundError:
             return 0
         return max((int(m.group(2)) for m in _BLOCK.finditer(text)), default=0)
@@ -218,9 +247,7 @@ class Distiller:
             turn = self._turn or max(self._last_turn(messages, through), 1)
             entry = {"turn": turn, "role": role, "text": text}
             cut_torn_tail(self.buffer_path)
-            append_durable(
-                self.buffer_path, (json.dumps(entry, ensure_ascii=False) + "\n").encode()
-            )
+            append_durable(self.buffer_path, _line(entry))
             earlier = messages
             messages = [*messages, entry]
         # The message is on disk: only now may distillation (and the LLM) run.
@@ -253,7 +280,11 @@ class Distiller:
         recent = [m["text"] for m in earlier if m["role"] == "user"][-self.settings.window :]
         missing = [t for t in dict.fromkeys([text, *recent]) if t not in self._message_vectors]
         if missing:
-            self._message_vectors.update(zip(missing, self.encoder.encode(missing), strict=True))
+            try:
+                vectors = self.encoder.encode(missing)
+            except EncoderError:
+                return False  # no embeddings now: the interval alone decides
+            self._message_vectors.update(zip(missing, vectors, strict=True))
         centroid = np.mean([self._message_vectors[t] for t in recent], axis=0)
         norm = float(np.linalg.norm(centroid))
         if norm == 0:
@@ -294,12 +325,16 @@ class Distiller:
             m["turn"] for m in messages
         ]
         facts = self._facts(messages, within)
+        if facts:
+            new = self._new_facts(facts)
+            if not new:
+                self.skipped_duplicates += 1
+                return None
+            facts = new
         block = Block(min(turns), max(turns), tuple(facts)) if facts else None
-        if block is not None and self._duplicate(block):
-            self.skipped_duplicates += 1
-            return None
         if block is not None and self.encoder is not None:
-            self._block_rows(fact_pieces(block.text))  # what recall reads, embedded while writing
+            with contextlib.suppress(EncoderError):  # (embedded when recall reads it, then)
+                self._block_rows(fact_pieces(block.text))  # what recall reads, embedded now
         return block
 
     def _append(self, block: Block) -> None:
@@ -309,7 +344,7 @@ class Distiller:
                 "Facts soulscope remembers about this user, one block per distillation.\n\n"
             )
             append_atomic(self.soul_path, header.encode())
-        append_atomic(self.soul_path, block.render().encode())
+        append_atomic(self.soul_path, _bytes(block.render()))
 
     def _drop(self, distilled: Sequence[dict]) -> None:
         """Remove distilled messages from the buffer (hold the lock); the rest stays as it is.
@@ -321,9 +356,9 @@ class Distiller:
         for m in distilled:
             kept.remove(m)
         through = max(m["turn"] for m in distilled)
-        lines = [json.dumps({"through": through})]
-        lines += [json.dumps(m, ensure_ascii=False) for m in kept]
-        write_atomic(self.buffer_path, ("\n".join(lines) + "\n").encode())
+        write_atomic(
+            self.buffer_path, _line({"through": through}) + b"".join(_line(m) for m in kept)
+        )
 
     def _facts(self, messages: Sequence[dict], within: float | None = None) -> list[str]:
         if self.llm is not None:
@@ -381,14 +416,32 @@ class Distiller:
             self._block_vectors.update(zip(missing, vectors, strict=True))
         return np.stack([self._block_vectors[t] for t in texts])
 
-    def _duplicate(self, block: Block) -> bool:
-        existing = [b.text for b in self.blocks()]
-        if block.text in existing:
-            return True
-        if not existing or self.encoder is None:
-            return False
-        vectors = self._block_rows([block.text, *existing])
-        return float(np.max(vectors[1:] @ vectors[0])) >= self.settings.dedup
+    def _new_facts(self, facts: Sequence[str]) -> list[str]:
+        """Those of ``facts`` that no written fact (nor an earlier one of ``facts``) states
+        already; each one left out goes to ``duplicates``."""
+        existing = [f for b in self.blocks() for f in b.facts]
+        known = {_normal(f): f for f in existing}
+        vectors = None
+        if self.encoder is not None and existing:
+            try:
+                rows = self._block_rows([*facts, *existing])
+                vectors = rows[: len(facts)] @ rows[len(facts) :].T
+            except EncoderError:
+                pass  # no embeddings now: only the same text is a repeat
+        out: list[str] = []
+        for i, fact in enumerate(facts):
+            same = known.get(_normal(fact))
+            if same is None and vectors is not None:
+                for j in np.flatnonzero(vectors[i] >= self.settings.dedup):
+                    if _shared_words(fact, existing[j]) >= REWORDING_WORDS:
+                        same = existing[j]
+                        break
+            if same is not None:
+                self.duplicates.append((fact, same))
+            else:
+                out.append(fact)
+                known[_normal(fact)] = fact
+        return out
 
     def recall(self, question: str, k: int = 3) -> list[str]:
         """The facts of the ``k`` blocks most relevant to ``question`` (hybrid with an encoder)."""
@@ -414,7 +467,10 @@ class Distiller:
             index = RecallIndex(chunks, pieces=fact_pieces, hubness=HUBNESS, coverage=True)
             if self.encoder is not None and chunks:
                 # Vectors are kept by text: a fact already embedded is never encoded again.
-                index.attach(self.encoder, vectors=self._block_rows(index.dense_texts))
+                try:
+                    index.attach(self.encoder, vectors=self._block_rows(index.dense_texts))
+                except EncoderError:
+                    return index  # BM25 over the facts this time, not kept: dense next time
             self._index = (stamp, index)
         return self._index[1]
 
@@ -445,6 +501,35 @@ def extract_facts(statements: Sequence[str]) -> list[str]:
                 continue
             facts.append(sentence[:_FACT_MAX])
     return facts[:_FACTS_PER_BLOCK]
+
+
+# A rewording shares at least this part of its words with the fact it repeats (Jaccard).
+REWORDING_WORDS = 0.5
+_WORD = re.compile(r"\w+")
+
+
+def _normal(fact: str) -> str:
+    return " ".join(fact.casefold().split()).rstrip(".!;, ")
+
+
+def _shared_words(a: str, b: str) -> float:
+    wa, wb = set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))
+    return len(wa & wb) / len(wa | wb) if wa | wb else 1.0
+
+
+def _line(entry: dict) -> bytes:
+    # ASCII JSON: a typed line's undecodable byte (a lone surrogate) is kept as a \u escape,
+    # which JSON reads back as it was.
+    return (json.dumps(entry) + "\n").encode("ascii")
+
+
+def _bytes(text: str) -> bytes:
+    """A fact's text as the file's bytes: an undecodable byte the user typed is written back as
+    that byte; a lone surrogate that stands for no byte (an LLM's ``\\ud800``) as U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return UNDECODED.sub("\ufffd", text).encode("utf-8")
 
 
 def _user_turns(messages: Sequence[dict]) -> int:

@@ -166,25 +166,75 @@ def print_table(
     title: str | None = None,
     wrap: Sequence[str] = (),
 ) -> None:
-    """A Rich table; cells are plain text (soul-file text is never read as markup)."""
+    """A Rich table; cells are plain text (soul-file text is never read as markup).
+
+    No column is ever dropped or cut to nothing: piped, the table is as wide as its cells (one
+    line a row, for grep and files); at a terminal too narrow for it, every column keeps at
+    least its heading's width and the cells wrap within their columns (``table_widths``).
+    """
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    cells = [[Text(visible("" if v is None else str(v))) for v in row] for row in rows]
+    natural = [
+        max([_cell_width(c)] + [_text_width(row[i]) for row in cells if i < len(row)])
+        for i, c in enumerate(columns)
+    ]
+    border = 3 * len(columns) + 1  # a bar and a space each side of every cell
+    piped = not sys.stdout.isatty() and not os.environ.get("COLUMNS")
+    console = Console(soft_wrap=False, width=max(80, sum(natural) + border) if piped else None)
+    widths = table_widths(columns, natural, console.width - border, wrap)
     table = Table(
         title=visible(title) if title else None,
         title_justify="left",
         expand=False,
         show_lines=False,
     )
-    for c in columns:
-        if c in wrap:
+    for c, width in zip(columns, widths, strict=True):
+        if width is not None:  # too narrow a window: this many cells, wrapped within them
+            table.add_column(c, overflow="fold", width=width)
+        elif c in wrap:
             table.add_column(c, overflow="fold", ratio=1, min_width=12)
         else:
             table.add_column(c, overflow="ellipsis", no_wrap=True, min_width=len(c))
-    for row in rows:
-        table.add_row(*(Text(visible("" if v is None else str(v))) for v in row))
-    Console(soft_wrap=False).print(table)
+    for row in cells:
+        table.add_row(*row)
+    console.print(table)
+
+
+def table_widths(
+    columns: Sequence[str], natural: Sequence[int], room: int, wrap: Sequence[str] = ()
+) -> list[int | None]:
+    """Each column's width when the cells' natural widths do not fit in ``room`` (None each
+    when they do). The widest column gives up a cell at a time (the columns meant to wrap
+    first, down to 12), and none goes below its heading (or 4): no column is lost."""
+    if sum(natural) <= room:
+        return [None] * len(columns)
+    widths = list(natural)
+    floors = [min(n, max(_cell_width(c), 4)) for c, n in zip(columns, natural, strict=True)]
+    passes = (
+        [max(f, 12) if c in wrap else n for c, f, n in zip(columns, floors, natural, strict=True)],
+        floors,
+    )
+    for floor in passes:
+        while sum(widths) > room:
+            above = [i for i, w in enumerate(widths) if w > floor[i]]
+            if not above:
+                break
+            widest = max(above, key=lambda i: widths[i])
+            widths[widest] -= 1
+    return list(widths)
+
+
+def _cell_width(text: str) -> int:
+    from rich.cells import cell_len
+
+    return max((cell_len(line) for line in text.split("\n")), default=0)
+
+
+def _text_width(text: Text) -> int:
+    return _cell_width(text.plain)
 
 
 def print_text(text: str | Text, style: str | None = None) -> None:
@@ -193,4 +243,5 @@ def print_text(text: str | Text, style: str | None = None) -> None:
     from rich.text import Text
 
     shown = visible(text) if isinstance(text, Text) else Text(visible(text), style=style or "")
-    Console().print(shown)
+    # Piped, a line stays one line (a path cut in two is found by no grep).
+    Console(soft_wrap=not sys.stdout.isatty()).print(shown)

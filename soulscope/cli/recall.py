@@ -192,7 +192,12 @@ def build_index(
                     _catch_up_elsewhere(world, agent, name, ready)
                 return index, ready
         encoder = load_encoder(settings)
-        index.attach(encoder, EmbeddingCache(), progress=_Progress(encoder.device))
+        cache = EmbeddingCache()
+        try:
+            index.attach(encoder, cache, progress=_Progress(encoder.device))
+        finally:
+            for note in cache.notes:  # a cache found broken and rebuilt, said once
+                print_error(note)
     except EncoderError as exc:
         raise CommandError(str(exc)) from exc
     except KeyboardInterrupt:
@@ -277,7 +282,11 @@ class _Background:
         try:
             encoder = load_encoder(self._settings)
             cache = EmbeddingCache()
-            self._index.attach(encoder, cache, progress=self._progress)
+            try:
+                self._index.attach(encoder, cache, progress=self._progress)
+            finally:
+                for note in cache.notes:
+                    print_error(note)
             self._on_ready(encoder, cache)
         except EncoderError as exc:
             self.error = str(exc)
@@ -365,6 +374,7 @@ def run_search(args: argparse.Namespace) -> int:
         found = index.find(args.query, k=args.k, mode=mode, agent=args.agent, frames=frames)
     except RecallError as exc:
         raise CommandError(str(exc)) from exc
+    _say_dense_problem(index)
     if args.json:
         emit_json(found_hits(found))
         return 0
@@ -397,6 +407,11 @@ def run_search(args: argparse.Namespace) -> int:
         excerpt = "\n".join("   " + line for line in shown)
         print_text(excerpt + ("\n   …" if len(body) > len(shown) else ""))
     return 0
+
+
+def _say_dense_problem(index: RecallIndex) -> None:
+    if index.dense_problem:
+        print_error(f"{index.dense_problem}; answered by BM25 only")
 
 
 def _llm(settings: Settings) -> LLM | None:
@@ -434,12 +449,14 @@ def run_ask(args: argparse.Namespace) -> int:
     try:
         if not args.json:
             _stream(session, args.question)
+            _say_dense_problem(index)
             return 0
         prompt = session.prepare(args.question)
         retrieved = time.perf_counter()
         answer = "".join(session.answer(prompt))
-    except LLMError as exc:
+    except (LLMError, RecallError) as exc:
         raise CommandError(str(exc)) from exc
+    _say_dense_problem(index)
     done = time.perf_counter()
     emit_json(
         {
@@ -486,6 +503,9 @@ def run_chat(args: argparse.Namespace) -> int:
     except WorldError as exc:
         raise CommandError(str(exc)) from exc
     world = open_world(args.world)
+    problem = Distiller(world.root / "users", user).problem()
+    if problem:  # before anything is read from the user
+        raise CommandError(problem)
     index, _ = build_index(world, args.agent, args.mode, args.settings, background=False)
     llm = _llm(args.settings)
     session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
@@ -506,6 +526,7 @@ def run_chat(args: argparse.Namespace) -> int:
         catching_up = _Background(index, settings, ready)
     interactive = sys.stdin.isatty()
     failed = 0  # answers the LLM could not give
+    said: str | None = None  # the encoder's problem, said once while it lasts
     with flush_on_signals(distiller):
         while True:
             if interactive:
@@ -516,21 +537,37 @@ def run_chat(args: argparse.Namespace) -> int:
             question = line.strip()
             if not question:
                 continue
-            distiller.add("user", question, later=True)  # distilled after the answer
+            try:
+                distiller.add("user", question, later=True)  # distilled after the answer
+            except OSError as exc:  # the world stopped being writable: say what was not kept
+                failed += 1
+                print_error(f"your message was not kept ({exc.strerror or exc}): {question}")
+                continue
             try:
                 answer, prompt = _stream(session, question, distiller.recall(question))
                 if catching_up is not None:  # which search answered, while it can change
-                    said = "hybrid" if prompt.search_mode == "hybrid" else catching_up.describe()
-                    print_error(f"answered with {said}")
-            except LLMError as exc:
+                    mode = "hybrid" if prompt.search_mode == "hybrid" else catching_up.describe()
+                    print_error(f"answered with {mode}")
+            except (LLMError, RecallError) as exc:
                 failed += 1
                 print_error(f"{exc} (your message was kept; send it again)")
                 distiller.settle()
                 continue
             distiller.settle()
+            if index.dense_problem != said:
+                said = index.dense_problem
+                if said:
+                    _say_dense_problem(index)
             distiller.add("assistant", answer)
     if distiller.last_error:
         print_error(f"distilled without the LLM: {distiller.last_error}")
+    if distiller.duplicates:
+        print_error(
+            f"{len(distiller.duplicates)} of the facts repeat ones already in "
+            f"{distiller.soul_path}, so they were not written again:"
+        )
+        for fact, same in distiller.duplicates:
+            print_error(f"  {fact!r} repeats {same!r}")
     return 1 if failed else 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from soulscope.cli.output import (
     CommandError,
@@ -10,6 +11,7 @@ from soulscope.cli.output import (
     add_world_option,
     emit_json,
     open_world,
+    print_error,
     print_table,
     print_text,
 )
@@ -79,18 +81,33 @@ def read_soul(world: World, agent_id: str) -> Soul:
         raise CommandError(str(exc)) from exc
 
 
-def indexed(world: World, label: str | None = None) -> list[Entry]:
-    """Every agent's summary from the world index (only changed files are parsed again); an
-    unreadable file fails the command with its sentence."""
-    entries = world_entries(world, label)
-    for e in entries:
-        if e.error:
-            raise CommandError(e.error)
-    return entries
+def indexed(world: World, label: str | None = None) -> tuple[list[Entry], list[Entry]]:
+    """Every agent's summary from the world index (only changed files are parsed again): the
+    readable ones, and those that cannot be read. An unreadable file does not hide the others:
+    it is listed with its problem, as junk files are (``report_skipped``)."""
+    notes: list[str] = []
+    entries = world_entries(world, label, notes)
+    for note in notes:
+        print_error(note)
+    return [e for e in entries if e.error is None], [e for e in entries if e.error is not None]
+
+
+def report_skipped(world: World, unreadable: Sequence[Entry], as_json: bool) -> None:
+    """Say which files of the memory folder are not in the listing, and why: junk that is no
+    agent, and soul files that cannot be read. On stderr beside JSON (which stays a list of
+    agents), after the table otherwise."""
+    skipped = [(j.path, j.problem) for j in world.junk()]
+    skipped += [(e.file.path, e.error) for e in unreadable]
+    for path, problem in skipped:
+        if as_json:
+            print_error(f"skipped {path}: {problem}")
+        else:
+            print_text(f"skipped {path}: {problem}", style="yellow")
 
 
 def run_agents(args: argparse.Namespace) -> int:
     world = open_world(args.world)
+    entries, unreadable = indexed(world)
     rows = [
         {
             "id": e.file.id,
@@ -102,11 +119,11 @@ def run_agents(args: argparse.Namespace) -> int:
             "last_frame": e.last_frame,
             "problems": e.problems,
         }
-        for e in indexed(world)
+        for e in entries
     ]
-    junk = [{"path": str(j.path), "problem": j.problem} for j in world.junk()]
     if args.json:
         emit_json(rows)
+        report_skipped(world, unreadable, as_json=True)
         return 0
     print_table(
         ["id", "name", "frames", "becoming", "KB", "last frame", "problems"],
@@ -124,8 +141,7 @@ def run_agents(args: argparse.Namespace) -> int:
         ],
         title=f"{world.name}: {len(rows)} agents",
     )
-    for j in junk:
-        print_text(f"skipped {j['path']}: {j['problem']}", style="yellow")
+    report_skipped(world, unreadable, as_json=False)
     return 0
 
 
@@ -323,7 +339,8 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def run_overview(args: argparse.Namespace) -> int:
     world = open_world(args.world)
-    summaries = [e.summary for e in indexed(world, args.label)]
+    entries, unreadable = indexed(world, args.label)
+    summaries = [e.summary for e in entries]
     if args.json:
         emit_json(
             [
@@ -341,6 +358,7 @@ def run_overview(args: argparse.Namespace) -> int:
                 for s in summaries
             ]
         )
+        report_skipped(world, unreadable, as_json=True)
         return 0
     print_table(
         ["id", "frames", "shifts", "turns", "last", "becoming"],
@@ -357,4 +375,5 @@ def run_overview(args: argparse.Namespace) -> int:
         ],
         wrap=["becoming"],
     )
+    report_skipped(world, unreadable, as_json=False)
     return 0

@@ -8,6 +8,7 @@ history costs about one parse per frame ever written, not one per commit.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import shutil
@@ -363,14 +364,21 @@ class Timeline:
         rel_root = self.git.relpath(world.root)
         rel_memory = self.git.relpath(world.memory_dir)
         rel_only = self.git.relpath(world.only) if world.only else None
-        # Snapshots are immutable (a commit never changes), so one extraction serves every visit.
+        # Snapshots are immutable (a commit never changes), so one extraction serves every visit
+        # of the same part of the repository: a single soul file's snapshot is not its world's.
         repo_key = re.sub(r"[^A-Za-z0-9]+", "-", str(self.git.root)).strip("-")[-80:]
-        base = cache_dir() / "snapshots" / repo_key / commit.sha
-        if not base.exists():
+        part = rel_only or rel_root
+        part_key = hashlib.sha256(os.fsencode(part)).hexdigest()[:12]
+        base = cache_dir() / "snapshots" / repo_key / f"{commit.sha}-{part_key}"
+        try:
             base.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            # A cache folder that cannot be written: a snapshot of this run's own, removed at exit.
+            base = _scratch() / f"{commit.sha}-{part_key}"
+        if not base.exists():
             tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=base.parent))
             try:
-                if not self.git.extract(commit.sha, rel_only or rel_root, tmp):
+                if not self.git.extract(commit.sha, part, tmp):
                     raise HistoryError(f"the world {world.root} did not exist at {rev}")
                 _make_read_only(tmp)
                 # Another process may have extracted the same commit first: theirs is as good.
@@ -387,6 +395,25 @@ class Timeline:
             live=world,
             commit=commit,
         )
+
+
+_scratch_dir: Path | None = None
+
+
+def _scratch() -> Path:
+    """A temporary folder for this process's snapshots, removed when it exits."""
+    global _scratch_dir
+    if _scratch_dir is None:
+        import atexit
+
+        _scratch_dir = Path(tempfile.mkdtemp(prefix="soulscope-snapshots-"))
+
+        def remove(folder: Path = _scratch_dir) -> None:
+            _make_writable(folder)
+            shutil.rmtree(folder, ignore_errors=True)
+
+        atexit.register(remove)
+    return _scratch_dir
 
 
 def _make_read_only(root: Path) -> None:

@@ -152,7 +152,11 @@ def explain(
         moment=moment,
     )
     why = _with_history(world, why, soul, f)
-    why = replace(why, posts=_posts(world, index_, why))
+    posts, problems = _posts(world, index_, why)
+    why = replace(why, posts=posts)
+    if problems:  # records of the community store that were skipped: said, not hidden
+        said = "; ".join(problems)
+        why = replace(why, note=f"{why.note}; {said}" if why.note else said)
     why = replace(why, thin=_thin(why))
     return with_narrative(why, llm)
 
@@ -274,6 +278,8 @@ def _frame_log(
     data = timeline.git.blob(blob)
     try:
         value = json.loads(data)
+    except RecursionError:
+        return None, f"{rel} is nested too deep to read"
     except ValueError:
         return {"raw": data.decode("utf-8", "replace")}, f"{rel} is not valid JSON"
     return (value if isinstance(value, dict) else {"value": value}), None
@@ -400,14 +406,18 @@ def _place(agent: str, soul: Soul, frame_index: int, word: str, moment: Moment) 
     return place_of(agent, soul, frame_index, f.line, f.heading, moment)
 
 
-def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
+def _posts(
+    world: World, index: MentionIndex, why: Why
+) -> tuple[tuple[PostInfo, ...], tuple[str, ...]]:
     """Each thread the frame names: the community store's post, what the frame log showed the
-    agent, or (worlds without a store) the thread's mentions across the world."""
+    agent, or (worlds without a store) the thread's mentions across the world; and the store's
+    problems (bad records skipped)."""
     if not why.threads:
-        return ()
+        return (), ()
     from soulscope.sim.community import Community
 
-    store = Community.load(live_world(world).root).by_id
+    community = Community.load(live_world(world).root)
+    store = community.by_id
     seen = _seen_in_log(why.frame_log)
     out: list[PostInfo] = []
     for n in why.threads:
@@ -453,7 +463,7 @@ def _posts(world: World, index: MentionIndex, why: Why) -> tuple[PostInfo, ...]:
             )
         else:
             out.append(PostInfo(n, "mentions", mentions=mentions))
-    return tuple(out)
+    return tuple(out), community.problems
 
 
 def _seen_in_log(log: dict[str, Any] | None) -> dict[int, dict[str, Any]]:

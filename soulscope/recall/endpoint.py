@@ -19,8 +19,15 @@ from typing import Any
 import numpy as np
 
 from soulscope.config import Settings
-from soulscope.llm import Endpoint, make_client, normalize_base_url, redact
-from soulscope.recall.semantic import EncoderError
+from soulscope.llm import (
+    WORDLESS,
+    Endpoint,
+    make_client,
+    normalize_base_url,
+    redact,
+    within,
+)
+from soulscope.recall.semantic import EncoderError, readable
 
 _PLACEHOLDER_KEY = "not-needed"
 
@@ -66,6 +73,10 @@ class EmbeddingEndpoint:
 class EndpointEncoder:
     """An :class:`~soulscope.recall.semantic.Encoder` that asks an embeddings endpoint."""
 
+    # Its name is the model's as configured: the server may serve another model under it, so
+    # the cache checks that its vectors are still this model's (``EmbeddingCache.confirm``).
+    name_may_lie = True
+
     def __init__(self, endpoint: EmbeddingEndpoint) -> None:
         self.endpoint = endpoint
         self.name = endpoint.cache_name
@@ -76,17 +87,33 @@ class EndpointEncoder:
         self._client: Any = None
         self._lock = threading.Lock()
 
+    @property
+    def _as_llm_endpoint(self) -> Endpoint:
+        e = self.endpoint
+        return Endpoint(e.base_url, e.api_key, e.model, e.timeout)
+
     def _sync(self) -> Any:
         if self._client is None:
-            e = self.endpoint
-            self._client = make_client(Endpoint(e.base_url, e.api_key, e.model, e.timeout))
+            self._client = make_client(self._as_llm_endpoint)
         return self._client
+
+    def _drop_client(self) -> None:
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    def redact(self, text: str) -> str:
+        """Server text as it may be shown: the request's secrets (API key, user-info, query
+        values) hidden in every form a server may echo them."""
+        return self._as_llm_endpoint.redact(text)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         batches = [
-            list(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
+            [readable(t) for t in texts[i : i + self.batch_size]]
+            for i in range(0, len(texts), self.batch_size)
         ]
         if len(batches) == 1 or self.endpoint.concurrency == 1:
             rows = [self._request(b) for b in batches]
@@ -102,9 +129,14 @@ class EndpointEncoder:
         import openai
 
         url, model = redact(self.endpoint.base_url), self.endpoint.model
+        client = self._sync()
         try:
-            reply = self._sync().embeddings.create(
-                model=model, input=texts, encoding_format="float"
+            # A whole answer within twice the timeout between bytes: a server that sends one
+            # now and then would reset the client's own timeout forever.
+            reply = within(
+                WORDLESS * self.endpoint.timeout,
+                lambda: client.embeddings.create(model=model, input=texts, encoding_format="float"),
+                self._drop_client,
             )
         except (openai.APITimeoutError, TimeoutError) as exc:
             raise EncoderError(
@@ -118,7 +150,7 @@ class EndpointEncoder:
         except openai.APIStatusError as exc:
             raise EncoderError(
                 f"the embeddings endpoint at {url} answered {exc.status_code} for model "
-                f"'{model}': {str(exc.message)[:160]}"
+                f"'{model}': {self.redact(' '.join(str(exc.message).split()))[:160]}"
             ) from exc
         except (ValueError, openai.APIError) as exc:
             raise EncoderError(

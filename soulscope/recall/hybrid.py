@@ -43,7 +43,7 @@ from soulscope.errors import SoulscopeError
 from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, Unit, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.prepared import PreparedCache, unit_counts, world_index
-from soulscope.recall.semantic import EmbeddingCache, Encoder, Progress, embed
+from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError, Progress, embed
 from soulscope.recall.temporal import GATE, TOP, Intent, read_intent
 from soulscope.soul import when
 from soulscope.world import World
@@ -189,6 +189,8 @@ class RecallIndex:
         self.encoder: Encoder | None = None
         self.vectors: np.ndarray | None = None
         self._product: Callable[[int, int, np.ndarray], np.ndarray] | None = None
+        # Why the last hybrid search was BM25 only (the encoder failed on its query), or None.
+        self.dense_problem: str | None = None
 
     @classmethod
     def for_world(
@@ -343,7 +345,15 @@ class RecallIndex:
             terms = tokenize(query) if tokens is None else tokens
             lexical = self.lexical.scores(terms)[rows]
         if mode != "bm25":
-            dense = self._dense(query, rows)
+            try:
+                dense = self._dense(query, rows)
+                self.dense_problem = None
+            except EncoderError as exc:
+                # An endpoint gone since the units were embedded (their vectors are cached):
+                # hybrid search still answers, by BM25, and says so; dense search cannot.
+                if mode == "dense":
+                    raise RecallError(str(exc)) from exc
+                self.dense_problem = str(exc)
         if lexical is None:
             return dense
         if dense is None:

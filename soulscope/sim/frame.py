@@ -306,7 +306,7 @@ class _Read:
 
     data: bytes
     size: int
-    mtime_ns: int
+    stamp: tuple[int, ...]  # ``_stamp`` when it was read
 
 
 def read_soul_file(path: Path) -> _Read | str:
@@ -326,7 +326,20 @@ def read_soul_file(path: Path) -> _Read | str:
     problem = unwritable(data)
     if problem:
         return f"{name} {problem}; soulscope appends only to UTF-8 files"
-    return _Read(data, st.st_size, st.st_mtime_ns)
+    return _Read(data, st.st_size, _stamp_of(st))
+
+
+def _stamp_of(st: os.stat_result) -> tuple[int, ...]:
+    # The change time too: an edit of the same size whose mtime was put back still changes it.
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
+
+
+def _stamp(path: Path) -> tuple[int, ...] | None:
+    """What tells that a file changed (None: there is none), without following a link."""
+    try:
+        return _stamp_of(os.lstat(path))
+    except FileNotFoundError:
+        return None
 
 
 class FrameRunner:
@@ -344,8 +357,12 @@ class FrameRunner:
         self.top = repo.toplevel(self.root)
         self.lock = WorldLock(self.root)
         self.notes: list[str] = []
+        self._watched: dict[Path, tuple[int, ...] | None] = {}
 
     def __enter__(self) -> FrameRunner:
+        problem = repo.branch_problem(self.top)
+        if problem:
+            raise repo.RepoError(problem)
         self.lock.acquire()
         try:
             if self.lock.stale_pid:
@@ -378,6 +395,38 @@ class FrameRunner:
             )
         repo.commit_edits(self.top, edited, f"Edits to {listed}, kept before frame {frame}")
         self.notes.append(f"committed your edits to {listed} before frame {frame}")
+
+    def _refuse_links(self, paths: Sequence[Path]) -> None:
+        """Refuse a frame that would write through a link: a linked file would be replaced by
+        one, a linked folder would take writes outside the world (and git adds nothing beyond a
+        link). Each folder between the world and a file is checked, and the file itself; so is
+        what each one is (a FIFO or a folder where a file goes, a file where a folder goes)."""
+        root = self.root
+        checked: set[Path] = set()
+        for path in paths:
+            parts = Path(os.path.relpath(path, root)).parts
+            for i in range(len(parts)):
+                here = root.joinpath(*parts[: i + 1])
+                if here in checked:
+                    continue
+                checked.add(here)
+                folder = i < len(parts) - 1 or here.name == FRAMES_DIR
+                rel = os.path.relpath(here, root)
+                try:
+                    mode = os.lstat(here).st_mode
+                except FileNotFoundError:
+                    break  # made by the frame, below a folder that is one
+                if stat.S_ISLNK(mode):
+                    raise WorldError(
+                        f"{rel} is a link (to {os.readlink(here)}); frames never write through "
+                        f"links: replace it with the {'folder' if folder else 'file'} itself"
+                    )
+                if folder and not stat.S_ISDIR(mode) or not folder and not stat.S_ISREG(mode):
+                    raise WorldError(
+                        f"{rel} is not a {'folder' if folder else 'regular file'}, which frame "
+                        f"{'writes in' if folder else 'writes'}; move it away and run the "
+                        "frame again"
+                    )
 
     def step(
         self,
@@ -413,20 +462,23 @@ class FrameRunner:
         if not chosen:
             raise WorldError(f"no agent can take part in frame {clock.frame}: {skipped[0][1]}")
         community_files = list(store.paths(self.root).values())
-        for path in community_files:
-            cut_torn_tail(path)  # a line torn by a crash is no edit of the user's
-        self._keep_edits(
-            clock.frame,
-            [known[a].path for a in chosen]
-            + community_files
-            + [self.root / WORLD_FILE],
-        )
+        watched = [*community_files, self.root / WORLD_FILE]
+        self._refuse_links([known[a].path for a in chosen] + watched + [self.root / FRAMES_DIR])
+        # A line torn by a crash is no edit of the user's: cut it. One that was committed is the
+        # user's: it stays, and the frame's lines start after a newline (``_write``).
+        for path in repo.uncommitted(self.top, community_files):
+            cut_torn_tail(path)
+        self._keep_edits(clock.frame, [known[a].path for a in chosen] + watched)
+        # Each file the frame writes besides the soul files, as it is now (equal to HEAD): one
+        # changed while the brain decides is not overwritten or committed as the frame's own.
+        self._watched = {path: _stamp(path) for path in watched}
         souls = {}
         for i, agent in enumerate(chosen):
             souls[agent] = parse(files[agent].data, agent_id=agent)
             if progress and i % 50 == 0:
                 progress("reading", i, len(chosen))
         community = Community.load(self.root)
+        self.notes.extend(community.problems)
         requests = build_requests(self.world, clock, chosen, souls, community)
         t1 = time.perf_counter()
         outcomes = self.brain.decide(
@@ -470,6 +522,8 @@ class FrameRunner:
         for path, data in store.encode(root, changes.records).items():
             end = read_end(path)
             size = end[0] if end else None
+            if end and end[1] and not end[1].endswith(b"\n"):
+                data = b"\n" + data  # a committed torn line stays a line of its own
             touches.append(append_touch(root, path, end[1] if end else None, size or 0, data))
             appends.append((path, data, size))
         for agent, log in zip(chosen, logs, strict=True):
@@ -482,12 +536,18 @@ class FrameRunner:
         clock_file = root / WORLD_FILE
         touches.append(replace_touch(root, clock_file, clock.to_json()))
         for agent in chosen:
-            st = os.lstat(known[agent].path)
-            if (st.st_size, st.st_mtime_ns) != (files[agent].size, files[agent].mtime_ns):
+            if _stamp(known[agent].path) != files[agent].stamp:
                 raise WorldError(
                     f"memory/{known[agent].path.name} changed while frame {clock.frame} was "
                     "being decided; nothing was written, run the frame again"
                 )
+        for path, was in self._watched.items():
+            if _stamp(path) != was:
+                raise WorldError(
+                    f"{os.path.relpath(path, root)} changed while frame {clock.frame} was being "
+                    "decided; nothing was written, run the frame again"
+                )
+        self._refuse_links([p for p, _, _ in appends] + [clock_file])
         message = commit_message(clock.frame, len(chosen), changes.posts, changes.comments)
         journal = Journal(
             frame=clock.frame,

@@ -139,12 +139,44 @@ def clear_journal(root: Path) -> None:
     journal_path(root).unlink(missing_ok=True)
 
 
-def _state(root: Path, t: Touch) -> tuple[str, str | None]:
-    """What the frame left in one file: ("none" | "part" | "whole", why it is not the frame's)."""
+def _git_blob(data: bytes, like: str) -> str:
+    """The id git gives ``data`` as a blob, in the hash of the repository (that of ``like``)."""
+    h = hashlib.sha256() if len(like) == 64 else hashlib.sha1()  # noqa: S324 (git's own)
+    h.update(b"blob %d\0" % len(data))
+    h.update(data)
+    return h.hexdigest()
+
+
+def _blobs(root: Path, top: Path, journal: Journal) -> dict[str, str]:
+    """The blob each appended file had in the commit the frame started from, by its path in
+    the journal. A frame starts only from files equal to that commit's (it refuses over
+    uncommitted edits), so the bytes before its append point must be that blob, all of them,
+    not only the ``ANCHOR`` bytes the journal keeps a hash of."""
+    if journal.head is None:
+        return {}
+    wanted = {repo.relative_path(top, root / t.path): t.path for t in journal.files}
+    folders = sorted({os.path.dirname(r) or "." for r in wanted})  # (thousands of files)
+    done = repo.git(top, "ls-tree", "-r", "-z", journal.head, "--", *folders, check=False)
+    out: dict[str, str] = {}
+    for entry in done.stdout.split(b"\0"):
+        meta, _, name = entry.partition(b"\t")
+        fields_ = meta.split()
+        if len(fields_) == 3 and fields_[1] == b"blob":
+            path = wanted.get(os.fsdecode(name))
+            if path is not None:
+                out[path] = fields_[2].decode("ascii")
+    return out
+
+
+def _state(root: Path, t: Touch, blob: str | None = None) -> tuple[str, str | None]:
+    """What the frame left in one file: ("none" | "part" | "whole", why it is not the frame's).
+
+    ``blob``: the file's blob in the commit the frame started from (checks all the bytes
+    before the append point)."""
     path = root / t.path
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (its folder replaced by a file)
         if t.kind == "append" and t.size is not None:
             return "none", "was removed"
         return "none", None
@@ -163,6 +195,8 @@ def _state(root: Path, t: Touch) -> tuple[str, str | None]:
     if st.st_size > start + t.added_size:
         return "none", "holds more than the frame appended"
     with open(path, "rb") as f:
+        if blob is not None and t.size and _git_blob(f.read(start), blob) != blob:
+            return "none", "was changed by hand before the frame's entry"
         f.seek(max(0, start - ANCHOR))
         data = f.read()
     cut = min(start, ANCHOR)
@@ -174,10 +208,11 @@ def _state(root: Path, t: Touch) -> tuple[str, str | None]:
     return ("part" if tail else "none"), None  # a torn or missing append: cut back
 
 
-def _check(root: Path, journal: Journal, whole: bool) -> None:
+def _check(root: Path, top: Path, journal: Journal, whole: bool) -> None:
     changed = []
+    blobs = _blobs(root, top, journal)
     for t in journal.files:
-        state, why = _state(root, t)
+        state, why = _state(root, t, blobs.get(t.path) if t.kind == "append" else None)
         if why is None and whole and state != "whole":
             why = "misses part of what the frame wrote"
         if why:
@@ -193,7 +228,7 @@ def _check(root: Path, journal: Journal, whole: bool) -> None:
 
 def rollback(root: Path, top: Path, journal: Journal) -> None:
     """Put every file the frame touched back as it was before the frame (after checking them)."""
-    _check(root, journal, whole=False)
+    _check(root, top, journal, whole=False)
     for t in journal.files:
         path = root / t.path
         if t.kind == "replace":
@@ -202,7 +237,8 @@ def rollback(root: Path, top: Path, journal: Journal) -> None:
             else:
                 write_atomic(path, t.content.encode("utf-8"))
         elif t.size is None:
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                path.unlink()
             with contextlib.suppress(OSError):
                 path.parent.rmdir()  # a frame's log folder, once empty
         elif path.exists() and path.stat().st_size > t.size:
@@ -239,7 +275,7 @@ def recover(root: Path, top: Path) -> str | None:
     else:
         said = ""
     if journal.state == "written":
-        _check(root, journal, whole=True)
+        _check(root, top, journal, whole=True)
         repo.commit(top, journal.paths(root), journal.message, journal.date, pidfile)
         clear_journal(root)
         return (

@@ -130,24 +130,25 @@ def parse_answer(text: str) -> Any:
     text = _FENCE.sub("", text.strip())
     try:
         return json.loads(text)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise DecisionError("the answer is not valid JSON (nested too deeply)") from None
+    except ValueError:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise DecisionError("the answer holds no JSON object") from None
         try:
             return json.loads(text[start : end + 1])
-        except (ValueError, RecursionError) as exc:
+        except RecursionError:
+            raise DecisionError("the answer is not valid JSON (nested too deeply)") from None
+        except ValueError as exc:
             raise DecisionError(f"the answer is not valid JSON ({_json_problem(exc)})") from None
 
 
-def _json_problem(exc: ValueError | RecursionError) -> str:
+def _json_problem(exc: ValueError) -> str:
     """What ``json.loads`` found wrong, in a few words. Not every ValueError it raises is a
-    JSONDecodeError with a ``msg``: a number of more than 4,300 digits is a plain ValueError, and
-    arrays nested thousands deep a RecursionError."""
+    JSONDecodeError with a ``msg``: a number of more than 4,300 digits is a plain ValueError."""
     if isinstance(exc, json.JSONDecodeError):
         return exc.msg
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
     return str(exc).split(":")[0]
 
 
@@ -230,7 +231,8 @@ class LlmBrain:
         answers: list[str] = []
         try:
             for attempt in range(2):
-                answer = capped(await self._ask(client, messages))
+                # (a server may echo the request's secrets into its answer: never written)
+                answer = self.endpoint.hide(capped(await self._ask(client, messages)))
                 answers.append(answer)
                 try:
                     decision = validate(parse_answer(answer), request)
@@ -259,5 +261,7 @@ class LlmBrain:
         except (openai.APIError, ValueError) as exc:
             # The client could not read the reply (a body that is not JSON, of another shape).
             reason = f"the endpoint's reply is unreadable ({type(exc).__name__})"
+        except RecursionError:
+            reason = "the endpoint's reply is nested too deep to read"
         reason = self.endpoint.redact(reason)
         return Outcome(Decision.lurk(), "\n\n".join(answers), messages, error=reason)

@@ -158,13 +158,45 @@ def toplevel(root: Path) -> Path:
             f"{root} is not in a git repository; create a world with 'soulscope init' "
             "or copy one with 'soulscope demo'"
         )
-    top = Path(done.stdout.decode().strip()).resolve()
+    top = Path(os.fsdecode(done.stdout.strip())).resolve()  # a path: any bytes
     if top == PROJECT_ROOT.resolve():
         raise RepoError(
             f"{root} is inside soulscope's own repository; copy it with 'soulscope demo DIR' "
             "and advance the copy"
         )
     return top
+
+
+# What git leaves in its folder while an operation waits for the user; a frame committed in the
+# middle of one would land in the user's rebase, merge or bisect.
+_IN_PROGRESS = (
+    ("rebase-merge", "a rebase"),
+    ("rebase-apply", "a rebase (or git am)"),
+    ("MERGE_HEAD", "a merge"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick"),
+    ("REVERT_HEAD", "a revert"),
+    ("BISECT_LOG", "a bisect"),
+)
+
+
+def branch_problem(top: Path) -> str | None:
+    """Why frames must not be committed in ``top`` now (one sentence), or None when HEAD is a
+    branch with no git operation in progress. On a detached HEAD (a rebase stop, a checked out
+    commit or tag, a detached worktree) frames would be commits no branch keeps, gone from
+    sight at the next checkout."""
+    gitdir = Path(os.fsdecode(git(top, "rev-parse", "--absolute-git-dir").stdout.strip()))
+    for marker, what in _IN_PROGRESS:
+        if (gitdir / marker).exists():
+            return (
+                f"{what} is in progress in {top}; finish or abort it before running frames "
+                "(they would be committed into it)"
+            )
+    if git(top, "symbolic-ref", "-q", "HEAD", check=False).returncode != 0:
+        return (
+            f"HEAD is detached in {top} (no branch is checked out), so frames would be commits "
+            "no branch keeps; check out a branch (git switch NAME, or git switch -c NAME)"
+        )
+    return None
 
 
 def head(top: Path) -> str | None:
@@ -177,13 +209,14 @@ def head_message(top: Path) -> str:
     return git(top, "log", "-1", "--format=%s").stdout.decode().strip()
 
 
-def _relative(top: Path, path: Path) -> str:
+def relative_path(top: Path, path: Path) -> str:
+    """``path`` as git names it in the repository at ``top``."""
     text, prefix = str(path), str(top) + os.sep
     return text[len(prefix) :] if text.startswith(prefix) else os.path.relpath(path, top)
 
 
 def _pathspec(top: Path, paths: Sequence[Path]) -> bytes:
-    return b"\0".join(os.fsencode(_relative(top, p)) for p in paths)
+    return b"\0".join(os.fsencode(relative_path(top, p)) for p in paths)
 
 
 def commit(
@@ -197,7 +230,7 @@ def commit(
     exactly those entries is built in a temporary index. HEAD moves only at the end
     (``update-ref``), so a commit either lands whole or not at all.
     """
-    rels = [_relative(top, p) for p in paths]
+    rels = [relative_path(top, p) for p in paths]
     listing = b"".join(os.fsencode(r) + b"\0" for r in rels)
     git(top, *_one_pack(top), "update-index", "--add", "--remove", "-z", "--stdin", stdin=listing)
     parent = head(top)
@@ -258,7 +291,7 @@ def _tree_of(top: Path, rels: list[str], parent: str | None) -> str:
 
 def uncommitted(top: Path, paths: Sequence[Path]) -> list[Path]:
     """Those of ``paths`` whose content differs from HEAD's: edited, staged, new or removed."""
-    wanted = {_relative(top, p): p for p in paths}
+    wanted = {relative_path(top, p): p for p in paths}
     # Whole folders as pathspecs: git matches each path against every pathspec given.
     folders = sorted({os.path.dirname(r) or r for r in wanted})
     done = git(
@@ -317,7 +350,7 @@ def remove_stale_locks(top: Path) -> list[str]:
     A lock is removed only when no git process works in this repository: one that a user's own
     ``git commit`` holds is left alone, and the frame is refused in one sentence instead.
     """
-    gitdir = Path(git(top, "rev-parse", "--absolute-git-dir").stdout.decode().strip())
+    gitdir = Path(os.fsdecode(git(top, "rev-parse", "--absolute-git-dir").stdout.strip()))
     candidates = [gitdir / "index.lock", gitdir / "HEAD.lock", *gitdir.glob("refs/heads/**/*.lock")]
     locks = [lock for lock in candidates if lock.is_file()]
     if not locks:

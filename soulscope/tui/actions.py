@@ -207,12 +207,69 @@ def bindings(context: str, *, only: Iterable[str] | None = None) -> list[Binding
     ]
 
 
-def keymap_problem(keymap: Mapping[str, str]) -> str | None:
-    """One sentence naming the ids of a user keymap that are not actions, or None."""
-    unknown = sorted(k for k in keymap if k not in BY_ID)
-    if not unknown:
+_MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` is no key name Textual knows (``ctrl+x``, ``f5``, ``right_square_bracket``,
+    ``M``), or None. A key of another name would never arrive: its action would be unreachable."""
+    from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
+
+    *modifiers, base = key.split("+")
+    if not base or any(m not in _MODIFIERS for m in modifiers):
+        return "its modifiers are not ctrl, shift, alt or meta"
+    if base in {k.value for k in Keys} or base in KEY_NAME_REPLACEMENTS.values():
         return None
-    return f"The [keys] table names no action {', '.join(unknown)}; ? lists every action id."
+    character = key_to_character(base)
+    if character is not None and character.isprintable() and not character.isspace():
+        return None
+    return "no key has that name"
+
+
+def checked_keymap(keymap: Mapping[str, str]) -> tuple[dict[str, str], str | None]:
+    """The user's keymap with what cannot work left out (ids that are no action, key names no
+    key has: an action bound only to those would be unreachable, so it keeps its own keys),
+    and one sentence saying what was left out, or None."""
+    from soulscope.controls import visible
+
+    kept: dict[str, str] = {}
+    unknown: list[str] = []
+    bad: list[str] = []
+    for action_id, keys in keymap.items():
+        if action_id not in BY_ID:
+            unknown.append(visible(action_id))
+            continue
+        names = [k.strip() for k in keys.split(",") if k.strip()]
+        good = [k for k in names if key_problem(k) is None]
+        bad += [f"{visible(k)!r} for {action_id}" for k in names if k not in good]
+        if good:
+            kept[action_id] = ",".join(good)
+    said = []
+    if unknown:
+        said.append(f"the [keys] table names no action {', '.join(sorted(unknown))}")
+    if bad:
+        said.append(f"no key is called {', '.join(bad)} (an action left without keys keeps its own)")
+    clashes = _clashes(kept)
+    if clashes:
+        said.append(f"{'; '.join(clashes)}: only one of them acts on it")
+    if not said:
+        return kept, None
+    text = "; ".join(said)
+    return kept, f"{text[:1].upper()}{text[1:]}; ? lists every action id and its keys."
+
+
+def _clashes(keymap: Mapping[str, str]) -> list[str]:
+    """Keys the user's keymap gives to two actions of one place (only one of them would ever
+    act): one sentence part each."""
+    holders: dict[tuple[str, str], list[str]] = {}
+    for a in ACTIONS:
+        for key in keymap.get(a.id, a.keys).split(","):
+            holders.setdefault((a.context, key.strip()), []).append(a.id)
+    return [
+        f"'{key}' is given to {' and '.join(ids)}"
+        for (_, key), ids in holders.items()
+        if len(ids) > 1 and any(i in keymap for i in ids)
+    ]
 
 
 def key_table(display: Callable[[str], str]) -> str:

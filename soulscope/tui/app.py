@@ -64,7 +64,7 @@ from soulscope.tui.actions import (
     DIALOG_CONTEXTS,
     Action,
     bindings,
-    keymap_problem,
+    checked_keymap,
 )
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
@@ -150,7 +150,8 @@ class SoulscopeApp(App[None]):
         # Read once, by the CLI entry; the panes read ``app.settings``.
         self.settings = settings if settings is not None else load_settings()
         self.arc_label = arc_label or self.settings.arc_label
-        self.set_keymap(dict(self.settings.keys))
+        keymap, self._keymap_problem = checked_keymap(self.settings.keys)
+        self.set_keymap(keymap)
         self.sidebar_wanted = True  # the user's choice; a narrow window folds the list anyway
         self.cache = SoulCache(world, self.arc_label)
         self.soul: Soul | None = None  # the selected agent's, once parsed
@@ -207,12 +208,12 @@ class SoulscopeApp(App[None]):
         )
 
     def _announce_settings(self) -> None:
-        for problem in (self.settings.problem, keymap_problem(self.settings.keys)):
+        for problem in (self.settings.problem, self._keymap_problem):
             if problem:
                 self.notify(problem[:1].upper() + problem[1:], severity="warning")
 
     def _show_world(self, keep: str | None = None) -> None:
-        self.sub_title = self.world.name
+        self.sub_title = visible(self.world.name)  # (a folder name may hold any byte)
         self._fold_sidebar(self.size.width)
         # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
         focus_now(self.sidebar.list)
@@ -483,6 +484,8 @@ class SoulscopeApp(App[None]):
         worker = get_current_worker()
         with WorldIndex(self.world, self.arc_label) as index:
             fresh, stale = index.scan()
+            for note in index.notes:  # rebuilt, or kept in memory: said, once
+                self.call_from_thread(self.notify, note[:1].upper() + note[1:], severity="warning")
             total, done, failed = len(fresh) + len(stale), len(fresh), 0
             if fresh or not stale:
                 summaries = tuple(e.summary for e in fresh if e.summary is not None)

@@ -37,18 +37,19 @@ class SoulCache:
         self.label = label  # the arc label (None: Becoming, else Evolving position)
         self.max_souls = max_souls
         self._lock = threading.Lock()
-        self._souls: OrderedDict[str, tuple[tuple[int, int], Soul, ArcSummary]] = OrderedDict()
+        self._souls: OrderedDict[str, tuple[tuple[int, ...], Soul, ArcSummary]] = OrderedDict()
         self._arcs: OrderedDict[str, tuple[Soul, Arc, Shown | None]] = OrderedDict()
 
-    def stamp(self, agent_id: str) -> tuple[int, int]:
-        """What tells one version of ``agent_id``'s file from another (mtime, size); raises
+    def stamp(self, agent_id: str) -> tuple[int, ...]:
+        """What tells one version of ``agent_id``'s file from another (its stat); raises
         ``WorldError`` (one sentence) when the file cannot be read."""
         path = self.world.soul_path(agent_id)
         try:
             st = os.stat(path)
         except OSError as exc:
             raise WorldError(f"cannot read {path}: {exc.strerror}") from exc
-        return st.st_mtime_ns, st.st_size
+        # (the change time and inode too: an edit of the same size whose mtime was put back)
+        return st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino
 
     def cached(self, agent_id: str, with_arc: bool = False) -> Soul | None:
         """The soul if it is parsed and its file unchanged (``with_arc``: and its arc computed);
@@ -76,7 +77,7 @@ class SoulCache:
         soul = self.world.read(agent_id)
         return self.keep(agent_id, stamp, soul, summarize(agent_id, soul, self.label))
 
-    def parsed(self, agent_id: str, stamp: tuple[int, int]) -> tuple[Soul, ArcSummary] | None:
+    def parsed(self, agent_id: str, stamp: tuple[int, ...]) -> tuple[Soul, ArcSummary] | None:
         """The soul and summary of that version of the file, if it is parsed; never parses."""
         with self._lock:
             entry = self._souls.get(agent_id)
@@ -86,7 +87,7 @@ class SoulCache:
             return entry[1], entry[2]
 
     def keep(
-        self, agent_id: str, stamp: tuple[int, int], soul: Soul, summary: ArcSummary
+        self, agent_id: str, stamp: tuple[int, ...], soul: Soul, summary: ArcSummary
     ) -> tuple[Soul, ArcSummary]:
         """Keep a soul parsed from the version ``stamp`` of the file; what is kept is returned."""
         with self._lock:

@@ -49,9 +49,9 @@ Run = Callable[..., tuple[int, str, str]]
 def soulscope(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
     """Run the command line in this process: ``(exit status, stdout, stderr)``."""
 
-    def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    def run(*args: str, stdin: str | io.StringIO = "") -> tuple[int, str, str]:
         capsys.readouterr()
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin) if isinstance(stdin, str) else stdin)
         code = main(list(args))
         out, err = capsys.readouterr()
         return code, out, err

@@ -231,8 +231,12 @@ class ChatPane(Pane):
             if id_problem(user):
                 return None
             index = self.index
+            # The user's file is the live world's, also while the dashboard shows the past (a
+            # snapshot is read-only, and a message kept there would be lost with it).
+            world = self.app.world
+            live = getattr(world, "live", world)  # (a WorldAt keeps the world it came from)
             self.distiller = Distiller(
-                self.app.world.root / "users",
+                live.root / "users",
                 user,
                 encoder=index.encoder if index is not None else None,
                 llm=self.llm,
@@ -269,7 +273,15 @@ class ChatPane(Pane):
         prompt = await asyncio.to_thread(session.prepare, question, remembered)
         self._show_citations(prompt.citations)
         if distiller is not None:  # buffered now, distilled after the answer
-            await asyncio.to_thread(distiller.add, "user", question, True)
+            problem = await asyncio.to_thread(distiller.problem)
+            try:
+                if problem is None:
+                    await asyncio.to_thread(distiller.add, "user", question, True)
+            except OSError as exc:
+                problem = f"your message was not kept ({exc.strerror or exc})"
+            if problem is not None:  # answered all the same; said, never silently dropped
+                self.notify(visible(f"{problem[:1].upper()}{problem[1:]}."), severity="error")
+                distiller = None
         stream = Markdown.get_stream(view)
         pieces: list[str] = []
         started = time.monotonic()
