@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 COMMUNITY_DIR = "community"
 FILES = ("posts", "comments", "votes", "follows")
@@ -97,7 +98,7 @@ def _field_problem(name: str, kind: str, value: object) -> str | None:
     return None
 
 
-def _record(line: bytes, kind: type) -> Record | str:
+def _record(line: bytes, kind: Any) -> Record | str:
     """The record on one line, or why it is not one."""
     try:
         obj = json.loads(line)
@@ -118,7 +119,7 @@ def _record(line: bytes, kind: type) -> Record | str:
     return kind(**{k: obj[k] for k in kind.__slots__})
 
 
-def _read(path: Path, kind: type, problems: list[str]) -> Iterator:
+def _read(path: Path, kind: Any, problems: list[str]) -> Iterator:
     try:
         # O_NONBLOCK: a FIFO in its place would block the read forever; it is no store.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
@@ -165,8 +166,10 @@ class Community:
     def load(cls, root: Path) -> Community:
         folder = root / COMMUNITY_DIR
         problems: list[str] = []
-        records = [tuple(_read(folder / f"{name}.jsonl", _KINDS[name], problems)) for name in FILES]
-        return cls(*records, problems=tuple(problems))
+        posts, comments, votes, follows = (
+            tuple(_read(folder / f"{name}.jsonl", _KINDS[name], problems)) for name in FILES
+        )
+        return cls(posts, comments, votes, follows, problems=tuple(problems))
 
     @cached_property
     def by_id(self) -> dict[int, Post]:
