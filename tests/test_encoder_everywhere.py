@@ -18,7 +18,7 @@ import pytest
 
 from soulscope.config import load_settings
 from soulscope.recall import semantic
-from soulscope.recall.semantic import load_encoder
+from soulscope.recall.encoders import load_encoder
 from tests.conftest import ROOT
 from tests.embedding_server import EmbeddingServer
 

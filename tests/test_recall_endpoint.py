@@ -12,15 +12,10 @@ import pytest
 
 from soulscope.config import load_settings
 from soulscope.recall.chunks import chunk_soul
+from soulscope.recall.encoders import load_encoder
 from soulscope.recall.endpoint import EmbeddingEndpoint, EndpointEncoder
 from soulscope.recall.hybrid import RecallIndex
-from soulscope.recall.semantic import (
-    EmbeddingCache,
-    EncoderError,
-    embed,
-    load_encoder,
-    text_digest,
-)
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed, text_digest
 from soulscope.world import World
 from tests.embedding_server import EmbeddingServer
 from tests.test_cli_recall import run

@@ -36,8 +36,9 @@ from soulscope.config import Settings
 from soulscope.llm import LLM, Endpoint, LLMError
 from soulscope.recall.catchup import Catchup, Readiness, Status, log_path, readiness
 from soulscope.recall.chunks import Chunk
+from soulscope.recall.encoders import encoder_name, load_encoder
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, EncoderError, encoder_name, load_encoder
+from soulscope.recall.semantic import EmbeddingCache, EncoderError
 from soulscope.world import World, WorldError, check_id
 
 

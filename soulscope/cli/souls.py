@@ -239,7 +239,8 @@ def print_chapters(args: argparse.Namespace, soul: Soul, statements: Arc) -> int
 def semantic_arc(statements: Arc, settings: Settings) -> list[float]:
     """Shift magnitudes from the configured encoder, and the arc's turning points and chapters
     judged by meaning (the encoder is loaded here only: ``becoming`` stays light)."""
-    from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed, load_encoder
+    from soulscope.recall.encoders import load_encoder
+    from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed
     from soulscope.soul.chapters import outline
     from soulscope.soul.trajectory import drift
 

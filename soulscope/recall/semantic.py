@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from soulscope.atomic import write_atomic
-from soulscope.config import Settings, cache_dir
+from soulscope.config import cache_dir
 from soulscope.errors import SoulscopeError
 from soulscope.soul.model import UNDECODED
 
@@ -196,43 +196,10 @@ class MiniLM:
         return vectors
 
 
-_encoders: dict[tuple[object, ...], Encoder] = {}
-_encoders_lock = threading.Lock()
-
-
 def readable(text: str) -> str:
     """``text`` as a model can read it: an undecodable byte of a soul file or of a typed line
     (a lone surrogate, which tokenizers and JSON requests refuse) becomes U+FFFD."""
     return UNDECODED.sub("\ufffd", text) if not text.isascii() else text
-
-
-def load_encoder(settings: Settings) -> Encoder:
-    """The configured encoder: the ``[embeddings]`` endpoint when it has a base URL, else MiniLM.
-
-    Every face that embeds (search, ask, chat, the Chat tab, semantic drift, distillation) gets its
-    encoder here, so ``[embeddings]`` is honoured everywhere; one encoder per configuration is
-    shared by the process, so the dashboard loads the model once for all its tabs.
-    """
-    from soulscope.recall.endpoint import EmbeddingEndpoint, EndpointEncoder
-
-    endpoint = EmbeddingEndpoint.from_settings(settings)
-    key: tuple[object, ...] = (endpoint,) if endpoint else ("local", settings.embed_device)
-    with _encoders_lock:  # two workers asking at once load one model
-        encoder = _encoders.get(key)
-        if encoder is None:
-            encoder = (
-                EndpointEncoder(endpoint) if endpoint else MiniLM(device=settings.embed_device)
-            )
-            _encoders[key] = encoder
-    return encoder
-
-
-def encoder_name(settings: Settings) -> str:
-    """The name the configured encoder's vectors are cached under, without loading it."""
-    from soulscope.recall.endpoint import EmbeddingEndpoint
-
-    endpoint = EmbeddingEndpoint.from_settings(settings)
-    return endpoint.cache_name if endpoint else LOCAL_NAME
 
 
 def text_digest(text: str) -> bytes:

@@ -299,7 +299,8 @@ class BecomingPane(Pane):
 
     @work(thread=True, exclusive=True, group="drift", exit_on_error=False)
     def _semantic(self, agent_id: str | None, statements: Arc) -> None:
-        from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed, load_encoder
+        from soulscope.recall.encoders import load_encoder
+        from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed
         from soulscope.soul.chapters import outline
         from soulscope.soul.trajectory import drift
 

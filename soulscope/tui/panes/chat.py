@@ -35,8 +35,9 @@ from soulscope.chat.session import ChatSession, Citation, offline_answer
 from soulscope.config import Settings
 from soulscope.controls import visible
 from soulscope.llm import LLM, Endpoint, LLMError
+from soulscope.recall.encoders import load_encoder
 from soulscope.recall.hybrid import RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, EncoderError, load_encoder
+from soulscope.recall.semantic import EmbeddingCache, EncoderError
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
