@@ -15,10 +15,12 @@ test:
 	@.venv/bin/python -m pytest -q; tests=$$?; scripts/check-wheel; wheel=$$?; \
 	[ $$tests -eq 0 ] && [ $$wheel -eq 0 ]
 
-# ruff and mypy at the versions pinned in pyproject.toml; mypy against a baseline that only shrinks.
+# ruff (lint and format) and mypy at the versions pinned in pyproject.toml; mypy against a
+# baseline that only shrinks.
 lint:
 	@scripts/setup test
 	.venv/bin/ruff check soulscope tests bench scripts/gen-docs scripts/mypy-baseline
+	.venv/bin/ruff format --check soulscope tests bench
 	.venv/bin/python scripts/mypy-baseline
 
 bench:

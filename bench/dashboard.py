@@ -221,7 +221,10 @@ async def history_keys(world: World, agent: str) -> dict[str, list[Sample]]:
             started = (time.perf_counter(), time.process_time())
             out["cursor"].append(
                 await press_to_paint(
-                    app, painted, "right_square_bracket", "]",
+                    app,
+                    painted,
+                    "right_square_bracket",
+                    "]",
                     lambda r=row: pane.table.cursor_row != r,
                 )
             )

@@ -149,7 +149,9 @@ def main() -> int:
                           len(texts), world))  # fmt: skip
         assert cpu.texts_encoded == before, "the cached pass must not call the model"
 
-    header = f"{'path':<26} | {'device':<26} | {'texts':>5} | {'seconds':>7} | {'texts/s':>8} | world"
+    header = (
+        f"{'path':<26} | {'device':<26} | {'texts':>5} | {'seconds':>7} | {'texts/s':>8} | world"
+    )
     print(header)
     print("-" * len(header))
     for label, device, n, seconds, total in rows:

@@ -196,8 +196,10 @@ def main() -> int:
         print(f"target: 100 agents, one frame < {TARGET_S:g} s: {target:.3f} s ({verdict})")
         for r in rows[1:]:
             verdict = "met" if r["x floor"] <= TARGET_X_FLOOR else "MISSED"
-            print(f"target: {r['scenario']} within {TARGET_X_FLOOR:g}x of the floor: "
-                  f"{r['x floor']:.2f}x ({verdict})")
+            print(
+                f"target: {r['scenario']} within {TARGET_X_FLOOR:g}x of the floor: "
+                f"{r['x floor']:.2f}x ({verdict})"
+            )
         print()
         if "--no-llm" not in sys.argv:
             print(

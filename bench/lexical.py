@@ -86,9 +86,15 @@ def main() -> int:
             f"{warm / agents[0]:>14.2f}{warm / agents[1]:>14.2f}"
         )
     cold, warm = rows[-1][1]
-    print(f"target: cold search within 4x cold agents: {'ok' if cold <= 4 * agents[0] else 'MISSED'}")
-    print(f"target: warm search within 2x cold agents: {'ok' if warm <= 2 * agents[0] else 'MISSED'}")
-    print(f"target: warm search within 2x warm agents: {'ok' if warm <= 2 * agents[1] else 'MISSED'}")
+    print(
+        f"target: cold search within 4x cold agents: {'ok' if cold <= 4 * agents[0] else 'MISSED'}"
+    )
+    print(
+        f"target: warm search within 2x cold agents: {'ok' if warm <= 2 * agents[0] else 'MISSED'}"
+    )
+    print(
+        f"target: warm search within 2x warm agents: {'ok' if warm <= 2 * agents[1] else 'MISSED'}"
+    )
     return 0
 
 

@@ -69,7 +69,10 @@ def main() -> int:
         ("parse (bytes in memory)", timed(parse_only)),
         ("read + parse (whole corpus)", timed(read_parse)),
         # frames are built when asked for: this is what a reader of every frame pays
-        ("read + parse + every frame", timed(lambda: [list(parse(p.read_bytes()).frames) for p in paths])),
+        (
+            "read + parse + every frame",
+            timed(lambda: [list(parse(p.read_bytes()).frames) for p in paths]),
+        ),
         (
             "read + parse + Becoming arcs",
             timed(lambda: [arc(parse(p.read_bytes())) for p in paths]),

@@ -76,7 +76,9 @@ def main() -> int:
         memory.mkdir()
         souls = sorted((Path(args.corpus) / "memory").glob("*.md"))
         if args.files:
-            souls = sorted({*souls[: args.files - 1], Path(args.corpus) / "memory/zion-coder-06.md"})
+            souls = sorted(
+                {*souls[: args.files - 1], Path(args.corpus) / "memory/zion-coder-06.md"}
+            )
         for copy in range(args.copies):
             for soul in souls:
                 shutil.copy(soul, memory / f"{soul.stem}-c{copy}.md")

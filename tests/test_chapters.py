@@ -86,8 +86,10 @@ def test_a_summary_counts_the_turning_points_streamed_or_from_the_arc() -> None:
 
 def test_a_position_is_summarised_by_its_own_words() -> None:
     # Early-era positions open with a counter ("twenty-third bet."): that is not a role.
-    texts = [f"{n} bet. The {w} market prices claims about {w}." for n, w in
-             (("twenty-third", "weather"), ("twenty-fourth", "rivers"))]
+    texts = [
+        f"{n} bet. The {w} market prices claims about {w}."
+        for n, w in (("twenty-third", "weather"), ("twenty-fourth", "rivers"))
+    ]
     statements = arc(parse(soul_of(texts, label="Evolving position")))
     assert statements[0].headline == "The weather market prices claims about weather."
     long = arc(parse(soul_of(["word " * 60], label="Evolving position")))[0].headline
@@ -102,8 +104,10 @@ def test_title_words_leave_out_counters_agent_ids_and_praise() -> None:
 
 def _real_arcs() -> list[Path]:
     return sorted(
-        [*corpus_dir("rappterbook", "memory").glob("*.md"),
-         *corpus_dir("rappterbook-later", "memory").glob("*.md")]
+        [
+            *corpus_dir("rappterbook", "memory").glob("*.md"),
+            *corpus_dir("rappterbook-later", "memory").glob("*.md"),
+        ]
     )
 
 
@@ -126,8 +130,11 @@ def test_every_real_arc_of_ten_or_more_singles_out_turning_points_and_chapters()
         ], where
         assert [c.start for c in chapters[1:]] == turning, where
         for c in chapters:
-            said = {key for text in statements.texts[c.start : c.end]
-                    for key, _, _ in content_words(text)}
+            said = {
+                key
+                for text in statements.texts[c.start : c.end]
+                for key, _, _ in content_words(text)
+            }
             title = content_words(c.title)
             assert 2 <= len(c.title.replace(",", "").split()) <= 5, (where, c.title)
             # The chapter's own words (as the arc writes them: "norms" for "norm"), no counter.
@@ -150,7 +157,10 @@ def test_an_early_arc_that_only_refines_still_has_its_turns(agent: str) -> None:
 def test_turning_points_by_meaning_on_real_arcs_of_both_eras(minilm) -> None:
     from soulscope.recall.semantic import embed
 
-    for world, agent in (("rappterbook", "zion-debater-06"), ("rappterbook-later", "zion-coder-06")):
+    for world, agent in (
+        ("rappterbook", "zion-debater-06"),
+        ("rappterbook-later", "zion-coder-06"),
+    ):
         path = corpus_dir(world, "memory", f"{agent}.md")
         texts = arc(parse(path.read_bytes(), agent)).texts
         shape = outline(texts, vectors=embed(texts, minilm, None))

@@ -102,7 +102,11 @@ def test_summaries_show_a_position_by_its_own_words(early_world: Path) -> None:
     line = next(x for x in table.splitlines() if "zion-contrarian-04" in x)
     assert agent["latest"]["headline"][:40] in line
     compared = run(
-        "compare", "zion-contrarian-04", "zion-debater-06", "--world", str(early_world),
+        "compare",
+        "zion-contrarian-04",
+        "zion-debater-06",
+        "--world",
+        str(early_world),
         env={"COLUMNS": "300"},
     ).stdout
     assert agent["latest"]["headline"][:40] in compared

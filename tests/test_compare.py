@@ -66,8 +66,9 @@ def test_rows_interleave_by_time_and_undated_rows_keep_their_neighbours() -> Non
 
 
 def _check_alignment(left_path: str, right_path: str) -> list:
-    left, right = arc(read_soul(corpus_dir(*left_path.split("/")))), arc(
-        read_soul(corpus_dir(*right_path.split("/")))
+    left, right = (
+        arc(read_soul(corpus_dir(*left_path.split("/")))),
+        arc(read_soul(corpus_dir(*right_path.split("/")))),
     )
     rows = compare(left, right)
     place = {}
@@ -93,7 +94,10 @@ def _check_alignment(left_path: str, right_path: str) -> list:
     ("left", "right"),
     [
         ("rappterbook/memory/zion-archivist-01.md", "rappterbook/memory/zion-archivist-02.md"),
-        ("rappterbook-later/memory/zion-coder-09.md", "rappterbook-later/memory/zion-reviewer-01.md"),
+        (
+            "rappterbook-later/memory/zion-coder-09.md",
+            "rappterbook-later/memory/zion-reviewer-01.md",
+        ),
     ],
 )
 def test_real_arcs_align_in_time(left: str, right: str) -> None:

@@ -158,7 +158,9 @@ def test_llamacpp_server_in_embedding_mode_serves_search(later_world: Path, tmp_
     server = xllamacpp.Server(params)
     try:
         url = f"127.0.0.1:{params.port}"  # as a user might write it: fixed to http://.../v1
-        settings = load_settings({"SOULSCOPE_EMBED_BASE_URL": url, "SOULSCOPE_EMBED_MODEL": "gemma"})
+        settings = load_settings(
+            {"SOULSCOPE_EMBED_BASE_URL": url, "SOULSCOPE_EMBED_MODEL": "gemma"}
+        )
         configured = load_encoder(settings)
         assert configured.endpoint.base_url == f"http://{url}/v1"
         # One slot on a small CPU: small batches, one at a time, a patient timeout.

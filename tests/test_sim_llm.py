@@ -160,7 +160,9 @@ def test_json_that_python_refuses_makes_one_agent_lurk_not_the_frame_fail(world:
     deep = '{"actions": ' + "[" * 3000 + "]" * 3000 + "}"
 
     def behaviour(agent: str, body: dict) -> tuple[int, str]:
-        return 200, {"zion-coder-01": huge, "zion-debater-03": deep}.get(agent) or valid_answer(body)
+        return 200, {"zion-coder-01": huge, "zion-debater-03": deep}.get(agent) or valid_answer(
+            body
+        )
 
     with OpenAIServer(answer=behaviour, models=("m",)) as server:
         result = run_frames(world, brain(server.base_url))[0]

@@ -210,8 +210,7 @@ def mention_text(found: Mention) -> str:
     if dated:
         out.append(f"tied with {len(dated)} (their headings cannot tell which came first):")
         out.extend(
-            f"  {u.agent_id}, frame {u.label or '—'}, {u.moment.text}, line {u.line}"
-            for u in dated
+            f"  {u.agent_id}, frame {u.label or '—'}, {u.moment.text}, line {u.line}" for u in dated
         )
     if undated:
         out.append(

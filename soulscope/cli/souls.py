@@ -218,8 +218,10 @@ def print_chapters(args: argparse.Namespace, soul: Soul, statements: Arc) -> int
             (
                 c.number,
                 span(f"#{c.start + 1}", f"#{c.end}"),
-                span(first.frame_label if first.number is not None else None,
-                     last.frame_label if last.number is not None else None),
+                span(
+                    first.frame_label if first.number is not None else None,
+                    last.frame_label if last.number is not None else None,
+                ),
                 span(first.date, last.date),
                 len(c),
                 c.title,

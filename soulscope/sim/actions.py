@@ -206,7 +206,11 @@ KINDS: dict[str, ActionKind] = {
     for k in (
         ActionKind(
             "post",
-            {"channel": {"type": "string"}, "title": {"type": "string"}, "body": {"type": "string"}},
+            {
+                "channel": {"type": "string"},
+                "title": {"type": "string"},
+                "body": {"type": "string"},
+            },
             _check_post,
             _post,
             "post only in your channels ({channels})",

@@ -222,4 +222,3 @@ def encode(root: Path, records: Iterable[Record]) -> dict[Path, bytes]:
         by_file.setdefault(name, []).append(record_line(r))
     files = paths(root)
     return {files[name]: b"".join(lines) for name, lines in by_file.items()}
-

@@ -238,8 +238,10 @@ def _tfidf(words: Words) -> tuple[object, object, object]:
     import numpy as np
 
     n = len(words)
-    entries = np.frombuffer(words.entries, dtype=np.int64) if len(words.entries) else np.zeros(
-        0, np.int64
+    entries = (
+        np.frombuffer(words.entries, dtype=np.int64)
+        if len(words.entries)
+        else np.zeros(0, np.int64)
     )
     ends = np.frombuffer(words.ends, dtype=np.int64) if n else np.zeros(0, np.int64)
     rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(np.concatenate(([0], ends))))
@@ -273,9 +275,7 @@ def _band_lexical(words: Words, width: int) -> list:
             at = np.searchsorted(keys, shifted)
             at = np.minimum(at, len(keys) - 1)
             hit = keys[at] == shifted
-            g += np.bincount(
-                stmt[at[hit]], weights[at[hit]] * weights[later][hit], minlength=n
-            )
+            g += np.bincount(stmt[at[hit]], weights[at[hit]] * weights[later][hit], minlength=n)
         band.append(g)
     return band
 
@@ -482,9 +482,7 @@ def outline(
         moves, places = array("d", bytes(8 * n)), []
     else:
         width = 2 * WINDOW
-        band = (
-            _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
-        )
+        band = _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
         measured = moves_from_band(band, n)
         places = turning_points(measured)
         moves = array("d", measured.round(3).tolist())

@@ -53,6 +53,7 @@ _COUNTER_PREFIX = re.compile(
     re.I,
 )
 
+
 def strip_counters(text: str) -> str:
     """The statement without leading counting sentences ("twenty-eighth bet. ...")."""
     out = text.strip().strip("*_ ")
@@ -61,5 +62,3 @@ def strip_counters(text: str) -> str:
         if not m or m.end() >= len(out):
             return out
         out = out[m.end() :]
-
-

@@ -55,7 +55,9 @@ def find_frame(soul: Soul, spec: str) -> FrameLookup:
     number = _NUMBER.match(spec)
     if number is None:
         return FrameLookup(
-            spec, (), None,
+            spec,
+            (),
+            None,
             f"'{spec}' is not a frame number, label, date or position (#K).",
         )
     return _nearest_number(spec, int(number.group(1)), frames, who)
@@ -70,7 +72,9 @@ def _by_position(spec: str, frames: tuple[Frame, ...], who: str) -> FrameLookup:
         return FrameLookup(spec, (frames[k - 1],))
     nearest = frames[0] if k < 1 else frames[-1]
     return FrameLookup(
-        spec, (), nearest,
+        spec,
+        (),
+        nearest,
         f"{who} has {len(frames)} frames, so no #{k}; the nearest is {describe(nearest)}.",
     )
 
@@ -89,7 +93,9 @@ def _by_date(spec: str, date: re.Match[str], frames: tuple[Frame, ...], who: str
         return FrameLookup(spec, (), None, f"No frame of {who} is dated {spec}.")
     nearest = min(dated, key=lambda fm: abs((fm[1] - wanted).total_seconds()))[0]
     return FrameLookup(
-        spec, (), nearest,
+        spec,
+        (),
+        nearest,
         f"No frame of {who} is dated {spec}; the nearest is {describe(nearest)}.",
     )
 
@@ -108,12 +114,16 @@ def _nearest_number(spec: str, n: int, frames: tuple[Frame, ...], who: str) -> F
     if numbered:
         nearest = min(numbered, key=lambda f: abs((f.number or 0) - n))
         return FrameLookup(
-            spec, (), nearest,
+            spec,
+            (),
+            nearest,
             f"{who} has no frame {spec}; the nearest is {describe(nearest)}.",
         )
     # Early-era files number no frame: the nearest is the n-th one in the file.
     nearest = frames[min(max(n, 1), len(frames)) - 1]
     return FrameLookup(
-        spec, (), nearest,
+        spec,
+        (),
+        nearest,
         f"{who} numbers no frame; the nearest to {spec} is {describe(nearest)}.",
     )

@@ -59,9 +59,7 @@ def frame_label(number: int | None, suffix: str, date: str | None) -> str | None
     return date
 
 
-def frame_name(
-    number: int | None, suffix: str, date: str | None, time: str | None
-) -> str | None:
+def frame_name(number: int | None, suffix: str, date: str | None, time: str | None) -> str | None:
     """How a citation names a frame: its label, with the time of day for an unnumbered frame
     (``2026-03-15 02:10``: one day holds many frames of the early era)."""
     label = frame_label(number, suffix, date)
@@ -203,7 +201,9 @@ class FrameColumns:
         two headings are the same when their bytes are)."""
         start, end = self.starts[i], self.ends[i]
         cut = self.data.find(b"\n", start, end)
-        return self.data[start + 3 : end if cut < 0 else cut].decode("utf-8", ENCODING_ERRORS).strip()
+        return (
+            self.data[start + 3 : end if cut < 0 else cut].decode("utf-8", ENCODING_ERRORS).strip()
+        )
 
     def heading(self, i: int) -> str:
         """Frame ``i``'s ``Frame.heading``."""

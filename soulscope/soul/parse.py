@@ -121,11 +121,15 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
         if date:
             when = (date, time or "")
             if prev_when is not None:
-                a, b_ = (when, prev_when) if (when[1] and prev_when[1]) else (when[:1], prev_when[:1])
+                a, b_ = (
+                    (when, prev_when) if (when[1] and prev_when[1]) else (when[:1], prev_when[:1])
+                )
                 if a < b_:
                     reversed_ = True
                     shown = f"{date} {time}" if time else date
-                    problems.append(Problem(line, "time", f"dated {shown}, before the frame above it"))
+                    problems.append(
+                        Problem(line, "time", f"dated {shown}, before the frame above it")
+                    )
             prev_when = when
         keys.append(hash(" ".join(heading.split())))
         columns.starts.append(start)

@@ -37,14 +37,17 @@ def chunks(items: Sequence[Any], kind: str, name: str = "") -> Iterator[Piece]:
 def soul_pieces(soul: Soul) -> Iterator[Piece]:
     """``soul`` as pieces, each a small value to pickle, in the order ``SoulPieces`` takes them."""
     columns = soul.frames.columns
-    yield "soul", (
-        soul.preamble,
-        soul.sections,
-        soul.name,
-        soul.identity,
-        soul.agent_id,
-        soul.section_places,
-        columns.build,
+    yield (
+        "soul",
+        (
+            soul.preamble,
+            soul.sections,
+            soul.name,
+            soul.identity,
+            soul.agent_id,
+            soul.section_places,
+            columns.build,
+        ),
     )
     for name in _ARRAYS:
         yield "array", (name, getattr(columns, name).tobytes())
@@ -147,8 +150,11 @@ class ArcPieces:
         statements.turns = {i: (y, z) for i, y, z in self._lists.get("turns", [])}
         statements.mismatches = set(self._lists.get("mismatches", []))
         statements.titles = dict(self._lists.get("titles", []))
-        if not len(statements.lines) == len(statements.kinds) == len(statements.texts) == len(
-            statements.roles
+        if (
+            not len(statements.lines)
+            == len(statements.kinds)
+            == len(statements.texts)
+            == len(statements.roles)
         ):
             raise ValueError("the arc's pieces do not agree on its length")
         moves = array("d")

@@ -107,6 +107,7 @@ MAX_FRAMES_AT_ONCE = 1000
 # A file at least this big is shown as text while it is parsed (parsing 20 MB takes seconds).
 EARLY_TEXT_BYTES = 1_000_000
 
+
 def _array(data: bytes) -> array:
     """The ints (``array("q")``) that ``data`` holds."""
     numbers = array("q")
@@ -169,9 +170,7 @@ class SoulscopeApp(App[None]):
         yield Header()
         with Horizontal(id="main"):
             yield AgentList(self.world.agents(), self._names())
-            yield TabbedPanes(
-                ((p.TAB_ID, p.TAB_TITLE, p()) for p in PANES), id="tabs"
-            )
+            yield TabbedPanes(((p.TAB_ID, p.TAB_TITLE, p()) for p in PANES), id="tabs")
         yield FrameBar()
         yield KeyFooter()
 
@@ -218,9 +217,7 @@ class SoulscopeApp(App[None]):
         # Focus the list, not the filter box, so that keys act at once ("q", "]", "j"...).
         focus_now(self.sidebar.list)
         if not self.world.agents():
-            self.notify(
-                f"No soul files in {self.world.memory_dir}.", severity="warning"
-            )
+            self.notify(f"No soul files in {self.world.memory_dir}.", severity="warning")
             return
         # Parsing starts once the window is painted, so that it never delays the first paint.
         self.call_after_refresh(self._start, keep)
@@ -290,9 +287,7 @@ class SoulscopeApp(App[None]):
         elif 0 <= value < len(soul.frames):
             pane.show_frame(value)
         else:
-            self.notify(
-                f"{soul.agent_id} has no frame #{value + 1}.", severity="warning"
-            )
+            self.notify(f"{soul.agent_id} has no frame #{value + 1}.", severity="warning")
 
     def reload_world(self) -> None:
         """Read the world again from disk (after a frame was run, or files changed).
@@ -546,8 +541,9 @@ class SoulscopeApp(App[None]):
 
         path = record(error, f"worker {event.worker.name or event.worker.group}")
         self.notify(
-            visible(f"soulscope hit a bug ({type(error).__name__}: {error}); "
-                    f"the traceback is in {path}"),
+            visible(
+                f"soulscope hit a bug ({type(error).__name__}: {error}); the traceback is in {path}"
+            ),
             severity="error",
             timeout=30,
         )
@@ -569,8 +565,12 @@ class SoulscopeApp(App[None]):
     def help_rows(self) -> Iterable[tuple[str, str, str, str]]:
         """(where, keys, what it does, action id) for every action of the registry."""
         for action in ACTIONS:
-            yield (CONTEXTS[action.context], " ".join(self.keys_of(action)), action.description,
-                   action.id)
+            yield (
+                CONTEXTS[action.context],
+                " ".join(self.keys_of(action)),
+                action.description,
+                action.id,
+            )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The keys handled as they arrive (those that move the focus) act on the main screen
@@ -589,7 +589,9 @@ class SoulscopeApp(App[None]):
         """Fold the agent list away, or bring it back (it folds by itself in a narrow window)."""
         self.sidebar_wanted = not self.sidebar.display
         self.sidebar.display = self.sidebar_wanted
-        if not self.sidebar_wanted and (self.focused is None or self.sidebar in self.focused.ancestors):
+        if not self.sidebar_wanted and (
+            self.focused is None or self.sidebar in self.focused.ancestors
+        ):
             self.active_pane.focus_content()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -704,9 +706,7 @@ class SoulscopeApp(App[None]):
             )
             return
         if self.world.only is not None:
-            self.notify(
-                "A single soul file has no world to advance.", severity="warning"
-            )
+            self.notify("A single soul file has no world to advance.", severity="warning")
             return
         if not self.query_one(FrameBar).advance(self.world.root, steps):
             self.notify("Frames are already running; they land one at a time.")
@@ -790,7 +790,9 @@ class SoulscopeApp(App[None]):
         yield from super().get_system_commands(screen)
         for action in ACTIONS:
             # A dialog's actions are offered while that dialog is open.
-            if not action.palette or (action.context in DIALOG_CONTEXTS and screen.id != action.context):
+            if not action.palette or (
+                action.context in DIALOG_CONTEXTS and screen.id != action.context
+            ):
                 continue
             keys = " or ".join(self.keys_of(action))
             where = CONTEXTS[action.context]

@@ -103,8 +103,16 @@ class SoulLoader:
         self._closed = False
         self._proc = subprocess.Popen(
             # (-P: the working folder, which may hold another soulscope, is not on its path)
-            [sys.executable, "-P", "-m", "soulscope.tui.loader", agent_id, label or "", str(length),
-             "1" if send_soul else ""],
+            [
+                sys.executable,
+                "-P",
+                "-m",
+                "soulscope.tui.loader",
+                agent_id,
+                label or "",
+                str(length),
+                "1" if send_soul else "",
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

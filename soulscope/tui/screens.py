@@ -76,7 +76,6 @@ class PromptScreen(ModalScreen[str | None]):
         self.dismiss(event.value.strip() or None)
 
 
-
 class PickScreen(ModalScreen[str | None]):
     """Pick one of many (agents, problems): type to narrow, enter picks; dismissed with its id."""
 
@@ -116,4 +115,3 @@ class PickScreen(ModalScreen[str | None]):
     def action_move(self, action: str) -> None:
         """Up and down move the list's cursor while the filter keeps the focus."""
         getattr(self.query_one(VirtualList), f"action_{action}")()
-

@@ -136,9 +136,7 @@ def test_sigkill_at_random_moments(template: Path, tmp_path: Path) -> None:
     span = time.perf_counter() - t
     rng = random.Random(SEED + 2)
     for i in range(TIMED_KILLS):
-        run_fault(
-            copy(template, tmp_path / f"time{i}"), {"do": "none"}, delay=rng.uniform(0, span)
-        )
+        run_fault(copy(template, tmp_path / f"time{i}"), {"do": "none"}, delay=rng.uniform(0, span))
 
 
 def pause(world: Path, label: str) -> subprocess.Popen[str]:
@@ -180,9 +178,7 @@ def test_killed_runs_say_what_the_next_run_did(
     check_after_rerun(world, rerun, True)
 
 
-def test_a_rollback_never_cuts_a_file_edited_after_the_kill(
-    template: Path, tmp_path: Path
-) -> None:
+def test_a_rollback_never_cuts_a_file_edited_after_the_kill(template: Path, tmp_path: Path) -> None:
     world = copy(template, tmp_path / "edit")
     proc = pause(world, "after append_")  # the first soul file has its frame 2 entry
     proc.send_signal(signal.SIGKILL)

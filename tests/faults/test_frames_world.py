@@ -266,7 +266,16 @@ def test_the_frame_table_has_one_heading_per_value(world: Path) -> None:
     [header] = [ln for ln in lines if "┃" in ln]
     rows = [cells(ln, "│") for ln in lines if "│" in ln]
     headings = cells(header, "┃")
-    assert headings == ["frame", "date", "agents", "posts", "comments", "votes", "follows", "commit"]
+    assert headings == [
+        "frame",
+        "date",
+        "agents",
+        "posts",
+        "comments",
+        "votes",
+        "follows",
+        "commit",
+    ]
     assert len(rows) == 2 and all(len(r) == len(headings) for r in rows)
     data = json.loads(run("frame", "--world", str(world), "--json").stdout)
     assert rows[1][headings.index("date")] == "2026-03-03" != data[0]["date"]

@@ -36,9 +36,7 @@ def big_world(root: Path, frames: int = 13_000) -> Path:
     memory.mkdir(parents=True)
     (memory / "a-small.md").write_text(soul_header("a-small") + "".join(frame_entries(3)))
     big = memory / "big.md"
-    big.write_bytes(
-        (soul_header("big") + "".join(frame_entries(frames))).encode() + ODD
-    )
+    big.write_bytes((soul_header("big") + "".join(frame_entries(frames))).encode() + ODD)
     return big
 
 
@@ -202,8 +200,9 @@ async def test_a_loading_process_killed_mid_load_is_one_line_of_notification(
             os.kill(pid, signal.SIGKILL)
         await settle(pilot)
         messages = [n.message for n in app._notifications]
-        assert f"{big} could not be parsed: the process that parses it stopped (exit status -9)" in (
-            messages
+        assert (
+            f"{big} could not be parsed: the process that parses it stopped (exit status -9)"
+            in (messages)
         )
         assert app.soul is None
 

@@ -281,7 +281,9 @@ async def test_early_corpus_parses_whole_world_and_sorts_by_frames(early_world: 
         app.select_agent(first)
         await pilot.press("2")
         # The early era's arc label is "Evolving position".
-        assert app.query_one("#arc", VirtualTable).row_count == app.sidebar.summaries[first].statements
+        assert (
+            app.query_one("#arc", VirtualTable).row_count == app.sidebar.summaries[first].statements
+        )
 
 
 async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:

@@ -59,9 +59,11 @@ def test_long_lines_are_found_with_their_lengths(data: bytes) -> None:
 
 def test_a_big_file_wraps_as_its_decoded_text_does_at_any_width() -> None:
     data = (
-        b"short\n" + b"a line of words that is long enough to wrap at forty columns or so\n" * 3
+        b"short\n"
+        + b"a line of words that is long enough to wrap at forty columns or so\n" * 3
         + "an em dash \u2014 and a wide \u4e16\u754c line that wraps too, later on\n".encode()
-        + b"\xff" * 90 + b"\n"
+        + b"\xff" * 90
+        + b"\n"
     ) * 50
     lines = FileLines(data, line_bounds(data))
     for width in (10, 24, 40, 80):

@@ -77,7 +77,12 @@ async def test_help_then_escape_gives_the_keys_back_to_the_list(small_world: Wor
 
 
 async def test_enter_in_the_problems_list_leaves_the_keys_in_the_soul_text(tmp_path: Path) -> None:
-    dup = soul("Dee", "dee-04", "Coder", [frame(1, "2026-03-01", "a", "b"), frame(1, "2026-03-01", "a", "b")])
+    dup = soul(
+        "Dee",
+        "dee-04",
+        "Coder",
+        [frame(1, "2026-03-01", "a", "b"), frame(1, "2026-03-01", "a", "b")],
+    )
     app = SoulscopeApp(World.open(write_world(tmp_path / "w", {"dee-04": dup})))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -182,9 +187,7 @@ async def test_turning_point_keys_marks_bands_and_shifts_only(tmp_path: Path) ->
         # The rows are banded by chapter: every row of a chapter alike, the next one not.
         styles = [table.row_style(i) for i in range(len(texts))]
         assert len(set(styles[:5])) == 1 and styles[4] != styles[5] and styles[5] == styles[9]
-        assert "2 turning points ◆ · 3 chapters" in str(
-            app.query_one("#arc-summary").render()
-        )
+        assert "2 turning points ◆ · 3 chapters" in str(app.query_one("#arc-summary").render())
         await pilot.press("right_curly_bracket")
         assert table.cursor_row == 10
         await pilot.press("right_curly_bracket")  # none after the last: it stays
@@ -214,7 +217,9 @@ async def test_m_judges_turning_points_by_meaning_and_leaves_the_cached_arc_alon
         await pilot.press("m")  # loads the embedding model (once)
         await settle(pilot)
         summary = str(app.query_one("#arc-summary").render())
-        assert "(by meaning)" in summary and "semantic" in str(app.query_one("#drift-title").render())
+        assert "(by meaning)" in summary and "semantic" in str(
+            app.query_one("#drift-title").render()
+        )
         # Three subjects apart in meaning as in words: the turns stay where they begin.
         assert pane.statements.turning_positions() == [5, 10]
         assert pane.statements is not cached and app.cache.arc("di-04", app.soul) is cached
@@ -288,7 +293,9 @@ async def test_palette_holds_every_action_and_help_lists_no_class_names(small_wo
         rows = list(app.help_rows())
         wheres = {r[0] for r in rows}
         assert wheres <= set(CONTEXTS.values())
-        assert not any(name in " ".join(map(str, rows)) for name in ("VirtualList", "SoulText", "Pane"))
+        assert not any(
+            name in " ".join(map(str, rows)) for name in ("VirtualList", "SoulText", "Pane")
+        )
         # Running a tab's action from the palette shows that tab and acts there.
         await app.run_registered(BY_ID["history.layout"])
         await settle(pilot)
@@ -297,7 +304,9 @@ async def test_palette_holds_every_action_and_help_lists_no_class_names(small_wo
 
 async def test_keymap_from_the_config_file(small_world: World, tmp_path: Path, monkeypatch) -> None:
     config = tmp_path / "config.toml"
-    config.write_text('[keys]\n"app.next_frame" = ["l", "right_square_bracket"]\n"app.nope" = "z"\n')
+    config.write_text(
+        '[keys]\n"app.next_frame" = ["l", "right_square_bracket"]\n"app.nope" = "z"\n'
+    )
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
     app = SoulscopeApp(small_world, settings=load_settings())
     async with app.run_test(size=SIZE) as pilot:
@@ -309,7 +318,9 @@ async def test_keymap_from_the_config_file(small_world: World, tmp_path: Path, m
         assert any("app.nope" in n.message for n in app._notifications)
 
 
-async def test_a_broken_config_file_is_one_sentence_at_start(small_world: World, tmp_path: Path, monkeypatch) -> None:
+async def test_a_broken_config_file_is_one_sentence_at_start(
+    small_world: World, tmp_path: Path, monkeypatch
+) -> None:
     config = tmp_path / "config.toml"
     config.write_text("[llm\nbase_url = 3\n")
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
@@ -323,7 +334,9 @@ async def test_a_broken_config_file_is_one_sentence_at_start(small_world: World,
 
 async def test_goto_frame_by_date_and_nearest(tmp_path: Path) -> None:
     frames = [frame(n, f"2026-05-{n:02d}", "x", "y") for n in (1, 5, 15)]
-    app = SoulscopeApp(World.open(write_world(tmp_path / "w", {"ed-05": soul("Ed", "ed-05", "C", frames)})))
+    app = SoulscopeApp(
+        World.open(write_world(tmp_path / "w", {"ed-05": soul("Ed", "ed-05", "C", frames)}))
+    )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         for spec, heading in (("2026-05-15", "Frame 15"), ("2", "Frame 1"), ("#2", "Frame 5")):
@@ -333,8 +346,6 @@ async def test_goto_frame_by_date_and_nearest(tmp_path: Path) -> None:
             await pilot.pause()
             assert str(app.query_one("#soul-header").render()).startswith(heading), spec
         assert any("nearest is Frame 1" in n.message for n in app._notifications)
-
-
 
 
 def test_docs_key_table_is_the_registry() -> None:
@@ -392,7 +403,9 @@ async def test_reload_with_the_same_head_does_not_leave_history_reading(tmp_path
         assert "reading" not in status and status.startswith("ada-01 · 4 commits")
 
 
-async def test_the_footer_shows_the_focused_tabs_keys_and_a_click_runs_one(small_world: World) -> None:
+async def test_the_footer_shows_the_focused_tabs_keys_and_a_click_runs_one(
+    small_world: World,
+) -> None:
     app = SoulscopeApp(small_world)
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
@@ -430,7 +443,9 @@ async def test_a_key_typed_before_one_that_moves_the_focus_acts_where_it_was_typ
         await burst(pilot, "2", "j", "3", "1", "G")
         # Each key went to the tab shown by the key before it.
         assert app.query_one("#arc", VirtualTable).cursor_row == 1
-        assert isinstance(app.focused, SoulText) and app.focused.scroll_y == app.focused.max_scroll_y
+        assert (
+            isinstance(app.focused, SoulText) and app.focused.scroll_y == app.focused.max_scroll_y
+        )
         focus_now(app.sidebar.list)
         assert app.agent_id == "ada-01"
         await burst(pilot, "j", "slash", "c", "y")  # the list's cursor, then the filter

@@ -44,8 +44,10 @@ def small_world(tmp_path: Path) -> World:
 @pytest.mark.parametrize("view", VIEWS)
 def test_view(snap_compare, tmp_path: Path, view: str, size: str) -> None:
     # The History views need commits: the world whose frames are real commits.
-    world = World.open(history_world(tmp_path)) if view in ("history", "side_by_side") else (
-        small_world(tmp_path)
+    world = (
+        World.open(history_world(tmp_path))
+        if view in ("history", "side_by_side")
+        else (small_world(tmp_path))
     )
 
     async def run_before(pilot: Pilot) -> None:

@@ -154,8 +154,10 @@ async def test_at_80_columns_every_column_shows_and_long_text_ends_with_an_ellip
 
 
 async def test_rows_that_arrive_after_a_sort_take_their_place(tmp_path: Path) -> None:
-    souls = {f"agent-{i:02d}": arc(f"agent-{i:02d}", [1] * (i + 1), ["maker"] * (i + 1))
-             for i in range(12)}
+    souls = {
+        f"agent-{i:02d}": arc(f"agent-{i:02d}", [1] * (i + 1), ["maker"] * (i + 1))
+        for i in range(12)
+    }
     root = write_world(tmp_path / "w", souls)
     app = SoulscopeApp(World.open(root))
     async with app.run_test(size=SIZE) as pilot:
@@ -221,7 +223,8 @@ async def test_the_world_counts_turning_points_and_shows_a_position_by_its_words
         await pilot.press("3")
         await settle(pilot)
         table = world_table(app)
-        rows = {cells(table, r)["agent"]: cells(table, r) for r in table.visible_rows()[1:]
-                if r.strip()}
+        rows = {
+            cells(table, r)["agent"]: cells(table, r) for r in table.visible_rows()[1:] if r.strip()
+        }
         assert rows["di-04"]["turns"] == "2" and rows["ed-05"]["turns"] == "0"
         assert rows["ed-05"]["latest"] == "The harbour market is open."

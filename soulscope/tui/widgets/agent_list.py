@@ -108,9 +108,7 @@ class AgentList(Vertical):
     # -- contents ----------------------------------------------------------------------------
     def _searched(self) -> list[tuple[str, str]]:
         """Each agent's id and what the filter looks in (its id and name, lowercased), by id."""
-        return sorted(
-            (a.id, f"{a.id}\n{self.names.get(a.id, '')}".lower()) for a in self.agents
-        )
+        return sorted((a.id, f"{a.id}\n{self.names.get(a.id, '')}".lower()) for a in self.agents)
 
     def _matching(self) -> list[str]:
         """The ids the filter lets through, in id order."""

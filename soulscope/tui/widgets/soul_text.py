@@ -42,7 +42,15 @@ _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")
 _STYLED_CACHE = 512
 # The component classes of the view (``soul-text--<name>``), one per kind of styled span.
 _STYLE_NAMES = (
-    "title", "frame", "section", "subheading", "comment", "bullet", "label", "bold", "reference"
+    "title",
+    "frame",
+    "section",
+    "subheading",
+    "comment",
+    "bullet",
+    "label",
+    "bold",
+    "reference",
 )
 # Characters one cell wide, from the blocks soul files are written in (Latin, Greek, Cyrillic,
 # punctuation such as dashes and quotes, arrows, box drawing), as Rich measures them.
@@ -198,7 +206,9 @@ class Rows:
         if long is not None and long.length <= half:
             # Longer than the width, or than half of it with characters that may be wide.
             lengths = long.lengths
-            wrap = map(or_, map(width.__lt__, lengths), map(gt, map(half.__lt__, lengths), long.plain))
+            wrap = map(
+                or_, map(width.__lt__, lengths), map(gt, map(half.__lt__, lengths), long.plain)
+            )
             candidates = compress(long.indices, wrap)
         elif isinstance(lines, FileLines):  # (each line decoded when asked: look at its size)
             candidates = lines.longer_than(half)
@@ -242,7 +252,9 @@ def focus_styled(widget: Widget) -> bool:
     component classes) depends on the focus."""
     rules = widget.app.stylesheet.rules_map
     names = widget._selector_names | {f".{name}" for name in widget.COMPONENT_CLASSES}
-    return any("focus" in rule.pseudo_classes for name in rules.keys() & names for rule in rules[name])
+    return any(
+        "focus" in rule.pseudo_classes for name in rules.keys() & names for rule in rules[name]
+    )
 
 
 class SoulText(SteadyBars, ScrollView, can_focus=True):

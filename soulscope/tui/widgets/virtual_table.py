@@ -150,11 +150,15 @@ class VirtualTable(VirtualList):
         values = [self._widest[c.key] if c.least is None else c.least for c in first]
         for least in (
             [max(v, SHORT_TITLE) for v in values],
-            [w if c.least is None else max(v, NARROWEST)
-             for c, v, w in zip(first, values, widths, strict=True)],
+            [
+                w if c.least is None else max(v, NARROWEST)
+                for c, v, w in zip(first, values, widths, strict=True)
+            ],
             [max(v, NARROWEST) for v in values],
         ):
-            short = _narrowed(widths, [min(w, n) for w, n in zip(widths, least, strict=True)], short)
+            short = _narrowed(
+                widths, [min(w, n) for w, n in zip(widths, least, strict=True)], short
+            )
         return [*widths, max(room - sum(widths), 0)]
 
     def column_at(self, x: int) -> str | None:
