@@ -59,3 +59,19 @@ def test_a_new_kind_is_one_entry(monkeypatch) -> None:
         actions.KINDS[a.kind].effect(turn, a)
     assert turn.bullets == ["Muted bo"] and turn.counts == {"mute": 1}
     assert "mute only agents" in actions.rules("c/code")
+
+
+def test_the_decisions_labels_come_from_the_format_table() -> None:
+    """A decision holds the one-string labels of ``soul.format``'s table by their field, so a
+    label added to that table is asked for, checked and written with no field to add here."""
+    from dataclasses import fields
+
+    from soulscope.sim.brain import TEXT_FIELDS, Decision
+    from soulscope.soul.format import TEXT_LABELS
+
+    assert {f.name for f in fields(Decision)} == {"actions", "texts", "relationships"}
+    assert tuple(x.field for x in TEXT_LABELS) == TEXT_FIELDS
+    answer = {"actions": [{"type": "lurk"}], **{name: f"the {name}" for name in TEXT_FIELDS}}
+    decision = validate(answer, _request())
+    assert all(decision.text(name) == f"the {name}" for name in TEXT_FIELDS)
+    assert set(DECISION_SCHEMA["required"]) >= set(TEXT_FIELDS)

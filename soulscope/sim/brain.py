@@ -8,8 +8,8 @@ exist: ``soulscope.sim.offline.OfflineBrain`` (seeded, no network) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from soulscope.sim.actions import (
@@ -77,12 +77,14 @@ class Request:
 @dataclass(frozen=True)
 class Decision:
     actions: tuple[Action, ...]
-    named: str = ""
-    influenced_by: str = ""
-    surprised_by: str = ""
-    reinforced: str = ""
-    becoming: str = ""
+    # The one-string labels (``TEXT_FIELDS``, from ``soul.format``'s table): field -> text. A new
+    # label in that table is a new key here, with nothing to add to this class.
+    texts: Mapping[str, str] = field(default_factory=dict)
     relationships: tuple[tuple[str, str], ...] = ()  # (agent id, nature)
+
+    def text(self, name: str) -> str:
+        """The text the brain gave for a one-string label ("" when it gave none)."""
+        return self.texts.get(name, "")
 
     @classmethod
     def lurk(cls) -> Decision:
@@ -193,5 +195,5 @@ def validate(obj: Any, request: Request) -> Decision:
     return Decision(
         actions=tuple(actions),
         relationships=tuple(relationships),
-        **{name: text_of(obj, name) for name in TEXT_FIELDS},
+        texts={name: text_of(obj, name) for name in TEXT_FIELDS},
     )

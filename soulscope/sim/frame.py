@@ -245,7 +245,7 @@ def _decision_dict(decision: Decision) -> dict[str, Any]:
             }
             for a in decision.actions
         ],
-        **{name: getattr(decision, name) for name in TEXT_FIELDS},
+        **{name: decision.text(name) for name in TEXT_FIELDS},
         "relationships": [{"agent": a, "nature": n} for a, n in decision.relationships],
     }
 
@@ -278,7 +278,7 @@ def apply(
             why = f" ({outcome.error})" if outcome.error else ""
             bullets.append(f"Lurked, read {seen} post{'s' * (seen != 1)} and wrote nothing{why}")
         observations = [  # in the order of soul.format.ENTRY_LABELS
-            *((x.label, getattr(decision, x.field)) for x in TEXT_LABELS if x.field),
+            *((x.label, decision.text(x.field)) for x in TEXT_LABELS if x.field),
             (
                 "Relationships",
                 ", ".join(f"{a} ({n})" if n else a for a, n in decision.relationships),
