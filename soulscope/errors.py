@@ -13,6 +13,7 @@ The tree (each defined beside the code that raises it)::
     │   ├── RepoError       soulscope.sim.repo: the world's git repository refuses a frame
     │   └── RecoveryError   soulscope.sim.journal: a frame cut short cannot be recovered
     ├── HistoryError        soulscope.history.git: no repository, unknown revision, no history
+    ├── GraphError          soulscope.history.graph: a window of dates that is not one
     ├── RecallError         soulscope.recall.hybrid: a search that cannot be run
     ├── EncoderError        soulscope.recall.semantic: the embedding model or endpoint failed
     ├── LLMError            soulscope.llm: the LLM endpoint is down or answered garbage

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,6 +179,18 @@ class World:
             return a.path.read_bytes()
         except OSError as exc:
             raise WorldError(f"cannot read {a.path}: {exc.strerror}") from exc
+
+    def sources(self, unreadable: list[str] | None = None) -> Iterator[tuple[AgentFile, bytes]]:
+        """Every agent's soul file as it is on disk, in id order; a file that cannot be read is
+        skipped and said in ``unreadable`` (one sentence each), never silently dropped."""
+        for a in self.agents():
+            try:
+                data = a.path.read_bytes()
+            except OSError as exc:
+                if unreadable is not None:
+                    unreadable.append(f"cannot read {a.path}: {exc.strerror or exc}")
+                continue
+            yield a, data
 
     def read(self, agent_id: str) -> Soul:
         """Parse an agent's soul file."""

@@ -240,3 +240,30 @@ def test_headings_alone_give_the_columns_parse_gives(early: Path) -> None:
         for name in ("starts", "ends", "lines", "end_lines", "numbers", "suffixes", "dates"):
             assert list(getattr(a, name)) == list(getattr(b, name)), name
         assert list(a.times) == list(b.times)
+
+
+def test_an_unreadable_soul_is_said_not_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """spread and graph name a soul file they could not read, and answer from the others."""
+    memory = tmp_path / "w" / "memory"
+    memory.mkdir(parents=True)
+    entry = "## Frame 1 — 2026-03-01\n- Lit a lantern.\n- Becoming: the lamplighter.\n"
+    for agent in ("aa", "bb", "zz"):
+        (memory / f"{agent}.md").write_text(f"# {agent}\n\n" + entry)
+    read_bytes = Path.read_bytes
+
+    def refused(self: Path) -> bytes:  # as chmod 000 does for anyone but root
+        if self.name == "zz.md":
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refused)
+    found = spread(World.open(tmp_path / "w"), Term("lantern"))
+    assert [a.agent_id for a in found.adopters] == ["aa", "bb"]
+    assert [p.endswith("zz.md: Permission denied") for p in found.unreadable] == [True]
+    assert main(["spread", "lantern", "-w", str(tmp_path / "w"), "--json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["term"] == "lantern" and "zz.md: Permission denied" in out.err
+    assert main(["graph", "-w", str(tmp_path / "w")]) == 0
+    assert "skipped: cannot read" in capsys.readouterr().err

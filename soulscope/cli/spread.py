@@ -15,6 +15,7 @@ from soulscope.cli.output import (
     emit_json,
     match_term,
     open_world,
+    print_error,
     print_table,
     print_text,
 )
@@ -70,6 +71,8 @@ def run_spread(args: argparse.Namespace) -> int:
     world = open_world(args.world)
     term = match_term(args)
     s = spread(world, term)
+    for problem in s.unreadable:  # beside JSON too: on stderr
+        print_error(f"skipped: {problem}")
     if args.json:
         emit_json(spread_dict(s))
         return 0
@@ -134,13 +137,12 @@ def _frame(label: str | None) -> str:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from soulscope.history.graph import GraphError, graph_dict, influence, write_graphml
+    from soulscope.history.graph import graph_dict, influence, write_graphml
 
     world = open_world(args.world)
-    try:
-        g = influence(world, since=args.since, until=args.until)
-    except GraphError as exc:
-        raise CommandError(str(exc)) from exc
+    g = influence(world, since=args.since, until=args.until)  # GraphError: one sentence
+    for problem in g.unreadable:
+        print_error(f"skipped: {problem}")
     if args.graphml:
         try:
             write_graphml(g, args.graphml)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
+from soulscope.errors import SoulscopeError
 from soulscope.history.names import KINDS, AgentNames, cites
 from soulscope.soul.model import ENCODING_ERRORS
 from soulscope.soul.parse import block_starts, parse_heading
@@ -33,7 +34,7 @@ SAMPLES = 16
 SEED = 7
 
 
-class GraphError(Exception):
+class GraphError(SoulscopeError):
     """A window that cannot be read (a date that is not one): one sentence."""
 
 
@@ -75,6 +76,7 @@ class Influence:
     groups: list[list[str]] = field(default_factory=list)  # largest first, members by PageRank
     frames: int = 0  # frames read in the window
     agents: int = 0  # soul files read
+    unreadable: list[str] = field(default_factory=list)  # files not read, one sentence each
 
     @property
     def summary(self) -> str:
@@ -167,12 +169,8 @@ def influence(
     frames = files = 0
     present: set[str] = set()
     window = since is not None or until is not None
-    for a in world.agents():
-        try:
-            with open(a.path, "rb") as f:
-                data = f.read()
-        except OSError:
-            continue
+    unreadable: list[str] = []
+    for a, data in world.sources(unreadable):
         files += 1
         present.add(a.id)
         starts, ends, dates = frame_dates(data)
@@ -207,7 +205,9 @@ def influence(
         key: Arc(key[0], key[1], row[0], tuple(row[1:5]), row[5], row[6])
         for key, row in tally.items()
     }
-    g = Influence(world.name, since, until, arcs, frames=frames, agents=files)
+    g = Influence(
+        world.name, since, until, arcs, frames=frames, agents=files, unreadable=unreadable
+    )
     if measures:
         _measure(g, present)
     return g

@@ -73,6 +73,7 @@ class Spread:
     timeline: tuple[tuple[str, int], ...] = ()  # (date, agents that had used it by then)
     undated: int = 0  # adopters whose first use no date places (left out of the timeline)
     files: int = 0  # soul files read
+    unreadable: tuple[str, ...] = ()  # files that could not be read, one sentence each
     _by_id: dict[str, Adopter] = field(default_factory=dict, repr=False, compare=False)
 
     def adopter(self, agent_id: str) -> Adopter | None:
@@ -98,12 +99,8 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
     found: list[tuple[Adopter, bytes, Headings]] = []
     files = 0
-    for a in world.agents():
-        try:
-            with open(a.path, "rb") as f:
-                data = f.read()
-        except OSError:
-            continue
+    unreadable: list[str] = []
+    for a, data in world.sources(unreadable):
         files += 1
         if not term.may_hold(data):
             continue
@@ -145,6 +142,7 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         timeline=tuple(curve),
         undated=len(adopters) - len(dated),
         files=files,
+        unreadable=tuple(unreadable),
     )
 
 
