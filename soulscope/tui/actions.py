@@ -8,10 +8,39 @@ keys) remaps any of them through ``App.set_keymap``. Adding an action is one ent
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Tab:
+    """One tab of the dashboard: its id (also the context of its pane's actions), its title, the
+    key that shows it, and its pane as ``module:Class`` under ``soulscope.tui.panes``."""
+
+    id: str
+    title: str
+    key: str
+    pane: str
+
+    def pane_class(self) -> Any:
+        """The ``Pane`` subclass of this tab (imported here: the panes import this module)."""
+        module, _, name = self.pane.partition(":")
+        return getattr(importlib.import_module(f"soulscope.tui.panes.{module}"), name)
+
+
+# The tabs, in order: adding a tab is its pane's module and one line here (its key, its place,
+# its entry in the help screen and the palette all follow from it).
+TABS: tuple[Tab, ...] = (
+    Tab("soul", "Soul", "1", "soul:SoulPane"),
+    Tab("becoming", "Becoming", "2", "becoming:BecomingPane"),
+    Tab("world", "World", "3", "world:WorldPane"),
+    Tab("history", "History", "4", "history:HistoryPane"),
+    Tab("chat", "Chat", "5", "chat:ChatPane"),
+)
 
 # Contexts held by a dialog, not a tab: their actions are offered while that dialog is open.
 DIALOG_CONTEXTS = frozenset({"why", "filter", "dialog", "search", "spread", "influence"})
@@ -19,11 +48,7 @@ DIALOG_CONTEXTS = frozenset({"why", "filter", "dialog", "search", "spread", "inf
 # Where an action acts, as a person would say it (the help screen's first column).
 CONTEXTS: dict[str, str] = {
     "app": "everywhere",
-    "soul": "Soul tab",
-    "becoming": "Becoming tab",
-    "world": "World tab",
-    "history": "History tab",
-    "chat": "Chat tab",
+    **{tab.id: f"{tab.title} tab" for tab in TABS},
     "why": "why panel",
     "filter": "agent filter",
     "search": "search",
@@ -58,8 +83,8 @@ class Action:
     priority: bool = False
 
 
-def _tab(tab_id: str, title: str, key: str) -> Action:
-    return Action(f"tab.{tab_id}", key, f"show_tab('{tab_id}')", f"Show the {title} tab")
+def _tab(tab: Tab) -> Action:
+    return Action(f"tab.{tab.id}", tab.key, f"show_tab('{tab.id}')", f"Show the {tab.title} tab")
 
 
 ACTIONS: tuple[Action, ...] = (
@@ -79,11 +104,7 @@ ACTIONS: tuple[Action, ...] = (
         "app.sidebar", "backslash", "toggle_sidebar", "Show or hide the agent list", short="Agents"
     ),
     Action("app.sort", "s", "cycle_sort", "Sort the agent list (name, frames, activity)"),
-    _tab("soul", "Soul", "1"),
-    _tab("becoming", "Becoming", "2"),
-    _tab("world", "World", "3"),
-    _tab("history", "History", "4"),
-    _tab("chat", "Chat", "5"),
+    *(_tab(tab) for tab in TABS),
     Action(
         "app.next_frame",
         "right_square_bracket",

@@ -3,10 +3,10 @@
 How the parts talk (read this before adding a tab):
 
 - A tab is a ``Pane`` (``soulscope/tui/panes/base.py``) in its own module under
-  ``soulscope/tui/panes/``. Adding a tab is one change: write the module and append its class to
-  ``PANES`` below, and give it an action ``tab.<TAB_ID>`` in ``soulscope/tui/actions.py``. The app
-  puts it under its tab (id ``Pane.TAB_ID``) in ``TabbedPanes``; the tab's key focuses
-  ``Pane.focus_content``.
+  ``soulscope/tui/panes/``. Adding a tab is one change: write the module and add a line to ``TABS``
+  in ``soulscope/tui/actions.py`` (its id, title, key and pane); its key, its place among the tabs,
+  its help and palette entries follow. The app puts it under its tab (id ``Pane.TAB_ID``) in
+  ``TabbedPanes``; the tab's key focuses ``Pane.focus_content``.
 - Keys: every binding, palette entry and help row comes from ``soulscope/tui/actions.py``. A pane's
   bindings are ``bindings("<context>")``; the user's ``[keys]`` table remaps them by action id.
 - How a pane learns the selected agent: the app sets the reactive ``pane.agent_id`` at once when the
@@ -62,6 +62,7 @@ from soulscope.tui.actions import (
     BY_ID,
     CONTEXTS,
     DIALOG_CONTEXTS,
+    TABS,
     Action,
     bindings,
     checked_keymap,
@@ -82,8 +83,6 @@ from soulscope.tui.messages import (
 )
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.panes.becoming import BecomingPane
-from soulscope.tui.panes.chat import ChatPane
-from soulscope.tui.panes.history import HistoryPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.panes.world import WorldPane
 from soulscope.tui.screens import HelpScreen, MainScreen, PickScreen, PromptScreen
@@ -98,8 +97,8 @@ from soulscope.world import World, WorldError
 
 STYLES = bundled("styles") / "app.tcss"
 
-# The tabs, in order. Append a Pane subclass here to add a tab.
-PANES: list[type[Pane]] = [SoulPane, BecomingPane, WorldPane, HistoryPane, ChatPane]
+# The tabs' panes, in the order of ``TABS``.
+PANES: list[type[Pane]] = [tab.pane_class() for tab in TABS]
 
 # The most frames one N may run (a typo of 100000 should not lock the world for hours).
 MAX_FRAMES_AT_ONCE = 1000
@@ -170,7 +169,9 @@ class SoulscopeApp(App[None]):
         yield Header()
         with Horizontal(id="main"):
             yield AgentList(self.world.agents(), self._names())
-            yield TabbedPanes(((p.TAB_ID, p.TAB_TITLE, p()) for p in PANES), id="tabs")
+            yield TabbedPanes(
+                ((t.id, t.title, p()) for t, p in zip(TABS, PANES, strict=True)), id="tabs"
+            )
         yield FrameBar()
         yield KeyFooter()
 

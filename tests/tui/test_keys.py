@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from soulscope.config import load_settings
 from soulscope.history.timeline import WorldAt
-from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, DIALOG_CONTEXTS
+from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, DIALOG_CONTEXTS, TABS
 from soulscope.tui.app import PANES, SoulscopeApp
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.becoming import BecomingPane
@@ -269,8 +269,9 @@ async def test_the_sidebar_folds_in_a_narrow_window_and_on_its_key(small_world: 
 
 def test_every_action_has_a_context_keys_and_a_handler() -> None:
     holders = {"app": SoulscopeApp, "why": WhyScreen, **{p.TAB_ID: p for p in PANES}}
-    for p in PANES:
-        assert f"tab.{p.TAB_ID}" in BY_ID, f"the {p.TAB_TITLE} tab has no key"
+    for tab, p in zip(TABS, PANES, strict=True):
+        assert tab.id == p.TAB_ID, f"the {tab.title} tab's pane says it is {p.TAB_ID}"
+        assert f"tab.{tab.id}" in BY_ID and CONTEXTS[tab.id] == f"{tab.title} tab"
     for action in ACTIONS:
         assert action.context in CONTEXTS and action.keys and action.description
         holder = holders.get(action.context)

@@ -16,9 +16,9 @@ from soulscope.tui.focus import focus_now
 class Pane(Vertical):
     """The content of one tab.
 
-    Subclasses set ``TAB_ID`` (the id of its tab, and the context of its actions in
-    ``soulscope/tui/actions.py``), ``TAB_TITLE`` and ``MAIN`` (a selector of the widget that takes the
-    keys when the tab is shown), and react to:
+    Subclasses set ``TAB_ID`` (the id of its tab in ``TABS`` of ``soulscope/tui/actions.py``,
+    which also names the context of its actions there) and ``MAIN`` (a selector of the widget that
+    takes the keys when the tab is shown), and react to:
 
     - ``agent_id``: set by the app the moment the user selects an agent, before its file is parsed
       (a pane that does not need the parsed soul, e.g. one that reads git, starts from here);
@@ -28,7 +28,6 @@ class Pane(Vertical):
     """
 
     TAB_ID: ClassVar[str]
-    TAB_TITLE: ClassVar[str]
     MAIN: ClassVar[str]
 
     agent_id: reactive[str | None] = reactive(None, init=False)

@@ -132,7 +132,6 @@ class BecomingPane(Pane):
     banded by chapter, its title on its first row."""
 
     TAB_ID = "becoming"
-    TAB_TITLE = "Becoming"
     MAIN = "#arc"
 
     BINDINGS = bindings("becoming")

@@ -67,7 +67,6 @@ class ChatPane(Pane):
     """A conversation with the selected agent, or about the world."""
 
     TAB_ID = "chat"
-    TAB_TITLE = "Chat"
     MAIN = "#chat-input"
 
     BINDINGS = bindings("chat")

@@ -273,7 +273,6 @@ class HistoryPane(Pane):
     """The selected agent's commits and, beside them, what the highlighted commit changed."""
 
     TAB_ID = "history"
-    TAB_TITLE = "History"
     MAIN = "#history-commits"
 
     BINDINGS = bindings("history")

@@ -23,7 +23,6 @@ class SoulPane(Pane):
     """Shows ``soul``; the app's ``[``/``]``, ``:`` and ``p`` keys act on it."""
 
     TAB_ID = "soul"
-    TAB_TITLE = "Soul"
     MAIN = "#soul-text"
 
     def __init__(self) -> None:

@@ -74,7 +74,6 @@ class WorldPane(Pane):
     BINDINGS = bindings("world")
 
     TAB_ID = "world"
-    TAB_TITLE = "World"
     MAIN = "#world-table"
 
     def __init__(self) -> None:
