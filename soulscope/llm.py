@@ -11,7 +11,6 @@ printed, logged or committed; nor is the API key.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import json
@@ -287,6 +286,8 @@ class LLM:
         self, messages: Sequence[Message], max_tokens: int | None = None
     ) -> AsyncIterator[str]:
         """Like :meth:`stream`, for asyncio; cancelling the task closes the connection."""
+        import asyncio  # only the dashboard streams this way: the CLI need not load asyncio
+
         silence = WORDLESS * self.endpoint.timeout
         try:
             # (each step within a whole timeout: a server sending a byte now and then resets

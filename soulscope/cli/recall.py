@@ -18,9 +18,8 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from soulscope.chat.session import ChatSession, Prompt
 from soulscope.cli.output import (
     CommandError,
     add_json_option,
@@ -33,13 +32,16 @@ from soulscope.cli.output import (
     write,
 )
 from soulscope.config import Settings
-from soulscope.llm import LLM, Endpoint, LLMError
 from soulscope.recall.catchup import Catchup, Readiness, Status, log_path, readiness
 from soulscope.recall.chunks import Chunk
 from soulscope.recall.encoders import encoder_name, load_encoder
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError
 from soulscope.world import World, WorldError, check_id
+
+if TYPE_CHECKING:  # the chat and the LLM client load only for the commands that talk to one
+    from soulscope.chat.session import ChatSession, Prompt
+    from soulscope.llm import LLM
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -416,6 +418,8 @@ def _say_dense_problem(index: RecallIndex) -> None:
 
 
 def _llm(settings: Settings) -> LLM | None:
+    from soulscope.llm import LLM, Endpoint
+
     endpoint = Endpoint.from_settings(settings)
     if endpoint is None:
         print_error("offline mode (no OPENAI_BASE_URL): answering with the evidence itself")
@@ -442,6 +446,9 @@ def _stream(
 
 
 def run_ask(args: argparse.Namespace) -> int:
+    from soulscope.chat.session import ChatSession
+    from soulscope.llm import LLMError
+
     started = time.perf_counter()
     world = _open(args)
     index, ready = build_index(world, args.agent, args.mode, args.settings)
@@ -494,6 +501,8 @@ def source_dict(c: Chunk) -> dict[str, Any]:
 
 def run_chat(args: argparse.Namespace) -> int:
     from soulscope.chat.distill import Distiller, DistillSettings, flush_on_signals
+    from soulscope.chat.session import ChatSession
+    from soulscope.llm import LLMError
 
     settings = args.settings
     user = args.user or settings.chat_user
