@@ -1,15 +1,23 @@
 """The ways a world's agents are written in soul files, resolved to their ids.
 
 Souls drop the world's prefix (``coder-06`` for ``zion-coder-06``), also for agents whose file the
-folder lacks. The why dossier, ``spread`` and the influence graph read names through one
-``AgentNames`` of the world.
+folder lacks, and later souls name each other by the display names of the registry (``agents.json``:
+"Grace Debugger (her tests)", "aligned with Grace"). The why dossier, ``spread`` and the influence
+graph read names through one ``AgentNames`` of the world.
+
+Display names are phrases as often as names ("Hidden Gem alert", "Ada Lovelace invented the
+loop" of the historical Ada), so they count where they are used as names: after "replied to"; in
+the bullets that say who shaped the agent (``Influenced by:``, ``Relationships:``) a name of
+several words anywhere, a one-word name ("Rustacean", or a first name, "Grace", that no other
+display name begins with) as a possessive or a relationship ("Grace's review", "Grace (her
+tests)"); elsewhere a name of several words as a possessive ("Read Grace Debugger's review").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from soulscope.world import World
@@ -31,6 +39,9 @@ class AgentNames:
     present: frozenset[str]  # ids with a soul file here
     prefix: str  # "zion-": shared by most ids, "" when none is
     archetypes: frozenset[str]  # "coder", "debater": the first word after the prefix
+    # display names of one agent only -> its id: {"Grace Debugger": ..., "Grace": ...}; the
+    # value's flag says whether the name is one word (a first name, "Rustacean")
+    people: dict[str, tuple[str, bool]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, world: World, agent_id: str = "", words: bool = True) -> AgentNames:
@@ -55,14 +66,22 @@ class AgentNames:
                 if m:
                     archetypes.add(m.group(1))
         forms = {form: i for form, i in forms.items() if i != agent_id}
-        return cls(forms, present, prefix, frozenset(archetypes))
+        people = _people(world.registry(), agent_id)
+        return cls(forms, present, prefix, frozenset(archetypes), people)
 
     def resolve(self, name: str) -> str:
+        """The id ``name`` stands for (a form, a display name, a first name), else ``name``.
+        Words before a display name are dropped ("Also Grace Debugger")."""
         name = name.strip()
         if name in self.forms:
             return self.forms[name]
         if _SHORT_ID.fullmatch(name) and self._id_shaped(name):
             return self.prefix + name
+        words = name.split()
+        for k in range(len(words)):
+            person = self.people.get(" ".join(words[k:]))
+            if person is not None:
+                return person[0]
         return name
 
     def _id_shaped(self, name: str) -> bool:
@@ -72,6 +91,11 @@ class AgentNames:
             return False
         word, _, number = name.partition("-")
         return word in self.archetypes or (len(word) > 3 and len(number) == 2)
+
+    @cached_property
+    def first_words(self) -> frozenset[bytes]:
+        """The first words of the display names, as bytes (for ``cites``)."""
+        return frozenset(name.split()[0].encode() for name in self.people)
 
     @cached_property
     def ids(self) -> frozenset[str]:
@@ -107,8 +131,10 @@ class AgentNames:
             return None
         return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, odd)) + r")(?![\w-])")
 
-    def find(self, text: str) -> list[str]:
-        """The agents a text names, resolved, in order of first mention."""
+    def find(self, text: str, citing: bool = False) -> list[str]:
+        """The agents a text names, resolved, in order of first mention; ``citing``: the text
+        says who shaped the agent (an ``Influenced by:`` bullet), where one-word display names
+        and first names count too."""
         if not text:
             return []
         hits: list[tuple[int, str]] = []
@@ -124,8 +150,70 @@ class AgentNames:
                     hits.append((m.start(), resolved))
         if self._dotted is not None:
             hits += [(m.start(), forms[m.group(1)]) for m in self._dotted.finditer(text)]
-            hits.sort()
+        if self.people:
+            for m in _CAPITALISED.finditer(text):
+                hits += (
+                    (m.start() + at, who)
+                    for at, after, who, one_word in self.people_in(m.group())
+                    if (citing and (not one_word or _as_name(text, m.start() + after)))
+                    or (not one_word and _as_name(text, m.start() + after, paren=False))
+                )
+        hits.sort()
         return list(dict.fromkeys(i for _, i in hits))
+
+    def people_in(self, run: str) -> Iterator[tuple[int, int, str, bool]]:
+        """The display names in a run of capitalised words, longest first from the left, as
+        (offset in the run, offset after the name, id, whether the name is one word)."""
+        # (a possessive is the name's: "Grace Debugger's pipeline")
+        words = [(m.start(), m.group().removesuffix("'s")) for m in _WORD.finditer(run)]
+        i = 0
+        while i < len(words):
+            for j in range(len(words), i, -1):
+                person = self.people.get(" ".join(w for _, w in words[i:j]))
+                if person is not None:
+                    end = words[j - 1][0] + len(words[j - 1][1])
+                    yield words[i][0], end, person[0], person[1]
+                    i = j
+                    break
+            else:
+                i += 1
+
+
+def _as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
+    """Whether a display name ending at ``end`` is used as a name: a possessive ("Grace
+    Debugger's review") or, with ``paren``, the name of a relationship ("Grace (her tests)").
+    Display names are phrases too ("Hidden Gem alert", "the Weekly Digest post")."""
+    after = text[end : end + 4]
+    if isinstance(after, bytes):
+        after = after.replace("\u2019".encode(), b"'").decode("ascii", "replace")
+    return after.startswith(("'s", "\u2019s")) or (paren and after.startswith((" (", "(")))
+
+
+# A run of capitalised words (a display name is one), and a word of it.
+_CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
+_WORD = re.compile(r"[^ \t]+")
+
+
+def _people(registry: dict[str, dict], agent_id: str) -> dict[str, tuple[str, bool]]:
+    """The registry's display names that name one agent each, and the first names ("Grace" of
+    "Grace Debugger") that no other display name shares, the agent itself left out."""
+    named: dict[str, set[str]] = {}
+    first: dict[str, set[str]] = {}
+    for i, fields in registry.items():
+        name = fields.get("name")
+        if not isinstance(name, str) or not name.strip():
+            continue
+        words = name.split()
+        if not words[0][:1].isupper():
+            continue  # "pratikrath126": a handle, not a name a soul writes
+        named.setdefault(" ".join(words), set()).add(i)
+        if len(words) > 1 and len(words[0]) > 2:
+            first.setdefault(words[0], set()).add(i)
+    people = {n: (next(iter(ids)), " " not in n) for n, ids in named.items() if len(ids) == 1}
+    for n, ids in first.items():
+        if len(ids) == 1 and n not in named:
+            people.setdefault(n, (next(iter(ids)), True))
+    return {n: p for n, p in people.items() if p[0] != agent_id}
 
 
 def _common_prefix(ids: Collection[str]) -> str:
@@ -165,21 +253,17 @@ def cites(
     wanted: Callable[[str], bool] | None = None,
 ) -> Iterator[tuple[int, str, str]]:
     """Every agent ``data[start:end]`` (whole lines of a soul file) names, as (offset of the
-    line, agent id, kind): ``influenced`` in an ``Influenced by:`` bullet, ``relationship`` in
-    a ``Relationships:`` bullet, ``reply`` right after "replied to", else ``named`` (but not
-    for an id that is a plain word, like ``system``: in running text that is the word). Read from
-    the bytes: only the runs of characters a name can be are looked up. With ``wanted``, only
-    the agents it accepts."""
+    line, agent id, kind), in the order they are written: ``influenced`` in an ``Influenced
+    by:`` bullet, ``relationship`` in a ``Relationships:`` bullet, ``reply`` right after
+    "replied to", else ``named`` (but not for an id that is a plain word, like ``system``, nor
+    for a one-word display name or a first name: in running text those are mostly words). Read
+    from the bytes: only the runs of characters a name can be are looked up. With ``wanted``,
+    only the agents it accepts."""
     runs = _HYPHENATED if names.hyphenated else _ANY_RUN
     kinds: dict[int, tuple[str, set[bytes]]] = {}
-    for m in runs.finditer(data, start, end):
-        token = m.group()
-        who = names.from_bytes(token)
-        if who is None:
-            continue
-        if who == own or (wanted is not None and not wanted(who)):
-            continue
-        at = data.rfind(b"\n", start, m.start()) + 1 or start
+
+    def line_of(pos: int) -> tuple[int, str, set[bytes]]:
+        at = data.rfind(b"\n", start, pos) + 1 or start
         known = kinds.get(at)
         if known is None:
             stop = data.find(b"\n", at, end)
@@ -189,9 +273,46 @@ def cites(
             if label is not None:
                 kind = "influenced" if label.group(1)[:1] in b"iI" else "relationship"
             known = kinds[at] = (kind, {r.group(1) for r in REPLY.finditer(line)})
-        kind, replied = known
+        return at, *known
+
+    hits: list[tuple[int, int, str, str]] = []  # (offset of the name, of its line, id, kind)
+    for m in runs.finditer(data, start, end):
+        token = m.group()
+        who = names.from_bytes(token)
+        if who is None:
+            continue
+        if who == own or (wanted is not None and not wanted(who)):
+            continue
+        at, kind, replied = line_of(m.start())
         if kind == "named" and token in replied:
             kind = "reply"
         if kind == "named" and token.isalpha():
             continue  # an id that is a plain word ("system"): in running text, mostly the word
+        hits.append((m.start(), at, who, kind))
+    if names.people:
+        starts = names.first_words
+        for m in _CAPITALISED_BYTES.finditer(data, start, end):
+            words = m.group().split()
+            # most runs are a capitalised word that begins no name ("Read", "Posted")
+            if not any(w in starts or w[:-2] in starts for w in words):
+                continue
+            run = m.group().decode("utf-8", "replace")
+            for offset, after, who, one_word in names.people_in(run):
+                if who == own or (wanted is not None and not wanted(who)):
+                    continue
+                at, kind, replied = line_of(m.start())
+                if kind == "named":
+                    first = run[offset:].split(None, 1)[0].encode()
+                    if first in replied:
+                        kind = "reply"
+                    elif one_word or not _as_name(data, m.start() + after, paren=False):
+                        continue
+                elif one_word and not _as_name(data, m.start() + after):
+                    continue
+                hits.append((m.start() + offset, at, who, kind))
+        hits.sort()
+    for _, at, who, kind in hits:
         yield at, who, kind
+
+
+_CAPITALISED_BYTES = re.compile(rb"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")

@@ -431,22 +431,40 @@ def _make_writable(root: Path) -> None:
             os.chmod(os.path.join(dirpath, name), 0o644)
 
 
-_REL_ITEM = re.compile(r"([A-Za-z0-9][\w.\-]*)\s*\(")
+_REL_OPEN = re.compile(r"\(")
+# The name right before an item's "(": an id ("storyteller-02", "zion-coder-06"), else the run of
+# capitalised words a display name is ("Grace Debugger", "Lisp Macro" in "tension with Lisp
+# Macro"), else the last word ("the reviewer" -> "reviewer").
+_REL_NAME = re.compile(
+    r"(?:(?<![\w.-])([A-Za-z0-9][\w.]*-[\w.-]*\w)"  # an id: words joined by hyphens
+    r"|((?<![\w'-])[A-Z][\w'.-]*(?:[ \t]+[A-Z][\w'.-]*)*)"  # capitalised words
+    r"|([A-Za-z0-9][\w.\-]*))[ \t]*$"
+)
 
 
 def relationships(text: str) -> dict[str, str]:
-    """``a (nature), b (nature)`` as ``{a: nature}``; separators vary (commas, full stops)."""
+    """``a (nature), b (nature)`` as ``{a: nature}``; separators vary (commas, full stops), and a
+    name is written as an id or as a display name of several words ("Grace Debugger (her
+    tests)", "tension with Lisp Macro (...)"): the whole name is kept, words before it left."""
     out: dict[str, str] = {}
     i = 0
     while True:
-        m = _REL_ITEM.search(text, i)
+        m = _REL_OPEN.search(text, i)
         if not m:
             break
+        # the item's own text: after the previous item's ")" and its separator
+        head = text[i : m.start()]
+        cut = max(head.rfind(","), head.rfind(";"), head.rfind(". "))
+        head = head[cut + 1 :]
         depth, j = 1, m.end()
         while j < len(text) and depth:
             depth += {"(": 1, ")": -1}.get(text[j], 0)
             j += 1
-        out.setdefault(m.group(1), text[m.end() : j - 1].strip() if not depth else text[m.end() :])
+        found = _REL_NAME.search(head)
+        if found:
+            name = next(g for g in found.groups() if g)
+            nature = text[m.end() : j - 1].strip() if not depth else text[m.end() :]
+            out.setdefault(name, nature)
         i = j
     return out
 

@@ -128,7 +128,7 @@ def explain(
     f = soul.frames[st.frame_index] if st.frame_index is not None else None
     names = AgentNames.of(world, agent_id)
     context = {name: f.get(name) for name in CONTEXT_LABELS} if f else {}
-    influencers = names.find(" ".join(context.get("Influenced by", [])))
+    influencers = names.find(" ".join(context.get("Influenced by", [])), citing=True)
     named = names.find(f.source if f else st.text)
     rel_now = relationships(" ".join(context.get("Relationships", [])))
     for name in rel_now:

@@ -1,0 +1,124 @@
+"""Agents named by their display names ("Grace Debugger", "aligned with Grace"), as the later
+souls of a real world write them: resolved to ids by the registry, checked against the files."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from soulscope.history.graph import influence
+from soulscope.history.names import AgentNames
+from soulscope.history.timeline import relationships
+from soulscope.history.why import explain
+from soulscope.world import World
+
+
+def test_relationships_keep_whole_names() -> None:
+    text = (
+        "Inversion Agent (productive disagreement), productive tension with Lisp Macro (agree"
+        " on approach (mostly)); aligned with Grace (her tests). engaging with storyteller-02"
+        " (they ask), Rustacean (odd), the reviewer (trusted)"
+    )
+    assert list(relationships(text)) == [
+        "Inversion Agent",
+        "Lisp Macro",
+        "Grace",
+        "storyteller-02",
+        "Rustacean",
+        "reviewer",
+    ]
+    assert relationships(text)["Lisp Macro"] == "agree on approach (mostly)"
+
+
+def _world(tmp_path: Path, files: dict[str, str], names: dict[str, str]) -> World:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    for agent, text in files.items():
+        (memory / f"{agent}.md").write_text(text)
+    registry = {"agents": {i: {"name": n} for i, n in names.items()}}
+    (tmp_path / "agents.json").write_text(json.dumps(registry))
+    return World.open(tmp_path)
+
+
+def test_display_names_are_names_where_a_person_would_read_them(tmp_path: Path) -> None:
+    world = _world(
+        tmp_path,
+        {
+            "a-1": "# A\n",
+            "b-1": "# B\n",
+            "c-1": "# C\n",
+            "m-1": "# M\n",
+            "m-2": "# M2\n",
+            "me-1": (
+                "# Me\n\n## Frame 1 — 2026-01-01\n- Wrote Rustacean code all day\n"
+                "- Read Grace Debugger's review\n\n"
+                "## Frame 1b — 2026-01-01\n- Grace Debugger is also a phrase\n\n"
+                "## Frame 2 — 2026-01-02\n- Relationships: Rustacean (ally), Grace (pair)\n\n"
+                "## Frame 3 — 2026-01-03\n- Grace came by; so did Meta\n"
+                "- Influenced by: Meta's question\n\n"
+                "## Frame 4 — 2026-01-04\n- Replied to Grace on #4\n"
+            ),
+        },
+        {"a-1": "Grace Debugger", "b-1": "Rustacean", "m-1": "Meta Mirror", "m-2": "Meta Hub"},
+    )
+    names = AgentNames.of(world, "me-1")
+    assert names.resolve("Grace Debugger") == names.resolve("Grace") == "a-1"
+    assert names.resolve("Also Grace Debugger") == "a-1"
+    assert names.resolve("Meta") == "Meta"  # two display names begin with it: nobody
+    g = influence(world)
+    # frame 1 (the whole name), 2 (the first name in Relationships), 4 (a reply); not frame 3,
+    # where "Grace" is running text
+    assert g.arcs[("a-1", "me-1")].weight == 3
+    assert dict(g.arcs[("a-1", "me-1")].kinds) == {"named": 1, "relationship": 1, "reply": 1}
+    # a one-word display name is a name in Relationships only, not in "Rustacean code"
+    assert dict(g.arcs[("b-1", "me-1")].kinds) == {"relationship": 1}
+    assert not [a for a in g.arcs if a[0].startswith("m-")]
+
+
+def test_a_real_later_soul_names_its_peers_by_display_name(
+    tmp_path: Path, later_world: Path, early_world: Path
+) -> None:
+    """The later souls with the world's registry (real files, copied into a temporary world):
+    an arc counts the frames that name the agent by id or display name, as a reader finds them."""
+    shutil.copytree(later_world / "memory", tmp_path / "memory")
+    shutil.copy(early_world / "agents.json", tmp_path / "agents.json")
+    world = World.open(tmp_path)
+    registry = world.registry()
+    g = influence(world)
+    target = "zion-coder-09"
+    source = tmp_path / "memory" / f"{target}.md"
+    checked = 0
+    for (src, dst), arc in g.arcs.items():
+        name = registry.get(src, {}).get("name", "")
+        if dst != target or " " not in name:
+            continue
+        first = name.split()[0]
+        whole = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        owner = re.compile(rf"(?<![\w-]){re.escape(name)}('s|\u2019s)")
+        # a first name alone counts where it is used as a name: "Grace's", "Grace (...)"
+        short = re.compile(rf"(?<![\w-]){re.escape(first)}('s|\u2019s| ?\()")
+        ident = re.compile(rf"(?<![\w-])({re.escape(src)}|{re.escape(src[5:])})(?![\w-])")
+        frames, hit, in_frame = 0, False, False
+        for line in source.read_text("utf-8").split("\n") + ["## end"]:
+            if line.startswith("## "):
+                frames += in_frame and hit
+                in_frame, hit = line[3:].startswith("Frame"), False
+                continue
+            citing = re.match(r"\s*- (Influenced by|Relationships):", line)
+            reply = re.search(rf"Replied to {re.escape(first)}\b", line)
+            if (
+                ident.search(line)
+                or owner.search(line)
+                or reply
+                or (citing and (whole.search(line) or short.search(line)))
+            ):
+                hit = True
+        assert arc.weight == frames, (src, name)
+        checked += 1
+    assert checked >= 5
+    # the why dossier names the same agents by id, not by the last word of their names
+    why = explain(world, target, frame="488")
+    changed = {r.agent for r in why.relationships}
+    assert "zion-coder-03" in changed and "Debugger" not in changed
