@@ -126,3 +126,17 @@ def test_frame_dates_place_frames_as_the_parser_and_when_do(early_world: Path) -
         starts, ends, dates = frame_dates(data)
         assert starts == list(columns.starts) and ends == list(columns.ends)
         assert dates == [m.date for m in when.frame_moments(columns)], path.name
+
+
+def test_the_same_world_gives_the_same_graph_in_every_process(early_world: Path) -> None:
+    """Groups and ranks do not move with Python's hash seed (sets of ids are ordered first)."""
+    import os
+    import subprocess
+    import sys
+
+    outs = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        argv = [sys.executable, "-m", "soulscope", "graph", "-w", str(early_world), "--json"]
+        outs.add(subprocess.run(argv, env=env, capture_output=True, check=True).stdout)
+    assert len(outs) == 1

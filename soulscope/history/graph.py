@@ -286,7 +286,7 @@ def _measure(g: Influence, present: set[str]) -> None:
     from networkx.algorithms import community
 
     d = nx.DiGraph()
-    d.add_nodes_from(present)
+    d.add_nodes_from(sorted(present))  # (a set: its order moves with the hash seed)
     d.add_weighted_edges_from((s, t, a.weight) for (s, t), a in g.arcs.items())
     if d.number_of_nodes() == 0:
         return
