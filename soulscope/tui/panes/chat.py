@@ -3,7 +3,7 @@
 The index is built when the tab is first seen, in a thread worker: BM25 at once, then the
 embedding model loads and hybrid search takes over once every text is embedded (the status line
 says which is in use, and how far the embedding got). Answers stream through an async worker into
-``Markdown.get_stream()`` (batched writes); the line above the input says what the answer is doing
+a ``PacedStream`` (redrawn a few times a second); the line above the input says what the answer is doing
 (searching, waiting for the LLM with the seconds waited, streaming, answered, cancelled, the error).
 Esc cancels, a new question cancels the one in flight, a failure is one sentence and the question
 goes back into the input. The evidence of the last answer is listed under it: enter on one opens
@@ -41,6 +41,7 @@ from soulscope.recall.semantic import EmbeddingCache, EncoderError
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.widgets.paced_stream import PacedStream
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.world import id_problem
 
@@ -282,7 +283,7 @@ class ChatPane(Pane):
             if problem is not None:  # answered all the same; said, never silently dropped
                 self.notify(visible(f"{problem[:1].upper()}{problem[1:]}."), severity="error")
                 distiller = None
-        stream = Markdown.get_stream(view)
+        stream = PacedStream(view)
         pieces: list[str] = []
         started = time.monotonic()
         try:
