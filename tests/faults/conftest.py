@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from soulscope.cli import main
-from tests.openai_server import OpenAIServer, valid_answer
-from tests.simworld import make_world
+from tests.support.openai_server import OpenAIServer, valid_answer
+from tests.support.simworld import make_world
 
 CLIENT_TIMEOUT = "0.5"  # seconds of silence a client waits: bounds the hang and stall modes
 DISTILLED = "- The user keeps bees on a roof in Porto"
+CLEAR, TITLE, C1 = "\x1b[2J", "\x1b]0;pwned\x07", "\x9b31m"  # clear the screen, retitle, a C1 CSI
+# Control characters a terminal would act on: every C0 but newline and tab, DEL, and C1.
+OBEYED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def answer(agent: str, body: dict) -> tuple[int, str]:
