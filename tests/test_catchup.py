@@ -13,7 +13,7 @@ from soulscope.config import load_settings
 from soulscope.recall.catchup import Catchup
 from soulscope.recall.encoders import encoder_name, load_encoder
 from soulscope.world import World
-from tests.support.cli import soulscope_process
+from tests.support.cli import soulscope
 from tests.support.embedding_server import EmbeddingServer, endpoint_config, words
 from tests.support.openai_server import OpenAIServer
 from tests.support.worlds import ADA, BO, CY, write_world
@@ -36,17 +36,17 @@ def test_search_answers_with_bm25_at_once_then_hybrid_once_embedded(
     world: Path, embeddings
 ) -> None:
     server, env = embeddings
-    cold = soulscope_process("search", "the index guide", "-w", str(world), "--json", env=env)
+    cold = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert cold.returncode == 0, cold.stderr
     assert json.loads(cold.stdout)[0]["agent"] == "ada-01"
     assert "answered with BM25" in cold.stderr and "0 of " in cold.stderr
     assert "'soulscope embed'" in cold.stderr  # no background process in tests unless asked
     assert server.requests == []  # nothing was embedded before answering
-    made = soulscope_process("embed", "-w", str(world), env=env)
+    made = soulscope("embed", "-w", str(world), env=env)
     assert made.returncode == 0, made.stderr
     assert "dense search is ready" in made.stderr
     embedded = len(server.requests)
-    warm = soulscope_process("search", "the index guide", "-w", str(world), "--json", env=env)
+    warm = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert warm.returncode == 0, warm.stderr
     assert "BM25" not in warm.stderr
     # Only the query, and one cached text embedded again to check the endpoint still serves
@@ -58,7 +58,7 @@ def test_search_answers_with_bm25_at_once_then_hybrid_once_embedded(
 def test_a_cold_search_starts_the_embedding_in_the_background(world: Path, embeddings) -> None:
     server, env = embeddings
     env = {**env, "SOULSCOPE_BACKGROUND": "1"}
-    cold = soulscope_process("search", "the index guide", "-w", str(world), "--json", env=env)
+    cold = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert cold.returncode == 0, cold.stderr
     assert "embedding the rest in the background" in cold.stderr
     catchup = Catchup(World.open(world), "endpoint:words")
@@ -71,7 +71,7 @@ def test_a_cold_search_starts_the_embedding_in_the_background(world: Path, embed
     assert status.done == status.total > 0
     while catchup.running():  # it lets go of the lock as it exits
         time.sleep(0.05)
-    warm = soulscope_process("search", "the index guide", "-w", str(world), "--json", env=env)
+    warm = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert "BM25" not in warm.stderr, warm.stderr
 
 
@@ -79,7 +79,7 @@ def test_ask_json_says_what_answered_cites_and_times(world: Path, embeddings) ->
     _, env = embeddings
     with OpenAIServer(reply="I wrote it [ada-01 · frame 3 · 2026-03-03].") as llm:
         env = {**env, "OPENAI_BASE_URL": llm.base_url, "SOULSCOPE_MODEL": "tiny"}
-        out = soulscope_process(
+        out = soulscope(
             "ask", "ada-01", "tell me about the index guide", "-w", str(world), "--json", env=env
         )
     assert out.returncode == 0, out.stderr
@@ -91,7 +91,7 @@ def test_ask_json_says_what_answered_cites_and_times(world: Path, embeddings) ->
     assert sources[0]["number"] == 1 and all(s["agent"] == "ada-01" for s in sources)
     assert "[ada-01 · frame 3 · 2026-03-03]" in {s["citation"] for s in sources}
     assert set(answer["timings"]) == {"index_s", "retrieve_s", "answer_s", "total_s"}
-    offline = soulscope_process("ask", "ada-01", "tell me about the index guide", "-w", str(world), "--json",
+    offline = soulscope("ask", "ada-01", "tell me about the index guide", "-w", str(world), "--json",
                   "--mode", "bm25", env={})  # fmt: skip
     assert json.loads(offline.stdout)["answer"].startswith("Offline mode")
     assert json.loads(offline.stdout)["dense"] is None
@@ -104,7 +104,7 @@ def test_chat_answers_each_message_at_once_while_embedding_goes_on(
     server.latency = 2.0  # a text every two seconds: a minute for the world
     with OpenAIServer(reply="Noted.") as llm:
         env = {**env, "OPENAI_BASE_URL": llm.base_url, "SOULSCOPE_MODEL": "tiny"}
-        out = soulscope_process("chat", "--user", "ann", "-w", str(world), env=env,
+        out = soulscope("chat", "--user", "ann", "-w", str(world), env=env,
                   stdin="who wrote the index guide?\nand who argued?\n")  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("Noted.") == 2

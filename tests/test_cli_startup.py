@@ -9,7 +9,7 @@ from pathlib import Path
 
 from soulscope import __version__
 from soulscope.cli import AREAS, areas_of, build_parser
-from tests.support.cli import soulscope_process
+from tests.support.cli import soulscope
 from tests.support.paths import ROOT
 
 
@@ -56,7 +56,7 @@ def test_a_command_parsed_with_its_own_areas_is_the_command_of_the_whole_parser(
 
 
 def test_help_still_lists_every_command() -> None:
-    out = soulscope_process("--help")
+    out = soulscope("--help")
     assert out.returncode == 0, out.stderr
     for commands in AREAS.values():
         for command in commands:

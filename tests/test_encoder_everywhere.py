@@ -10,7 +10,7 @@ from pathlib import Path
 
 from soulscope.config import load_settings
 from soulscope.recall.encoders import load_encoder
-from tests.support.cli import soulscope_process
+from tests.support.cli import soulscope
 from tests.support.embedding_server import EmbeddingServer
 from tests.support.worlds import ADA, BO, write_world
 
@@ -24,9 +24,7 @@ def test_one_encoder_per_configuration_is_shared(embedding_endpoint: EmbeddingSe
 def test_becoming_semantic_asks_the_endpoint(
     embedding_endpoint: EmbeddingServer, later_world: Path
 ) -> None:
-    out = soulscope_process(
-        "becoming", "zion-coder-06", "--semantic", "-w", str(later_world), "--json"
-    )
+    out = soulscope("becoming", "zion-coder-06", "--semantic", "-w", str(later_world), "--json")
     assert out.returncode == 0, out.stderr
     assert embedding_endpoint.requests, "becoming --semantic did not ask the endpoint"
     statements = [s["text"] for s in json.loads(out.stdout)]
@@ -37,13 +35,11 @@ def test_search_and_chat_ask_the_endpoint(
     embedding_endpoint: EmbeddingServer, tmp_path: Path
 ) -> None:
     world = write_world(tmp_path / "world", {"ada-01": ADA, "bo-02": BO})
-    out = soulscope_process(
-        "search", "the index guide", "-w", str(world), "--mode", "dense", "--json"
-    )
+    out = soulscope("search", "the index guide", "-w", str(world), "--mode", "dense", "--json")
     assert out.returncode == 0, out.stderr
     assert any("index guide" in t for t in embedding_endpoint.texts_sent())
     asked = len(embedding_endpoint.requests)
-    out = soulscope_process(
+    out = soulscope(
         "chat", "--user", "ann", "-w", str(world), "--mode", "hybrid",
         stdin="I keep a ledger of every frame.\n",
     )  # fmt: skip

@@ -10,7 +10,7 @@ import pytest
 from soulscope.history.git import HistoryError
 from soulscope.history.why import explain
 from soulscope.world import World
-from tests.support.cli import soulscope_process
+from tests.support.cli import soulscope
 from tests.support.paths import ROOT
 from tests.support.repos import commit, git, init, shallow_clone
 
@@ -129,7 +129,7 @@ def test_why_rejects_what_is_not_there(tmp_path: Path) -> None:
 
 def test_history_and_diff_commands(tmp_path: Path) -> None:
     repo = world_repo(tmp_path)
-    out = soulscope_process("history", CODER, "-w", str(repo), "--json")
+    out = soulscope("history", CODER, "-w", str(repo), "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert [r["message"] for r in rows] == [
@@ -139,12 +139,10 @@ def test_history_and_diff_commands(tmp_path: Path) -> None:
     assert {"commit", "date", "author", "message", "frames_added", "frames_changed"} <= set(rows[0])
     assert rows[0]["frames_added"] == ["Frame 2 — 2026-03-02"] and rows[0]["becoming_changed"]
     assert rows[0]["frames_removed"] == [] and rows[0]["author"] == "Ada Writer"
-    table = soulscope_process("history", CODER, "-w", str(repo))
+    table = soulscope("history", CODER, "-w", str(repo))
     assert table.returncode == 0 and rows[0]["commit"][:7] in table.stdout
 
-    d = json.loads(
-        soulscope_process("diff", CODER, "HEAD~1", "HEAD", "-w", str(repo), "--json").stdout
-    )
+    d = json.loads(soulscope("diff", CODER, "HEAD~1", "HEAD", "-w", str(repo), "--json").stdout)
     assert d["added"] == ["Frame 2 — 2026-03-02"] and d["removed"] == [] and d["changed"] == []
     assert d["becoming_before"].startswith("the type purist")
     assert d["becoming_after"].startswith("the pragmatist")
@@ -156,32 +154,24 @@ def test_history_and_diff_commands(tmp_path: Path) -> None:
 
 def test_show_at_first_and_why_commands(tmp_path: Path) -> None:
     repo = world_repo(tmp_path)
-    old = json.loads(
-        soulscope_process("show", CODER, "--at", "HEAD~1", "-w", str(repo), "--json").stdout
-    )
-    now = json.loads(soulscope_process("show", CODER, "-w", str(repo), "--json").stdout)
+    old = json.loads(soulscope("show", CODER, "--at", "HEAD~1", "-w", str(repo), "--json").stdout)
+    now = json.loads(soulscope("show", CODER, "-w", str(repo), "--json").stdout)
     assert len(old["frames"]) == 1 and len(now["frames"]) == 2
     frame = json.loads(
-        soulscope_process(
-            "show", CODER, "--at", "HEAD", "--frame", "2", "-w", str(repo), "--json"
-        ).stdout
+        soulscope("show", CODER, "--at", "HEAD", "--frame", "2", "-w", str(repo), "--json").stdout
     )
     assert frame["number"] == 2
 
-    first = json.loads(
-        soulscope_process("first", "gradual bargain", "-w", str(repo), "--json").stdout
-    )
+    first = json.loads(soulscope("first", "gradual bargain", "-w", str(repo), "--json").stdout)
     assert first["agent"] == CODER and first["frame"] == 2 and first["line"] == 14
     assert first["commit"]["commit"] == git(repo, "rev-parse", "HEAD").strip()
     assert set(first) >= {"agent", "commit", "date", "time", "frame", "label", "line", "ties"}
 
-    why = json.loads(
-        soulscope_process("why", CODER, "--shift", "2", "-w", str(repo), "--json").stdout
-    )
+    why = json.loads(soulscope("why", CODER, "--shift", "2", "-w", str(repo), "--json").stdout)
     assert why["statement"]["text"].startswith("the pragmatist")
     assert why["influenced_by"] and why["frame_log"]["brain"] == "offline"
     assert why["commit"]["commit"] == first["commit"]["commit"]
-    text = soulscope_process("why", CODER, "--frame", "2", "-w", str(repo))
+    text = soulscope("why", CODER, "--frame", "2", "-w", str(repo))
     assert text.returncode == 0 and "introduced by commit" in text.stdout
 
 
@@ -201,7 +191,7 @@ def test_history_errors_are_one_sentence(tmp_path: Path) -> None:
         (("first", "never said", "-w", str(repo)), "'never said' never appears"),
         (("why", CODER, "--shift", "7", "-w", str(repo)), "there is no statement 7"),
     ]:
-        out = soulscope_process(*args)
+        out = soulscope(*args)
         assert out.returncode != 0, args
         assert needle in out.stderr, (args, out.stderr)
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
@@ -219,18 +209,16 @@ def test_history_and_why_of_a_world_advanced_by_the_frame_runner(tmp_path: Path)
         ("frame", "-w", str(world), "--steps", "2"),
     ]  # fmt: skip
     for args in steps:
-        out = soulscope_process(*args)
+        out = soulscope(*args)
         assert out.returncode == 0, out.stderr
-    rows = json.loads(soulscope_process("history", "ada", "-w", str(world), "--json").stdout)
+    rows = json.loads(soulscope("history", "ada", "-w", str(world), "--json").stdout)
     assert [r["message"].split(":")[0] for r in rows] == ["frame 2", "frame 1", "register ada"]
     assert [r["frames_added"] for r in rows[:2]] == [
         ["Frame 2 — 2026-05-03"],
         ["Frame 1 — 2026-05-02"],
     ]
     assert all(r["frames_changed"] == [] for r in rows)
-    why = json.loads(
-        soulscope_process("why", "ada", "--shift", "-1", "-w", str(world), "--json").stdout
-    )
+    why = json.loads(soulscope("why", "ada", "--shift", "-1", "-w", str(world), "--json").stdout)
     assert why["commit"]["commit"] == rows[0]["commit"]
     # The frame runner's log of what the agent saw and answered in that frame.
     assert why["frame_log"]["frame"] == 2 and why["frame_log"]["agent"] == "ada"
@@ -392,7 +380,7 @@ def test_history_marks_becoming_changed_only_for_shifts_and_returns(tmp_path: Pa
         commit(repo, f"frame {n}")
     marks = [c.becoming_changed for c in reversed(history(World.open(repo), CODER))]
     assert marks == [False, False, False, True, True]
-    rows = json.loads(soulscope_process("history", CODER, "-w", str(repo), "--json").stdout)
+    rows = json.loads(soulscope("history", CODER, "-w", str(repo), "--json").stdout)
     assert [r["becoming_changed"] for r in reversed(rows)] == marks
 
 
@@ -405,14 +393,14 @@ def test_becoming_json_gives_kind_magnitude_and_from_mismatch(tmp_path: Path) ->
             "## Frame 2 — 2026-03-02\n- Becoming: the pragmatist. From schema author to x.\n\n",
         )
     )
-    out = soulscope_process("becoming", CODER, "-w", str(tmp_path / "w"), "--json")
+    out = soulscope("becoming", CODER, "-w", str(tmp_path / "w"), "--json")
     rows = json.loads(out.stdout)
     assert [(r["kind"], r["shift"], r["from_mismatch"]) for r in rows] == [
         ("first", False, False),
         ("shift", True, True),
     ]
     assert rows[0]["magnitude"] == 0 and 0 < rows[1]["magnitude"] <= 1
-    table = soulscope_process("becoming", CODER, "-w", str(tmp_path / "w"))
+    table = soulscope("becoming", CODER, "-w", str(tmp_path / "w"))
     assert "from ≠ previous" in table.stdout and "shift" in table.stdout
 
 
@@ -491,7 +479,7 @@ def test_frames_that_arrived_together_are_dated_by_their_headings(tmp_path: Path
     assert why.together and why.commit is not None
     assert "arrived together" in why.bulk_note and "2026-03-02" in why.bulk_note
     assert "arrived together" in why.narrative and "wrote it" not in why.narrative
-    out = soulscope_process("why", CODER, "--shift", "2", "-w", str(repo), "--json", "--offline")
+    out = soulscope("why", CODER, "--shift", "2", "-w", str(repo), "--json", "--offline")
     data = json.loads(out.stdout)
     assert data["arrived_together"] is True and data["frame"] == 2
 
@@ -535,7 +523,7 @@ def test_every_json_view_names_a_frame_by_its_number(later_world: Path) -> None:
         ("overview",),
     ]
     for args in views:
-        out = soulscope_process(*args, "-w", w, "--json")
+        out = soulscope(*args, "-w", w, "--json")
         assert out.returncode == 0, (args, out.stderr)
         found = _frames_named(json.loads(out.stdout))
         assert found, args

@@ -16,7 +16,7 @@ from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import summarize
 from soulscope.world import DEMO_WORLD, World
 from tests.support.bigworld import frame_entries
-from tests.support.cli import soulscope_process
+from tests.support.cli import soulscope
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_unreadable_files_are_reported_and_tried_again(world: World) -> None:
 
 def printed(*args: str) -> list[dict]:
     """What ``soulscope ARGS --json`` printed."""
-    out = soulscope_process(*args, "--json")
+    out = soulscope(*args, "--json")
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 

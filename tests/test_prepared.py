@@ -15,7 +15,7 @@ from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.lexical import K1, LexicalIndex, TermCounts, tokenize
 from soulscope.recall.prepared import PreparedCache, unit_counts
 from soulscope.world import World
-from tests.support.cli import soulscope_process
+from tests.support.cli import soulscope
 from tests.support.worlds import ADA, BO, CY, write_world
 
 QUERIES = ["who argued about governance", "#5585", "the first post about karma", "rust ownership"]
@@ -163,7 +163,7 @@ def test_cli_search_with_a_cache_folder_it_cannot_write(tmp_path: Path) -> None:
     world = small_world(tmp_path)
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache folder should be")
-    out = soulscope_process(
+    out = soulscope(
         "search", "index guide", "-w", str(world.root), "--mode", "bm25", "--json",
         env={"SOULSCOPE_CACHE": str(blocked / "cache")},
     )  # fmt: skip

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import io
 import re
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from soulscope.cli import main
+from tests.support.cli import soulscope as run_cli
 from tests.support.openai_server import OpenAIServer, valid_answer
 from tests.support.simworld import make_world
 
@@ -50,14 +49,12 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def soulscope(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """Run the command line in this process: ``(exit status, stdout, stderr)``."""
+def soulscope() -> Run:
+    """The command line in this process (``tests.support.cli.soulscope``), as ``(exit status,
+    stdout, stderr)``; ``stdin=`` is what it reads."""
 
     def run(*args: str, stdin: str | io.StringIO = "") -> tuple[int, str, str]:
-        capsys.readouterr()
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin) if isinstance(stdin, str) else stdin)
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
+        done = run_cli(*args, stdin=stdin)
+        return done.returncode, done.stdout, done.stderr
 
     return run

@@ -179,8 +179,10 @@ def finished(proc: subprocess.Popen[str], timeout: float = 60) -> subprocess.Com
 
 
 def run_frame(world: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``soulscope frame --world WORLD ARGS``, in a child process."""
-    return finished(frame_process(world, *args, fault={"do": "none"}))
+    """``soulscope frame --world WORLD ARGS``, in this process."""
+    from tests.support.cli import soulscope
+
+    return soulscope("frame", "--world", str(world), *args)
 
 
 def run_frame_process(world: Path, *args: str) -> subprocess.CompletedProcess[str]:
