@@ -1,4 +1,6 @@
-"""Small real worlds for the frame tests: ``soulscope init`` + ``register``, in a temp folder."""
+"""Small real worlds for the frame tests: ``soulscope init`` + ``register``, in a temp folder
+(``make_world``), and the frame runner on them: ``run_frame`` in this process, ``frame_process`` in
+a child process with a fault injected (``drive``), ``run_frame_process`` where a read could block."""
 
 from __future__ import annotations
 
