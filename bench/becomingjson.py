@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.bigworld import BIG_SOUL_FRAMES, big_soul  # noqa: E402
+from tests.support.bigworld import BIG_SOUL_FRAMES, big_soul  # noqa: E402
 
 CACHE = ROOT / ".soulscope-cache" / "bench"
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from soulscope.soul.parse import parse  # noqa: E402
 from soulscope.world import World  # noqa: E402
-from tests.bigworld import BIG_SOUL_FRAMES, big_soul, write_soul  # noqa: E402
+from tests.support.bigworld import BIG_SOUL_FRAMES, big_soul, write_soul  # noqa: E402
 
 CACHE = ROOT / ".soulscope-cache" / "bench"
 SIZE = (160, 48)

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from soulscope.soul.chapters import Words, outline  # noqa: E402
 from soulscope.soul.parse import parse  # noqa: E402
 from soulscope.soul.trajectory import Arc, iter_arc, summarize  # noqa: E402
-from tests.bigworld import BIG_SOUL_FRAMES, write_soul  # noqa: E402
+from tests.support.bigworld import BIG_SOUL_FRAMES, write_soul  # noqa: E402
 
 CACHE = ROOT / ".soulscope-cache" / "bench"
 CORPUS = ROOT.parent / "shared" / "corpus"

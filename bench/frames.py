@@ -27,8 +27,8 @@ from soulscope.sim.frame import FrameRunner  # noqa: E402
 from soulscope.sim.llm import LlmBrain  # noqa: E402
 from soulscope.sim.offline import OfflineBrain  # noqa: E402
 from soulscope.soul.write import render_header  # noqa: E402
-from tests.openai_server import OpenAIServer, valid_answer  # noqa: E402
-from tests.simworld import ARCHETYPES  # noqa: E402
+from tests.support.openai_server import OpenAIServer, valid_answer  # noqa: E402
+from tests.support.simworld import ARCHETYPES  # noqa: E402
 
 TARGET_S = 1.0
 TARGET_X_FLOOR = 2.0

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.bigworld import SPREAD_TERM, influence_world  # noqa: E402
+from tests.support.bigworld import SPREAD_TERM, influence_world  # noqa: E402
 
 CACHE = ROOT / ".soulscope-cache" / "bench"
 

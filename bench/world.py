@@ -32,7 +32,7 @@ from soulscope.index import index_path  # noqa: E402
 from soulscope.soul.parse import parse  # noqa: E402
 from soulscope.soul.trajectory import summarize  # noqa: E402
 from soulscope.world import World  # noqa: E402
-from tests.bigworld import write_soul  # noqa: E402
+from tests.support.bigworld import write_soul  # noqa: E402
 
 CACHE = ROOT / ".soulscope-cache" / "bench"
 SIZE = (160, 48)

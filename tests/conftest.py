@@ -1,15 +1,18 @@
-"""Shared fixtures: the real corpus in ../shared (skipped with a reason where it is absent)."""
+"""Fixtures every test shares: settings kept apart from the developer's, the real corpus (where it
+is absent, skipped with the reason; see ``tests.support.paths``) and the real embedding model.
+
+Helpers (worlds, git repositories, loopback servers, the command line) are in ``tests.support``."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("SOULSCOPE_SHARED", ROOT.parent / "shared"))
-CORPUS = SHARED / "corpus"
+from tests.support.embedding_server import EmbeddingServer, NoLocalModel, words
+from tests.support.paths import corpus_dir
 
 
 @pytest.fixture(autouse=True)
@@ -30,22 +33,6 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     # The config file is one this test controls: absent unless a test writes it.
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(home / "config" / "soulscope" / "config.toml"))
-
-
-def under_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
-
-
-def corpus_dir(*parts: str) -> Path:
-    """A folder or file of the shared corpus. Where it is absent the test is skipped with the
-    reason, except under CI (``CI=true``), where every test must run and a missing corpus fails."""
-    path = CORPUS.joinpath(*parts)
-    if not path.exists():
-        reason = f"the shared corpus is not here ({path} is absent)"
-        if under_ci():
-            pytest.fail(f"{reason}; under CI every test must run", pytrace=False)
-        pytest.skip(reason)
-    return path
 
 
 @pytest.fixture
@@ -71,3 +58,16 @@ def minilm():
     from soulscope.recall.semantic import MiniLM
 
     return MiniLM(device="cpu")
+
+
+@pytest.fixture
+def embedding_endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddingServer]:
+    """A loopback embeddings server of cheap ``words`` vectors (model ``words``), which the
+    settings point at; a face that loads the local model instead fails the test."""
+    from soulscope.recall import encoders
+
+    with EmbeddingServer(words, model="words") as served:
+        monkeypatch.setenv("SOULSCOPE_EMBED_BASE_URL", served.base_url)
+        monkeypatch.setenv("SOULSCOPE_EMBED_MODEL", served.model)
+        monkeypatch.setattr(encoders, "MiniLM", NoLocalModel)  # where the factory finds it
+        yield served

@@ -9,8 +9,8 @@ from soulscope.sim.frame import FrameRunner
 from soulscope.sim.offline import OfflineBrain
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import ArcReading, iter_arc
-from tests.bigworld import frame_entries, soul_header
-from tests.simworld import make_world, tree_bytes
+from tests.support.bigworld import frame_entries, soul_header
+from tests.support.simworld import make_world, tree_bytes
 
 
 def test_reading_on_gives_the_statements_of_a_whole_reading() -> None:

@@ -4,9 +4,6 @@ embedding catches up elsewhere (a process of its own, or chat's thread), cached 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,23 +13,10 @@ from soulscope.config import load_settings
 from soulscope.recall.catchup import Catchup
 from soulscope.recall.encoders import encoder_name, load_encoder
 from soulscope.world import World
-from tests.conftest import ROOT
-from tests.embedding_server import EmbeddingServer
-from tests.openai_server import OpenAIServer
-from tests.test_encoder_everywhere import hashed
-from tests.tui.conftest import ADA, BO, CY, write_world
-
-
-def run(*args: str, env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "soulscope", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-        timeout=120,
-    )
+from tests.support.cli import soulscope
+from tests.support.embedding_server import EmbeddingServer, endpoint_config, words
+from tests.support.openai_server import OpenAIServer
+from tests.support.worlds import ADA, BO, CY, write_world
 
 
 @pytest.fixture
@@ -43,12 +27,8 @@ def world(tmp_path: Path) -> Path:
 @pytest.fixture
 def embeddings(tmp_path: Path):
     """A loopback embeddings server, configured with one text per request."""
-    with EmbeddingServer(hashed, model="hashed") as server:
-        config = tmp_path / "config.toml"
-        config.write_text(
-            f'[embeddings]\nbase_url = "{server.base_url}"\nmodel = "hashed"\nbatch = 1\n'
-            "concurrency = 1\n"
-        )
+    with EmbeddingServer(words, model="words") as server:
+        config = endpoint_config(server, tmp_path / "config.toml", batch=1, concurrency=1)
         yield server, {"SOULSCOPE_CONFIG": str(config)}
 
 
@@ -56,17 +36,17 @@ def test_search_answers_with_bm25_at_once_then_hybrid_once_embedded(
     world: Path, embeddings
 ) -> None:
     server, env = embeddings
-    cold = run("search", "the index guide", "-w", str(world), "--json", env=env)
+    cold = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert cold.returncode == 0, cold.stderr
     assert json.loads(cold.stdout)[0]["agent"] == "ada-01"
     assert "answered with BM25" in cold.stderr and "0 of " in cold.stderr
     assert "'soulscope embed'" in cold.stderr  # no background process in tests unless asked
     assert server.requests == []  # nothing was embedded before answering
-    made = run("embed", "-w", str(world), env=env)
+    made = soulscope("embed", "-w", str(world), env=env)
     assert made.returncode == 0, made.stderr
     assert "dense search is ready" in made.stderr
     embedded = len(server.requests)
-    warm = run("search", "the index guide", "-w", str(world), "--json", env=env)
+    warm = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert warm.returncode == 0, warm.stderr
     assert "BM25" not in warm.stderr
     # Only the query, and one cached text embedded again to check the endpoint still serves
@@ -78,10 +58,10 @@ def test_search_answers_with_bm25_at_once_then_hybrid_once_embedded(
 def test_a_cold_search_starts_the_embedding_in_the_background(world: Path, embeddings) -> None:
     server, env = embeddings
     env = {**env, "SOULSCOPE_BACKGROUND": "1"}
-    cold = run("search", "the index guide", "-w", str(world), "--json", env=env)
+    cold = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert cold.returncode == 0, cold.stderr
     assert "embedding the rest in the background" in cold.stderr
-    catchup = Catchup(World.open(world), "endpoint:hashed")
+    catchup = Catchup(World.open(world), "endpoint:words")
     for _ in range(600):  # the background process, on its own
         status = catchup.status()
         if status is not None and status.finished:
@@ -91,7 +71,7 @@ def test_a_cold_search_starts_the_embedding_in_the_background(world: Path, embed
     assert status.done == status.total > 0
     while catchup.running():  # it lets go of the lock as it exits
         time.sleep(0.05)
-    warm = run("search", "the index guide", "-w", str(world), "--json", env=env)
+    warm = soulscope("search", "the index guide", "-w", str(world), "--json", env=env)
     assert "BM25" not in warm.stderr, warm.stderr
 
 
@@ -99,7 +79,7 @@ def test_ask_json_says_what_answered_cites_and_times(world: Path, embeddings) ->
     _, env = embeddings
     with OpenAIServer(reply="I wrote it [ada-01 · frame 3 · 2026-03-03].") as llm:
         env = {**env, "OPENAI_BASE_URL": llm.base_url, "SOULSCOPE_MODEL": "tiny"}
-        out = run(
+        out = soulscope(
             "ask", "ada-01", "tell me about the index guide", "-w", str(world), "--json", env=env
         )
     assert out.returncode == 0, out.stderr
@@ -111,7 +91,7 @@ def test_ask_json_says_what_answered_cites_and_times(world: Path, embeddings) ->
     assert sources[0]["number"] == 1 and all(s["agent"] == "ada-01" for s in sources)
     assert "[ada-01 · frame 3 · 2026-03-03]" in {s["citation"] for s in sources}
     assert set(answer["timings"]) == {"index_s", "retrieve_s", "answer_s", "total_s"}
-    offline = run("ask", "ada-01", "tell me about the index guide", "-w", str(world), "--json",
+    offline = soulscope("ask", "ada-01", "tell me about the index guide", "-w", str(world), "--json",
                   "--mode", "bm25", env={})  # fmt: skip
     assert json.loads(offline.stdout)["answer"].startswith("Offline mode")
     assert json.loads(offline.stdout)["dense"] is None
@@ -124,7 +104,7 @@ def test_chat_answers_each_message_at_once_while_embedding_goes_on(
     server.latency = 2.0  # a text every two seconds: a minute for the world
     with OpenAIServer(reply="Noted.") as llm:
         env = {**env, "OPENAI_BASE_URL": llm.base_url, "SOULSCOPE_MODEL": "tiny"}
-        out = run("chat", "--user", "ann", "-w", str(world), env=env,
+        out = soulscope("chat", "--user", "ann", "-w", str(world), env=env,
                   stdin="who wrote the index guide?\nand who argued?\n")  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("Noted.") == 2

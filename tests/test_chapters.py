@@ -12,30 +12,8 @@ from soulscope.soul.chapters import content_words, outline
 from soulscope.soul.counters import is_counter
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import arc, summarize
-from tests.conftest import corpus_dir
-
-# Three stretches of one identity each, said differently at every step (no statement repeats).
-GARDENER = [
-    "the gardener who waters tomatoes at dawn",
-    "the gardener: tomatoes need shade in July heat",
-    "compost feeds the tomatoes better than any bottle",
-    "the gardener pruning tomatoes so the fruit ripens",
-    "tomatoes split after rain; the gardener waters less",
-]
-ASTRONOMER = [
-    "the astronomer counting comets over the northern ridge",
-    "comets brighten near perihelion; the astronomer logs each one",
-    "a telescope mirror ground for comets and faint nebulae",
-    "the astronomer maps comets against the star catalogue",
-    "nebulae and comets share the long winter nights",
-]
-BAKER = [
-    "the baker proving sourdough overnight in a cold cellar",
-    "sourdough starter fed twice daily keeps the baker busy",
-    "the baker scores sourdough loaves before the oven",
-    "rye flour makes the sourdough crumb denser",
-    "the baker sells sourdough at the Saturday market",
-]
+from tests.support.paths import corpus_dir
+from tests.support.worlds import ASTRONOMER, BAKER, GARDENER
 
 
 def soul_of(statements: list[str], label: str = "Becoming") -> bytes:

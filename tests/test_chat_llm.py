@@ -9,7 +9,7 @@ import pytest
 
 from soulscope.config import load_settings
 from soulscope.llm import LLM, Endpoint, LLMError, normalize_base_url
-from tests.openai_server import OpenAIServer
+from tests.support.openai_server import OpenAIServer
 
 MESSAGES = [{"role": "user", "content": "When did you start caring about ownership?"}]
 

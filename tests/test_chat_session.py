@@ -8,7 +8,7 @@ from soulscope.chat.session import OFFLINE_NOTE, ChatSession
 from soulscope.llm import LLM, Endpoint
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.world import World
-from tests.openai_server import OpenAIServer
+from tests.support.openai_server import OpenAIServer
 
 
 def session(

@@ -1,9 +1,8 @@
-"""search, ask and chat as a user runs them: a subprocess, JSON shapes, streaming, signals."""
+"""search, ask and chat as a user runs them: JSON shapes, streaming, and a chat ended by a signal."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -13,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.openai_server import OpenAIServer
+from tests.support.cli import process_env, soulscope
+from tests.support.openai_server import OpenAIServer
+from tests.support.paths import ROOT
 
 HIT_KEYS = {"time", "precision", "tied",
     "agent", "frame", "label", "date", "heading", "line", "score", "citation", "text", "best",
@@ -22,26 +22,16 @@ HIT_KEYS = {"time", "precision", "tied",
 }  # fmt: skip
 
 
-def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "soulscope", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        input=stdin,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-        timeout=180,
-    )
-
-
 def test_search_json_hits_cite_their_frames(later_world: Path) -> None:
-    out = run("search", "#10751 governance", "-w", str(later_world), "--mode", "bm25", "--json")
+    out = soulscope(
+        "search", "#10751 governance", "-w", str(later_world), "--mode", "bm25", "--json"
+    )
     assert out.returncode == 0, out.stderr
     hits = json.loads(out.stdout)
     assert set(hits[0]) == HIT_KEYS
     assert hits[0]["agent"] == "zion-reviewer-01" and hits[0]["frame"] == 406
     assert hits[0]["citation"] == "[zion-reviewer-01 · frame 406 · 2026-03-28]"
-    ranged = run(
+    ranged = soulscope(
         "search",
         "ownership",
         "-w",
@@ -67,7 +57,7 @@ def test_search_errors_are_one_line(later_world: Path) -> None:
         (("search",), "give a query"),
         (("search", "--queries", "/nonexistent/q.txt"), "cannot read queries"),
     ]:
-        out = run(*args, "-w", str(later_world), "--mode", "bm25")
+        out = soulscope(*args, "-w", str(later_world), "--mode", "bm25")
         assert out.returncode != 0 and needle in out.stderr
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
@@ -75,7 +65,7 @@ def test_search_errors_are_one_line(later_world: Path) -> None:
 def test_many_queries_one_load_json_lines(later_world: Path, tmp_path: Path) -> None:
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"query": "#10751", "id": 1}\nownership of types.py\n\n')
-    out = run(
+    out = soulscope(
         "search", "--queries", str(queries), "-w", str(later_world), "--mode", "bm25", "-k", "2"
     )
     assert out.returncode == 0, out.stderr
@@ -89,7 +79,7 @@ def test_hybrid_search_loads_the_model_and_caches_embeddings(
     later_world: Path, tmp_path: Path
 ) -> None:
     env = {"SOULSCOPE_CACHE": str(tmp_path / "cache")}
-    out = run(
+    out = soulscope(
         "search", "a fan of the Rust language", "-w", str(later_world), "--json", "-k", "3",
         "--mode", "hybrid", env=env,
     )  # fmt: skip
@@ -97,12 +87,14 @@ def test_hybrid_search_loads_the_model_and_caches_embeddings(
     hits = json.loads(out.stdout)
     assert hits[0]["agent"] == "zion-coder-06"
     assert (tmp_path / "cache" / "embeddings.sqlite3").is_file()
-    table = run("search", "a fan of the Rust language", "-w", str(later_world), "-k", "3", env=env)
+    table = soulscope(
+        "search", "a fan of the Rust language", "-w", str(later_world), "-k", "3", env=env
+    )
     assert table.stdout.startswith("1. [zion-coder-06 · ")
 
 
 def test_ask_offline_answers_with_the_evidence(later_world: Path) -> None:
-    out = run(
+    out = soulscope(
         "ask",
         "zion-coder-06",
         "what did you propose for types.py?",
@@ -120,7 +112,7 @@ def test_ask_offline_answers_with_the_evidence(later_world: Path) -> None:
 def test_ask_streams_from_the_endpoint_and_lists_sources(later_world: Path) -> None:
     with OpenAIServer(reply="Types first, [zion-coder-06 · frame 220 · 2026-03-22].") as server:
         bare = server.base_url.removesuffix("/v1")
-        out = run(
+        out = soulscope(
             "ask",
             "zion-coder-06",
             "what did you propose for types.py?",
@@ -143,7 +135,7 @@ def test_ask_with_the_server_down_is_one_sentence(later_world: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    out = run(
+    out = soulscope(
         "ask",
         "zion-coder-06",
         "anything",
@@ -165,7 +157,7 @@ def copy_world(later_world: Path, tmp_path: Path) -> Path:
 
 def test_chat_distils_what_the_user_said_at_the_end(later_world: Path, tmp_path: Path) -> None:
     world = copy_world(later_world, tmp_path)
-    out = run(
+    out = soulscope(
         "chat",
         "--user",
         "ann",
@@ -201,7 +193,7 @@ def test_sigterm_distils_before_exit(later_world: Path, tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=process_env(),
     )
     buffer = world / "users" / "bo.buffer.jsonl"
     try:
@@ -223,7 +215,7 @@ def test_sigterm_distils_before_exit(later_world: Path, tmp_path: Path) -> None:
 
 
 def test_search_and_ask_at_a_revision_see_memory_as_it_stood(tmp_path: Path) -> None:
-    from tests.history_repos import HEADER, commit, frame, init
+    from tests.support.repos import HEADER, commit, frame, init
 
     repo = init(tmp_path / "repo")
     soul = repo / "memory" / "ada.md"
@@ -234,7 +226,7 @@ def test_search_and_ask_at_a_revision_see_memory_as_it_stood(tmp_path: Path) -> 
     commit(repo, "frame 2: 1 agents, 0 posts, 0 comments")
 
     def frames(*extra: str) -> set[int]:
-        out = run(
+        out = soulscope(
             "search", "lighthouse keeper", "-w", str(repo), "--mode", "bm25", "--json", *extra
         )
         assert out.returncode == 0, out.stderr
@@ -243,7 +235,7 @@ def test_search_and_ask_at_a_revision_see_memory_as_it_stood(tmp_path: Path) -> 
     assert frames() == {2}
     assert frames("--at", first) == set()
     assert frames("--at", "HEAD~1") == set()
-    asked = run(
+    asked = soulscope(
         "ask", "ada", "what of #101 and #102?", "-w", str(repo), "--mode", "bm25", "--at", first
     )
     assert (
@@ -251,5 +243,5 @@ def test_search_and_ask_at_a_revision_see_memory_as_it_stood(tmp_path: Path) -> 
         and "frame 2" not in asked.stdout
         and "[ada · frame 1 · 2026-03-01]" in asked.stdout
     )
-    bad = run("search", "x", "-w", str(repo), "--mode", "bm25", "--at", "no-such-rev")
+    bad = soulscope("search", "x", "-w", str(repo), "--mode", "bm25", "--at", "no-such-rev")
     assert bad.returncode != 0 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

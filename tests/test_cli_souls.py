@@ -1,29 +1,18 @@
-"""The CLI as a user runs it: a subprocess, JSON shapes, errors and exit codes."""
+"""The CLI as a user runs it: JSON shapes, errors and exit codes, and what a command imports."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
-
-
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "soulscope", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-        timeout=120,
-    )
+from tests.support.cli import soulscope
+from tests.support.paths import ROOT
 
 
 def test_agents_json_on_the_early_corpus(early_world: Path) -> None:
-    out = run("agents", "--world", str(early_world), "--json")
+    out = soulscope("agents", "--world", str(early_world), "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert len(rows) == 116
@@ -46,7 +35,7 @@ def test_agents_json_on_the_early_corpus(early_world: Path) -> None:
 
 
 def test_becoming_json_marks_shifts(later_world: Path) -> None:
-    out = run("becoming", "zion-coder-06", "--world", str(later_world), "--json")
+    out = soulscope("becoming", "zion-coder-06", "--world", str(later_world), "--json")
     rows = json.loads(out.stdout)
     assert len(rows) == 29
     assert {"frame", "date", "heading", "text", "line", "shift"} <= set(rows[0])
@@ -60,7 +49,7 @@ def test_becoming_json_gives_every_statement_a_chapter_and_marks_turning_points(
 ) -> None:
     # Neither agent is the arc the shift classes fail on most: any real arc of 10+ statements.
     for world, agent in ((early_world, "zion-storyteller-03"), (later_world, "zion-coder-09")):
-        rows = json.loads(run("becoming", agent, "--world", str(world), "--json").stdout)
+        rows = json.loads(soulscope("becoming", agent, "--world", str(world), "--json").stdout)
         n = len(rows)
         chapters = [r["chapter"] for r in rows]
         assert chapters == sorted(chapters) and chapters[0] == 1
@@ -73,10 +62,12 @@ def test_becoming_json_gives_every_statement_a_chapter_and_marks_turning_points(
 
 
 def test_becoming_chapters_lists_them_titled(early_world: Path) -> None:
-    out = run("becoming", "zion-coder-08", "--world", str(early_world), "--chapters", "--json")
+    out = soulscope(
+        "becoming", "zion-coder-08", "--world", str(early_world), "--chapters", "--json"
+    )
     chapters = json.loads(out.stdout)
     statements = json.loads(
-        run("becoming", "zion-coder-08", "--world", str(early_world), "--json").stdout
+        soulscope("becoming", "zion-coder-08", "--world", str(early_world), "--json").stdout
     )
     assert [c["chapter"] for c in chapters] == list(range(1, len(chapters) + 1))
     assert sum(c["statements"] for c in chapters) == len(statements)
@@ -85,23 +76,23 @@ def test_becoming_chapters_lists_them_titled(early_world: Path) -> None:
         assert 2 <= len(c["title"].replace(",", "").split()) <= 5
         first = statements[c["first_statement"] - 1]
         assert (first["frame"], first["date"]) == (c["first_frame"], c["first_date"])
-    table = run("becoming", "zion-coder-08", "--world", str(early_world), "--chapters")
+    table = soulscope("becoming", "zion-coder-08", "--world", str(early_world), "--chapters")
     assert table.returncode == 0 and chapters[-1]["title"].split(",")[0] in table.stdout
 
 
 def test_summaries_show_a_position_by_its_own_words(early_world: Path) -> None:
     # Early-era statements open with counters ("twenty-eighth bet."): the opening noun phrase is
     # a fragment, never what the agent said.
-    rows = json.loads(run("overview", "--world", str(early_world), "--json").stdout)
+    rows = json.loads(soulscope("overview", "--world", str(early_world), "--json").stdout)
     agent = next(r for r in rows if r["id"] == "zion-contrarian-04")
     assert agent["latest"]["headline"].rstrip("…") in agent["latest"]["text"]
     assert agent["latest"]["role"] is None  # a position names no role
     assert len(agent["latest"]["headline"].split()) > 5
     assert agent["turning_points"] >= 1 and agent["chapters"] >= 2
-    table = run("overview", "--world", str(early_world), env={"COLUMNS": "300"}).stdout
+    table = soulscope("overview", "--world", str(early_world), env={"COLUMNS": "300"}).stdout
     line = next(x for x in table.splitlines() if "zion-contrarian-04" in x)
     assert agent["latest"]["headline"][:40] in line
-    compared = run(
+    compared = soulscope(
         "compare",
         "zion-contrarian-04",
         "zion-debater-06",
@@ -113,12 +104,14 @@ def test_summaries_show_a_position_by_its_own_words(early_world: Path) -> None:
 
 
 def test_show_whole_soul_and_one_frame(later_world: Path) -> None:
-    whole = json.loads(run("show", "zion-coder-06", "-w", str(later_world), "--json").stdout)
+    whole = json.loads(soulscope("show", "zion-coder-06", "-w", str(later_world), "--json").stdout)
     assert whole["id"] == "zion-coder-06" and whole["identity"]["Archetype"] == "Coder"
     assert len(whole["frames"]) == 25
     assert {"number", "date", "heading", "line", "observations"} <= set(whole["frames"][0])
     frame = json.loads(
-        run("show", "zion-coder-06", "-w", str(later_world), "--frame", "221", "--json").stdout
+        soulscope(
+            "show", "zion-coder-06", "-w", str(later_world), "--frame", "221", "--json"
+        ).stdout
     )
     assert frame["number"] == 221
     assert any(o["label"] == "Becoming" for o in frame["observations"])
@@ -131,7 +124,7 @@ def test_errors_are_one_line_and_nonzero(later_world: Path, tmp_path: Path) -> N
         (("agents", "-w", str(tmp_path / "missing")), "no such file or folder"),
         (("show", "zion-coder-06", "-w", str(later_world), "--frame", "9999"), "no frame 9999"),
     ]:
-        out = run(*args)
+        out = soulscope(*args)
         assert out.returncode != 0
         assert (
             needle in out.stderr and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
@@ -171,7 +164,7 @@ def test_show_json_streams_the_text_json_would_print(tmp_path: Path) -> None:
     whole soul at indent 2, control characters escaped, whatever the frames hold."""
     from soulscope.soul import export
     from soulscope.soul.parse import read_soul
-    from tests.bigworld import write_soul
+    from tests.support.bigworld import write_soul
 
     path = write_soul(tmp_path / "memory" / "odd-one.md", 30)
     with open(path, "ab") as f:
@@ -180,7 +173,7 @@ def test_show_json_streams_the_text_json_would_print(tmp_path: Path) -> None:
             '- "quoted" \\ back\\slash\n  continued\n\n## Frame 32\n\n'
             "## Notes\n- loose: \xff bytes\n".encode("utf-8", "surrogateescape")
         )
-    out = run("show", "odd-one", "-w", str(tmp_path), "--json")
+    out = soulscope("show", "odd-one", "-w", str(tmp_path), "--json")
     assert out.returncode == 0, out.stderr
     soul = read_soul(path)
     whole = {
@@ -228,14 +221,14 @@ def test_becoming_json_streams_the_text_json_would_print(tmp_path: Path) -> None
     from soulscope.soul import export
     from soulscope.soul.parse import read_soul
     from soulscope.soul.trajectory import arc
-    from tests.bigworld import write_soul
+    from tests.support.bigworld import write_soul
 
     path = write_soul(tmp_path / "memory" / "long-arc.md", 600)
-    out = run("becoming", "long-arc", "-w", str(tmp_path), "--json")
+    out = soulscope("becoming", "long-arc", "-w", str(tmp_path), "--json")
     assert out.returncode == 0, out.stderr
     statements = arc(read_soul(path))
     assert len(statements) == 200
     expected = [{**export.statement_dict(s), "magnitude": s.magnitude} for s in statements]
     assert out.stdout == json.dumps(expected, ensure_ascii=False, indent=2) + "\n"
     empty = write_soul(tmp_path / "memory" / "no-arc.md", 2)  # frames 1 and 2: no Becoming yet
-    assert run("becoming", empty.stem, "-w", str(tmp_path), "--json").stdout == "[]\n"
+    assert soulscope("becoming", empty.stem, "-w", str(tmp_path), "--json").stdout == "[]\n"

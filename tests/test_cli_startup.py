@@ -9,7 +9,8 @@ from pathlib import Path
 
 from soulscope import __version__
 from soulscope.cli import AREAS, areas_of, build_parser
-from tests.conftest import ROOT
+from tests.support.cli import soulscope
+from tests.support.paths import ROOT
 
 
 def loaded_after(argv: list[str]) -> tuple[str, set[str]]:
@@ -55,13 +56,8 @@ def test_a_command_parsed_with_its_own_areas_is_the_command_of_the_whole_parser(
 
 
 def test_help_still_lists_every_command() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "soulscope", "--help"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    out = soulscope("--help")
+    assert out.returncode == 0, out.stderr
     for commands in AREAS.values():
         for command in commands:
             assert command in out.stdout

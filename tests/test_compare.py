@@ -6,7 +6,7 @@ import pytest
 
 from soulscope.soul.parse import read_soul
 from soulscope.soul.trajectory import arc, compare
-from tests.conftest import corpus_dir
+from tests.support.paths import corpus_dir
 
 LEFT = """# Ada
 

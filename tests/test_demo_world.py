@@ -12,7 +12,7 @@ import pytest
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import arc
 from soulscope.world import DEMO_WORLD, World
-from tests.test_cli_souls import run
+from tests.support.cli import soulscope
 
 ARC_LABELS = ("Influenced by", "Reinforced", "Becoming", "Relationships", "Connected")
 _THREAD = re.compile(r"#(\d+)")
@@ -182,7 +182,7 @@ def test_community_records_agree_with_the_soul_files() -> None:
 
 
 def test_cli_reads_the_demo_world_by_default() -> None:
-    out = run("overview", "--json")
+    out = soulscope("overview", "--json")
     assert out.returncode == 0, out.stderr
     rows = {r["id"]: r for r in json.loads(out.stdout)}
     assert set(rows) == set(_souls())
@@ -196,7 +196,7 @@ def test_cli_reads_the_demo_world_by_default() -> None:
 
 @pytest.mark.parametrize("agent_id", ["welcomer-pell", "archivist-hale"])
 def test_cli_becoming_shows_the_arc_with_its_shifts(agent_id: str) -> None:
-    out = run("becoming", agent_id, "--json")
+    out = soulscope("becoming", agent_id, "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     soul = _souls()[agent_id]

@@ -11,7 +11,7 @@ import pytest
 from soulscope.chat.distill import Distiller, DistillSettings, extract_facts
 from soulscope.llm import LLM, Endpoint
 from soulscope.recall.semantic import EmbeddingCache
-from tests.openai_server import OpenAIServer
+from tests.support.openai_server import OpenAIServer
 
 CAT_TALK = [
     "My cat is named Pixel and she sits on my keyboard.",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from soulscope.soul.format import ENTRY_LABELS, TEXT_LABELS, cite, is_frame_heading
 from soulscope.soul.parse import parse, read_soul
 from soulscope.tui.widgets.soul_text import display_lines, line_spans
-from tests.conftest import corpus_dir
+from tests.support.paths import corpus_dir
 
 # Lines built from the pieces the two rules turn on, and any text after them.
 _PREFIXES = [

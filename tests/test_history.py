@@ -20,7 +20,7 @@ from soulscope.soul.parse import parse
 from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import arc
 from soulscope.world import World
-from tests.history_repos import HEADER, clone_bundle, commit, frame, git, init
+from tests.support.repos import HEADER, clone_bundle, commit, frame, git, init, shallow_clone
 
 AGENTS = ("zion-coder-04", "zion-debater-06", "zion-philosopher-07")
 
@@ -346,10 +346,7 @@ def test_shallow_clone_is_named(tmp_path: Path) -> None:
     for n in range(1, 4):
         write(repo, "ada.md", HEADER + "".join(frame(k, f"stage {k}.") for k in range(1, n + 1)))
         commit(repo, f"frame {n}")
-    shallow = tmp_path / "shallow"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True
-    )
+    shallow = shallow_clone(repo, tmp_path / "shallow")
     world = World.open(shallow)
     with pytest.raises(HistoryError, match="shallow clone"):
         history(world, "ada")

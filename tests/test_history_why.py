@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,8 +10,9 @@ import pytest
 from soulscope.history.git import HistoryError
 from soulscope.history.why import explain
 from soulscope.world import World
-from tests.history_repos import commit, git, init
-from tests.test_cli_souls import run
+from tests.support.cli import soulscope
+from tests.support.paths import ROOT
+from tests.support.repos import commit, git, init, shallow_clone
 
 CODER = "zion-coder-01"
 
@@ -129,7 +129,7 @@ def test_why_rejects_what_is_not_there(tmp_path: Path) -> None:
 
 def test_history_and_diff_commands(tmp_path: Path) -> None:
     repo = world_repo(tmp_path)
-    out = run("history", CODER, "-w", str(repo), "--json")
+    out = soulscope("history", CODER, "-w", str(repo), "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert [r["message"] for r in rows] == [
@@ -139,10 +139,10 @@ def test_history_and_diff_commands(tmp_path: Path) -> None:
     assert {"commit", "date", "author", "message", "frames_added", "frames_changed"} <= set(rows[0])
     assert rows[0]["frames_added"] == ["Frame 2 — 2026-03-02"] and rows[0]["becoming_changed"]
     assert rows[0]["frames_removed"] == [] and rows[0]["author"] == "Ada Writer"
-    table = run("history", CODER, "-w", str(repo))
+    table = soulscope("history", CODER, "-w", str(repo))
     assert table.returncode == 0 and rows[0]["commit"][:7] in table.stdout
 
-    d = json.loads(run("diff", CODER, "HEAD~1", "HEAD", "-w", str(repo), "--json").stdout)
+    d = json.loads(soulscope("diff", CODER, "HEAD~1", "HEAD", "-w", str(repo), "--json").stdout)
     assert d["added"] == ["Frame 2 — 2026-03-02"] and d["removed"] == [] and d["changed"] == []
     assert d["becoming_before"].startswith("the type purist")
     assert d["becoming_after"].startswith("the pragmatist")
@@ -154,24 +154,24 @@ def test_history_and_diff_commands(tmp_path: Path) -> None:
 
 def test_show_at_first_and_why_commands(tmp_path: Path) -> None:
     repo = world_repo(tmp_path)
-    old = json.loads(run("show", CODER, "--at", "HEAD~1", "-w", str(repo), "--json").stdout)
-    now = json.loads(run("show", CODER, "-w", str(repo), "--json").stdout)
+    old = json.loads(soulscope("show", CODER, "--at", "HEAD~1", "-w", str(repo), "--json").stdout)
+    now = json.loads(soulscope("show", CODER, "-w", str(repo), "--json").stdout)
     assert len(old["frames"]) == 1 and len(now["frames"]) == 2
     frame = json.loads(
-        run("show", CODER, "--at", "HEAD", "--frame", "2", "-w", str(repo), "--json").stdout
+        soulscope("show", CODER, "--at", "HEAD", "--frame", "2", "-w", str(repo), "--json").stdout
     )
     assert frame["number"] == 2
 
-    first = json.loads(run("first", "gradual bargain", "-w", str(repo), "--json").stdout)
+    first = json.loads(soulscope("first", "gradual bargain", "-w", str(repo), "--json").stdout)
     assert first["agent"] == CODER and first["frame"] == 2 and first["line"] == 14
     assert first["commit"]["commit"] == git(repo, "rev-parse", "HEAD").strip()
     assert set(first) >= {"agent", "commit", "date", "time", "frame", "label", "line", "ties"}
 
-    why = json.loads(run("why", CODER, "--shift", "2", "-w", str(repo), "--json").stdout)
+    why = json.loads(soulscope("why", CODER, "--shift", "2", "-w", str(repo), "--json").stdout)
     assert why["statement"]["text"].startswith("the pragmatist")
     assert why["influenced_by"] and why["frame_log"]["brain"] == "offline"
     assert why["commit"]["commit"] == first["commit"]["commit"]
-    text = run("why", CODER, "--frame", "2", "-w", str(repo))
+    text = soulscope("why", CODER, "--frame", "2", "-w", str(repo))
     assert text.returncode == 0 and "introduced by commit" in text.stdout
 
 
@@ -181,10 +181,7 @@ def test_history_errors_are_one_sentence(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     (plain / "memory").mkdir(parents=True)
     (plain / "memory" / f"{CODER}.md").write_text(soul(F1))
-    shallow = tmp_path / "shallow"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True
-    )
+    shallow = shallow_clone(repo, tmp_path / "shallow")
     for args, needle in [
         (("show", CODER, "--at", "nope", "-w", str(repo)), "unknown revision 'nope'"),
         (("diff", CODER, "HEAD~9", "-w", str(repo)), "unknown revision 'HEAD~9'"),
@@ -194,7 +191,7 @@ def test_history_errors_are_one_sentence(tmp_path: Path) -> None:
         (("first", "never said", "-w", str(repo)), "'never said' never appears"),
         (("why", CODER, "--shift", "7", "-w", str(repo)), "there is no statement 7"),
     ]:
-        out = run(*args)
+        out = soulscope(*args)
         assert out.returncode != 0, args
         assert needle in out.stderr, (args, out.stderr)
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
@@ -212,16 +209,16 @@ def test_history_and_why_of_a_world_advanced_by_the_frame_runner(tmp_path: Path)
         ("frame", "-w", str(world), "--steps", "2"),
     ]  # fmt: skip
     for args in steps:
-        out = run(*args)
+        out = soulscope(*args)
         assert out.returncode == 0, out.stderr
-    rows = json.loads(run("history", "ada", "-w", str(world), "--json").stdout)
+    rows = json.loads(soulscope("history", "ada", "-w", str(world), "--json").stdout)
     assert [r["message"].split(":")[0] for r in rows] == ["frame 2", "frame 1", "register ada"]
     assert [r["frames_added"] for r in rows[:2]] == [
         ["Frame 2 — 2026-05-03"],
         ["Frame 1 — 2026-05-02"],
     ]
     assert all(r["frames_changed"] == [] for r in rows)
-    why = json.loads(run("why", "ada", "--shift", "-1", "-w", str(world), "--json").stdout)
+    why = json.loads(soulscope("why", "ada", "--shift", "-1", "-w", str(world), "--json").stdout)
     assert why["commit"]["commit"] == rows[0]["commit"]
     # The frame runner's log of what the agent saw and answered in that frame.
     assert why["frame_log"]["frame"] == 2 and why["frame_log"]["agent"] == "ada"
@@ -230,7 +227,7 @@ def test_history_and_why_of_a_world_advanced_by_the_frame_runner(tmp_path: Path)
 
 # -- the dossier ------------------------------------------------------------------------------
 
-DEMO = Path(__file__).resolve().parents[1] / "state"
+DEMO = ROOT / "state"
 
 
 def demo_copy(tmp_path: Path) -> World:
@@ -312,7 +309,7 @@ def test_dossier_finds_the_build_up_of_a_new_role(tmp_path: Path) -> None:
 
 def test_llm_narrative_keeps_only_citations_the_dossier_holds(tmp_path: Path) -> None:
     from soulscope.llm import LLM, Endpoint
-    from tests.openai_server import OpenAIServer
+    from tests.support.openai_server import OpenAIServer
 
     world = World.open(world_repo(tmp_path))
     reply = (
@@ -346,7 +343,7 @@ def test_llm_failure_falls_back_to_the_offline_narrative(tmp_path: Path) -> None
 def test_dossier_on_the_real_history_resolves_short_ids_and_diffs_one_frame(
     tmp_path: Path,
 ) -> None:
-    from tests.history_repos import clone_bundle
+    from tests.support.repos import clone_bundle
 
     repo = clone_bundle(tmp_path / "rb")
     world = World.open(repo)
@@ -383,7 +380,7 @@ def test_history_marks_becoming_changed_only_for_shifts_and_returns(tmp_path: Pa
         commit(repo, f"frame {n}")
     marks = [c.becoming_changed for c in reversed(history(World.open(repo), CODER))]
     assert marks == [False, False, False, True, True]
-    rows = json.loads(run("history", CODER, "-w", str(repo), "--json").stdout)
+    rows = json.loads(soulscope("history", CODER, "-w", str(repo), "--json").stdout)
     assert [r["becoming_changed"] for r in reversed(rows)] == marks
 
 
@@ -396,14 +393,14 @@ def test_becoming_json_gives_kind_magnitude_and_from_mismatch(tmp_path: Path) ->
             "## Frame 2 — 2026-03-02\n- Becoming: the pragmatist. From schema author to x.\n\n",
         )
     )
-    out = run("becoming", CODER, "-w", str(tmp_path / "w"), "--json")
+    out = soulscope("becoming", CODER, "-w", str(tmp_path / "w"), "--json")
     rows = json.loads(out.stdout)
     assert [(r["kind"], r["shift"], r["from_mismatch"]) for r in rows] == [
         ("first", False, False),
         ("shift", True, True),
     ]
     assert rows[0]["magnitude"] == 0 and 0 < rows[1]["magnitude"] <= 1
-    table = run("becoming", CODER, "-w", str(tmp_path / "w"))
+    table = soulscope("becoming", CODER, "-w", str(tmp_path / "w"))
     assert "from ≠ previous" in table.stdout and "shift" in table.stdout
 
 
@@ -482,7 +479,7 @@ def test_frames_that_arrived_together_are_dated_by_their_headings(tmp_path: Path
     assert why.together and why.commit is not None
     assert "arrived together" in why.bulk_note and "2026-03-02" in why.bulk_note
     assert "arrived together" in why.narrative and "wrote it" not in why.narrative
-    out = run("why", CODER, "--shift", "2", "-w", str(repo), "--json", "--offline")
+    out = soulscope("why", CODER, "--shift", "2", "-w", str(repo), "--json", "--offline")
     data = json.loads(out.stdout)
     assert data["arrived_together"] is True and data["frame"] == 2
 
@@ -526,7 +523,7 @@ def test_every_json_view_names_a_frame_by_its_number(later_world: Path) -> None:
         ("overview",),
     ]
     for args in views:
-        out = run(*args, "-w", w, "--json")
+        out = soulscope(*args, "-w", w, "--json")
         assert out.returncode == 0, (args, out.stderr)
         found = _frames_named(json.loads(out.stdout))
         assert found, args

@@ -7,8 +7,6 @@ import json
 import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +15,8 @@ from soulscope.index import WorldIndex, index_path, world_entries
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import summarize
 from soulscope.world import DEMO_WORLD, World
-from tests.bigworld import frame_entries
-from tests.conftest import ROOT
+from tests.support.bigworld import frame_entries
+from tests.support.cli import soulscope
 
 
 @pytest.fixture
@@ -113,27 +111,22 @@ def test_unreadable_files_are_reported_and_tried_again(world: World) -> None:
     assert entry.summary is not None
 
 
-def soulscope(*args: str) -> list[dict]:
-    out = subprocess.run(
-        [sys.executable, "-m", "soulscope", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=120,
-    )
+def printed(*args: str) -> list[dict]:
+    """What ``soulscope ARGS --json`` printed."""
+    out = soulscope(*args, "--json")
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
 
 def test_agents_and_overview_follow_a_file_that_grew(world: World) -> None:
-    before = {r["id"]: r for r in soulscope("agents", "--world", str(world.root), "--json")}
+    before = {r["id"]: r for r in printed("agents", "--world", str(world.root))}
     grown = world.agents()[2]
     append_frame(grown.path)
-    after = {r["id"]: r for r in soulscope("agents", "--world", str(world.root), "--json")}
+    after = {r["id"]: r for r in printed("agents", "--world", str(world.root))}
     assert after[grown.id]["frames"] == before[grown.id]["frames"] + 1
     assert after[grown.id]["bytes"] == grown.path.stat().st_size
     assert after[grown.id]["last_frame"].startswith("Frame 999")
-    overview = {r["id"]: r for r in soulscope("overview", "--world", str(world.root), "--json")}
+    overview = {r["id"]: r for r in printed("overview", "--world", str(world.root))}
     soul = parse(grown.path.read_bytes())
     assert overview[grown.id]["frames"] == len(soul.frames)
     assert overview[grown.id]["last_date"] == max(f.date for f in soul.frames if f.date)

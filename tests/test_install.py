@@ -13,7 +13,7 @@ from importlib.metadata import version
 import soulscope
 from soulscope.bundled import bundled
 from soulscope.world import DEMO_WORLD, World
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 
 def test_version_is_printed_and_matches_the_installed_metadata() -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 PACKAGE = ROOT / "soulscope"
 
 # From the bottom up; a module may import from its own layer and the ones below.

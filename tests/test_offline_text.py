@@ -13,7 +13,7 @@ from soulscope.sim.community import Community
 from soulscope.sim.frame import run_frames
 from soulscope.sim.offline import OfflineBrain
 from soulscope.world import DEMO_WORLD, World
-from tests.history_repos import commit, init
+from tests.support.repos import commit, init
 
 SEEDS = range(1, 7)
 FRAMES = 4

@@ -150,7 +150,7 @@ def test_soul_shaped_text_round_trips(parts: list[str]) -> None:
 def test_a_big_soul_shares_what_its_frames_repeat() -> None:
     """Dates, times and labels recur across thousands of frames; a parsed soul holds each once,
     and text without undecodable bytes is not copied for display (a 20 MB soul stays in memory)."""
-    from tests.bigworld import frame_entries
+    from tests.support.bigworld import frame_entries
 
     soul = parse("# A\n\n" + "".join(frame_entries(200)))
     same_day = [f for f in soul.frames if f.date == "2026-01-02"]

@@ -9,7 +9,7 @@ import pytest
 
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import arc
-from tests.conftest import CORPUS, corpus_dir
+from tests.support.paths import CORPUS, corpus_dir
 
 # Listed at collection; where the corpus is absent, the one case left skips (fails under CI).
 FILES = sorted(CORPUS.glob("*/memory/*.md")) + sorted(CORPUS.glob("rappterbook/strays/*.md"))

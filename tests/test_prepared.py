@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +15,8 @@ from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.lexical import K1, LexicalIndex, TermCounts, tokenize
 from soulscope.recall.prepared import PreparedCache, unit_counts
 from soulscope.world import World
-from tests.conftest import ROOT
-from tests.tui.conftest import ADA, BO, CY, write_world
+from tests.support.cli import soulscope
+from tests.support.worlds import ADA, BO, CY, write_world
 
 QUERIES = ["who argued about governance", "#5585", "the first post about karma", "rust ownership"]
 
@@ -166,15 +163,9 @@ def test_cli_search_with_a_cache_folder_it_cannot_write(tmp_path: Path) -> None:
     world = small_world(tmp_path)
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache folder should be")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SOULSCOPE_CACHE": str(blocked / "cache")}
-    out = subprocess.run(
-        [sys.executable, "-m", "soulscope", "search", "index guide", "-w", str(world.root)]
-        + ["--mode", "bm25", "--json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-    )
+    out = soulscope(
+        "search", "index guide", "-w", str(world.root), "--mode", "bm25", "--json",
+        env={"SOULSCOPE_CACHE": str(blocked / "cache")},
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert '"ada-01"' in out.stdout and "Traceback" not in out.stderr

@@ -18,7 +18,7 @@ from soulscope.recall.hybrid import FrameRange, RecallError, RecallIndex, bfloat
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, pick_device, verify_weights
 from soulscope.world import World
-from tests.conftest import corpus_dir
+from tests.support.paths import corpus_dir
 
 
 def test_tokenizer_keeps_thread_numbers_and_agent_ids() -> None:

@@ -17,8 +17,8 @@ from soulscope.recall.endpoint import EmbeddingEndpoint, EndpointEncoder
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed, text_digest
 from soulscope.world import World
-from tests.embedding_server import EmbeddingServer
-from tests.test_cli_recall import run
+from tests.support.cli import soulscope
+from tests.support.embedding_server import EmbeddingServer
 
 pytestmark = pytest.mark.slow
 
@@ -78,7 +78,7 @@ def test_endpoint_down_is_one_sentence(later_world: Path) -> None:
     encoder = EndpointEncoder(EmbeddingEndpoint(url, "minilm", timeout=5))
     with pytest.raises(EncoderError, match="cannot connect to the embeddings endpoint"):
         encoder.encode(["hello"])
-    out = run(
+    out = soulscope(
         "search", "ownership", "-w", str(later_world), "--mode", "hybrid",
         env={"SOULSCOPE_EMBED_BASE_URL": url, "SOULSCOPE_EMBED_MODEL": "minilm"},
     )  # fmt: skip

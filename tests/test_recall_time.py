@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,7 @@ from soulscope.recall.hybrid import FrameRange, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache
 from soulscope.recall.temporal import read_intent
 from soulscope.world import World
-from tests.conftest import ROOT
-from tests.test_cli_recall import run
+from tests.support.cli import soulscope
 
 AGENTS = ("zion-coder-06", "zion-coder-09", "zion-reviewer-01")
 
@@ -59,10 +56,8 @@ def test_dates_in_the_question_filter_frames(later_world: Path) -> None:
 def demo(tmp_path_factory, minilm) -> tuple[World, RecallIndex]:
     """The demo world as a git repository (one frame advanced), embedded once."""
     folder = tmp_path_factory.mktemp("demo") / "world"
-    subprocess.run(
-        [sys.executable, "-m", "soulscope", "demo", str(folder), "--frames", "1"],
-        cwd=ROOT, check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
+    made = soulscope("demo", str(folder), "--frames", "1")
+    assert made.returncode == 0, made.stderr
     world = World.open(folder)
     index = RecallIndex.for_world(world)
     index.attach(minilm, EmbeddingCache(tmp_path_factory.mktemp("cache") / "e.sqlite3"))
@@ -107,7 +102,7 @@ def test_latest_puts_the_newest_frames_first(demo) -> None:
 
 
 def test_search_json_says_it_reordered_by_time(later_world: Path) -> None:
-    out = run(
+    out = soulscope(
         "search", "when did coder-06 start caring about ownership?", "-w", str(later_world),
         "--mode", "bm25", "--json",
     )  # fmt: skip
@@ -118,9 +113,9 @@ def test_search_json_says_it_reordered_by_time(later_world: Path) -> None:
     assert {h["agent"] for h in hits} == {"zion-coder-06"}
     assert hits[0]["frame"] == 220  # the first frame about ownership
     assert [h["frame"] for h in timely] == sorted(h["frame"] for h in timely)
-    plain = json.loads(run("search", "ownership types", "-w", str(later_world), "--mode",
+    plain = json.loads(soulscope("search", "ownership types", "-w", str(later_world), "--mode",
                            "bm25", "--json").stdout)  # fmt: skip
     assert all(h["time_order"] is None for h in plain)
-    text = run("search", "when did coder-06 start caring about ownership?", "-w",
+    text = soulscope("search", "when did coder-06 start caring about ownership?", "-w",
                str(later_world), "--mode", "bm25")  # fmt: skip
     assert text.stdout.startswith("read as: earliest first, agent zion-coder-06")

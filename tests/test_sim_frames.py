@@ -18,7 +18,8 @@ from soulscope.sim.repo import RepoError
 from soulscope.soul.parse import read_soul
 from soulscope.soul.trajectory import arc
 from soulscope.world import DEMO_WORLD, PROJECT_ROOT, World, WorldError
-from tests.simworld import git_out, make_world, tree_bytes
+from tests.support.repos import git_out
+from tests.support.simworld import make_world, tree_bytes
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from soulscope.sim.community import Community
 from soulscope.sim.frame import run_frames
 from soulscope.sim.llm import LlmBrain
 from soulscope.soul.parse import read_soul
-from tests.openai_server import OpenAIServer, valid_answer
-from tests.simworld import git_out, make_world
+from tests.support.openai_server import OpenAIServer, valid_answer
+from tests.support.repos import git_out
+from tests.support.simworld import make_world
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ def independent(path: Path, word: str) -> list[tuple[int, str | None, str | None
 
 @pytest.fixture(scope="module")
 def early() -> Path:
-    from tests.conftest import corpus_dir
+    from tests.support.paths import corpus_dir
 
     return corpus_dir("rappterbook")
 
@@ -225,7 +225,7 @@ def test_headings_alone_give_the_columns_parse_gives(early: Path) -> None:
     """``frame_columns`` (spread's and graph's quick read) agrees with ``parse`` on every real
     file and on headings of every shape the parser knows."""
     from soulscope.soul.parse import frame_columns, parse
-    from tests.conftest import corpus_dir
+    from tests.support.paths import corpus_dir
 
     later = corpus_dir("rappterbook-later")
     odd = (

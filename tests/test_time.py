@@ -20,7 +20,7 @@ from soulscope.recall.hybrid import RecallIndex
 from soulscope.soul import when
 from soulscope.soul.terms import Term
 from soulscope.world import World
-from tests.history_repos import commit, init
+from tests.support.repos import commit, init
 
 _HEADING = re.compile(r"^## Frame\b(.*)$")
 _DATE = re.compile(r"(\d{4}-\d{2}-\d{2})")
@@ -110,7 +110,7 @@ def _check(world: World, memory: Path, terms: list[str]) -> int:
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory, request) -> Path:
     """The early real world committed at once, as a world imported into git is."""
-    from tests.conftest import corpus_dir
+    from tests.support.paths import corpus_dir
 
     source = corpus_dir("rappterbook", "memory")
     repo = init(tmp_path_factory.mktemp("imported") / "world")

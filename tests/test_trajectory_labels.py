@@ -6,15 +6,13 @@ The labels are keyed by file and line; the files stay in the shared corpus.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import SHIFT_KINDS, arc
-from tests.conftest import corpus_dir
+from tests.support.paths import ROOT, corpus_dir
 
-ROOT = Path(__file__).resolve().parents[1]
 LABELS = json.loads((ROOT / "tests" / "data" / "shift_labels.json").read_text())["labels"]
 
 

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import io
-import sys
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from soulscope.cli import main
-from tests.openai_server import OpenAIServer, valid_answer
-from tests.simworld import make_world
+from tests.support.cli import soulscope as run_cli
+from tests.support.openai_server import OpenAIServer, valid_answer
+from tests.support.simworld import make_world
 
 CLIENT_TIMEOUT = "0.5"  # seconds of silence a client waits: bounds the hang and stall modes
 DISTILLED = "- The user keeps bees on a roof in Porto"
+CLEAR, TITLE, C1 = "\x1b[2J", "\x1b]0;pwned\x07", "\x9b31m"  # clear the screen, retitle, a C1 CSI
+# Control characters a terminal would act on: every C0 but newline and tab, DEL, and C1.
+OBEYED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def answer(agent: str, body: dict) -> tuple[int, str]:
@@ -46,14 +49,12 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def soulscope(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """Run the command line in this process: ``(exit status, stdout, stderr)``."""
+def soulscope() -> Run:
+    """The command line in this process (``tests.support.cli.soulscope``), as ``(exit status,
+    stdout, stderr)``; ``stdin=`` is what it reads."""
 
     def run(*args: str, stdin: str | io.StringIO = "") -> tuple[int, str, str]:
-        capsys.readouterr()
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin) if isinstance(stdin, str) else stdin)
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return code, out, err
+        done = run_cli(*args, stdin=stdin)
+        return done.returncode, done.stdout, done.stderr
 
     return run

@@ -7,17 +7,15 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import zlib
-from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from soulscope.config import cache_dir
-from tests.embedding_server import EmbeddingServer
 from tests.faults.conftest import Run
-from tests.simworld import make_world
+from tests.support.embedding_server import WORD_DIMS, EmbeddingServer, words
+from tests.support.simworld import make_world
 
 
 def same_size_edit(path: Path, old: bytes, new: bytes) -> None:
@@ -50,15 +48,6 @@ def test_the_world_index_never_serves_a_file_changed_with_the_same_size_and_mtim
 
 
 # -- the embeddings cache -------------------------------------------------------------------------
-
-
-def words(texts: Sequence[str], salt: str = "") -> np.ndarray:
-    """Distinct, repeatable vectors from the words of each text (``salt``: another model)."""
-    out = np.zeros((len(texts), 32))
-    for i, t in enumerate(texts):
-        for w in t.lower().split():
-            out[i, zlib.crc32((salt + w).encode()) % 32] += 1
-    return out + 0.01
 
 
 def hits(out: str) -> list[tuple[str, int]]:
@@ -97,24 +86,19 @@ def corrupt(path: Path, how: str) -> None:
                 db.execute("UPDATE vectors SET vector = x'010203'")
             elif how == "nan vectors":
                 db.execute(
-                    "UPDATE vectors SET vector = ?", (np.full(32, np.nan, np.float32).tobytes(),)
+                    "UPDATE vectors SET vector = ?",
+                    (np.full(WORD_DIMS, np.nan, np.float32).tobytes(),),
                 )
             elif how == "zero vectors":
-                db.execute("UPDATE vectors SET vector = ?", (np.zeros(32, np.float32).tobytes(),))
+                db.execute(
+                    "UPDATE vectors SET vector = ?", (np.zeros(WORD_DIMS, np.float32).tobytes(),)
+                )
             else:
                 one = np.ones(8, np.float32) / np.sqrt(8)
                 db.execute("UPDATE vectors SET vector = ? WHERE rowid % 2 = 0", (one.tobytes(),))
         db.close()
     for leftover in ("-wal", "-shm"):
         Path(f"{path}{leftover}").unlink(missing_ok=True)
-
-
-@pytest.fixture
-def words_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddingServer]:
-    with EmbeddingServer(words) as server:
-        monkeypatch.setenv("SOULSCOPE_EMBED_BASE_URL", server.base_url)
-        monkeypatch.setenv("SOULSCOPE_EMBED_MODEL", "words")
-        yield server
 
 
 @pytest.mark.parametrize(
@@ -132,7 +116,7 @@ def words_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddingServer]:
     ],
 )
 def test_a_broken_embeddings_cache_is_rebuilt_said_and_never_ranks(
-    world: Path, soulscope: Run, words_server: EmbeddingServer, how: str
+    world: Path, soulscope: Run, embedding_endpoint: EmbeddingServer, how: str
 ) -> None:
     expected, _ = search(soulscope, world)
     assert expected
@@ -146,10 +130,15 @@ def test_a_broken_embeddings_cache_is_rebuilt_said_and_never_ranks(
 
 
 def test_another_model_under_the_same_name_is_never_mixed_in(
-    world: Path, soulscope: Run, words_server: EmbeddingServer, monkeypatch: pytest.MonkeyPatch
+    world: Path,
+    soulscope: Run,
+    embedding_endpoint: EmbeddingServer,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     search(soulscope, world)
-    words_server.encode = lambda texts: words(texts, salt="v2")  # a new model, same name, same size
+    embedding_endpoint.encode = lambda texts: words(
+        texts, salt="v2"
+    )  # a new model, same name, same size
     got, err = search(soulscope, world)
     assert "another model served under it" in err
     monkeypatch.setenv("SOULSCOPE_CACHE", str(world.parent / "fresh-cache"))

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from soulscope.chat.distill import Distiller, DistillSettings
-from tests.embedding_server import EmbeddingServer
 from tests.faults.conftest import Run
+from tests.support.embedding_server import EmbeddingServer
 
 FACTS = [
     "I keep bees on a roof in Porto.",

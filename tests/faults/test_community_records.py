@@ -9,7 +9,8 @@ from pathlib import Path
 
 from soulscope.sim.community import Community
 from tests.faults.conftest import Run
-from tests.simworld import git_out, make_world
+from tests.support.repos import git_out
+from tests.support.simworld import make_world
 
 BAD_POSTS = [
     {"author": ["x"]},

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from soulscope.llm import Endpoint
-from tests.embedding_server import EmbeddingServer
 from tests.faults.conftest import Run
-from tests.faults.test_llm_secrets import everything_written
-from tests.openai_server import OpenAIServer, valid_answer
+from tests.support.embedding_server import EmbeddingServer
+from tests.support.openai_server import OpenAIServer, valid_answer
+from tests.support.repos import everything_written
 
 USER = "ann"
 PASSWORD = "pa/ss+w0rd:x"

@@ -8,8 +8,9 @@ from soulscope.sim.frame import run_frames
 from soulscope.sim.offline import OfflineBrain
 from soulscope.tui.app import SoulscopeApp
 from soulscope.world import World
-from tests.simworld import git_out, make_world
-from tests.tui.conftest import settle
+from tests.support.pilot import settle
+from tests.support.repos import git_out
+from tests.support.simworld import make_world
 
 SIZE = (120, 40)
 

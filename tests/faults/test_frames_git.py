@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -15,9 +14,15 @@ import pytest
 
 from soulscope.sim.frame import run_frames
 from soulscope.sim.offline import OfflineBrain
-from tests.conftest import ROOT
-from tests.faults.test_frames_world import frame, one_sentence
-from tests.simworld import frame_process, git_out, make_world, tree_bytes
+from tests.support.cli import one_sentence, soulscope_process
+from tests.support.repos import git_out
+from tests.support.simworld import (
+    frame_process,
+    make_world,
+    run_frame,
+    run_frame_process,
+    tree_bytes,
+)
 
 
 @pytest.fixture
@@ -33,7 +38,7 @@ def refs(world: Path) -> str:
 
 def assert_refused(world: Path, said: str) -> None:
     before, files = refs(world), tree_bytes(world)
-    line = one_sentence(frame(world))
+    line = one_sentence(run_frame(world))
     assert said in line, line
     assert refs(world) == before and tree_bytes(world) == files
 
@@ -145,7 +150,7 @@ def test_a_link_out_of_the_world_is_never_written_through(
     git_out(world, "add", "-A")
     git_out(world, "commit", "-qm", f"{name} moved out, a link left")
     before = tree_bytes(outside)
-    done = frame(world)
+    done = run_frame(world)
     assert tree_bytes(outside) == before
     assert path.is_symlink()
     assert "Traceback" not in done.stderr
@@ -171,7 +176,7 @@ def test_a_hand_edit_far_above_a_killed_frames_entry_is_never_committed(
     data[at : at + 11] = b"NOTE 000010"  # a same-size hand edit, 100 KB above the entry
     soul.write_bytes(bytes(data))
     head = git_out(root, "rev-parse", "HEAD")
-    line = one_sentence(frame(root))
+    line = one_sentence(run_frame(root))
     assert "memory/zion-coder-01.md" in line and "changed by hand" in line
     assert git_out(root, "rev-parse", "HEAD") == head
     assert b"NOTE 000010" in soul.read_bytes()
@@ -212,11 +217,9 @@ def test_a_path_a_frame_writes_that_is_not_what_it_should_be_is_one_sentence(
     if not path.exists():
         path.write_text("")
     make(path)
-    line = one_sentence(frame(world, timeout=30))
+    line = one_sentence(run_frame_process(world))
     assert said in line
-    done = subprocess.run(
-        [sys.executable, "-m", "soulscope", "why", "zion-coder-01", "--shift", "-1", "-w",
-         str(world), "--offline"],
-        capture_output=True, text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
+    done = soulscope_process(
+        "why", "zion-coder-01", "--shift", "-1", "-w", str(world), "--offline", timeout=30
+    )  # a child process: a FIFO could block it
     assert "Traceback" not in done.stderr

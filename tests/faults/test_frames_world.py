@@ -15,8 +15,9 @@ from soulscope.sim.frame import run_frames
 from soulscope.sim.offline import OfflineBrain
 from soulscope.soul.parse import parse
 from soulscope.world import World
-from tests.simworld import frame_process, git_out, make_world
-from tests.test_cli_souls import run
+from tests.support.cli import one_sentence
+from tests.support.repos import git_out
+from tests.support.simworld import frame_process, make_world, run_frame, run_frame_process
 
 
 @pytest.fixture
@@ -24,31 +25,12 @@ def world(tmp_path: Path) -> Path:
     return make_world(tmp_path / "w", agents=4)
 
 
-def frame(world: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    proc = frame_process(world, *args, fault={"do": "none"})
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail(f"soulscope frame hung for {timeout} s")
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-
-
-def one_sentence(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("soulscope: "), done.stderr
-    return lines[0]
-
-
 def test_a_removed_agent_is_never_related_to_and_frames_go_on(world: Path) -> None:
     run_frames(world, OfflineBrain(), steps=3)
     gone = "zion-coder-01"
     git_out(world, "rm", "-q", f"memory/{gone}.md")
     for _ in range(4):
-        done = frame(world)
+        done = run_frame(world)
         assert done.returncode == 0, done.stderr
     for path in (world / "memory").glob("*.md"):
         for f in parse(path.read_bytes()).frames[3:]:
@@ -67,7 +49,7 @@ def test_a_link_out_of_the_world_is_listed_and_never_followed(world: Path, tmp_p
     junk = {a.id: a.problem for a in World.open(world).junk()}
     assert "leak" in junk and "outside the world" in (junk["leak"] or "")
     assert "leak" not in {a.id for a in World.open(world).agents()}
-    done = frame(world)
+    done = run_frame(world)
     assert done.returncode == 0, done.stderr
     assert link.is_symlink() and secret.read_text() == "password=hunter2\n"
     assert "hunter2" not in git_out(world, "log", "-p", "--all")
@@ -78,7 +60,7 @@ def test_a_link_inside_the_world_sits_the_frame_out(world: Path) -> None:
     alias.symlink_to("zion-coder-01.md")
     git_out(world, "add", "memory/alias.md")
     git_out(world, "commit", "-qm", "an alias")
-    done = frame(world, "--json")
+    done = run_frame(world, "--json")
     assert done.returncode == 0, done.stderr
     [row] = json.loads(done.stdout)
     assert row["skipped"] == [
@@ -94,7 +76,7 @@ def test_a_link_inside_the_world_sits_the_frame_out(world: Path) -> None:
 
 def test_a_fifo_soul_file_is_junk_not_a_hang(world: Path) -> None:
     os.mkfifo(world / "memory" / "pipe.md")
-    done = frame(world, timeout=30)
+    done = run_frame_process(world)
     assert done.returncode == 0, done.stderr
     assert "pipe" in {a.id for a in World.open(world).junk()}
 
@@ -103,10 +85,10 @@ def test_uncommitted_edits_are_refused_or_committed_as_their_own(world: Path) ->
     soul = world / "memory" / "zion-debater-03.md"
     soul.write_text(soul.read_text() + "\nA note of my own.\n")
     head = git_out(world, "rev-parse", "HEAD")
-    said = one_sentence(frame(world))
+    said = one_sentence(run_frame(world))
     assert "memory/zion-debater-03.md" in said and "--commit-edits" in said
     assert git_out(world, "rev-parse", "HEAD") == head
-    done = frame(world, "--commit-edits")
+    done = run_frame(world, "--commit-edits")
     assert done.returncode == 0, done.stderr
     log = git_out(world, "log", "-2", "--format=%s|%an").splitlines()
     assert log[0].startswith("frame 1:") and log[0].endswith("|soulscope")
@@ -119,7 +101,7 @@ def test_uncommitted_edits_are_refused_or_committed_as_their_own(world: Path) ->
 def test_an_untracked_soul_file_is_an_uncommitted_edit(world: Path) -> None:
     new = world / "memory" / "zion-new-09.md"
     new.write_text("# New\n\n## Identity\n\n- **ID:** zion-new-09\n")
-    said = one_sentence(frame(world))
+    said = one_sentence(run_frame(world))
     assert "memory/zion-new-09.md" in said
 
 
@@ -150,7 +132,7 @@ def test_a_killed_runners_git_is_waited_for_not_raced(world: Path, tmp_path: Pat
         time.sleep(0.02)
     proc.kill()  # the runner only; its git goes on
     proc.communicate()
-    done = frame(world)
+    done = run_frame(world)
     assert done.returncode == 0, done.stderr
     assert "frame 1 had been committed" in done.stderr
     time.sleep(3.5)  # had the git been raced, its commit would land now
@@ -177,12 +159,12 @@ def test_a_users_own_git_commit_keeps_its_index_lock(world: Path, tmp_path: Path
     while not lock.exists():
         assert time.monotonic() < deadline
         time.sleep(0.02)
-    said = one_sentence(frame(world))
+    said = one_sentence(run_frame(world))
     assert "index.lock" in said and str(user.pid) in said
     assert lock.exists()
     assert user.wait(timeout=30) == 0  # the user's commit went through
     assert git_out(world, "log", "-1", "--format=%s") == "my notes\n"
-    done = frame(world)
+    done = run_frame(world)
     assert done.returncode == 0 and "completed frame 1" in done.stderr, done.stderr
 
 
@@ -203,7 +185,7 @@ BAD_WORLD_FILES = {
 @pytest.mark.parametrize("what", list(BAD_WORLD_FILES))
 def test_a_bad_world_json_is_one_sentence(world: Path, what: str) -> None:
     (world / "world.json").write_bytes(BAD_WORLD_FILES[what])
-    said = one_sentence(frame(world, timeout=30))
+    said = one_sentence(run_frame(world))
     assert "world.json" in said
 
 
@@ -219,7 +201,7 @@ BAD_REGISTRIES = {
 @pytest.mark.parametrize("what", list(BAD_REGISTRIES))
 def test_a_bad_agents_json_is_one_sentence(world: Path, what: str) -> None:
     (world / "agents.json").write_bytes(BAD_REGISTRIES[what])
-    said = one_sentence(frame(world, timeout=30))
+    said = one_sentence(run_frame(world))
     assert "agents.json" in said
 
 
@@ -227,7 +209,7 @@ def test_a_bad_agents_json_is_one_sentence(world: Path, what: str) -> None:
 def test_a_fifo_for_a_world_file_is_one_sentence_not_a_hang(world: Path, name: str) -> None:
     (world / name).unlink()
     os.mkfifo(world / name)
-    said = one_sentence(frame(world, timeout=30))
+    said = one_sentence(run_frame_process(world))
     assert name in said and "not a regular file" in said
 
 
@@ -235,7 +217,7 @@ def test_a_crlf_soul_keeps_its_line_ending(world: Path) -> None:
     soul = world / "memory" / "zion-archivist-04.md"
     soul.write_bytes(soul.read_bytes().replace(b"\n", b"\r\n"))
     git_out(world, "commit", "-qam", "CRLF")
-    done = frame(world)
+    done = run_frame(world)
     assert done.returncode == 0, done.stderr
     data = soul.read_bytes()
     assert data.count(b"\n") == data.count(b"\r\n")
@@ -247,7 +229,7 @@ def test_a_utf16_soul_is_not_appended_to_and_says_so(world: Path) -> None:
     soul.write_bytes(soul.read_text().encode("utf-16"))
     git_out(world, "commit", "-qam", "UTF-16")
     before = soul.read_bytes()
-    done = frame(world)
+    done = run_frame(world)
     assert done.returncode == 0, done.stderr
     assert soul.read_bytes() == before
     assert "zion-archivist-04" in done.stdout and "not UTF-8" in done.stdout
@@ -260,7 +242,7 @@ def cells(line: str, bar: str) -> list[str]:
 
 
 def test_the_frame_table_has_one_heading_per_value(world: Path) -> None:
-    done = run("frame", "--world", str(world), "--steps", "2")  # 80 columns, as in a pipe
+    done = run_frame(world, "--steps", "2")  # 80 columns, as in a pipe
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     [header] = [ln for ln in lines if "┃" in ln]
@@ -277,7 +259,7 @@ def test_the_frame_table_has_one_heading_per_value(world: Path) -> None:
         "commit",
     ]
     assert len(rows) == 2 and all(len(r) == len(headings) for r in rows)
-    data = json.loads(run("frame", "--world", str(world), "--json").stdout)
+    data = json.loads(run_frame(world, "--json").stdout)
     assert rows[1][headings.index("date")] == "2026-03-03" != data[0]["date"]
     assert all(len(r[headings.index("commit")]) == 8 and "…" not in "".join(r) for r in rows)
     assert max(map(len, lines)) <= 80

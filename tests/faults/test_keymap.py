@@ -13,7 +13,8 @@ from soulscope.tui.actions import BY_ID
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.world import World
-from tests.tui.conftest import ADA, BO, settle, write_world
+from tests.support.pilot import settle
+from tests.support.worlds import ADA, BO, write_world
 
 
 @pytest.fixture

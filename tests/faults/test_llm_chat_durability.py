@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -13,9 +12,9 @@ from pathlib import Path
 
 from soulscope.chat.distill import DISTIL_PROMPT, Distiller, DistillSettings
 from soulscope.llm import LLM, Endpoint
-from tests.openai_server import OpenAIServer
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.cli import process_env
+from tests.support.openai_server import OpenAIServer
+from tests.support.paths import ROOT
 
 
 def chat_process(world: Path, env: dict[str, str], user: str = "ann") -> subprocess.Popen[str]:
@@ -27,7 +26,7 @@ def chat_process(world: Path, env: dict[str, str], user: str = "ann") -> subproc
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        env=process_env(env),
     )
 
 

@@ -13,9 +13,10 @@ from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.world import World
-from tests.faults.test_llm_terminal import CLEAR, OBEYED, TITLE
-from tests.openai_server import OpenAIServer
-from tests.tui.conftest import ADA, BO, frame, settle, soul, write_world
+from tests.faults.conftest import CLEAR, OBEYED, TITLE
+from tests.support.openai_server import OpenAIServer
+from tests.support.pilot import settle
+from tests.support.worlds import ADA, BO, frame, soul, write_world
 
 pytestmark = pytest.mark.slow  # the Chat tab loads the embedding model when it is first shown
 SIZE = (110, 32)

@@ -15,7 +15,7 @@ import pytest
 from soulscope.chat.session import MAX_ANSWER_CHARS
 from soulscope.sim.llm import MAX_RAW_CHARS
 from tests.faults.conftest import DISTILLED, Run
-from tests.openai_server import FAILURES, OpenAIServer
+from tests.support.openai_server import FAILURES, OpenAIServer
 
 FAILING = [m for m in FAILURES if m not in ("ok", "huge")]
 # What the one sentence says, for each way of failing.

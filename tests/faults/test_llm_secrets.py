@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,8 @@ import pytest
 from soulscope.config import load_settings
 from soulscope.llm import LLM, Endpoint, normalize_base_url, redact
 from tests.faults.conftest import Run
-from tests.openai_server import OpenAIServer
+from tests.support.openai_server import OpenAIServer
+from tests.support.repos import everything_written
 
 PASSWORD = "s3cret-pw"
 QUERY_KEY = "qk-123456"
@@ -27,22 +27,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def everything_written(world: Path) -> str:
-    """The world's files and every commit of its history, as text."""
-    files = "".join(
-        p.read_text(errors="replace")
-        for p in world.rglob("*")
-        if p.is_file() and ".git" not in p.parts
-    )
-    history = subprocess.run(
-        ["git", "-C", str(world), "log", "-p", "--all", "--format=%B"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return files + history
 
 
 def test_redact_hides_user_info_and_query_values() -> None:

@@ -7,48 +7,28 @@ of passing them on; ``--json`` keeps the exact value, escaped. Rich markup stays
 from __future__ import annotations
 
 import json
-import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from soulscope.controls import visible
-from tests.faults.conftest import Run
-from tests.openai_server import OpenAIServer
+from tests.faults.conftest import C1, CLEAR, OBEYED, TITLE, Run
+from tests.support.openai_server import OpenAIServer
+from tests.support.repos import commit
 
 AGENT, OTHER = "zion-coder-01", "zion-philosopher-02"
-CLEAR, TITLE, C1 = "\x1b[2J", "\x1b]0;pwned\x07", "\x9b31m"
 HOSTILE_FRAME = (
     f"## Frame 2 — 2026-03-03\n"
     f"- Wiped the screen{CLEAR} and retitled{TITLE} the window, then{C1} went red.\n"
     f"- Becoming: the escaper{CLEAR}. From quiet{TITLE} to [bold red]loud[/].\n\n"
 )
-# Control characters a terminal would act on: every C0 but newline and tab, DEL, and C1.
-OBEYED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @pytest.fixture
 def hostile(world: Path) -> Path:
     with (world / "memory" / f"{AGENT}.md").open("a", encoding="utf-8") as f:
         f.write(HOSTILE_FRAME)
-    git = ["git", "-C", str(world)]
-    subprocess.run([*git, "add", "-A"], check=True, capture_output=True)
-    subprocess.run(
-        [
-            *git,
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "-q",
-            "-m",
-            f"frame 2{TITLE}",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    commit(world, f"frame 2{TITLE}")
     return world
 
 

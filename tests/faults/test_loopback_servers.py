@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 
-from tests.embedding_server import EmbeddingServer
-from tests.openai_server import OpenAIServer
+from tests.support.embedding_server import EmbeddingServer
+from tests.support.openai_server import OpenAIServer
 
 
 def hang_up(base_url: str, path: str, body: dict) -> None:

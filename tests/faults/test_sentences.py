@@ -7,30 +7,20 @@ import io
 import socket
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from tests.embedding_server import EmbeddingServer
 from tests.faults.conftest import Run
-from tests.openai_server import DEEP, OpenAIServer
-
-
-def vectors(texts: Sequence[str]) -> np.ndarray:
-    """Distinct, repeatable vectors: one per text, from its words."""
-    out = np.zeros((len(texts), 32))
-    for i, t in enumerate(texts):
-        for w in t.lower().split():
-            out[i, hash(w) % 32] += 1
-    return out + 0.01
+from tests.support.embedding_server import EmbeddingServer, words
+from tests.support.openai_server import DEEP, OpenAIServer
 
 
 def test_an_embeddings_endpoint_gone_with_the_cache_warm_answers_by_bm25(
     world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with EmbeddingServer(vectors) as server:
+    with EmbeddingServer(words) as server:
         monkeypatch.setenv("SOULSCOPE_EMBED_BASE_URL", server.base_url)
         monkeypatch.setenv("SOULSCOPE_EMBED_MODEL", "words")
         code, warm, err = soulscope("search", "parsers", "-w", str(world), "--mode", "hybrid")

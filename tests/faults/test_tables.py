@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.faults.conftest import Run
-from tests.simworld import make_world
+from tests.support.simworld import make_world
 
 
 @pytest.fixture

@@ -15,7 +15,9 @@ from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import summarize
 from soulscope.world import World
 from tests.faults.conftest import Run
-from tests.simworld import git_out, make_world
+from tests.support.embedding_server import EmbeddingServer
+from tests.support.repos import git_out
+from tests.support.simworld import make_world
 
 
 @pytest.fixture
@@ -113,26 +115,18 @@ def test_a_typed_line_with_an_undecodable_byte_is_kept_as_typed(
 
 
 def test_a_query_with_an_undecodable_byte_is_embedded_readable(
-    world: Path, soulscope: Run, monkeypatch: pytest.MonkeyPatch
+    world: Path, soulscope: Run, embedding_endpoint: EmbeddingServer
 ) -> None:
-    from tests.embedding_server import EmbeddingServer
-    from tests.faults.test_caches import words
-
-    with EmbeddingServer(words) as server:
-        monkeypatch.setenv("SOULSCOPE_EMBED_BASE_URL", server.base_url)
-        monkeypatch.setenv("SOULSCOPE_EMBED_MODEL", "words")
-        code, out, err = soulscope(
-            "search", "caf\udce9 parsers", "-w", str(world), "--mode", "hybrid"
-        )
+    code, out, err = soulscope("search", "caf\udce9 parsers", "-w", str(world), "--mode", "hybrid")
     assert code == 0 and "Traceback" not in err, err
-    sent = [t for batch in server.requests for t in batch]
+    sent = embedding_endpoint.texts_sent()
     assert "caf\ufffd parsers" in sent
     assert not any(0xD800 <= ord(c) <= 0xDFFF for t in sent for c in t)
 
 
 async def test_the_dashboard_opens_a_world_whose_path_has_a_non_utf8_byte(tmp_path: Path) -> None:
     from soulscope.tui.app import SoulscopeApp
-    from tests.tui.conftest import settle
+    from tests.support.pilot import settle
 
     root = make_world(Path(os.fsdecode(bytes(tmp_path) + b"/w\xff")), agents=2)
     app = SoulscopeApp(World.open(root))

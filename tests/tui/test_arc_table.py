@@ -12,7 +12,8 @@ from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.becoming import DRIFT_POINTS, FIT_ROWS, plotted
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.tui.conftest import settle, soul, table_rows, write_world
+from tests.support.pilot import settle, table_rows
+from tests.support.worlds import soul, write_world
 
 SIZE = (120, 40)
 

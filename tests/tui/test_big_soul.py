@@ -18,8 +18,8 @@ from soulscope.tui.cache import SoulCache
 from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.widgets.soul_text import SoulText, display_lines
 from soulscope.world import World
-from tests.bigworld import frame_entries, soul_header
-from tests.tui.conftest import settle
+from tests.support.bigworld import frame_entries, soul_header
+from tests.support.pilot import settle
 
 SIZE = (120, 36)
 # A frame no generated file has: undecodable bytes, markup, an escape sequence.

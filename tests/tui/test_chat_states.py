@@ -1,6 +1,6 @@
 """The Chat tab tells what it is doing: embedding k of n, waiting for the LLM (the seconds waited),
 streaming, answered, cancelled, an error; and it distils only after an answer. Real loopback
-servers play the LLM and the embeddings endpoint (cheap hashed vectors: no model is loaded)."""
+servers play the LLM and the embeddings endpoint (cheap vectors of words: no model is loaded)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from textual.widgets import Input, Markdown
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.chat import ChatPane
 from soulscope.world import World
-from tests.embedding_server import EmbeddingServer
-from tests.openai_server import OpenAIServer
-from tests.test_encoder_everywhere import hashed
-from tests.tui.conftest import ADA, BO, CY, settle, write_world
+from tests.support.embedding_server import EmbeddingServer, endpoint_config, words
+from tests.support.openai_server import OpenAIServer
+from tests.support.pilot import settle
+from tests.support.worlds import ADA, BO, CY, write_world
 
 SIZE = (110, 32)
 
@@ -32,12 +32,8 @@ def world(tmp_path: Path) -> World:
 @pytest.fixture
 def embeddings(tmp_path: Path, monkeypatch):
     """The embeddings endpoint, one text per request."""
-    with EmbeddingServer(hashed, model="hashed") as server:
-        config = tmp_path / "config.toml"
-        config.write_text(
-            f'[embeddings]\nbase_url = "{server.base_url}"\nmodel = "hashed"\nbatch = 1\n'
-            "concurrency = 1\n"
-        )
+    with EmbeddingServer(words, model="words") as server:
+        config = endpoint_config(server, tmp_path / "config.toml", batch=1, concurrency=1)
         monkeypatch.setenv("SOULSCOPE_CONFIG", str(config))
         monkeypatch.setenv("SOULSCOPE_USER", "ann")
         yield server

@@ -14,20 +14,16 @@ from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World
-from tests.openai_server import OpenAIServer
-from tests.tui.conftest import ADA, BO, CY, settle, write_world
+from tests.support.openai_server import OpenAIServer
+from tests.support.pilot import settle
+from tests.support.worlds import write_small_world
 
 pytestmark = pytest.mark.slow  # the tab loads the embedding model when it is first shown
 SIZE = (110, 32)
 
 
 def world_in(tmp_path: Path) -> World:
-    root = write_world(
-        tmp_path / "world",
-        {"ada-01": ADA, "bo-02": BO, "cy-03": CY},
-        {"ada-01": "Ada Ledger", "bo-02": "Bo Debater", "cy-03": "Cy [bold red]Markup[/]"},
-    )
-    return World.open(root)
+    return World.open(write_small_world(tmp_path / "world"))
 
 
 async def open_chat(pilot: Pilot) -> ChatPane:

@@ -16,7 +16,8 @@ from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.tui.conftest import ADA, frame, settle, table_rows, world_table, write_world
+from tests.support.pilot import settle, table_rows, world_table
+from tests.support.worlds import ADA, frame, write_world
 
 SIZE = (120, 40)
 

@@ -11,8 +11,9 @@ from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.becoming import BecomingPane
 from soulscope.tui.panes.chat import ChatPane
 from soulscope.world import World
-from tests.test_encoder_everywhere import server, texts_sent  # noqa: F401  (the fixture)
-from tests.tui.conftest import ADA, BO, settle, write_world
+from tests.support.embedding_server import EmbeddingServer
+from tests.support.pilot import settle
+from tests.support.worlds import ADA, BO, write_world
 
 SIZE = (110, 32)
 
@@ -22,7 +23,7 @@ def world_in(tmp_path: Path) -> World:
 
 
 async def test_the_chat_tab_searches_and_distils_through_the_endpoint(
-    server,  # noqa: F811 (the fixture imported above)
+    embedding_endpoint: EmbeddingServer,
     tmp_path: Path,
 ) -> None:
     app = SoulscopeApp(world_in(tmp_path))
@@ -33,16 +34,18 @@ async def test_the_chat_tab_searches_and_distils_through_the_endpoint(
         await settle(pilot)
         pane = app.query_one(ChatPane)
         assert pane.search_note.startswith("hybrid search"), pane.search_note
-        assert any("index guide" in t for t in texts_sent(server))
-        assert pane.index is not None and pane.index.encoder.name == "endpoint:hashed"
+        assert any("index guide" in t for t in embedding_endpoint.texts_sent())
+        assert pane.index is not None and pane.index.encoder.name == "endpoint:words"
         await pilot.press(*"who wrote the guide?", "enter")
         await settle(pilot)
-        assert "who wrote the guide?" in texts_sent(server)  # the query, embedded there too
+        assert (
+            "who wrote the guide?" in embedding_endpoint.texts_sent()
+        )  # the query, embedded there too
         assert pane.distiller is not None and pane.distiller.encoder is pane.index.encoder
 
 
 async def test_semantic_drift_in_the_becoming_tab_asks_the_endpoint(
-    server,  # noqa: F811 (the fixture imported above)
+    embedding_endpoint: EmbeddingServer,
     tmp_path: Path,
 ) -> None:
     app = SoulscopeApp(world_in(tmp_path))
@@ -55,4 +58,4 @@ async def test_semantic_drift_in_the_becoming_tab_asks_the_endpoint(
         assert pane.statements
         pane.action_semantic_drift()
         await settle(pilot)
-        assert {s.text for s in pane.statements} <= texts_sent(server)
+        assert {s.text for s in pane.statements} <= embedding_endpoint.texts_sent()

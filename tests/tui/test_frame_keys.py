@@ -11,8 +11,9 @@ from soulscope.tui.screens import PromptScreen
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.world import World
-from tests.simworld import git_out, make_world
-from tests.tui.conftest import settle
+from tests.support.pilot import settle
+from tests.support.repos import git_out
+from tests.support.simworld import make_world
 
 SIZE = (120, 40)
 

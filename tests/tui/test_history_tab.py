@@ -20,52 +20,10 @@ from soulscope.tui.panes.history import (
 from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.history_repos import commit, git, init
-from tests.tui.conftest import cells, settle, soul, write_world
+from tests.support.pilot import cells, settle
+from tests.support.repos import commit, git, history_frame, history_world
 
 SIZE = (120, 36)
-
-
-def frame(n: int, action: str, becoming: str, influence: str, relationships: str) -> str:
-    return (
-        f"## Frame {n} — 2026-03-0{n}\n- {action}\n- Influenced by: {influence}\n"
-        f"- Becoming: {becoming}\n- Relationships: {relationships}\n\n"
-    )
-
-
-ADA_FRAMES = [
-    frame(1, "Catalogued the commons.", "the cataloguer.", "the old index.", "bo-02 (stranger)"),
-    frame(2, "Indexed #12 and #15.", "the cataloguer.", "the old index.", "bo-02 (stranger)"),
-    frame(
-        3,
-        "Answered bo-02 on #15.",
-        "the indexer. From cataloguer to indexer.",
-        "bo-02's rebuttal on #15.",
-        "bo-02 (sparring partner), cy-03 (reader)",
-    ),
-    frame(4, "Wrote the guide.", "the archivist.", "cy-03's questions.", "cy-03 (reader)"),
-]
-BO_FRAMES = [
-    frame(1, "Challenged ada-01.", "the contrarian.", "nobody.", "ada-01 (target)"),
-    frame(3, "Conceded a point.", "the listener.", "ada-01's answer.", "ada-01 (peer)"),
-]
-
-
-def history_world(tmp_path: Path) -> Path:
-    """A code repository whose ``state/`` world gained one frame per commit."""
-    repo = init(tmp_path / "lantern")
-    (repo / "README.md").write_text("a simulation\n")
-    root = repo / "state"
-    names = {"ada-01": "Ada Ledger", "bo-02": "Bo Debater", "cy-03": "Cy Reader"}
-    write_world(root, {"cy-03": soul("Cy Reader", "cy-03", "Reader", [])}, names)
-    for n in range(1, 5):
-        ada = [f for f in ADA_FRAMES if int(f.split()[2]) <= n]
-        bo = [f for f in BO_FRAMES if int(f.split()[2]) <= n]
-        (root / "memory" / "ada-01.md").write_text(soul("Ada Ledger", "ada-01", "Archivist", ada))
-        if bo:
-            (root / "memory" / "bo-02.md").write_text(soul("Bo Debater", "bo-02", "Debater", bo))
-        commit(repo, f"frame {n}: 3 agents, 1 posts, 0 comments", date=f"2026-03-0{n}T12:00:00Z")
-    return root
 
 
 async def ready(pilot: Pilot) -> None:
@@ -157,7 +115,7 @@ async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
         chosen = pane.current.commit.sha
         memory = world.memory_dir / "ada-01.md"
         memory.write_text(
-            memory.read_text() + frame(5, "Kept the ledger.", "the keeper.", "cy-03.", "")
+            memory.read_text() + history_frame(5, "Kept the ledger.", "the keeper.", "cy-03.", "")
         )
         commit(world.root.parent, "frame 5: 3 agents, 0 posts, 0 comments")
         app.reload_world()

@@ -14,7 +14,8 @@ from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import World
-from tests.tui.conftest import settle, soul, write_world
+from tests.support.pilot import settle
+from tests.support.worlds import soul, write_world
 
 SIZES = {"80x24": (80, 24), "160x45": (160, 45)}
 

@@ -23,9 +23,10 @@ from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.test_chapters import ASTRONOMER, BAKER, GARDENER
-from tests.tui.conftest import frame, settle, soul, table_rows, world_table, write_world
-from tests.tui.test_history_tab import history_world
+from tests.support.paths import ROOT
+from tests.support.pilot import settle, table_rows, world_table
+from tests.support.repos import history_world
+from tests.support.worlds import ASTRONOMER, BAKER, GARDENER, frame, soul, write_world
 
 SIZE = (120, 40)
 
@@ -355,14 +356,14 @@ def test_docs_key_table_is_the_registry() -> None:
 
     from soulscope.tui.actions import key_table
 
-    keys = (Path(__file__).resolve().parents[2] / "docs" / "keys.md").read_text(encoding="utf-8")
+    keys = (ROOT / "docs" / "keys.md").read_text(encoding="utf-8")
     assert key_table(lambda key: App().get_key_display(Binding(key, ""))) in keys
 
 
 async def test_world_counts_posts_and_comments_where_the_world_keeps_them(tmp_path: Path) -> None:
     import json
 
-    from tests.tui.conftest import ADA, BO
+    from tests.support.worlds import ADA, BO
 
     root = write_world(tmp_path / "w", {"ada-01": ADA, "bo-02": BO})
     community = root / "community"

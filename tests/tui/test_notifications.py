@@ -10,7 +10,8 @@ from textual.widgets._toast import Toast
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.world import World
-from tests.tui.conftest import ADA, settle, write_world
+from tests.support.pilot import settle
+from tests.support.worlds import ADA, write_world
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 

@@ -11,8 +11,8 @@ from soulscope.tui.messages import SoulLoaded, SoulTextRead, WorldParsed, WorldP
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.bigworld import frame_entries, write_soul
-from tests.tui.conftest import settle, table_rows
+from tests.support.bigworld import frame_entries, write_soul
+from tests.support.pilot import settle, table_rows
 
 SIZE = (120, 36)
 

@@ -14,8 +14,9 @@ from textual.widgets import Input
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.world import World
-from tests.tui.conftest import ADA, BO, CY, settle, write_world
-from tests.tui.test_history_tab import history_world
+from tests.support.pilot import settle
+from tests.support.repos import history_world
+from tests.support.worlds import write_small_world
 
 SIZES = {"80x24": (80, 24), "160x45": (160, 45)}
 
@@ -32,12 +33,7 @@ VIEWS = {
 
 def small_world(tmp_path: Path) -> World:
     # The world's folder name shows in the title: the same on every machine.
-    root = write_world(
-        tmp_path / "world",
-        {"ada-01": ADA, "bo-02": BO, "cy-03": CY},
-        {"ada-01": "Ada Ledger", "bo-02": "Bo Debater", "cy-03": "Cy [bold red]Markup[/]"},
-    )
-    return World.open(root)
+    return World.open(write_small_world(tmp_path / "world"))
 
 
 @pytest.mark.parametrize("size", SIZES)

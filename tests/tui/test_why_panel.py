@@ -14,7 +14,8 @@ from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.tui.conftest import settle, soul, write_world
+from tests.support.pilot import settle
+from tests.support.worlds import soul, write_world
 
 SIZE = (120, 36)
 

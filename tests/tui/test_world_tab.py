@@ -12,7 +12,8 @@ from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.world import COLUMN_KEYS
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
-from tests.tui.conftest import ADA, BO, CY, cells, frame, settle, soul, world_table, write_world
+from tests.support.pilot import cells, settle, world_table
+from tests.support.worlds import ADA, BO, CY, frame, soul, write_world
 
 SIZE = (160, 45)
 
@@ -208,7 +209,7 @@ async def test_at_80_columns_short_titles_stay_whole_and_a_cut_drift_keeps_its_l
 async def test_the_world_counts_turning_points_and_shows_a_position_by_its_words(
     tmp_path: Path,
 ) -> None:
-    from tests.test_chapters import ASTRONOMER, BAKER, GARDENER
+    from tests.support.worlds import ASTRONOMER, BAKER, GARDENER
 
     texts = GARDENER + ASTRONOMER + BAKER
     turning = [frame(i, f"2026-03-{i:02d}", "Acted.", t) for i, t in enumerate(texts, 1)]

@@ -7,40 +7,52 @@ another size), ``"short"`` (one vector fewer than texts), ``"slow"`` (answers af
 longer than any test timeout), ``"echo401"``/``"echo500"`` (that status, with a body echoing the
 request's line and headers). ``/v1/models`` lists ``model``. Every request's texts are kept in
 ``requests``; ``max_inflight`` is the most requests handled at once.
+
+``words`` is an ``encode`` that needs no model: vectors from the words of each text. ``NoLocalModel``
+stands in for the local model where a test says it must not be loaded.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
 
-from tests.openai_server import echoed
+from tests.support.openai_server import QuietServer, echoed
 
 SLOW_S = 5.0
 Encode = Callable[[Sequence[str]], np.ndarray]
+WORD_DIMS = 64  # the size of a ``words`` vector
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 64
+def words(texts: Sequence[str], salt: str = "") -> np.ndarray:
+    """Bag-of-words vectors by hashing: instant, deterministic in every process, and close for texts
+    sharing words (``salt``: another model, of the same size)."""
+    out = np.zeros((len(texts), WORD_DIMS), dtype=np.float32)
+    for row, text in enumerate(texts):
+        for word in re.findall(r"\w+", text.lower()):
+            out[
+                row, hashlib.blake2b((salt + word).encode(), digest_size=2).digest()[0] % WORD_DIMS
+            ] += 1.0
+        out[row, 0] += 1e-3  # never the zero vector
+    return out
 
-    def handle_error(self, request: object, client_address: object) -> None:
-        """A client that hung up (a capped or cancelled answer, a timeout) is the test's point,
-        not the server's failure: nothing of it goes to stderr, where it would read as the
-        program's own output. Anything else is reported as usual."""
-        import sys
 
-        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
-            return
-        super().handle_error(request, client_address)
+class NoLocalModel:
+    """In place of ``soulscope.recall.semantic.MiniLM``: loading the local model fails the test."""
+
+    def __init__(self, *args: object, **kw: object) -> None:
+        raise AssertionError("the local model was loaded although an endpoint is configured")
 
 
 class EmbeddingServer:
@@ -62,7 +74,7 @@ class EmbeddingServer:
         self.max_inflight = 0
         self._inflight = 0
         self._lock = threading.Lock()
-        self._server: _Server | None = None
+        self._server: QuietServer | None = None
 
     @property
     def base_url(self) -> str:
@@ -147,7 +159,7 @@ class EmbeddingServer:
                 }
                 self._send(200, json.dumps(reply).encode())
 
-        self._server = _Server(("127.0.0.1", 0), Handler)
+        self._server = QuietServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
@@ -155,3 +167,16 @@ class EmbeddingServer:
         assert self._server is not None
         self._server.shutdown()
         self._server.server_close()
+
+    def texts_sent(self) -> set[str]:
+        """Every text any request asked to embed."""
+        return {t for request in self.requests for t in request}
+
+
+def endpoint_config(server: EmbeddingServer, path: Path, **options: int) -> Path:
+    """A config file at ``path`` whose ``[embeddings]`` is ``server`` (``options``: ``batch``,
+    ``concurrency``)."""
+    lines = [f'base_url = "{server.base_url}"', f'model = "{server.model}"']
+    lines += [f"{k} = {v}" for k, v in options.items()]
+    path.write_text("[embeddings]\n" + "".join(line + "\n" for line in lines))
+    return path

@@ -1,4 +1,6 @@
-"""Small real worlds for the frame tests: ``soulscope init`` + ``register``, in a temp folder."""
+"""Small real worlds for the frame tests: ``soulscope init`` + ``register``, in a temp folder
+(``make_world``), and the frame runner on them: ``run_frame`` in this process, ``frame_process`` in
+a child process with a fault injected (``drive``), ``run_frame_process`` where a read could block."""
 
 from __future__ import annotations
 
@@ -56,12 +58,6 @@ def make_world(root: Path, agents: int = 4, date: str = "2026-03-01", seed: int 
             channels=channels,
         )
     return root
-
-
-def git_out(root: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
-    ).stdout
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
@@ -147,17 +143,17 @@ def frame_process(  # noqa: ANN201 (a Popen)
 ):
     """``soulscope frame --world WORLD ARGS`` in a child process, with ``fault`` injected."""
     import json
-    import os
     import sys
 
-    root = Path(__file__).resolve().parent.parent
-    full = {**os.environ, "PYTHONPATH": str(root), **(env or {})}
-    full[FAULT_ENV] = json.dumps(fault or {"do": "count"})
+    from tests.support.cli import process_env
+    from tests.support.paths import ROOT
+
+    full = process_env({**(env or {}), FAULT_ENV: json.dumps(fault or {"do": "count"})})
     return subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import sys; from tests.simworld import drive; sys.exit(drive())",
+            "import sys; from tests.support.simworld import drive; sys.exit(drive())",
             "frame",
             "--world",
             str(world),
@@ -166,6 +162,32 @@ def frame_process(  # noqa: ANN201 (a Popen)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        cwd=root,
+        cwd=ROOT,
         env=full,
     )
+
+
+def finished(proc: subprocess.Popen[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """What a ``frame_process`` said by its end; one that hangs past ``timeout`` s fails the test."""
+    import pytest
+
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"soulscope frame hung for {timeout} s")
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def run_frame(world: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``soulscope frame --world WORLD ARGS``, in this process."""
+    from tests.support.cli import soulscope
+
+    return soulscope("frame", "--world", str(world), *args)
+
+
+def run_frame_process(world: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``soulscope frame --world WORLD ARGS`` in a child process, for a test of a read that could
+    block (a FIFO): a hang fails the test, not the whole run."""
+    return finished(frame_process(world, *args, fault={"do": "none"}), timeout=30)

@@ -89,7 +89,9 @@ def echoed(handler: BaseHTTPRequestHandler) -> str:
     return json.dumps({"error": {"message": message, "request": {"path": handler.path, **headers}}})
 
 
-class _Server(ThreadingHTTPServer):
+class QuietServer(ThreadingHTTPServer):
+    """A loopback server that does not report clients hanging up (both servers here are one)."""
+
     daemon_threads = True
     request_queue_size = 256  # the default of 5 refuses bursts of concurrent clients
 
@@ -130,7 +132,7 @@ class OpenAIServer:
         self.closed_early = threading.Event()
         self._inflight = 0
         self._lock = threading.Lock()
-        self._server = _Server(("127.0.0.1", 0), self._handler())
+        self._server = QuietServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
