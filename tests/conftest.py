@@ -6,12 +6,14 @@ Helpers (worlds, git repositories, loopback servers, the command line) are in ``
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.embedding_server import EmbeddingServer, NoLocalModel, words
+from tests.support.models import Distilled
 from tests.support.paths import corpus_dir
 
 
@@ -71,3 +73,46 @@ def embedding_endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddingSer
         monkeypatch.setenv("SOULSCOPE_EMBED_MODEL", served.model)
         monkeypatch.setattr(encoders, "MiniLM", NoLocalModel)  # where the factory finds it
         yield served
+
+
+@pytest.fixture(scope="session")
+def static_distilled(tmp_path_factory) -> Distilled:
+    """The static model, distilled once per test run from the packaged MiniLM (about a minute
+    on one core), and what the distillation touched: attempts to reach the network, files opened."""
+    import sys
+
+    from soulscope.recall.static import distil
+
+    touched = Distilled(tmp_path_factory.mktemp("static") / "static.npy")
+    watching = [True]
+
+    def watch(event: str, args: tuple) -> None:
+        if not watching[0]:
+            return
+        if event.startswith("socket.") and event not in ("socket.__new__", "socket.gethostname"):
+            touched.network.append(f"{event} {args!r}")
+        elif event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+            touched.opened.append(Path(os.fsdecode(args[0])))
+
+    sys.addaudithook(watch)  # (a hook cannot be removed: it stops watching below)
+    with pytest.MonkeyPatch.context() as patch:  # (the weights' verdict is kept in a cache)
+        patch.setenv("SOULSCOPE_CACHE", str(tmp_path_factory.mktemp("static-cache")))
+        try:
+            distil(touched.table)
+        finally:
+            watching[0] = False
+    return touched
+
+
+@pytest.fixture
+def static_model(static_distilled: Distilled) -> Path:
+    """The static model of the test run, in this test's cache folder, where soulscope looks for it."""
+    from soulscope.recall.static import static_path
+
+    path = static_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(static_distilled.table, path)
+    except OSError:
+        shutil.copyfile(static_distilled.table, path)
+    return path

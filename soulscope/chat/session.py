@@ -47,6 +47,7 @@ class Prompt:
     messages: list[Message]
     citations: list[Citation]
     search_mode: str  # "hybrid", or "bm25" while the embedding model is not loaded
+    model: str | None = None  # the encoder hybrid search used (``RecallIndex.model``)
 
 
 @dataclass
@@ -69,8 +70,9 @@ class ChatSession:
 
         ``remembered`` are facts distilled from earlier conversations with this user.
         """
-        mode = "hybrid" if self.index.dense_ready else "bm25"
-        hits = self.index.find(question, k=self.k, mode=mode, agent=self.agent).hits
+        index = self.index  # (swapped whole when a better one is ready: read it once)
+        mode = "hybrid" if index.dense_ready else "bm25"
+        hits = index.find(question, k=self.k, mode=mode, agent=self.agent).hits
         citations = [Citation(i, h.chunk) for i, h in enumerate(hits, 1)]
         messages: list[Message] = [
             {"role": "system", "content": self._system(citations, remembered)}
@@ -81,7 +83,7 @@ class ChatSession:
                 {"role": "assistant", "content": answered},
             ]
         messages.append({"role": "user", "content": question})
-        return Prompt(question, messages, citations, mode)
+        return Prompt(question, messages, citations, mode, index.model)
 
     def answer(self, prompt: Prompt, cancel: threading.Event | None = None) -> Iterator[str]:
         """The answer's text as it streams (offline: the evidence, at once)."""

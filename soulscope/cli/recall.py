@@ -1,9 +1,10 @@
 """Commands that ask memory questions: search, ask, chat, embed.
 
 Nothing waits for embeddings unless asked to: in the default mode (``auto``) a question is answered
-with hybrid search when the embedding cache holds every text of the index, else with BM25 at once,
-saying so, while the embedding goes on in the background (``soulscope embed``, started here; in
-``chat`` a thread). ``--mode hybrid`` waits for it, as before.
+with hybrid search when the embedding cache holds every text of the index (MiniLM's, else the
+static model's, see ``recall.catchup``), else with BM25 at once, saying which, while the embedding
+goes on in the background (``soulscope embed``, started here; in ``chat`` a thread).
+``--mode hybrid`` waits for the configured encoder, as before.
 """
 
 from __future__ import annotations
@@ -32,11 +33,20 @@ from soulscope.cli.output import (
     write,
 )
 from soulscope.config import Settings
-from soulscope.recall.catchup import Catchup, Readiness, Status, log_path, readiness
+from soulscope.recall.catchup import (
+    DISTILLING,
+    Catchup,
+    Readiness,
+    Status,
+    best_stage,
+    catch_up,
+    log_path,
+)
 from soulscope.recall.chunks import Chunk
-from soulscope.recall.encoders import encoder_name, load_encoder
+from soulscope.recall.encoders import encoder_name, load_encoder, load_stage, model_label
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError
+from soulscope.recall.static import STATIC_NAME
 from soulscope.world import World, WorldError, check_id
 
 if TYPE_CHECKING:  # the chat and the LLM client load only for the commands that talk to one
@@ -176,9 +186,10 @@ def build_index(
     world: World, agent: str | None, mode: str, settings: Settings, background: bool = True
 ) -> tuple[RecallIndex, Readiness | None]:
     """The index over ``agent`` (or the world), with embeddings unless the mode is bm25, and how
-    much of the dense side was cached. In ``auto`` mode embeddings that are not all cached are
-    not waited for: the index answers with BM25, and (``background``) ``soulscope embed`` runs in
-    a process of its own."""
+    much of the configured encoder's dense side was cached. In ``auto`` mode embeddings that are
+    not all cached are not waited for: the index answers with the static model when its vectors
+    are all cached, else with BM25, and (``background``) ``soulscope embed`` runs in a process of
+    its own."""
     _check_agent(world, agent)
     index = RecallIndex.for_world(world, agents=[agent] if agent else None)
     for problem in index.skipped:
@@ -187,15 +198,21 @@ def build_index(
         return index, None
     ready = None
     try:
+        cache = EmbeddingCache()
         if mode == AUTO:
-            name = encoder_name(settings)
-            ready = readiness(index, name, EmbeddingCache())
-            if not ready.ready:
+            final = encoder_name(settings)
+            stage, ready = best_stage(index, settings, cache)
+            if stage != final:
+                if stage is not None:
+                    try:
+                        index.attach(load_stage(settings, stage), cache)  # (vectors cached)
+                    except EncoderError as exc:  # (an unreadable static model: made again)
+                        print_error(str(exc))
+                        stage = None
                 if background:
-                    _catch_up_elsewhere(world, agent, name, ready)
+                    _catch_up_elsewhere(world, agent, final, ready, stage)
                 return index, ready
         encoder = load_encoder(settings)
-        cache = EmbeddingCache()
         try:
             index.attach(encoder, cache, progress=_Progress(encoder.device))
         finally:
@@ -219,27 +236,39 @@ def answered_with(index: RecallIndex, mode: str) -> str:
     return "hybrid" if index.dense_ready else "bm25"
 
 
-def _cold(ready: Readiness) -> str:
+def _named(model: str) -> str:
+    """A model as a sentence names it: "the static model", "MiniLM"."""
+    label = model_label(model)
+    return f"the {label}" if model == STATIC_NAME else label
+
+
+def _early(ready: Readiness, final: str, stage: str | None) -> str:
+    """What answers before the configured encoder's vectors are all made, and how far they are."""
+    embedded = f"{ready.embedded:,} of {ready.total:,} texts embedded"
+    if stage is None:
+        return f"answered with BM25: the dense index is not ready ({embedded})"
     return (
-        f"answered with BM25: the dense index is not ready "
-        f"({ready.embedded:,} of {ready.total:,} texts embedded)"
+        f"answered with hybrid search on {_named(stage)} while {_named(final)} is not ready "
+        f"({embedded})"
     )
 
 
-def _catch_up_elsewhere(world: World, agent: str | None, model: str, ready: Readiness) -> None:
+def _catch_up_elsewhere(
+    world: World, agent: str | None, final: str, ready: Readiness, stage: str | None
+) -> None:
     """Say what answers, and see that an embedding of the world runs in the background."""
-    catchup = Catchup(world, model, agent)
+    catchup = Catchup(world, final, agent)
     status = catchup.status()
     failed = f"; the last one failed: {status.error}" if status and status.error else ""
+    early = _early(ready, final, stage)
     if catchup.running():
-        print_error(f"{_cold(ready)}; it is being embedded in the background")
+        doing = " (distilling the static model)" if status and status.stage == DISTILLING else ""
+        print_error(f"{early}; it is being embedded in the background{doing}")
     elif world.read_only or not _spawn_embedding(world, agent):
-        print_error(
-            f"{_cold(ready)}{failed}; 'soulscope embed' embeds it (--mode hybrid waits for it)"
-        )
+        print_error(f"{early}{failed}; 'soulscope embed' embeds it (--mode hybrid waits for it)")
     else:
         print_error(
-            f"{_cold(ready)}; embedding the rest in the background, cached as it goes "
+            f"{early}; embedding the rest in the background, cached as it goes "
             f"(--mode hybrid waits for it){failed}"
         )
 
@@ -268,63 +297,95 @@ def _spawn_embedding(world: World, agent: str | None) -> bool:
 
 
 class _Background:
-    """The embedding of a long-lived command (``chat``), in a thread: questions meanwhile are
-    answered with BM25; once it is done the index answers hybrid and distillation has its model."""
+    """The embedding of a long-lived command (``chat``), in a thread, stage by stage (see
+    ``catchup.catch_up``): questions meanwhile are answered by what is ready, each stage hands
+    ``on_index`` a new index, and the configured encoder's, once its vectors are all made, goes to
+    ``on_final`` (distillation's drift and dedup read that model only)."""
 
-    def __init__(self, index: RecallIndex, settings: Settings, on_ready: Any) -> None:
+    def __init__(
+        self, index: RecallIndex, settings: Settings, on_index: Any, on_final: Any
+    ) -> None:
+        self.stage = ""
         self.done = 0
         self.total = 0
         self.error: str | None = None
-        self._index, self._settings, self._on_ready = index, settings, on_ready
+        self.final = encoder_name(settings)
+        self._index, self._settings = index, settings
+        self._on_index, self._on_final = on_index, on_final
         threading.Thread(target=self._run, name="soulscope-embed", daemon=True).start()
 
-    def _progress(self, done: int, total: int) -> None:
-        self.done, self.total = done, total
+    def _progress(self, stage: str, done: int, total: int) -> None:
+        self.stage, self.done, self.total = stage, done, total
 
     def _run(self) -> None:
+        cache = EmbeddingCache()
+
+        def ready(index: RecallIndex) -> None:
+            self._on_index(index)
+            if index.model == self.final:
+                self._on_final(index.encoder, cache)
+
         try:
-            encoder = load_encoder(self._settings)
-            cache = EmbeddingCache()
             try:
-                self._index.attach(encoder, cache, progress=self._progress)
+                catch_up(self._index, self._settings, cache, ready, self._progress)
             finally:
                 for note in cache.notes:
                     print_error(note)
-            self._on_ready(encoder, cache)
         except EncoderError as exc:
             self.error = str(exc)
-        except (OSError, sqlite3.Error) as exc:  # the cache folder: BM25 answers on
+        except (OSError, sqlite3.Error) as exc:  # the cache folder: what is ready answers on
             self.error = f"cannot keep embeddings in the cache folder ({exc})"
 
-    def describe(self) -> str:
+    def describe(self, model: str | None) -> str:
+        """What answered (``model``: the encoder's name; None: BM25 only), and what is still
+        being made in the background."""
+        what = "bm25" if model is None else f"hybrid ({model_label(model)})"
+        if model == self.final:
+            return what
         if self.error:
-            return f"bm25; dense search failed: {self.error}"
+            return f"{what}; dense search failed: {self.error}"
+        if self.stage == DISTILLING:
+            return (
+                f"{what}; distilling the static model in the background ({self.done:,} of "
+                f"{self.total:,} word pieces)"
+            )
         if self.total:
-            return f"bm25; embedding {self.done:,} of {self.total:,} in the background"
-        return "bm25; loading the embedding model in the background"
+            return (
+                f"{what}; embedding {self.done:,} of {self.total:,} with {_named(self.stage)} "
+                "in the background"
+            )
+        return f"{what}; loading the embedding model in the background"
 
 
 class _Progress:
-    """Says on stderr what a first embedding is doing, batch by batch, so it never looks stuck."""
+    """Says on stderr what a first embedding (or distillation) is doing, batch by batch, so it
+    never looks stuck. ``stage``: DISTILLING, or the name of the model embedding."""
 
-    def __init__(self, device: str) -> None:
+    def __init__(self, device: str, stage: str = "") -> None:
         self.device = device
+        self.stage = stage
         self.tty = sys.stderr.isatty()
         self.shown = -1.0
 
     def __call__(self, done: int, total: int) -> None:
+        distilling = self.stage == DISTILLING
         if done == 0:
-            print_error(
-                f"embedding {total:,} texts on {self.device} for dense search, once: "
-                "each batch is cached as it lands (Ctrl-C keeps them; --mode bm25 answers now)"
-            )
+            if distilling:
+                print_error(f"distilling the static model from MiniLM, once: {total:,} word pieces")
+            else:
+                model = f" with {_named(self.stage)}" if self.stage else ""
+                print_error(
+                    f"embedding {total:,} texts{model} on {self.device} for dense search, once: "
+                    "each batch is cached as it lands (Ctrl-C keeps them; --mode bm25 answers now)"
+                )
             return
         share = done / total
+        verb = "distilled" if distilling else "embedded"
         if self.tty:
             end = "\n" if done == total else ""
-            print(f"\rsoulscope: embedded {done:,}/{total:,}", end=end, file=sys.stderr)
+            print(f"\rsoulscope: {verb} {done:,}/{total:,}", end=end, file=sys.stderr)
         elif share - self.shown >= 0.1 or done == total:  # a log gets a line per tenth
-            print_error(f"embedded {done:,}/{total:,}")
+            print_error(f"{verb} {done:,}/{total:,}")
             self.shown = share
         sys.stderr.flush()
 
@@ -368,6 +429,8 @@ def run_search(args: argparse.Namespace) -> int:
                 emit_json_line(
                     {
                         "query": entry["query"],
+                        "mode": mode,
+                        "model": index.model if mode != "bm25" else None,
                         "time_order": found.reordered,
                         "read_as": found.intent.describe(),
                         "hits": found_hits(found),
@@ -471,6 +534,7 @@ def run_ask(args: argparse.Namespace) -> int:
             "question": args.question,
             "answer": answer,
             "mode": prompt.search_mode,
+            "model": prompt.model,
             "llm": not session.offline,
             "dense": None if ready is None else {"embedded": ready.embedded, "total": ready.total},
             "sources": [{"number": c.number, **source_dict(c.chunk)} for c in prompt.citations],
@@ -517,23 +581,28 @@ def run_chat(args: argparse.Namespace) -> int:
     if problem:  # before anything is read from the user
         raise CommandError(problem)
     index, _ = build_index(world, args.agent, args.mode, args.settings, background=False)
+    final = encoder_name(settings) if args.mode == AUTO else index.model
     llm = _llm(args.settings)
     session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
+    ready = index.model is not None and index.model == final  # (not the static model)
     distiller = Distiller(
         world.root / "users",
         user,
         settings=DistillSettings.from_settings(settings),
-        encoder=index.encoder,
+        encoder=index.encoder if ready else None,
         llm=llm,
-        cache=EmbeddingCache() if index.encoder else None,
+        cache=EmbeddingCache() if ready else None,
     )
     catching_up = None
-    if args.mode == AUTO and not index.dense_ready:
+    if args.mode == AUTO and not ready:
 
-        def ready(encoder: Any, cache: EmbeddingCache) -> None:
+        def swap(ready: RecallIndex) -> None:
+            session.index = ready  # a whole index: the one a question reads is never changed
+
+        def give(encoder: Any, cache: EmbeddingCache) -> None:
             distiller.cache, distiller.encoder = cache, encoder
 
-        catching_up = _Background(index, settings, ready)
+        catching_up = _Background(index, settings, swap, give)
     interactive = sys.stdin.isatty()
     failed = 0  # answers the LLM could not give
     said: str | None = None  # the encoder's problem, said once while it lasts
@@ -556,18 +625,17 @@ def run_chat(args: argparse.Namespace) -> int:
             try:
                 answer, prompt = _stream(session, question, distiller.recall(question))
                 if catching_up is not None:  # which search answered, while it can change
-                    mode = "hybrid" if prompt.search_mode == "hybrid" else catching_up.describe()
-                    print_error(f"answered with {mode}")
+                    print_error(f"answered with {catching_up.describe(prompt.model)}")
             except (LLMError, RecallError) as exc:
                 failed += 1
                 print_error(f"{exc} (your message was kept; send it again)")
                 distiller.settle()
                 continue
             distiller.settle()
-            if index.dense_problem != said:
-                said = index.dense_problem
+            if session.index.dense_problem != said:
+                said = session.index.dense_problem
                 if said:
-                    _say_dense_problem(index)
+                    _say_dense_problem(session.index)
             distiller.add("assistant", answer)
     if distiller.last_error:
         print_error(f"distilled without the LLM: {distiller.last_error}")
@@ -597,18 +665,20 @@ def run_embed(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print_error(f"this world is being embedded by another soulscope{far}")
             return 0
-        shown = None if args.quiet else _Progress("")
+        shown: list[_Progress] = []
 
-        def progress(done: int, total: int) -> None:
-            catchup.write(Status(done, total))
-            if shown is not None:
-                shown(done, total)
+        def progress(stage: str, done: int, total: int) -> None:
+            catchup.write(Status(done, total, stage=stage))
+            if args.quiet:
+                return
+            if not shown or shown[-1].stage != stage:  # (an encoder of a stage is loaded)
+                device = "" if stage == DISTILLING else load_stage(settings, stage).device
+                shown.append(_Progress(device, stage))
+            shown[-1](done, total)
 
+        cache = EmbeddingCache()
         try:
-            encoder = load_encoder(settings)
-            if shown is not None:
-                shown.device = encoder.device
-            index.attach(encoder, EmbeddingCache(), progress=progress)
+            last = catch_up(index, settings, cache, progress=progress)
         except EncoderError as exc:
             catchup.write(Status(error=str(exc), finished=True))
             raise CommandError(str(exc)) from exc
@@ -621,8 +691,11 @@ def run_embed(args: argparse.Namespace) -> int:
                 "stopped embedding; what was embedded is cached and the next one resumes there",
                 code=130,
             ) from None
+        finally:
+            for note in cache.notes:
+                print_error(note)
         total = len(set(index.dense_texts))
-        catchup.write(Status(total, total, finished=True))
+        catchup.write(Status(total, total, finished=True, stage=last.model or ""))
     if not args.quiet:
-        print_error(f"{total:,} texts embedded with {encoder.name}: dense search is ready")
+        print_error(f"{total:,} texts embedded with {last.model}: dense search is ready")
     return 0

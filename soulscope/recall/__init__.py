@@ -2,6 +2,8 @@
 
 ``chunks`` cuts a soul into frame-sized pieces and their bullets, ``lexical`` ranks bullets with
 stemmed BM25, ``semantic`` embeds them (the model and torch are imported only when an encoder is
-built) and caches the vectors, ``endpoint`` embeds through an OpenAI-compatible server instead,
-``hybrid`` fuses the two lists by score, and ``temporal`` reads time in a question.
+built) and caches the vectors, ``static`` is a static model distilled from MiniLM that embeds a
+world in seconds, ``endpoint`` embeds through an OpenAI-compatible server instead, ``catchup``
+makes the vectors in the background, stage by stage, ``hybrid`` fuses the two lists by score, and
+``temporal`` reads time in a question.
 """

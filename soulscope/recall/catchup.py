@@ -1,10 +1,16 @@
 """Dense search that catches up: what is ready answers now, embedding goes on elsewhere.
 
 A first embedding of a large world takes many minutes on a CPU; nothing waits for it. A question is
-answered with BM25 while the embedding cache lacks some of the index's texts, and the embedding goes
-on in the background: in a thread of a long-lived process (``chat``, the dashboard) or in a process
+answered with what is ready while the embedding cache lacks some of the index's texts, and the
+embedding goes on in the background: in a thread of a long-lived process (``chat``, the dashboard) or in a process
 of its own (``soulscope embed``, started by ``search`` and ``ask``). Either way every batch is cached
 as it lands, so an interrupted embedding keeps what it did and the next one resumes there.
+
+The embedding comes in stages (``catch_up``): with the bundled MiniLM, the static model distilled
+from it (``static``) embeds every text first, in seconds, then MiniLM fills in behind. A question
+is answered by the best stage whose vectors are all cached (``best_stage``): MiniLM, else the
+static model, else BM25. Each stage is a new index (``RecallIndex.dense_copy``): one that a query
+reads is never changed under it. With an ``[embeddings]`` endpoint there is one stage, its own.
 
 One embedding per world (and encoder, and choice of agent) runs at a time: it holds a lock file in
 the cache folder, and writes how far it got (and its error, if it failed) beside it, so that the
@@ -17,15 +23,23 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from soulscope.atomic import write_atomic
-from soulscope.config import cache_dir
+from soulscope.config import Settings, cache_dir
+from soulscope.recall.encoders import encoder_name, load_encoder, static_first
 from soulscope.recall.hybrid import RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, text_digest
+from soulscope.recall.semantic import EmbeddingCache, EncoderError, text_digest
+from soulscope.recall.static import STATIC_NAME, distilled, load_static
 from soulscope.world import World
+
+# Texts the configured encoder lacks from which distilling the static model first pays: distilling
+# costs about what MiniLM takes for 2,000 texts on one core (bench/stages.py), so a smaller world
+# is embedded by MiniLM sooner than the static model could be made. Once made it is always used.
+DISTIL_FROM = 2_000
+DISTILLING = "distilling"  # the stage while the static model is being distilled
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +54,74 @@ class Readiness:
         return self.embedded >= self.total
 
 
-def readiness(index: RecallIndex, model: str, cache: EmbeddingCache) -> Readiness:
-    """How many of ``index``'s distinct dense texts have vectors of ``model`` in ``cache``."""
-    digests = list(dict.fromkeys(text_digest(t) for t in index.dense_texts))
+def readiness(
+    index: RecallIndex, model: str, cache: EmbeddingCache, digests: list[bytes] | None = None
+) -> Readiness:
+    """How many of ``index``'s distinct dense texts have vectors of ``model`` in ``cache``
+    (``digests``: those texts' digests, when the caller has them)."""
+    digests = digests or _digests(index)
     return Readiness(cache.count(model, digests), len(digests))
+
+
+def _digests(index: RecallIndex) -> list[bytes]:
+    return list(dict.fromkeys(text_digest(t) for t in index.dense_texts))
+
+
+def best_stage(
+    index: RecallIndex, settings: Settings, cache: EmbeddingCache
+) -> tuple[str | None, Readiness]:
+    """The name of the encoder whose vectors of every dense text of ``index`` are cached, the
+    configured one before the static model (None: BM25 answers), and how far the configured one
+    is."""
+    final = encoder_name(settings)
+    digests = _digests(index)
+    ready = readiness(index, final, cache, digests)
+    if ready.ready:
+        return final, ready
+    early = static_first(settings) and distilled()
+    if early and readiness(index, STATIC_NAME, cache, digests).ready:
+        return STATIC_NAME, ready
+    return None, ready
+
+
+StageProgress = Callable[[str, int, int], None]  # (stage, done, total): DISTILLING or a model
+
+
+def catch_up(
+    index: RecallIndex,
+    settings: Settings,
+    cache: EmbeddingCache,
+    ready: Callable[[RecallIndex], None] | None = None,
+    progress: StageProgress | None = None,
+) -> RecallIndex:
+    """Embed ``index``'s dense texts stage by stage, each batch cached as it lands: the static
+    model first (distilled when absent and the world is large enough, see ``DISTIL_FROM``), then
+    the configured encoder. After each stage ``ready`` gets a new index that searches with it;
+    ``index`` is left as it is. Returns the last one. The static stage failing (the table cannot
+    be made or kept) leaves it out; the configured encoder failing raises ``EncoderError``."""
+    final = encoder_name(settings)
+    missing = readiness(index, final, cache)
+    worth = distilled() or missing.total - missing.embedded >= DISTIL_FROM
+    if static_first(settings) and not missing.ready and worth:
+        try:
+            static = load_static(_stage(progress, DISTILLING))
+            early = index.dense_copy(static, cache, _stage(progress, static.name))
+        except (EncoderError, OSError) as exc:
+            cache.notes.append(f"the static model is left out ({exc})")
+        else:
+            if ready:
+                ready(early)
+    encoder = load_encoder(settings)
+    last = index.dense_copy(encoder, cache, _stage(progress, encoder.name))
+    if ready:
+        ready(last)
+    return last
+
+
+def _stage(progress: StageProgress | None, stage: str) -> Callable[[int, int], None] | None:
+    if progress is None:
+        return None
+    return lambda done, total: progress(stage, done, total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +132,7 @@ class Status:
     total: int = 0
     error: str | None = None
     finished: bool = False
+    stage: str = ""  # DISTILLING, or the name of the model embedding now
 
 
 class Catchup:
@@ -70,7 +149,11 @@ class Catchup:
         try:
             data = json.loads(self.status_path.read_text(encoding="utf-8"))
             return Status(
-                int(data["done"]), int(data["total"]), data.get("error"), bool(data["finished"])
+                int(data["done"]),
+                int(data["total"]),
+                data.get("error"),
+                bool(data["finished"]),
+                str(data.get("stage") or ""),
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None

@@ -31,6 +31,7 @@ encoder call, a few vector additions and one matrix-vector product.
 
 from __future__ import annotations
 
+import copy
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -271,9 +272,27 @@ class RecallIndex:
                 self._hub[lo:hi] = self.hubness * hubness_of(self.vectors[lo:hi], owner[lo:hi])
         self.encoder = encoder
 
+    def dense_copy(
+        self,
+        encoder: Encoder,
+        cache: EmbeddingCache | None = None,
+        progress: Progress | None = None,
+    ) -> RecallIndex:
+        """A copy of this index that searches with ``encoder`` too (embedded as by
+        :meth:`attach`); this one is left as it is, so a query reading it meanwhile never sees
+        half of one model and half of another. The copy shares the chunks and BM25."""
+        twin = copy.copy(self)
+        twin.attach(encoder, cache, progress=progress)
+        return twin
+
     @property
     def dense_ready(self) -> bool:
         return self.vectors is not None and self.encoder is not None
+
+    @property
+    def model(self) -> str | None:
+        """The name of the encoder dense search uses (None: BM25 only)."""
+        return self.encoder.name if self.dense_ready and self.encoder is not None else None
 
     def search(
         self,

@@ -10,6 +10,7 @@
 - ``repos``: real git repositories and histories (``git``, ``init``, ``commit``, ``history_world``).
 - ``openai_server``, ``embedding_server``: loopback servers that play an OpenAI-compatible LLM
   and embeddings endpoint, failing on request (``words``: vectors without a model).
+- ``models``: what distilling the static model touched (``Distilled``).
 - ``pilot``: driving the dashboard (``settle``) and reading its tables as shown.
 
 ``bench/`` imports some of these too.

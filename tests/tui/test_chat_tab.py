@@ -9,8 +9,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Markdown, OptionList
 
+from soulscope.recall.semantic import LOCAL_NAME
+from soulscope.recall.static import STATIC_NAME
 from soulscope.tui.app import SoulscopeApp
-from soulscope.tui.panes.chat import ChatPane
+from soulscope.tui.panes.chat import ChatPane, IndexReady
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World
@@ -175,3 +177,25 @@ async def test_a_frame_run_meanwhile_is_found_after_a_reload(tmp_path: Path) -> 
         await ask(pilot, "lighthouse")
         assert pane.citations[0].tag == "[bo-02 · frame 5 · 2026-03-05]"
         assert pane.index.dense_ready  # the new index kept the loaded model
+
+
+async def test_the_static_model_answers_first_and_the_status_says_which(
+    tmp_path: Path, static_model, monkeypatch
+) -> None:
+    said: list[tuple[str | None, str]] = []  # (the model each stage brought, the status then)
+    shown = ChatPane.on_index_ready
+
+    def seen(pane: ChatPane, message: IndexReady) -> None:
+        shown(pane, message)
+        said.append((message.model, pane.search_note))
+
+    monkeypatch.setattr(ChatPane, "on_index_ready", seen)
+    app = SoulscopeApp(world_in(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_chat(pilot)
+        await ask(pilot, "the index guide")
+        assert pane.activity.startswith("answered with hybrid search (MiniLM), ")
+    models = [model for model, _ in said]
+    assert models == [None, STATIC_NAME, LOCAL_NAME], said
+    assert said[1][1].startswith("hybrid search (static model), ")
+    assert said[2][1].startswith("hybrid search (MiniLM), ")

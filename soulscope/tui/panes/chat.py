@@ -1,12 +1,14 @@
 """The Chat tab: ask the selected agent (in its own voice) or the whole world, with cited frames.
 
-The index is built when the tab is first seen, in a thread worker: BM25 at once, then the
-embedding model loads and hybrid search takes over once every text is embedded (the status line
-says which is in use, and how far the embedding got). Answers stream through an async worker into
-a ``PacedStream`` (redrawn a few times a second); the line above the input says what the answer is doing
-(searching, waiting for the LLM with the seconds waited, streaming, answered, cancelled, the error).
-Esc cancels, a new question cancels the one in flight, a failure is one sentence and the question
-goes back into the input. The evidence of the last answer is listed under it: enter on one opens
+The index is built when the tab is first seen, in a thread worker: BM25 at once, then hybrid search
+in stages (``recall.catchup``): the static model once every text has its vectors (seconds), MiniLM
+once every text has its own; each stage swaps in a whole new index (the status line says which
+model answers, and how far the embedding got; each answer says which answered). Answers stream
+through an async worker into a ``PacedStream`` (redrawn a few times a second); the line above the
+input says what the answer is doing (searching, waiting for the LLM with the seconds waited,
+streaming, answered, cancelled, the error). Esc cancels, a new question cancels the one in flight,
+a failure is one sentence and the question goes back into the input. The evidence of the last
+answer is listed under it: enter on one opens
 that frame in the Soul tab. Every exchange is buffered for distillation into ``users/ID.txt``
 (distilled after its answer, one exchange after another, never ahead of an answer), and what is
 left is distilled when the dashboard closes.
@@ -35,9 +37,10 @@ from soulscope.chat.session import ChatSession, Citation, offline_answer
 from soulscope.config import Settings
 from soulscope.controls import visible
 from soulscope.llm import LLM, Endpoint, LLMError
-from soulscope.recall.encoders import load_encoder
+from soulscope.recall.catchup import DISTILLING, catch_up
+from soulscope.recall.encoders import encoder_name, model_label
 from soulscope.recall.hybrid import RecallIndex
-from soulscope.recall.semantic import EmbeddingCache, EncoderError
+from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
@@ -50,18 +53,20 @@ OFFLINE = "offline (no OPENAI_BASE_URL): answers are the evidence"
 
 @dataclass
 class Embedding(Message):
-    """How far the first embedding of the chat's index got (texts embedded, texts to embed)."""
+    """How far the embedding of the chat's index got: ``stage`` (DISTILLING, or the model
+    embedding), texts (or word pieces) done, and to do."""
 
+    stage: str
     done: int
     total: int
 
 
 @dataclass
 class IndexReady(Message):
-    """The chat index can answer: ``dense`` once the embedding model is in."""
+    """The chat index can answer: with hybrid search on ``model`` (None: BM25 only)."""
 
-    dense: bool
-    note: str | None = None  # why hybrid search is not available, when it is not
+    model: str | None
+    note: str | None = None  # why the configured model's hybrid search is not available
 
 
 class ChatPane(Pane):
@@ -83,6 +88,8 @@ class ChatPane(Pane):
         self._sessions: dict[str | None, ChatSession] = {}  # one conversation per target
         self._index_lock = threading.Lock()
         self._index_stamp: tuple[tuple[str, int, float], ...] = ()
+        self._final: str | None = None  # the configured encoder's name, once the worker knows it
+        self._final_encoder: Encoder | None = None  # distillation's model, once its stage is in
         self._started = False
         self.activity = ""  # what the latest answer is doing, as the line above the input says
         self._asked = 0  # questions asked: a cancelled one's last word must not cover a newer one
@@ -177,43 +184,65 @@ class ChatPane(Pane):
     @work(thread=True, group="chat-index", exit_on_error=False)
     def build_index(self) -> None:
         index = self._ensure_index()
-        self.post_message(IndexReady(dense=False))
+        self.post_message(IndexReady(None))
         try:
-            encoder = load_encoder(self.settings)
-            # Outside the lock: questions meanwhile are answered with BM25.
-            index.attach(encoder, EmbeddingCache(), progress=self._embedded)
+            self._final = encoder_name(self.settings)
+            # Outside the lock: questions meanwhile are answered by what is ready.
+            catch_up(index, self.settings, EmbeddingCache(), self._swap, self._embedded)
         except EncoderError as exc:
-            self.post_message(IndexReady(dense=False, note=str(exc)))
-            return
-        with self._index_lock:
-            if self.index is not None and self.index is not index:  # rebuilt meanwhile
-                self.index.attach(encoder, EmbeddingCache())
-        if self.distiller is not None:
-            self.distiller.encoder = encoder
-        self.post_message(IndexReady(dense=True))
+            self.post_message(IndexReady(self.index.model if self.index else None, str(exc)))
 
-    def _embedded(self, done: int, total: int) -> None:
-        """The first embedding's progress, from its thread."""
-        self.post_message(Embedding(done, total))
+    def _swap(self, ready: RecallIndex) -> None:
+        """A stage's index takes over, whole (from the embedding's thread)."""
+        encoder = ready.encoder
+        assert encoder is not None
+        with self._index_lock:
+            if self.index is not None and self.index.chunks is not ready.chunks:
+                ready = self.index.dense_copy(encoder, EmbeddingCache())  # rebuilt meanwhile
+            self.index = ready
+            for session in self._sessions.values():
+                session.index = ready
+        if ready.model == self._final:
+            self._final_encoder = encoder
+            if self.distiller is not None:
+                self.distiller.encoder = encoder
+        self.post_message(IndexReady(ready.model))
+
+    def _embedded(self, stage: str, done: int, total: int) -> None:
+        """The embedding's progress, from its thread."""
+        self.post_message(Embedding(stage, done, total))
+
+    def _answering(self) -> str:
+        """What answers now: the search and its model, and the index's size."""
+        index = self.index
+        size = len(index) if index is not None else 0
+        if index is None or index.model is None:
+            return f"BM25, {size} chunks"
+        return f"hybrid search ({model_label(index.model)}), {size} chunks"
 
     def on_embedding(self, message: Embedding) -> None:
         message.stop()
-        if self.index is not None and not self.index.dense_ready:
-            self.search_note = (
-                f"BM25, {len(self.index)} chunks · embedding {message.done:,} of "
-                f"{message.total:,} for hybrid search"
+        if self.index is None or self.index.model == self._final:
+            return
+        if message.stage == DISTILLING:
+            doing = f"distilling the static model, {message.done:,} of {message.total:,} pieces"
+        else:
+            doing = (
+                f"embedding {message.done:,} of {message.total:,} for hybrid search "
+                f"({model_label(message.stage)})"
             )
-            self._status()
+        self.search_note = f"{self._answering()} · {doing}"
+        self._status()
 
     def on_index_ready(self, message: IndexReady) -> None:
-        index = self.index
-        size = len(index) if index is not None else 0
-        if message.dense:
-            self.search_note = f"hybrid search, {size} chunks"
-        elif message.note:
+        if message.note and message.model is None:
             self.search_note = f"BM25 only: {message.note}"
+        elif message.note:  # the configured model failed after the static one answered
+            self.search_note = f"{self._answering()} · {message.note}"
+        elif message.model is None:
+            self.search_note = f"{self._answering()} (embedding model loading…)"
         else:
-            self.search_note = f"BM25, {size} chunks (embedding model loading…)"
+            self.search_note = self._answering()
         self._status()
 
     def _session(self) -> ChatSession:
@@ -231,7 +260,6 @@ class ChatPane(Pane):
             user = self.settings.chat_user or "you"
             if id_problem(user):
                 return None
-            index = self.index
             # The user's file is the live world's, also while the dashboard shows the past (a
             # snapshot is read-only, and a message kept there would be lost with it).
             world = self.app.world
@@ -239,7 +267,7 @@ class ChatPane(Pane):
             self.distiller = Distiller(
                 live.root / "users",
                 user,
-                encoder=index.encoder if index is not None else None,
+                encoder=self._final_encoder,  # MiniLM's drift and dedup, never the static model's
                 llm=self.llm,
                 settings=DistillSettings.from_settings(self.settings),
                 cache=EmbeddingCache(),
@@ -322,8 +350,10 @@ class ChatPane(Pane):
         text = "".join(pieces)
         session.remember(question, text)
         sources = len(prompt.citations)
+        model = f" ({model_label(prompt.model)})" if prompt.model else ""
         self._doing(
-            f"answered with {prompt.search_mode} search, {sources} source{'s' * (sources != 1)}"
+            f"answered with {prompt.search_mode} search{model}, "
+            f"{sources} source{'s' * (sources != 1)}"
             + (" (offline: the evidence itself)" if session.llm is None else ""),
             asked,
         )
