@@ -92,8 +92,12 @@ async def test_streams_from_the_endpoint_in_the_agents_voice(tmp_path: Path, mon
 
 
 async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, monkeypatch) -> None:
-    with OpenAIServer(reply=" ".join(f"w{i}" for i in range(3000))) as server:
-        server.pace = 0.02  # a minute to stream it all: both answers are cancelled long before
+    # Paragraphs of ten words, as answers come; two minutes to stream it all: both answers are
+    # cancelled long before, even where the machine is so busy that keys arrive slowly.
+    words = [f"w{i}" for i in range(6000)]
+    reply = "\n\n".join(" ".join(words[i : i + 10]) for i in range(0, len(words), 10))
+    with OpenAIServer(reply=reply) as server:
+        server.pace = 0.02
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
         app = SoulscopeApp(world_in(tmp_path))
@@ -106,14 +110,15 @@ async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, m
 
             await pilot.press(*"first", "enter")
             await streaming(1)
-            await pilot.press(*"second", "enter")  # cancels "first"
+            pane.query_one("#chat-input", Input).value = "second"
+            await pilot.press("enter")  # cancels "first"
             await streaming(2)
             await pilot.press("escape")  # cancels "second"
             await settle(pilot)
             first, second = answers(pane)
             assert first.startswith("w0 w1") and first.endswith("*(cancelled)*")
             assert second.startswith("w0 w1") and second.endswith("*(cancelled)*")
-            assert "w2999" not in first + second
+            assert "w5999" not in first + second
             assert server.closed_early.wait(5)
             server.pace = 0  # quitting distils the two questions: let that answer come at once
 
