@@ -138,9 +138,8 @@ def _channels(soul: Soul, entry: dict) -> tuple[str, ...]:
 
 def _relations(soul: Soul, agents: set[str]) -> set[str]:
     """Agents named in the soul's latest Relationships line."""
-    for frame in reversed(soul.frames):
-        for text in frame.get("Relationships"):
-            return {m for m in _AGENT_REF.findall(text) if m in agents}
+    for text in soul.latest("Relationships")[:1]:
+        return {m for m in _AGENT_REF.findall(text) if m in agents}
     return set()
 
 
