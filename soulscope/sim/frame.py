@@ -29,7 +29,15 @@ from soulscope.sim import repo
 from soulscope.sim.actions import KINDS, Turn
 from soulscope.sim.brain import TEXT_FIELDS, AgentIds, Brain, Decision, Feed, Outcome, Request
 from soulscope.sim.clock import WORLD_FILE, Clock, read_clock, write_clock
-from soulscope.sim.community import Comment, Community, Follow, Post, Vote, channel_name
+from soulscope.sim.community import (
+    Comment,
+    Community,
+    Follow,
+    Post,
+    Vote,
+    channel_name,
+    newest_first,
+)
 from soulscope.sim.create import read_registry
 from soulscope.sim.journal import (
     Journal,
@@ -155,10 +163,6 @@ def _replies(community: Community, comments: list[Comment]) -> dict[str, list[Co
     return out
 
 
-def _newest_first(x: Post | Comment) -> tuple[int, int]:
-    return (-x.frame, -x.id)
-
-
 def build_requests(
     world: World, clock: Clock, chosen: list[str], souls: dict[str, Soul], community: Community
 ) -> list[Request]:
@@ -166,17 +170,17 @@ def build_requests(
     agents = AgentIds(a.id for a in world.agents())
     known = agents.members
     since = clock.frame - RECENT_FRAMES + 1
-    recent_posts = [p for p in community.posts if p.frame >= since]
-    recent_posts.sort(key=_newest_first)
-    recent_comments = [c for c in community.comments if c.frame >= since]
-    recent_comments.sort(key=_newest_first)
+    recent_posts, recent_comments = community.since(since)
     replies_to = _replies(community, recent_comments)
     by_channel: dict[str, list[Post]] = {}
     for p in recent_posts:
         by_channel.setdefault(channel_name(p.channel), []).append(p)
-    activity: dict[str, list[Post | Comment]] = {}
-    for x in [*recent_posts, *recent_comments]:
-        activity.setdefault(x.author, []).append(x)
+    # Each author's recent posts, then comments, each newest first.
+    activity: dict[str, tuple[list[Post | Comment], list[Post | Comment]]] = {}
+    for p in recent_posts:
+        activity.setdefault(p.author, ([], []))[0].append(p)
+    for c in recent_comments:
+        activity.setdefault(c.author, ([], []))[1].append(c)
     registry = world.registry()
     topics = tuple(sorted({t.lower() for a in chosen for t in souls[a].interests}))
     requests = []
@@ -185,14 +189,14 @@ def build_requests(
         channels = _channels(soul, registry.get(agent) or {})
         # Each channel's posts are newest first already: merging them reads FEED_POSTS posts,
         # not every recent post of the agent's channels (thousands, for each of thousands).
-        newest = heapq.merge(*(by_channel.get(ch, ()) for ch in channels), key=_newest_first)
+        newest = heapq.merge(*(by_channel.get(ch, ()) for ch in channels), key=newest_first)
         feed_posts = list(itertools.islice((p for p in newest if p.author != agent), FEED_POSTS))
         replies = replies_to.get(agent, [])[:FEED_REPLIES]
         related_agents = (community.following(agent) | _relations(soul, known)) - {agent}
-        related = sorted(
-            (x for a in sorted(related_agents) for x in activity.get(a, ())),
-            key=_newest_first,
-        )[:FEED_RELATED]
+        # Merged, not sorted: an agent follows more agents as the world ages, and only the
+        # newest FEED_RELATED of what they did are read (ties in the order listed, as sorted).
+        lists = (x for a in sorted(related_agents) for x in activity.get(a, ()))
+        related = list(itertools.islice(heapq.merge(*lists, key=newest_first), FEED_RELATED))
         requests.append(
             Request(
                 agent=agent,
