@@ -32,6 +32,7 @@ from soulscope.sim.clock import WORLD_FILE, Clock, read_clock, write_clock
 from soulscope.sim.community import (
     Comment,
     Community,
+    CommunityReader,
     Follow,
     Post,
     Vote,
@@ -53,7 +54,7 @@ from soulscope.sim.journal import (
 from soulscope.sim.lock import WorldLock
 from soulscope.soul.format import TEXT_LABELS
 from soulscope.soul.model import Soul
-from soulscope.soul.parse import parse
+from soulscope.soul.parse import GrowingSoul, parse
 from soulscope.soul.write import entry_bytes, render_entry, unwritable
 from soulscope.world import World, WorldError
 
@@ -312,8 +313,9 @@ class _Read:
     stamp: tuple[int, ...]  # ``_stamp`` when it was read
 
 
-def read_soul_file(path: Path) -> _Read | str:
-    """The bytes of a soul file the frame may append to, or why it sits the frame out."""
+def read_soul_file(path: Path, checked: bytes = b"") -> _Read | str:
+    """The bytes of a soul file the frame may append to, or why it sits the frame out.
+    ``checked``: bytes found writable before, not checked again while the file begins with them."""
     name = f"{path.parent.name}/{path.name}"
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -326,7 +328,8 @@ def read_soul_file(path: Path) -> _Read | str:
         if not stat.S_ISREG(st.st_mode):
             return f"{name} is not a regular file"
         data = f.read()
-    problem = unwritable(data)
+    # (UTF-8 that ends where a character does, followed by UTF-8, is UTF-8.)
+    problem = unwritable(data[len(checked) :] if data.startswith(checked) else data)
     if problem:
         return f"{name} {problem}; soulscope appends only to UTF-8 files"
     return _Read(data, st.st_size, _stamp_of(st))
@@ -361,6 +364,12 @@ class FrameRunner:
         self.lock = WorldLock(self.root)
         self.notes: list[str] = []
         self._watched: dict[Path, tuple[int, ...] | None] = {}
+        # What earlier frames read, read on from there: a frame's reading does not grow with
+        # the world's age. Each file is still read whole each frame, and parsed again from the
+        # start when it did not only grow. Of votes and follows a frame needs no record, only
+        # whom each agent follows.
+        self._souls: dict[str, GrowingSoul] = {}
+        self._community = CommunityReader(self.root, records=("posts", "comments"))
 
     def __enter__(self) -> FrameRunner:
         problem = repo.branch_problem(self.top)
@@ -456,7 +465,10 @@ class FrameRunner:
         files: dict[str, _Read] = {}
         skipped: list[tuple[str, str]] = []
         for agent in chosen:
-            read = read_soul_file(known[agent].path)
+            parser = self._souls.get(agent)
+            read = read_soul_file(
+                known[agent].path, parser.soul.data if parser and parser.soul else b""
+            )
             if isinstance(read, str):
                 skipped.append((agent, read))
             else:
@@ -475,12 +487,15 @@ class FrameRunner:
         # Each file the frame writes besides the soul files, as it is now (equal to HEAD): one
         # changed while the brain decides is not overwritten or committed as the frame's own.
         self._watched = {path: _stamp(path) for path in watched}
+        for gone in self._souls.keys() - known.keys():
+            del self._souls[gone]
         souls = {}
         for i, agent in enumerate(chosen):
-            souls[agent] = parse(files[agent].data, agent_id=agent)
+            parser = self._souls.setdefault(agent, GrowingSoul(agent))
+            souls[agent] = parser.parse(files[agent].data)
             if progress and i % 50 == 0:
                 progress("reading", i, len(chosen))
-        community = Community.load(self.root)
+        community = self._community.load()
         self.notes.extend(community.problems)
         requests = build_requests(self.world, clock, chosen, souls, community)
         t1 = time.perf_counter()
