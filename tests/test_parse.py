@@ -224,3 +224,16 @@ def test_a_time_that_says_its_zone_is_read_wherever_it_stands() -> None:
 
     assert parse_heading("Frame 2026-03-13 (morning sim 07:00 UTC)")[3] == "07:00"
     assert parse_heading("Frame 2026-03-15 — Sol 12:30 report")[3] is None
+
+
+def test_the_latest_line_of_a_label_is_found_from_the_end() -> None:
+    soul = parse(SOUL)
+    assert soul.latest("Becoming") == [soul.frames[-1].get("Becoming")[0]]
+    assert soul.latest("relationships") == ["coder-01 (ally)"]
+    assert soul.latest("Surprised by") == []
+    # Far back, past frames that only mention the label in passing.
+    entries = "".join(
+        f"## Frame {n} — 2026-01-01\n- Read about Relationships\n" for n in range(2, 90)
+    )
+    soul = parse(SOUL + entries.encode())
+    assert soul.latest("Relationships") == ["coder-01 (ally)"]

@@ -200,3 +200,62 @@ def test_frames_keep_the_repository_packed(world: Path) -> None:
     packs = [p for p in (world / ".git" / "objects" / "pack").glob("*.pack")]
     assert 0 < len(packs) <= 4
     assert "error" not in git_out(world, "fsck").lower()
+
+
+def _edit_between_frames(world: Path) -> str:
+    """What a user may do between frames 3 and 4, in what frames 1 and 2 wrote or before: rewrite
+    a conviction in place (the file keeps its size), give another soul new interests, retitle a
+    post of frame 2 in place, add a vote that is no record. Returns the post's new title."""
+    coder = world / "memory" / "zion-coder-01.md"
+    data = coder.read_bytes()
+    with open(coder, "r+b") as f:
+        f.seek(data.index(b"- Tests come first\n"))
+        f.write(b"- Proofs come last\n")
+    debater = world / "memory" / "zion-debater-03.md"
+    data = debater.read_bytes()
+    start = data.index(b"## Interests\n\n") + len(b"## Interests\n\n")
+    debater.write_bytes(data[:start] + b"- lighthouses\n" + data[data.index(b"\n## ", start) :])
+    posts = world / "community" / "posts.jsonl"
+    lines = posts.read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["frame"] == 2)
+    title = json.loads(lines[at])["title"]
+    lines[at] = lines[at].replace(title.encode(), title.upper().encode())
+    posts.write_bytes(b"".join(lines))
+    with open(world / "community" / "votes.jsonl", "ab") as f:
+        f.write(b'{"frame": "three"}\n')
+    return title.upper()
+
+
+def test_a_runner_kept_open_sees_edits_between_frames_as_a_new_one_would(tmp_path: Path) -> None:
+    kept, fresh = (make_world(tmp_path / name, agents=6) for name in ("kept", "fresh"))
+    with FrameRunner(kept, OfflineBrain(), commit_edits=True) as runner:
+        for frame in range(1, 7):
+            if frame == 4:
+                titles = {_edit_between_frames(w) for w in (kept, fresh)}
+            notes = runner.step().notes
+            assert notes == run_frames(fresh, OfflineBrain(), commit_edits=True)[0].notes
+            assert any("votes.jsonl: skipped 1 bad record" in n for n in notes) == (frame >= 4)
+    assert tree_bytes(kept) == tree_bytes(fresh)
+    # The frames after the edits read them: the conviction, the interest, the new title.
+    coder = read_soul(kept / "memory" / "zion-coder-01.md").frames[3:]
+    assert any("proofs come last" in f.source.lower() for f in coder)
+    debater = read_soul(kept / "memory" / "zion-debater-03.md").frames[3:]
+    assert any("lighthouses" in f.source for f in debater)
+    seen = [json.loads(p.read_text())["context"] for p in (kept / "frames" / "4").glob("*.json")]
+    assert {p["title"] for c in seen for p in c["posts"]} & titles
+
+
+def test_a_runner_kept_open_refuses_bytes_appended_that_are_not_utf8(world: Path) -> None:
+    soul = world / "memory" / "zion-coder-01.md"
+    with FrameRunner(world, OfflineBrain(), commit_edits=True) as runner:
+        runner.step()
+        with open(soul, "ab") as f:
+            f.write(b"\n- a note in Latin-1: caf\xe9\n")
+        result = runner.step()
+    assert result.skipped == (
+        (
+            "zion-coder-01",
+            "memory/zion-coder-01.md is not UTF-8; soulscope appends only to UTF-8 files",
+        ),
+    )
+    assert soul.read_bytes().endswith(b"caf\xe9\n")

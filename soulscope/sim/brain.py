@@ -130,7 +130,7 @@ def context_of(request: Request) -> dict[str, Any]:
     soul = request.soul
     last = soul.last_frame
     # The latest Becoming line, from the end: a frame's log does not read the whole soul.
-    latest = next((f.get("Becoming") for f in reversed(soul.frames) if f.get("Becoming")), None)
+    latest = soul.latest("Becoming")
     return {
         "soul": {
             "path": f"memory/{request.agent}.md",

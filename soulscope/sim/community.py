@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -119,37 +119,147 @@ def _record(line: bytes, kind: Any) -> Record | str:
     return kind(**{k: obj[k] for k in kind.__slots__})
 
 
-def _read(path: Path, kind: Any, problems: list[str]) -> Iterator:
+def _file_bytes(path: Path, problems: list[str]) -> bytes | None:
+    """A community file's bytes; None when there is none, or (said in ``problems``) none to read."""
     try:
         # O_NONBLOCK: a FIFO in its place would block the read forever; it is no store.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 problems.append(f"{COMMUNITY_DIR}/{path.name} is not a regular file: skipped")
-                return
-            data = f.read()
+                return None
+            return f.read()
     except FileNotFoundError:
-        return
+        return None
     except OSError as exc:
         problems.append(f"{COMMUNITY_DIR}/{path.name} cannot be read ({exc.strerror}): skipped")
-        return
-    end = data.rfind(b"\n") + 1  # anything after the last newline is a torn write
-    bad: list[tuple[int, str]] = []
-    for number, line in enumerate(data[:end].split(b"\n")[:-1], 1):
-        if not line.strip():
-            continue
-        record = _record(line, kind)
-        if isinstance(record, str):
-            bad.append((number, record))
-        else:
-            yield record
-    if bad:
-        number, why = bad[0]
-        more = f", and {len(bad) - 1} more" if len(bad) > 1 else ""
-        problems.append(
-            f"{COMMUNITY_DIR}/{path.name}: skipped {len(bad)} bad "
-            f"{'record' if len(bad) == 1 else 'records'} (line {number}: {why}{more})"
+        return None
+
+
+@dataclass
+class _Lines:
+    """A community file as far as it was read: its whole lines (anything after the last newline
+    is a torn write, read when it is ended), their records and the lines that held none, and what
+    ``Community`` looks up in them, kept up to date as records come."""
+
+    keep: bool = True  # whether ``records`` holds the records, or stays empty
+    data: bytes = b""
+    lines: int = 0
+    records: list[Any] = field(default_factory=list)  # of the file's one kind
+    bad: list[tuple[int, str]] = field(default_factory=list)  # (line, why it is no record)
+    by_id: dict[int, Any] = field(default_factory=dict)  # posts and comments: the last of an id
+    top: int = 0  # their highest id
+    by_frame: dict[int, list[Any]] = field(default_factory=dict)  # their records, by frame
+    following: dict[str, frozenset[str]] = field(default_factory=dict)  # follows: by follower
+
+    def _add(self, record: Record) -> None:
+        if self.keep:
+            self.records.append(record)
+        if isinstance(record, Follow):
+            self.following[record.follower] = self.following.get(record.follower, frozenset()) | {
+                record.followee
+            }
+        elif isinstance(record, (Post, Comment)):
+            self.by_id[record.id] = record
+            self.top = max(self.top, record.id)
+            self.by_frame.setdefault(record.frame, []).append(record)
+
+    def read_on(self, data: bytes, kind: Any) -> None:
+        """Read the whole lines ``data`` holds after ``self.data`` (which it begins with)."""
+        end = data.rfind(b"\n") + 1
+        if end <= len(self.data):
+            return
+        for number, line in enumerate(data[len(self.data) : end].split(b"\n")[:-1], self.lines + 1):
+            if not line.strip():
+                continue
+            record = _record(line, kind)
+            if isinstance(record, str):
+                self.bad.append((number, record))
+            else:
+                self._add(record)
+        self.lines += data.count(b"\n", len(self.data), end)
+        self.data = data if end == len(data) else data[:end]
+
+    def problem(self, name: str) -> str | None:
+        if not self.bad:
+            return None
+        number, why = self.bad[0]
+        more = f", and {len(self.bad) - 1} more" if len(self.bad) > 1 else ""
+        return (
+            f"{COMMUNITY_DIR}/{name}: skipped {len(self.bad)} bad "
+            f"{'record' if len(self.bad) == 1 else 'records'} (line {number}: {why}{more})"
         )
+
+
+class CommunityReader:
+    """A world's community store, read again each frame: a file that only grew since it was last
+    read is read on from where that reading ended (appended lines are all a frame adds), any
+    other is read whole again. Every file is read each time: the files stay the truth.
+
+    ``records``: the kinds (``FILES``) whose records the communities it loads hold; the others
+    are read and checked, but only their lookups are kept (whom each agent follows): a frame reads
+    no vote, and every record held is one more object for the garbage collector's every walk."""
+
+    def __init__(self, root: Path, records: Collection[str] = FILES) -> None:
+        self.root = root
+        self.records = frozenset(records)
+        self._files: dict[str, _Lines] = {}
+
+    def load(self) -> Community:
+        problems: list[str] = []
+        read = []
+        for name, path in paths(self.root).items():
+            data = _file_bytes(path, problems)
+            seen = self._files.get(name)
+            if data is None:
+                seen = _Lines(name in self.records)
+            elif seen is None or not data.startswith(seen.data):
+                seen = _Lines(name in self.records)
+                seen.read_on(data, _KINDS[name])
+            else:
+                seen.read_on(data, _KINDS[name])
+            self._files[name] = seen
+            problem = seen.problem(path.name)
+            if problem:
+                problems.append(problem)
+            read.append(seen)
+        posts, comments, votes, follows = read
+        # Copies: the community of this frame stays as it is while the files grow.
+        lookups = _Lookups(
+            dict(posts.by_id),
+            dict(comments.by_id),
+            posts.top + 1,
+            comments.top + 1,
+            dict(follows.following),
+            {f: tuple(v) for f, v in posts.by_frame.items()},
+            {f: tuple(v) for f, v in comments.by_frame.items()},
+        )
+        return Community(
+            tuple(posts.records),
+            tuple(comments.records),
+            tuple(votes.records),
+            tuple(follows.records),
+            problems=tuple(problems),
+            lookups=lookups,
+        )
+
+
+@dataclass(frozen=True)
+class _Lookups:
+    """What ``Community`` looks up, as a ``CommunityReader`` kept it up to date."""
+
+    by_id: dict[int, Post]
+    comment_by_id: dict[int, Comment]
+    next_post_id: int
+    next_comment_id: int
+    following: dict[str, frozenset[str]]
+    posts_of: dict[int, tuple[Post, ...]]  # by frame
+    comments_of: dict[int, tuple[Comment, ...]]
+
+
+def newest_first(x: Post | Comment) -> tuple[int, int]:
+    """A sort key: the latest frame first, and in a frame the highest id."""
+    return (-x.frame, -x.id)
 
 
 @dataclass(frozen=True)
@@ -161,38 +271,62 @@ class Community:
     votes: tuple[Vote, ...] = ()
     follows: tuple[Follow, ...] = ()
     problems: tuple[str, ...] = ()  # one sentence per file with records that were skipped
+    # (A ``CommunityReader`` may leave out the records of some kinds: see its ``records``.)
+    # What a reader worked out as the records came (None: worked out here from all of them).
+    lookups: _Lookups | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def load(cls, root: Path) -> Community:
-        folder = root / COMMUNITY_DIR
-        problems: list[str] = []
-        posts, comments, votes, follows = (
-            tuple(_read(folder / f"{name}.jsonl", _KINDS[name], problems)) for name in FILES
-        )
-        return cls(posts, comments, votes, follows, problems=tuple(problems))
+        return CommunityReader(root).load()
 
     @cached_property
     def by_id(self) -> dict[int, Post]:
+        if self.lookups:
+            return self.lookups.by_id
         return {p.id: p for p in self.posts}
 
     @cached_property
     def comment_by_id(self) -> dict[int, Comment]:
+        if self.lookups:
+            return self.lookups.comment_by_id
         return {c.id: c for c in self.comments}
 
-    @property
+    @cached_property
     def next_post_id(self) -> int:
+        if self.lookups:
+            return self.lookups.next_post_id
         return max((p.id for p in self.posts), default=0) + 1
 
-    @property
+    @cached_property
     def next_comment_id(self) -> int:
+        if self.lookups:
+            return self.lookups.next_comment_id
         return max((c.id for c in self.comments), default=0) + 1
 
     @cached_property
     def _following(self) -> dict[str, frozenset[str]]:
+        if self.lookups:
+            return self.lookups.following
         out: dict[str, set[str]] = {}
         for f in self.follows:
             out.setdefault(f.follower, set()).add(f.followee)
         return {k: frozenset(v) for k, v in out.items()}
+
+    def since(self, frame: int) -> tuple[list[Post], list[Comment]]:
+        """The posts and the comments of frame ``frame`` and later, each newest first."""
+        if self.lookups:
+            posts_of, comments_of = self.lookups.posts_of, self.lookups.comments_of
+            posts = [p for f in sorted(f for f in posts_of if f >= frame) for p in posts_of[f]]
+            comments = [
+                c for f in sorted(f for f in comments_of if f >= frame) for c in comments_of[f]
+            ]
+        else:
+            posts = [p for p in self.posts if p.frame >= frame]
+            comments = [c for c in self.comments if c.frame >= frame]
+        # (Stable: records of one frame and id stay in file order, however they were gathered.)
+        posts.sort(key=newest_first)
+        comments.sort(key=newest_first)
+        return posts, comments
 
     @cached_property
     def activity(self) -> dict[str, tuple[int, int]]:

@@ -29,7 +29,16 @@ from soulscope.sim import repo
 from soulscope.sim.actions import KINDS, Turn
 from soulscope.sim.brain import TEXT_FIELDS, AgentIds, Brain, Decision, Feed, Outcome, Request
 from soulscope.sim.clock import WORLD_FILE, Clock, read_clock, write_clock
-from soulscope.sim.community import Comment, Community, Follow, Post, Vote, channel_name
+from soulscope.sim.community import (
+    Comment,
+    Community,
+    CommunityReader,
+    Follow,
+    Post,
+    Vote,
+    channel_name,
+    newest_first,
+)
 from soulscope.sim.create import read_registry
 from soulscope.sim.journal import (
     Journal,
@@ -45,7 +54,7 @@ from soulscope.sim.journal import (
 from soulscope.sim.lock import WorldLock
 from soulscope.soul.format import TEXT_LABELS
 from soulscope.soul.model import Soul
-from soulscope.soul.parse import parse
+from soulscope.soul.parse import GrowingSoul, parse
 from soulscope.soul.write import entry_bytes, render_entry, unwritable
 from soulscope.world import World, WorldError
 
@@ -138,9 +147,8 @@ def _channels(soul: Soul, entry: dict) -> tuple[str, ...]:
 
 def _relations(soul: Soul, agents: set[str]) -> set[str]:
     """Agents named in the soul's latest Relationships line."""
-    for frame in reversed(soul.frames):
-        for text in frame.get("Relationships"):
-            return {m for m in _AGENT_REF.findall(text) if m in agents}
+    for text in soul.latest("Relationships")[:1]:
+        return {m for m in _AGENT_REF.findall(text) if m in agents}
     return set()
 
 
@@ -156,10 +164,6 @@ def _replies(community: Community, comments: list[Comment]) -> dict[str, list[Co
     return out
 
 
-def _newest_first(x: Post | Comment) -> tuple[int, int]:
-    return (-x.frame, -x.id)
-
-
 def build_requests(
     world: World, clock: Clock, chosen: list[str], souls: dict[str, Soul], community: Community
 ) -> list[Request]:
@@ -167,17 +171,17 @@ def build_requests(
     agents = AgentIds(a.id for a in world.agents())
     known = agents.members
     since = clock.frame - RECENT_FRAMES + 1
-    recent_posts = [p for p in community.posts if p.frame >= since]
-    recent_posts.sort(key=_newest_first)
-    recent_comments = [c for c in community.comments if c.frame >= since]
-    recent_comments.sort(key=_newest_first)
+    recent_posts, recent_comments = community.since(since)
     replies_to = _replies(community, recent_comments)
     by_channel: dict[str, list[Post]] = {}
     for p in recent_posts:
         by_channel.setdefault(channel_name(p.channel), []).append(p)
-    activity: dict[str, list[Post | Comment]] = {}
-    for x in [*recent_posts, *recent_comments]:
-        activity.setdefault(x.author, []).append(x)
+    # Each author's recent posts, then comments, each newest first.
+    activity: dict[str, tuple[list[Post | Comment], list[Post | Comment]]] = {}
+    for p in recent_posts:
+        activity.setdefault(p.author, ([], []))[0].append(p)
+    for c in recent_comments:
+        activity.setdefault(c.author, ([], []))[1].append(c)
     registry = world.registry()
     topics = tuple(sorted({t.lower() for a in chosen for t in souls[a].interests}))
     requests = []
@@ -186,14 +190,14 @@ def build_requests(
         channels = _channels(soul, registry.get(agent) or {})
         # Each channel's posts are newest first already: merging them reads FEED_POSTS posts,
         # not every recent post of the agent's channels (thousands, for each of thousands).
-        newest = heapq.merge(*(by_channel.get(ch, ()) for ch in channels), key=_newest_first)
+        newest = heapq.merge(*(by_channel.get(ch, ()) for ch in channels), key=newest_first)
         feed_posts = list(itertools.islice((p for p in newest if p.author != agent), FEED_POSTS))
         replies = replies_to.get(agent, [])[:FEED_REPLIES]
         related_agents = (community.following(agent) | _relations(soul, known)) - {agent}
-        related = sorted(
-            (x for a in sorted(related_agents) for x in activity.get(a, ())),
-            key=_newest_first,
-        )[:FEED_RELATED]
+        # Merged, not sorted: an agent follows more agents as the world ages, and only the
+        # newest FEED_RELATED of what they did are read (ties in the order listed, as sorted).
+        lists = (x for a in sorted(related_agents) for x in activity.get(a, ()))
+        related = list(itertools.islice(heapq.merge(*lists, key=newest_first), FEED_RELATED))
         requests.append(
             Request(
                 agent=agent,
@@ -309,8 +313,9 @@ class _Read:
     stamp: tuple[int, ...]  # ``_stamp`` when it was read
 
 
-def read_soul_file(path: Path) -> _Read | str:
-    """The bytes of a soul file the frame may append to, or why it sits the frame out."""
+def read_soul_file(path: Path, checked: bytes = b"") -> _Read | str:
+    """The bytes of a soul file the frame may append to, or why it sits the frame out.
+    ``checked``: bytes found writable before, not checked again while the file begins with them."""
     name = f"{path.parent.name}/{path.name}"
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -323,7 +328,8 @@ def read_soul_file(path: Path) -> _Read | str:
         if not stat.S_ISREG(st.st_mode):
             return f"{name} is not a regular file"
         data = f.read()
-    problem = unwritable(data)
+    # (UTF-8 that ends where a character does, followed by UTF-8, is UTF-8.)
+    problem = unwritable(data[len(checked) :] if data.startswith(checked) else data)
     if problem:
         return f"{name} {problem}; soulscope appends only to UTF-8 files"
     return _Read(data, st.st_size, _stamp_of(st))
@@ -358,6 +364,12 @@ class FrameRunner:
         self.lock = WorldLock(self.root)
         self.notes: list[str] = []
         self._watched: dict[Path, tuple[int, ...] | None] = {}
+        # What earlier frames read, read on from there: a frame's reading does not grow with
+        # the world's age. Each file is still read whole each frame, and parsed again from the
+        # start when it did not only grow. Of votes and follows a frame needs no record, only
+        # whom each agent follows.
+        self._souls: dict[str, GrowingSoul] = {}
+        self._community = CommunityReader(self.root, records=("posts", "comments"))
 
     def __enter__(self) -> FrameRunner:
         problem = repo.branch_problem(self.top)
@@ -453,7 +465,10 @@ class FrameRunner:
         files: dict[str, _Read] = {}
         skipped: list[tuple[str, str]] = []
         for agent in chosen:
-            read = read_soul_file(known[agent].path)
+            parser = self._souls.get(agent)
+            read = read_soul_file(
+                known[agent].path, parser.soul.data if parser and parser.soul else b""
+            )
             if isinstance(read, str):
                 skipped.append((agent, read))
             else:
@@ -472,12 +487,15 @@ class FrameRunner:
         # Each file the frame writes besides the soul files, as it is now (equal to HEAD): one
         # changed while the brain decides is not overwritten or committed as the frame's own.
         self._watched = {path: _stamp(path) for path in watched}
+        for gone in self._souls.keys() - known.keys():
+            del self._souls[gone]
         souls = {}
         for i, agent in enumerate(chosen):
-            souls[agent] = parse(files[agent].data, agent_id=agent)
+            parser = self._souls.setdefault(agent, GrowingSoul(agent))
+            souls[agent] = parser.parse(files[agent].data)
             if progress and i % 50 == 0:
                 progress("reading", i, len(chosen))
-        community = Community.load(self.root)
+        community = self._community.load()
         self.notes.extend(community.problems)
         requests = build_requests(self.world, clock, chosen, souls, community)
         t1 = time.perf_counter()

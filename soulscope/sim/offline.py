@@ -212,6 +212,24 @@ class _Known:
     influenced: list[int] = field(default_factory=list)  # frames with an "Influenced by" line
 
 
+def _grew(known: _Known, soul: Soul, label: str) -> bool:
+    """Whether ``soul`` can be what ``known`` read with frames appended (its bytes aside)."""
+    data, columns, frames = soul.data, soul.frames.columns, known.reading.frames
+    return (
+        known.label == label
+        and known.sections == len(soul.sections)
+        and len(data) >= known.size
+        and (
+            len(data) == known.size
+            or (  # the next frame starts where the file ended, after blank lines at most
+                len(columns.starts) > frames >= 0
+                and columns.starts[frames] >= known.size
+                and not data[known.size : columns.starts[frames]].strip()
+            )
+        )
+    )
+
+
 class _Arcs:
     """Each agent's arc as far as a frame needs it, read on from where the last frame left it
     when the soul only grew by frames appended at its end: a frame's cost does not grow with the
@@ -221,25 +239,16 @@ class _Arcs:
         self._known: dict[str, _Known] = {}
 
     def of(self, agent: str, soul: Soul) -> _Known:
-        data, columns = soul.data, soul.frames.columns
+        data = soul.data
         label = arc_label(soul)
         known = self._known.get(agent)
-        if not (
-            known is not None
-            and known.label == label
-            and known.sections == len(soul.sections)
-            and len(data) >= known.size
-            and (
-                len(data) == known.size
-                or (  # the next frame starts where the file ended, after blank lines at most
-                    len(columns.starts) > known.reading.frames >= 0
-                    and columns.starts[known.reading.frames] >= known.size
-                    and not data[known.size : columns.starts[known.reading.frames]].strip()
-                )
-            )
-            and hashlib.sha256(data[: known.size]).digest() == known.digest
-        ):
+        # The file hashed once: what was read before (to tell it is unchanged), then the rest.
+        read, digest = memoryview(data), hashlib.sha256()
+        if known is not None and _grew(known, soul, label):
+            digest.update(read[: known.size])
+        if known is None or not _grew(known, soul, label) or digest.digest() != known.digest:
             known = _Known(0, b"", len(soul.sections), label, ArcReading())
+            digest = hashlib.sha256()
         start = max(known.reading.frames, 0)
         for s in iter_arc(soul, label, known.reading):
             known.last = s.text
@@ -248,7 +257,8 @@ class _Arcs:
         for frame in soul.frames[start:]:
             if frame.get("Influenced by"):
                 known.influenced.append(frame.index)
-        known.size, known.digest = len(data), hashlib.sha256(data).digest()
+        digest.update(read[known.size :])
+        known.size, known.digest = len(data), digest.digest()
         self._known[agent] = known
         return known
 

@@ -258,6 +258,15 @@ class Frames(Sequence[Frame]):
             else:  # in a section between frames
                 pos = m.end()
 
+    def mentioning_from_end(self, word: str) -> Iterator[int]:
+        """``mentioning``, last first: searched from the end in windows that double, so that the
+        last frames holding ``word`` are found without searching all of a long file."""
+        stop, size = len(self), 8
+        while stop > 0:
+            start = max(0, stop - size)
+            yield from reversed(list(self[start:stop].mentioning(word)))
+            stop, size = start, 2 * size
+
     def __eq__(self, other: object) -> bool:
         """The same frames as another ``Frames``, tuple or list."""
         if isinstance(other, (Frames, tuple, list)):
@@ -396,6 +405,17 @@ class Soul:
             if columns.label(i) == text
             or (columns.numbers[i] >= 0 and str(columns.numbers[i]) == text)
         ]
+
+    def latest(self, label: str) -> list[str]:
+        """The texts of ``label`` in the last frame that has it ([] when none does), found from
+        the end of the file: a frame that does not mention the label is not built."""
+        word = label_key(label).split()[0]
+        columns = self.frames.columns
+        for i in self.frames.mentioning_from_end(word):
+            texts = columns.build(columns, i).get(label)
+            if texts:
+                return texts
+        return []
 
     @property
     def last_frame(self) -> Frame | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,9 +87,47 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     columns = FrameColumns(data, _build_frame)
     sections: list[Section] = []
     places: list[int] = []
-    keys = array("q")  # hash of each frame's heading, for telling duplicates afterwards
-    prev_when: tuple[str, str] | None = None
-    hi = preamble.count("\n")  # 0-based line where the next block starts
+    keys = _read_blocks(data, offsets, columns, sections, places, problems, preamble.count("\n"))
+    columns.duplicates = _duplicates(columns, keys, problems)
+
+    identity = _identity(sections)
+    if _is_blank(data, 0, len(data)):
+        problems.append(Problem(1, "empty", "the file is empty"))
+    elif name is None and not identity:
+        problems.append(_NO_HEADER)
+    problems.sort(key=_problem_order)
+    return Soul(
+        data=data,
+        preamble=preamble,
+        sections=tuple(sections),
+        frames=Frames(columns),
+        problems=tuple(problems),
+        name=name,
+        identity=identity,
+        agent_id=identity.get("ID") or agent_id,
+        section_places=tuple(places),
+    )
+
+
+_NO_HEADER = Problem(1, "header", "no '# Name' title and no Identity section")
+_WHOLE_FILE = frozenset({"empty", "header"})  # problems of the whole file, not of a line
+
+
+def _read_blocks(
+    data: bytes,
+    offsets: array,
+    columns: FrameColumns,
+    sections: list[Section],
+    places: list[int],
+    problems: list[Problem],
+    hi: int,
+    prev_when: tuple[str, str] | None = None,
+) -> array:
+    """Read the blocks that start at ``offsets`` (the last offset: where the last one ends) into
+    ``columns``, ``sections`` and ``problems``; ``hi`` is the 0-based line where the first one
+    starts, ``prev_when`` the date and time of the dated frame before it. Returns a hash of each
+    frame's heading (spaces normalized), for telling duplicates."""
+    keys = array("q")
     for b in range(len(offsets) - 1):
         start, end = offsets[b], offsets[b + 1]
         eol = data.find(b"\n", start, end)
@@ -131,7 +170,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
                         Problem(line, "time", f"dated {shown}, before the frame above it")
                     )
             prev_when = when
-        keys.append(hash(" ".join(heading.split())))
+        keys.append(_heading_key(heading))
         columns.starts.append(start)
         columns.ends.append(end)
         columns.lines.append(line)
@@ -143,25 +182,137 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
         columns.times.append(time and sys.intern(time))
         columns.titles.append(sys.intern(clean(title)))
         columns.reversed.append(reversed_)
-    columns.duplicates = _duplicates(columns, keys, problems)
+    return keys
 
+
+def _heading_key(heading: str) -> int:
+    return hash(" ".join(heading.split()))
+
+
+class GrowingSoul:
+    """One soul file parsed again and again as it grows: ``parse(data)`` gives what ``parse``
+    gives, but when ``data`` begins with the bytes it parsed last (entries were appended), only
+    the last block it knew and what follows are read, so a frame runner's reading of a soul does
+    not grow with the soul. Any other change is parsed whole."""
+
+    def __init__(self, agent_id: str | None = None) -> None:
+        self.agent_id = agent_id
+        self.soul: Soul | None = None
+        # Heading key -> the frames that are the first with their heading (``_heading_key``
+        # collides rarely: then several), made when the soul first grows. Tuples of ints, which
+        # the garbage collector stops tracking: they add nothing to its every walk.
+        self._firsts: dict[int, tuple[int, ...]] | None = None
+
+    def parse(self, data: bytes) -> Soul:
+        old, self.soul = self.soul, None
+        soul = None
+        if old is not None and data.startswith(old.data):
+            try:
+                soul = _grown(old, data, self.agent_id, self._firsts_of(old))
+            except BaseException:
+                self._firsts = None
+                raise
+        if soul is None:
+            soul, self._firsts = parse(data, self.agent_id), None
+        self.soul = soul
+        return soul
+
+    def _firsts_of(self, soul: Soul) -> dict[int, tuple[int, ...]]:
+        if self._firsts is None:
+            columns, firsts = soul.frames.columns, dict[int, tuple[int, ...]]()
+            for i, dup in enumerate(columns.duplicates):
+                if dup < 0:
+                    key = _heading_key(columns.raw_heading(i))
+                    firsts[key] = (*firsts.get(key, ()), i)
+            self._firsts = firsts
+        return self._firsts
+
+
+def _grown(
+    old: Soul, data: bytes, agent_id: str | None, firsts: dict[int, tuple[int, ...]]
+) -> Soul | None:
+    """``parse(data)`` for ``data`` that begins with ``old.data``: the blocks before ``old``'s last
+    are kept, the last is read again with what follows (``firsts``, the first frame of each
+    heading, is kept up to date). None when there is no earlier block to keep."""
+    if len(data) == len(old.data):
+        return old if old.agent_id == (old.identity.get("ID") or agent_id) else None
+    last = old.data.rfind(b"\n## ") + 1  # where the last block starts
+    old_columns = old.frames.columns
+    n = len(old_columns.starts)
+    in_frame = n > 0 and old_columns.starts[n - 1] == last
+    if last == 0 or not in_frame and not old.sections:
+        return None
+    kept = n - 1 if in_frame else n  # frames before the last block
+    line = old_columns.lines[n - 1] if in_frame else old.sections[-1].line
+    if in_frame and old_columns.duplicates[n - 1] < 0:  # it is read again: no longer a first
+        key = _heading_key(old_columns.raw_heading(n - 1))
+        firsts[key] = firsts[key][:-1]  # (the last first there is)
+
+    columns = FrameColumns(data, _build_frame)
+    for name in FrameColumns.__slots__:
+        if name not in ("data", "build"):
+            setattr(columns, name, getattr(old_columns, name)[:kept])
+    sections = list(old.sections)
+    places = list(old.section_places)
+    if not in_frame:
+        sections.pop()
+        places.pop()
+    prev_when = None
+    for i in range(kept - 1, -1, -1):
+        date = columns.dates[i]
+        if date:
+            prev_when = (date, columns.times[i] or "")
+            break
+    problems = _encoding_problems(data[last:], line)
+    offsets = array("q", (m.start() for m in BLOCK.finditer(data, last)))
+    offsets.append(len(data))
+    keys = _read_blocks(data, offsets, columns, sections, places, problems, line - 1, prev_when)
+    for i, key in enumerate(keys, kept):
+        heading = columns.raw_heading(i)
+        normal = " ".join(heading.split())
+        same = firsts.get(key, ())
+        earlier = next((j for j in same if " ".join(columns.raw_heading(j).split()) == normal), -1)
+        columns.duplicates.append(earlier)
+        if earlier < 0:
+            firsts[key] = (*same, i)
+        else:
+            problems.append(
+                Problem(
+                    columns.lines[i],
+                    "duplicate",
+                    f"frame heading repeats frame {earlier + 1} ({clean(heading)})",
+                )
+            )
+    problems.sort(key=_problem_order)
+
+    # The problems of the lines before the last block stay; those of the whole file are found
+    # again (the file holds a block: it is not empty).
     identity = _identity(sections)
-    if _is_blank(data, 0, len(data)):
-        problems.append(Problem(1, "empty", "the file is empty"))
-    elif name is None and not identity:
-        problems.append(Problem(1, "header", "no '# Name' title and no Identity section"))
-    problems.sort(key=lambda p: (p.line, _PROBLEM_ORDER.get(p.kind, 0)))
+    at_one = bisect_right(old.problems, 1, key=_line)
+    before = bisect_left(old.problems, line, key=_line)
+    first_line = [p for p in old.problems[:at_one] if p.kind not in _WHOLE_FILE]
+    if old.name is None and not identity:
+        first_line.append(_NO_HEADER)
+        first_line.sort(key=_problem_order)
     return Soul(
         data=data,
-        preamble=preamble,
+        preamble=old.preamble,
         sections=tuple(sections),
         frames=Frames(columns),
-        problems=tuple(problems),
-        name=name,
+        problems=(*first_line, *old.problems[at_one:before], *problems),
+        name=old.name,
         identity=identity,
         agent_id=identity.get("ID") or agent_id,
         section_places=tuple(places),
     )
+
+
+def _line(problem: Problem) -> int:
+    return problem.line
+
+
+def _problem_order(problem: Problem) -> tuple[int, int]:
+    return (problem.line, _PROBLEM_ORDER.get(problem.kind, 0))
 
 
 # Problems of one line, in the order they are listed (as a reader meets them).
@@ -173,12 +324,11 @@ _PROBLEM_ORDER = {
 }
 
 
-def _encoding_problems(data: bytes) -> list[Problem]:
-    """One problem per line with undecodable bytes."""
+def _encoding_problems(data: bytes, line: int = 1) -> list[Problem]:
+    """One problem per line with undecodable bytes (``data`` starts at line ``line``)."""
     problems: list[Problem] = []
     if data.isascii():
         return problems
-    line = 1
     for text in decoded_pieces(data):
         if not text.isascii():
             at, here, reported = 0, line, 0
