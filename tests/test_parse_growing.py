@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from soulscope.soul.model import FrameColumns, Soul
 from soulscope.soul.parse import GrowingSoul, parse
-from tests.bigworld import frame_entries, soul_header
-from tests.conftest import CORPUS, corpus_dir
+from tests.support.bigworld import frame_entries, soul_header
+from tests.support.paths import CORPUS, corpus_dir
 
 FILES = sorted(CORPUS.glob("*/memory/*.md")) + sorted(CORPUS.glob("rappterbook/strays/*.md"))
 FILES = FILES or [CORPUS / "rappterbook" / "memory"]
