@@ -103,7 +103,7 @@ async def test_waiting_then_streaming_then_answered(world: World, embeddings, ll
         assert "waiting for the LLM (1 s)" in shown(pane, "#chat-activity")
         await until(pilot, lambda: pane.activity.startswith("streaming the answer ("))
         await until(pilot, lambda: pane.activity.startswith("answered"))
-        assert pane.activity.startswith("answered with hybrid search (hashed), ")
+        assert pane.activity.startswith("answered with hybrid search (words), ")
         assert answers(pane)[0].endswith("w39")
 
 
