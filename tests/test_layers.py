@@ -16,7 +16,7 @@ LAYERS = [
     {"soulscope", "errors", "controls", "bundled", "atomic", "config"},
     {"bugs", "soul"},
     {"world"},
-    {"index", "llm"},
+    {"index", "memo", "llm"},
     {"recall", "sim"},
     {"chat", "history"},
     {"cli", "tui"},

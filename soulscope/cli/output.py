@@ -8,11 +8,14 @@ control characters in soul files, commits and LLM answers are shown, never obeye
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring as _string
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from soulscope.controls import json_escaped, visible
@@ -142,6 +145,41 @@ def _indented(value: Any, margin: str) -> str:
         return f"{{\n{inner}{body}\n{margin}}}"
     # floats, subclasses, other keys, other types: as json has them (or its TypeError)
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + margin)
+
+
+def json_text(value: Any) -> str:
+    """What ``emit_json`` prints for ``value``, as one string."""
+    parts: list[str] = []
+    _write_json(value, "", parts.append)
+    parts.append("\n")
+    return "".join(parts)
+
+
+def emit_kept(path: Path | None) -> bool:
+    """Print a kept answer (``soulscope.memo``: UTF-8 text) as it was printed when it was made;
+    False when there is none to print."""
+    if path is None:
+        return False
+    try:
+        f = path.open("rb")
+    except OSError:
+        return False
+    with f:
+        sys.stdout.flush()
+        target = getattr(sys.stdout, "buffer", None)
+        if _is_utf8(getattr(sys.stdout, "encoding", None)) and target is not None:
+            shutil.copyfileobj(f, target, 1 << 20)
+            target.flush()
+        else:  # a terminal or pipe of another encoding: as ``print`` would have written it
+            sys.stdout.write(f.read().decode("utf-8"))
+    return True
+
+
+def _is_utf8(encoding: str | None) -> bool:
+    try:
+        return encoding is not None and codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def emit_json_line(value: Any) -> None:

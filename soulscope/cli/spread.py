@@ -4,6 +4,7 @@ shapes whom)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -12,13 +13,15 @@ from soulscope.cli.output import (
     add_json_option,
     add_match_option,
     add_world_option,
-    emit_json,
+    emit_kept,
+    json_text,
     match_term,
     open_world,
     print_error,
     print_table,
     print_text,
 )
+from soulscope.memo import Memo
 from soulscope.soul.when import ZONE
 
 if TYPE_CHECKING:
@@ -70,11 +73,14 @@ def run_spread(args: argparse.Namespace) -> int:
 
     world = open_world(args.world)
     term = match_term(args)
+    memo = Memo(world, "spread.json", term.text, term.mode) if args.json else None
+    if memo is not None and emit_kept(memo.get()):
+        return 0
     s = spread(world, term)
     for problem in s.unreadable:  # beside JSON too: on stderr
         print_error(f"skipped: {problem}")
-    if args.json:
-        emit_json(spread_dict(s))
+    if memo is not None:
+        _emit_and_keep(spread_dict(s), memo, keep=not s.unreadable)
         return 0
     if not s.adopters:
         raise CommandError(
@@ -92,7 +98,7 @@ def run_spread(args: argparse.Namespace) -> int:
     if curve:
         print_text(
             f"adoption {sparkline([n for _, n in curve])} {curve[0][0]} → {curve[-1][0]}, "
-            f"{curve[-1][1]} agents"
+            f"{curve[-1][1]} {'agent' if curve[-1][1] == 1 else 'agents'}"
             + (f" (and {s.undated} whose first use has no date)" if s.undated else "")
         )
     width = len(str(len(s.adopters))) + 1
@@ -136,10 +142,22 @@ def _frame(label: str | None) -> str:
     return f"frame {label}" if label else "header"
 
 
+def _emit_and_keep(value: dict, memo: Memo, keep: bool) -> None:
+    """Print ``value`` as JSON and keep the text for the same question of the same files (not
+    when a file could not be read: the next run may read it)."""
+    text = json_text(value)
+    if keep:
+        memo.put(text.encode("utf-8"))
+    sys.stdout.write(text)
+
+
 def run_graph(args: argparse.Namespace) -> int:
     from soulscope.history.graph import graph_dict, influence, write_graphml
 
     world = open_world(args.world)
+    memo = Memo(world, "graph.json", args.since, args.until) if args.json else None
+    if memo is not None and emit_kept(memo.get()):
+        return 0
     g = influence(world, since=args.since, until=args.until)  # GraphError: one sentence
     for problem in g.unreadable:
         print_error(f"skipped: {problem}")
@@ -150,8 +168,8 @@ def run_graph(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot write {args.graphml}: {exc.strerror or exc}") from exc
         print_text(f"{g.summary}; written to {args.graphml}")
         return 0
-    if args.json:
-        emit_json(graph_dict(g))
+    if memo is not None:
+        _emit_and_keep(graph_dict(g), memo, keep=not g.unreadable)
         return 0
     print_text(f"{world.name}: {g.summary}", style="bold")
     print_table(

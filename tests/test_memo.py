@@ -1,0 +1,104 @@
+"""Kept answers (``soulscope.memo``): ``graph --json`` and ``spread --json`` asked again of the same
+files print what they printed, and any change to the world is a new answer, never a stale one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from soulscope import memo
+from soulscope.memo import Memo
+from soulscope.world import World
+from tests.support.cli import soulscope
+
+
+@pytest.fixture
+def world(early_world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the real world whose files count as settled (no racy stat) at once."""
+    copy = tmp_path / "world"
+    shutil.copytree(early_world, copy)
+    monkeypatch.setattr(memo, "RACY_NS", 0)
+    return copy
+
+
+def kept(kind: str) -> list[Path]:
+    return sorted((memo.cache_dir() / "memo").glob(f"*/{kind}-*"))
+
+
+def append_frame(path: Path, text: str) -> None:
+    with path.open("a", encoding="utf-8") as f:
+        f.write(f"\n## Frame 999 — 2026-04-30\n- {text}\n")
+
+
+def test_graph_asked_again_prints_the_kept_answer_until_a_file_changes(world: Path) -> None:
+    first = soulscope("graph", "--world", str(world), "--json")
+    assert first.returncode == 0, first.stderr
+    (entry,) = kept("graph.json")
+    assert entry.read_text(encoding="utf-8") == first.stdout
+    # The kept text is what the next run prints (here marked, to tell it from a new answer).
+    entry.write_text(first.stdout.replace('"frames": ', '"frames":  '), encoding="utf-8")
+    again = soulscope("graph", "--world", str(world), "--json")
+    assert again.stdout != first.stdout and json.loads(again.stdout) == json.loads(first.stdout)
+
+    # A frame appended to one file: the arc it adds is counted, nothing stale is printed.
+    before = {(e["from"], e["to"]): e["weight"] for e in json.loads(first.stdout)["edges"]}
+    source, target = "zion-coder-01", "zion-debater-03"
+    append_frame(world / "memory" / f"{target}.md", f"Influenced by: {source}'s last review")
+    changed = soulscope("graph", "--world", str(world), "--json")
+    edges = {(e["from"], e["to"]): e["weight"] for e in json.loads(changed.stdout)["edges"]}
+    assert edges[(source, target)] == before.get((source, target), 0) + 1
+    assert len(kept("graph.json")) == 2
+    # and a window is another question
+    window = soulscope("graph", "--world", str(world), "--json", "--since", "2026-04-30")
+    assert {(e["from"], e["to"]) for e in json.loads(window.stdout)["edges"]} == {(source, target)}
+
+
+def test_spread_asked_again_sees_a_new_adopter(world: Path) -> None:
+    args = ("spread", "lanternwick", "--world", str(world), "--json")
+    none = soulscope(*args)
+    assert json.loads(none.stdout)["agents"] == []
+    append_frame(world / "memory" / "zion-coder-01.md", "Named the lanternwick pattern.")
+    one = soulscope(*args)
+    assert [a["agent"] for a in json.loads(one.stdout)["agents"]] == ["zion-coder-01"]
+    assert soulscope(*args).stdout == one.stdout
+    # another way of matching is another question
+    stem = soulscope("spread", "lanternwicks", "--stem", "--world", str(world), "--json")
+    assert [a["agent"] for a in json.loads(stem.stdout)["agents"]] == ["zion-coder-01"]
+    assert len(kept("spread.json")) == 3
+
+
+def test_the_registry_is_part_of_the_question(world: Path) -> None:
+    """Display names come from ``agents.json``: renaming an agent there changes who a line names."""
+    append_frame(world / "memory" / "zion-debater-03.md", "Influenced by: Quiet Lantern's notes")
+    args = ("graph", "--world", str(world), "--json")
+    arc = ("zion-coder-01", "zion-debater-03")
+
+    def weight() -> int:
+        edges = json.loads(soulscope(*args).stdout)["edges"]
+        return next((e["weight"] for e in edges if (e["from"], e["to"]) == arc), 0)
+
+    before = weight()
+    registry_path = world / "agents.json"
+    registry = json.loads(registry_path.read_text(encoding="utf-8"))
+    agents = registry.get("agents", registry)
+    agents["zion-coder-01"]["name"] = "Quiet Lantern"
+    registry_path.write_text(json.dumps(registry), encoding="utf-8")
+    assert weight() == before + 1
+
+
+def test_files_just_written_keep_no_answer(early_world: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "world"
+    shutil.copytree(early_world, copy)  # every file changed now: a stat may not show the next
+    assert Memo(World.open(copy), "graph.json").path is None
+    out = soulscope("graph", "--world", str(copy), "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["nodes"]
+    assert kept("graph.json") == []
+
+
+def test_each_world_keeps_its_newest_answers(world: Path) -> None:
+    for n in range(memo.KEEP + 3):
+        assert soulscope("spread", f"term{n}", "--world", str(world), "--json").returncode == 0
+    assert len(kept("spread.json")) == memo.KEEP
