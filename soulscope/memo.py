@@ -11,7 +11,8 @@ again from the files, which stay the source of truth.
 A stat shows a change only once the file's clock has moved past it: while any file changed
 within ``index.RACY_NS`` (two writes in one tick of a coarse clock look alike), answers are
 neither read nor kept. Answers that skipped an unreadable file are not kept either. Each world
-keeps its ``KEEP`` newest answers; the folder is disposable and a damaged entry is a miss.
+keeps its ``KEEP`` newest answers, each written atomically (whole or absent); the folder is
+disposable.
 """
 
 from __future__ import annotations

@@ -102,3 +102,25 @@ def test_each_world_keeps_its_newest_answers(world: Path) -> None:
     for n in range(memo.KEEP + 3):
         assert soulscope("spread", f"term{n}", "--world", str(world), "--json").returncode == 0
     assert len(kept("spread.json")) == memo.KEEP
+
+
+def test_the_tables_are_drawn_from_the_kept_answer(world: Path) -> None:
+    args = ("spread", "sortition", "--world", str(world))
+    table = soulscope(*args)
+    (entry,) = kept("spread.json")  # the table kept the answer it was drawn from
+    answer = json.loads(entry.read_text(encoding="utf-8"))
+    first = answer["agents"][0]
+    assert first["agent"] in table.stdout and first["text"] in table.stdout
+    assert soulscope(*args, "--json").stdout == entry.read_text(encoding="utf-8")
+    # what the next table shows is the kept answer's (here marked)
+    first["text"] = "MARKED SENTENCE"
+    entry.write_text(json.dumps(answer), encoding="utf-8")
+    assert "MARKED SENTENCE" in soulscope(*args).stdout
+    # a damaged kept answer is made again
+    entry.write_text("{not json", encoding="utf-8")
+    assert soulscope(*args).stdout == table.stdout
+
+    graph = soulscope("graph", "--world", str(world))
+    assert graph.returncode == 0 and "influence arcs among" in graph.stdout
+    assert soulscope("graph", "--world", str(world)).stdout == graph.stdout
+    assert len(kept("graph.json")) == 1

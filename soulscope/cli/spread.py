@@ -4,9 +4,9 @@ shapes whom)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from soulscope.cli.output import (
     CommandError,
@@ -23,9 +23,6 @@ from soulscope.cli.output import (
 )
 from soulscope.memo import Memo
 from soulscope.soul.when import ZONE
-
-if TYPE_CHECKING:
-    from soulscope.history.first import Use
 
 SPARKS = "▁▂▃▄▅▆▇█"
 CURVE_WIDTH = 60
@@ -69,57 +66,88 @@ def sparkline(values: Sequence[int], width: int = CURVE_WIDTH) -> str:
 
 
 def run_spread(args: argparse.Namespace) -> int:
-    from soulscope.history.spread import daily, sentence, spread, spread_dict
+    from soulscope.history.spread import daily, spread, spread_dict
 
     world = open_world(args.world)
     term = match_term(args)
-    memo = Memo(world, "spread.json", term.text, term.mode) if args.json else None
-    if memo is not None and emit_kept(memo.get()):
+    memo = Memo(world, "spread.json", term.text, term.mode)
+    answer = _kept_answer(memo, args.json)
+    if answer is None:
+        s = spread(world, term)
+        for problem in s.unreadable:  # beside JSON too: on stderr
+            print_error(f"skipped: {problem}")
+        answer = _answer(spread_dict(s), memo, keep=not s.unreadable, show=args.json)
+    if args.json:
         return 0
-    s = spread(world, term)
-    for problem in s.unreadable:  # beside JSON too: on stderr
-        print_error(f"skipped: {problem}")
-    if memo is not None:
-        _emit_and_keep(spread_dict(s), memo, keep=not s.unreadable)
-        return 0
-    if not s.adopters:
+    agents = answer["agents"]
+    if not agents:
         raise CommandError(
             f"'{args.term}' never appears in the memory of {world.name} (matched {term.described})",
             code=1,
         )
-    started = ", ".join(a.agent_id for a in s.started) or s.adopters[0].agent_id
+    started = ", ".join(answer["started_by"]) or agents[0]["agent"]
     print_text(
-        f"'{term.text}' in {world.name}: {len(s.adopters)} of {s.files} agents used it, "
+        f"'{term.text}' in {world.name}: {len(agents)} of {answer['files']} agents used it, "
         f"matched {term.described}; ordered by the frames' own times ({ZONE}). "
         f"Started by {started}.",
         style="bold",
     )
-    curve = daily(s.timeline)
+    curve = daily([(t["date"], t["agents"]) for t in answer["timeline"]])
     if curve:
+        undated = answer["undated"]
         print_text(
             f"adoption {sparkline([n for _, n in curve])} {curve[0][0]} → {curve[-1][0]}, "
             f"{curve[-1][1]} {'agent' if curve[-1][1] == 1 else 'agents'}"
-            + (f" (and {s.undated} whose first use has no date)" if s.undated else "")
+            + (f" (and {undated} whose first use has no date)" if undated else "")
         )
-    width = len(str(len(s.adopters))) + 1
-    for i, a in enumerate(s.adopters, 1):
-        rank = f"{i}≈" if a.tied else str(i)
+    links: dict[str, list[dict]] = {}
+    for edge in answer["edges"]:
+        links.setdefault(edge["to"], []).append(edge)
+    width = len(str(len(agents))) + 1
+    for i, a in enumerate(agents, 1):
+        rank = f"{i}≈" if a["tied"] else str(i)
         print_text(
-            f"{rank:>{width}} {a.agent_id}  {_where(a.first)}, line {a.first.line}, "
-            f"{a.uses} {'frame' if a.uses == 1 else 'frames'} with it"
+            f"{rank:>{width}} {a['agent']}  {_where(a)}, line {a['line']}, "
+            f"{a['uses']} {'frame' if a['uses'] == 1 else 'frames'} with it"
         )
-        print_text(f"{'':>{width}}   {sentence(a.first.text, term)}", style="dim")
-        for link in a.links:
+        print_text(f"{'':>{width}}   {a['text']}", style="dim")
+        for link in links.get(a["agent"], ()):
             print_text(
-                f"{'':>{width}}   ← {link.source} ({KIND_TEXT[link.kind]}, "
-                f"{_frame(link.label)}, line {link.line})"
+                f"{'':>{width}}   ← {link['from']} ({KIND_TEXT[link['kind']]}, "
+                f"{_frame(link['label'])}, line {link['line']})"
             )
-    if any(a.tied for a in s.adopters):
+    if any(a["tied"] for a in agents):
         print_text(
             "≈ tied: the headings cannot tell whether its first use came before or after "
             "another agent's"
         )
     return 0
+
+
+def _kept_answer(memo: Memo, as_json: bool) -> dict | None:
+    """The kept answer: printed as it is for ``--json`` (then ``{}``), else read back; None when
+    there is none (or it cannot be read: it is made again)."""
+    found = memo.get()
+    if found is None:
+        return None
+    if as_json:
+        return {} if emit_kept(found) else None
+    try:
+        answer = json.loads(found.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def _answer(value: dict, memo: Memo, keep: bool, show: bool) -> dict:
+    """A new answer: kept for the same question of the same files (not when a file could not
+    be read: the next run may read it), and printed as JSON when ``show``."""
+    text = json_text(value)
+    if keep:
+        memo.put(text.encode("utf-8"))
+    if show:
+        sys.stdout.write(text)
+    return value
 
 
 KIND_TEXT = {
@@ -130,70 +158,66 @@ KIND_TEXT = {
 }
 
 
-def _where(use: Use) -> str:
-    if use.label is None:
-        m = use.moment
-        at = f"{m.date} {m.time} {ZONE}" if m.time else (m.date or "no date")
-        return f"a section {'after its frame of' if m.inferred == 'after' else 'before its first frame,'} {at}"
-    return f"frame {use.label}, {use.moment.text}"
+def _where(adopter: dict) -> str:
+    """Where an adopter's first use is, from ``spread --json``'s fields."""
+    if adopter["label"] is None:
+        date, time = adopter["date"], adopter["time"]
+        at = f"{date} {time} {ZONE}" if time else (date or "no date")
+        after = adopter["section"] == "after"
+        return f"a section {'after its frame of' if after else 'before its first frame,'} {at}"
+    return f"frame {adopter['label']}, {adopter['when']}"
 
 
 def _frame(label: str | None) -> str:
     return f"frame {label}" if label else "header"
 
 
-def _emit_and_keep(value: dict, memo: Memo, keep: bool) -> None:
-    """Print ``value`` as JSON and keep the text for the same question of the same files (not
-    when a file could not be read: the next run may read it)."""
-    text = json_text(value)
-    if keep:
-        memo.put(text.encode("utf-8"))
-    sys.stdout.write(text)
-
-
 def run_graph(args: argparse.Namespace) -> int:
-    from soulscope.history.graph import graph_dict, influence, write_graphml
+    from soulscope.history.graph import graph_dict, influence, summary, write_graphml
 
     world = open_world(args.world)
-    memo = Memo(world, "graph.json", args.since, args.until) if args.json else None
-    if memo is not None and emit_kept(memo.get()):
+    memo = Memo(world, "graph.json", args.since, args.until)
+    answer = None if args.graphml else _kept_answer(memo, args.json)
+    if answer is None:
+        g = influence(world, since=args.since, until=args.until)  # GraphError: one sentence
+        for problem in g.unreadable:
+            print_error(f"skipped: {problem}")
+        if args.graphml:
+            try:
+                write_graphml(g, args.graphml)
+            except OSError as exc:
+                raise CommandError(f"cannot write {args.graphml}: {exc.strerror or exc}") from exc
+            print_text(f"{g.summary}; written to {args.graphml}")
+            return 0
+        answer = _answer(graph_dict(g), memo, keep=not g.unreadable, show=args.json)
+    if args.json:
         return 0
-    g = influence(world, since=args.since, until=args.until)  # GraphError: one sentence
-    for problem in g.unreadable:
-        print_error(f"skipped: {problem}")
-    if args.graphml:
-        try:
-            write_graphml(g, args.graphml)
-        except OSError as exc:
-            raise CommandError(f"cannot write {args.graphml}: {exc.strerror or exc}") from exc
-        print_text(f"{g.summary}; written to {args.graphml}")
-        return 0
-    if memo is not None:
-        _emit_and_keep(graph_dict(g), memo, keep=not g.unreadable)
-        return 0
-    print_text(f"{world.name}: {g.summary}", style="bold")
+    nodes = answer["nodes"]  # the most influential first
+    print_text(f"{world.name}: {summary(answer)}", style="bold")
     print_table(
         ["agent", "pagerank", "shapes", "shaped by", "bridge", "group"],
         [
             (
-                n.agent,
-                f"{n.pagerank:.3f}",
-                n.influences,
-                n.influenced_by,
-                f"{n.betweenness:.3f}",
-                n.group + 1 if n.group is not None else "—",
+                n["agent"],
+                f"{n['pagerank']:.3f}",
+                n["influences"],
+                n["influenced_by"],
+                f"{n['betweenness']:.3f}",
+                n["group"] + 1 if n["group"] is not None else "—",
             )
-            for n in g.ranked()[:20]
+            for n in nodes[:20]
         ],
         title="most influential: PageRank over the arcs; shapes / shaped by: frames that cite it "
         "/ that it cites; bridge: betweenness",
     )
-    bridges = [n for n in g.bridges()[:10] if n.betweenness > 0]
+    bridges = sorted(nodes, key=lambda n: (-n["betweenness"], n["agent"]))[:10]
+    bridges = [n for n in bridges if n["betweenness"] > 0]
     if bridges:
         print_text(
-            "bridges (betweenness): " + ", ".join(f"{n.agent} {n.betweenness:.3f}" for n in bridges)
+            "bridges (betweenness): "
+            + ", ".join(f"{n['agent']} {n['betweenness']:.3f}" for n in bridges)
         )
-    for k, members in enumerate(g.groups[:10], 1):
+    for k, members in enumerate(answer["groups"][:10], 1):
         print_text(
             f"group {k} ({len(members)}): "
             + ", ".join(members[:12])
@@ -202,8 +226,8 @@ def run_graph(args: argparse.Namespace) -> int:
     print_table(
         ["from", "to", "weight", "how"],
         [
-            (e.source, e.target, e.weight, ", ".join(f"{k} {v}" for k, v in e.kinds.items()))
-            for e in g.strongest()[:20]
+            (e["from"], e["to"], e["weight"], ", ".join(f"{k} {v}" for k, v in e["kinds"].items()))
+            for e in answer["edges"][:20]  # the strongest first
         ],
         title="strongest arcs (from shapes to)",
     )

@@ -80,14 +80,14 @@ class Influence:
 
     @property
     def summary(self) -> str:
-        window = (
-            f" from {self.since or 'the start'} to {self.until or 'the end'}"
-            if self.since or self.until
-            else ""
-        )
-        return (
-            f"{len(self.arcs)} influence arcs among {len(self.nodes)} agents{window} "
-            f"({self.frames} frames of {self.agents} soul files), {len(self.groups)} groups"
+        return _summary(
+            len(self.arcs),
+            len(self.nodes),
+            self.since,
+            self.until,
+            self.frames,
+            self.agents,
+            len(self.groups),
         )
 
     def ranked(self) -> list[Node]:
@@ -140,6 +140,35 @@ class Influence:
                 **{k: a.kinds.get(k, 0) for k in KINDS},
             )
         return g
+
+
+def _summary(
+    arcs: int,
+    nodes: int,
+    since: str | None,
+    until: str | None,
+    frames: int,
+    files: int,
+    groups: int,
+) -> str:
+    window = f" from {since or 'the start'} to {until or 'the end'}" if since or until else ""
+    return (
+        f"{arcs} influence arcs among {nodes} agents{window} "
+        f"({frames} frames of {files} soul files), {groups} groups"
+    )
+
+
+def summary(answer: dict) -> str:
+    """``Influence.summary`` of a ``graph_dict`` (a kept ``graph --json`` answer)."""
+    return _summary(
+        len(answer["edges"]),
+        len(answer["nodes"]),
+        answer["since"],
+        answer["until"],
+        answer["frames"],
+        answer["files"],
+        len(answer["groups"]),
+    )
 
 
 def _day(value: str | None, name: str) -> str | None:
@@ -335,6 +364,7 @@ def graph_dict(g: Influence) -> dict:
         "since": g.since,
         "until": g.until,
         "frames": g.frames,
+        "files": g.agents,
         "nodes": [
             {
                 "agent": n.agent,

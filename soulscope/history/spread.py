@@ -344,6 +344,7 @@ def spread_dict(s: Spread) -> dict:
                 "date": a.first.moment.date,
                 "time": a.first.moment.time,
                 "when": a.first.moment.text,
+                "section": _section(a.first),
                 "tied": a.tied,
                 "heading": a.first.heading,
                 "path": a.first.path,
@@ -357,8 +358,17 @@ def spread_dict(s: Spread) -> dict:
         "edges": [link_dict(link) for link in s.edges],
         "timeline": [{"date": d, "agents": n} for d, n in s.timeline],
         "undated": s.undated,
+        "files": s.files,
         "started_by": [a.agent_id for a in s.started],
     }
+
+
+def _section(use: Use) -> str | None:
+    """Where a first use outside frames is: in a section ``after`` a frame, or ``before`` the
+    first frame (the header); None for a use in a frame."""
+    if use.label is not None:
+        return None
+    return "after" if use.moment.inferred == "after" else "before"
 
 
 def link_dict(link: Link) -> dict:
