@@ -102,8 +102,6 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     unreadable: list[str] = []
     for a, data in world.sources(unreadable):
         files += 1
-        if not term.may_hold(data):
-            continue
         lines = term.lines(data)
         if not lines:
             continue

@@ -55,15 +55,9 @@ class Term:
 
     @cached_property
     def pattern(self) -> re.Pattern[bytes]:
-        raw = self.text.encode("utf-8", ENCODING_ERRORS)
         if self.mode == "exact":
-            return re.compile(re.escape(raw))
-        words = [re.escape(w) for w in raw.split()]
-        if self.mode == "stem":  # the last word as typed, or its stem with an ending
-            last = _stem(raw.split()[-1].decode("utf-8", ENCODING_ERRORS)).encode("utf-8")
-            words[-1] = b"(?:" + words[-1] + b"|" + re.escape(last) + _STEM_TAIL + b")"
-        body = rb"\s+".join(words)
-        return re.compile(rb"(?<![\w])" + body + rb"(?![\w])", re.IGNORECASE)
+            return re.compile(re.escape(self.text.encode("utf-8", ENCODING_ERRORS)))
+        return re.compile(self._source, re.IGNORECASE)
 
     @cached_property
     def _needles(self) -> tuple[bytes, ...]:
@@ -79,25 +73,57 @@ class Term:
             words[-1] = words[-1][:n]
         return tuple(words)
 
-    def may_hold(self, data: bytes) -> bool:
-        """False when ``data`` cannot hold the term: a search for its words' bytes (letter case
-        folded as the pattern folds it, ASCII), many times faster than ``pattern``; True is
-        only a maybe."""
+    @cached_property
+    def _source(self) -> bytes:
+        """The pattern of a word or phrase, in lower case: its words, apart by any spacing, not
+        inside a longer word; in ``stem`` mode the last word as typed or its stem with an ending.
+        It starts with the first word's bytes and looks behind them after, not before: ``re``
+        then searches for those bytes as ``bytes.find`` does, where a pattern that starts with a
+        look-behind is tried at every byte."""
+        typed = self.text.encode("utf-8", ENCODING_ERRORS).lower().split()
+        words = [re.escape(w) for w in typed]
+        lead = words[0]
+        if self.mode == "stem":  # what the word as typed and its stem start with, then either
+            shared = self._needles[-1]
+            n = len(shared)
+            last = _stem(typed[-1].decode("utf-8", ENCODING_ERRORS)).encode("utf-8").lower()
+            either = re.escape(typed[-1][n:]) + b"|" + re.escape(last[n:]) + _STEM_TAIL
+            words[-1] = re.escape(shared) + b"(?:" + either + b")"
+            if len(words) == 1:
+                lead = re.escape(shared)  # may be empty: then the look-behind is first, and slow
+        rest = rb"\s+".join(words)[len(lead) :]
+        return lead + rb"(?<![\w]" + lead + rb")" + rest + rb"(?![\w])"
+
+    @cached_property
+    def _folded(self) -> re.Pattern[bytes]:
+        """``pattern`` for the bytes lowered (``bytes.lower``, ASCII letters, as
+        ``re.IGNORECASE`` folds bytes): the same matches at the same offsets, found many times
+        faster without folding case."""
+        return re.compile(self._source)
+
+    def starts(self, data: bytes) -> list[int]:
+        """Where each match of ``pattern`` in ``data`` starts, as ``pattern.finditer`` finds them
+        (``_folded`` finds the same many times faster); [] at once when the bytes of the term's
+        words (letter case folded) are not all in ``data``."""
         if self.mode == "exact":
-            return self._needles[0] in data
+            if self._needles[0] not in data:
+                return []
+            return [m.start() for m in self.pattern.finditer(data)]
         low = data.lower()
-        return all(w in low for w in self._needles)
+        if not all(w in low for w in self._needles):
+            return []
+        return [m.start() for m in self._folded.finditer(low)]
 
     def count(self, data: bytes) -> int:
-        return sum(1 for _ in self.pattern.finditer(data))
+        return len(self.starts(data))
 
     def lines(self, data: bytes) -> list[int]:
         """The 1-based lines of ``data`` holding the term."""
         out: list[int] = []
         line, last = 1, 0
-        for m in self.pattern.finditer(data):
-            line += data.count(b"\n", last, m.start())
-            last = m.start()
+        for at in self.starts(data):
+            line += data.count(b"\n", last, at)
+            last = at
             if not out or out[-1] != line:
                 out.append(line)
         return out
