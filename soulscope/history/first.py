@@ -11,8 +11,9 @@ Without git the files alone answer, by their frames' times.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 from soulscope.history.git import Commit
@@ -67,18 +68,37 @@ class Mention:
         return self.moment.time
 
 
-@dataclass(frozen=True, slots=True)
 class Headings:
     """A file's frames as its headings place them (``soul.parse.frame_columns``: the parser's
-    columns without parsing a body), and their places in time: what placing a line needs."""
+    columns without parsing a body), and their places in time: what placing a line needs. A
+    frame's Moment is built when it is asked for (a world's files hold hundreds of thousands)."""
 
-    columns: FrameColumns
-    moments: list[when.Moment]
+    __slots__ = ("columns", "_moments", "_keys")
+
+    def __init__(self, columns: FrameColumns) -> None:
+        self.columns = columns
+        self._moments: list[when.Moment] | None = None
+        self._keys: list[tuple[str, str, int, int]] | None = None
 
     @classmethod
     def of(cls, data: bytes) -> Headings:
-        columns = frame_columns(data)
-        return cls(columns, when.frame_moments(columns))
+        return cls(frame_columns(data))
+
+    @property
+    def keys(self) -> list[tuple[str, str, int, int]]:
+        """Every frame's ``Moment.key`` (``when.frame_keys``: mostly without the Moments)."""
+        if self._keys is None:
+            self._keys = when.frame_keys(self.columns)
+        return self._keys
+
+    def moment(self, i: int) -> when.Moment:
+        """Frame ``i``'s Moment (``when.frame_moments``)."""
+        c = self.columns
+        if c.dates[i]:  # its heading dates it: built alone, as ``when.moments`` builds it
+            return when.Moment(c.dates[i], c.times[i], i, c.number(i))
+        if self._moments is None:  # it takes another frame's date: every frame's, once
+            self._moments = when.frame_moments(c)
+        return self._moments[i]
 
     def place(self, line: int) -> tuple[int, int]:
         """(frame index or -1, index of the frame above it or -1) of a 1-based line."""
@@ -90,9 +110,31 @@ class Headings:
             return i, i
         return -1, i  # a section after frame i
 
+    def place_moment(self, i: int, above: int) -> when.Moment:
+        """The Moment of a ``place``: frame ``i``'s; outside frames (``i`` < 0) that of frame
+        ``above``, after it, and before the file's first frame for the header (``above`` < 0)."""
+        if i >= 0:
+            return self.moment(i)
+        if above >= 0:
+            m = self.moment(above)
+            return when.Moment(m.date, m.time, above, inferred="after" if m.date else None)
+        if self.columns.starts:
+            m = self.moment(0)
+            return when.Moment(m.date, m.time, -1, inferred="before" if m.date else None)
+        return when.Moment(None, None, -1)
+
     def label(self, i: int) -> str:
         c = self.columns
         return frame_label(c.number(i), c.suffixes[i], c.dates[i]) or f"#{i + 1}"
+
+    def use(self, agent_id: str, path: str, line: int, raw: bytes, i: int, above: int) -> Use:
+        """The Use of a line (``raw``, its bytes) at a ``place``."""
+        text = clean(raw.decode("utf-8", ENCODING_ERRORS).rstrip("\r"))
+        moment = self.place_moment(i, above)
+        if i < 0:
+            return Use(agent_id, path, line, text, moment)
+        c = self.columns
+        return Use(agent_id, path, line, text, moment, c.number(i), self.label(i), c.heading(i))
 
 
 def uses(
@@ -113,37 +155,44 @@ def uses(
     if not lines:
         return []
     found = headings or Headings.of(data)
-    moments = found.moments
-    columns = found.columns
     text_lines = data.split(b"\n")
-    out: list[Use] = []
-    for line in lines:
-        raw = text_lines[line - 1].decode("utf-8", ENCODING_ERRORS).rstrip("\r")
-        i, above = found.place(line)
-        if i < 0:
-            if above >= 0:
-                m = moments[above]
-                moment = when.Moment(m.date, m.time, above, inferred="after" if m.date else None)
-            elif moments:
-                m = moments[0]
-                moment = when.Moment(m.date, m.time, -1, inferred="before" if m.date else None)
-            else:
-                moment = when.Moment(None, None, -1)
-            out.append(Use(agent_id, path, line, clean(raw), moment))
-            continue
-        out.append(
-            Use(
-                agent_id,
-                path,
-                line,
-                clean(raw),
-                moments[i],
-                frame=columns.number(i),
-                label=found.label(i),
-                heading=columns.heading(i),
-            )
-        )
-    return out
+    return [
+        found.use(agent_id, path, line, text_lines[line - 1], *found.place(line)) for line in lines
+    ]
+
+
+def first_use(
+    agent_id: str, path: str, data: bytes, starts: Sequence[int], headings: Headings
+) -> tuple[Use, int]:
+    """The earliest of a file's ``uses`` (by ``Use.key``) and how many places hold the term (its
+    frames, the header, the sections between frames), from where its matches start
+    (``Term.starts``, one at least): what ``spread`` needs of each file, with one Use built."""
+    columns = headings.columns
+    # A match's place as an index into the frames' bounds, each frame's start then its end: an
+    # odd index k is frame k // 2, an even one the section after frame k // 2 - 1 (0: the header).
+    bounds = [0] * (2 * len(columns.starts))  # a list: bisect reads it faster than an array
+    bounds[0::2], bounds[1::2] = columns.starts, columns.ends
+    places = list(map(bisect_right, repeat(bounds), starts))
+    first_at = dict(zip(reversed(places), reversed(starts), strict=True))  # each place's first
+    # The earliest place by its moment, then by where its first match is (its line): the
+    # header's and sections' Moments built, the frames' keys compared without theirs.
+    candidates = [
+        (headings.place_moment(-1, k // 2 - 1).key, at, k)
+        for k, at in first_at.items()
+        if not k % 2
+    ]
+    frames = [k // 2 for k in first_at if k % 2]
+    if frames:
+        keys = headings.keys
+        i = min(frames, key=keys.__getitem__)
+        candidates.append((keys[i], first_at[2 * i + 1], 2 * i + 1))
+    _, at, k = min(candidates)
+    i, above = (k // 2, k // 2) if k % 2 else (-1, k // 2 - 1)
+    line_start = data.rfind(b"\n", 0, at) + 1
+    line_end = data.find(b"\n", at)
+    raw = data[line_start : len(data) if line_end < 0 else line_end]
+    line = data.count(b"\n", 0, at) + 1
+    return headings.use(agent_id, path, line, raw, i, above), len(first_at)
 
 
 def new_lines(old: bytes, new: bytes, term: Term) -> list[int]:

@@ -1,9 +1,10 @@
 """How a term spread through a world: who used it first, who took it up after, and from whom.
 
-Each agent's first use is ``first``'s answer for its file alone (``history.first.uses``), and
-agents are ordered by their frames' own times (``soul.when``): an agent whose first use the
-headings cannot tell apart from another's (the same day without a time of day, the same minute)
-is marked ``tied`` rather than placed as if it were known.
+Each agent's first use is ``first``'s answer for its file alone (``history.first.first_use``:
+the earliest of its ``uses``), and agents are ordered by their frames' own times
+(``soul.when``): an agent whose first use the headings cannot tell apart from another's (the
+same day without a time of day, the same minute) is marked ``tied`` rather than placed as if it
+were known.
 
 An adopter's ``links`` are the earlier adopters its memory names at or before the frame of its
 first use: in an ``Influenced by:`` bullet, a ``Relationships:`` bullet, a reply ("Replied to
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from soulscope.history.first import Headings, Use, uses
+from soulscope.history.first import Headings, Use, first_use
 from soulscope.history.mentions import trim
 from soulscope.history.names import KINDS, AgentNames, cites
 from soulscope.soul import when
@@ -97,31 +98,33 @@ class Spread:
 
 def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
     """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
-    found: list[tuple[Adopter, bytes, Headings]] = []
+    # each adopter, and its file and headings where it can name earlier adopters
+    found: list[tuple[Adopter, tuple[bytes, Headings] | None]] = []
     files = 0
     unreadable: list[str] = []
     for a, data in world.sources(unreadable):
         files += 1
-        lines = term.lines(data)
-        if not lines:
+        starts = term.starts(data)
+        if not starts:
             continue
         headings = Headings.of(data)
-        found_uses = uses(a.id, _rel(a.path, world.root), data, term, lines, headings)
-        if not found_uses:
-            continue
-        first = min(found_uses, key=lambda u: u.key)
-        places = {(u.moment.position, u.label is None) for u in found_uses}
-        found.append((Adopter(a.id, first, len(places)), data, headings))
+        first, places = first_use(a.id, _rel(a.path, world.root), data, starts, headings)
+        # A first use in the header, before any frame, names no one: that file is not kept (a
+        # world's headings kept cost the garbage collector more than reading them did).
+        in_header = first.label is None and first.moment.position < 0
+        found.append((Adopter(a.id, first, places), None if in_header else (data, headings)))
     found.sort(key=lambda t: t[0].first.key)
     adopters = [t[0] for t in found]
     ties = tied_flags([a.first.moment for a in adopters])
     adopters = [replace(a, tied=t) for a, t in zip(adopters, ties, strict=True)]
     edges: list[Link] = []
-    if links and len(adopters) > 1:
+    if links and len(adopters) > 1 and any(kept for _, kept in found):
         names = names or AgentNames.of(world, words=False)
         rank = {a.agent_id: i for i, a in enumerate(adopters)}
-        for i, (_, data, headings) in enumerate(found):
-            got = _links(adopters, i, data, headings, names, rank)
+        for i, (_, kept) in enumerate(found):
+            if kept is None:
+                continue
+            got = _links(adopters, i, *kept, names, rank)
             if got:
                 adopters[i] = replace(adopters[i], links=got)
                 edges.extend(got)
@@ -161,10 +164,8 @@ def _links(
 ) -> tuple[Link, ...]:
     """The earlier adopters that adopter ``i``'s frames at or before its first use name, the
     strongest link each (then the latest frame). An earlier adopter is one whose first use the
-    headings place before this one's."""
+    headings place before this one's. Its first use is in or after a frame."""
     a = adopters[i]
-    if a.first.label is None and a.first.moment.position < 0:
-        return ()  # first used in the header, before any frame
     me = a.first.moment
     limit = me.key
     best: dict[str, Link] = {}
@@ -180,13 +181,13 @@ def _links(
             )
         return found
 
-    columns, moments = headings.columns, headings.moments
+    columns, keys = headings.columns, headings.keys
     starts = columns.starts
     # The frames that can hold a link: up to the first use's, and any later in the file that
     # its heading places before it (timestamps go backwards in real files).
     last = max(me.position, 0)
-    for j in range(len(moments) - 1, last, -1):
-        if moments[j].key <= limit and when.ordered(moments[j], me):
+    for j in range(len(keys) - 1, last, -1):
+        if keys[j] <= limit and when.ordered(headings.moment(j), me):
             last = j
             break
     # every name of those frames in one pass, each placed in its frame (they come in order)
@@ -195,7 +196,7 @@ def _links(
         if at >= stop:
             j = bisect_right(starts, at) - 1
             stop = columns.ends[j]
-            m = moments[j]
+            m = headings.moment(j)
             # At or before the first use: not after it by time, and either appended before it
             # or placed before it by its heading (a frame of the same day further down the
             # file, without a time of day, may have come after it). Not a section between

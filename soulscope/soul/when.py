@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from soulscope.soul.model import FrameColumns
@@ -125,6 +125,18 @@ def frame_moments(columns: FrameColumns) -> list[Moment]:
     """The Moments of a parsed soul's frames (``soul.frames.columns``)."""
     numbers = [None if n < 0 else n for n in columns.numbers]
     return moments(columns.dates, columns.times, numbers)
+
+
+def frame_keys(columns: FrameColumns) -> list[tuple[str, str, int, int]]:
+    """Each frame's ``Moment.key`` (``frame_moments``), without a Moment per frame where every
+    heading gives its date: ordering a world's frames needs only these."""
+    dates = columns.dates
+    if not all(dates):  # a frame takes its date from another (the rule of ``moments``)
+        return [m.key for m in frame_moments(columns)]
+    # ``key`` of each frame: its number is -1 in the columns too when it has none
+    times = [t or "" for t in columns.times]
+    dated = cast("list[str]", dates)
+    return list(zip(dated, times, columns.numbers, range(len(dates)), strict=True))
 
 
 class Latest:
