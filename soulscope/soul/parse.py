@@ -7,6 +7,7 @@ import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from itertools import accumulate, repeat
 from pathlib import Path
 
 from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, match_label
@@ -571,66 +572,77 @@ _QUICK_HEADING = re.compile(
 )
 
 
+# ``_QUICK_HEADING`` after a newline: every ``## `` line but one at the very start, found in one
+# search (a pattern that starts with literal bytes is searched for as ``bytes.find`` does).
+_NEXT_HEADING = re.compile(b"\n" + _QUICK_HEADING.pattern, re.M)
+
+
 def frame_columns(data: bytes) -> FrameColumns:
     """The columns ``parse`` gives a soul's frames (where each is, its number, date and time),
     read from the headings alone: no frame body, section or problem is read. For scanning a
     whole world quickly; its frames cannot be built (``parse`` the file for those)."""
     columns = FrameColumns(data, _no_body)
-    starts, ends, lines, end_lines = columns.starts, columns.ends, columns.lines, columns.end_lines
-    numbers, suffixes, dates, times = (
-        columns.numbers,
-        columns.suffixes,
-        columns.dates,
-        columns.times,
-    )
+    # Column by column rather than block by block: a world holds hundreds of thousands of frames.
+    heads = list(_NEXT_HEADING.finditer(data))
+    blocks = [m.start() + 1 for m in heads]  # where each ``## `` line starts (``block_starts``)
+    first = _QUICK_HEADING.match(data) if data.startswith(b"## ") else None
+    if first is not None:
+        heads.insert(0, first)
+        blocks.insert(0, 0)
+    # each block as a frame's (number, suffix, date, time), None for a section
     strings = _HEADING_STRINGS
-    match, count = _QUICK_HEADING.match, data.count
-    open_frame = False  # the last frame ends where the next block starts
-    line = 1
-    at = 0
-    for start in block_starts(data):
-        m = match(data, start)
-        if m is None:  # (group 5 matches any line: never)
-            continue
-        line += count(b"\n", at, start)
-        at = start
-        if open_frame:
-            ends.append(start)
-            end_lines.append(line - 1)
-            open_frame = False
-        number_b, date_b, time_b, other = m.groups()
-        date: str | None
-        time: str | None
-        if other is None:
-            # the same dates and times recur in thousands of headings: decoded once each
-            date = strings.get(date_b) or strings.setdefault(date_b, sys.intern(date_b.decode()))
-            time = None
-            if time_b:
-                time = strings.get(time_b) or strings.setdefault(
-                    time_b, sys.intern(time_b.decode())
-                )
-            numbers.append(int(number_b) if number_b else -1)
-            suffixes.append("")
-        else:
-            heading = other.decode("utf-8", ENCODING_ERRORS).strip()
-            if not is_frame_heading(heading):
-                continue
-            number, suffix, date, time, _title = parse_heading(heading)
-            date, time = date and sys.intern(date), time and sys.intern(time)
-            numbers.append(-1 if number is None else number)
-            suffixes.append(suffix)
-        starts.append(start)
-        lines.append(line)
-        dates.append(date)
-        times.append(time)
-        open_frame = True
-    if open_frame:
-        ends.append(len(data))
-        end_lines.append(line + count(b"\n", at) - (data.endswith(b"\n")))
+    rows = [
+        (int(number) if number else -1, "", strings[date], strings[time])
+        if other is None
+        else _other_heading(other)
+        for number, date, time, other in map(re.Match.groups, heads)
+    ]
+    frames = [b for b, row in enumerate(rows) if row is not None]
+    if not frames:
+        return columns
+    # each block's first line; past the last block, the line after the file's last
+    lines = list(accumulate(map(data.count, repeat(b"\n"), [0, *blocks], blocks), initial=1))
+    del lines[0]
+    lines.append(lines[-1] + data.count(b"\n", blocks[-1]) - data.endswith(b"\n") + 1)
+    blocks.append(len(data))
+    numbers, suffixes, dates, times = zip(*[rows[b] for b in frames], strict=True)
+    columns.numbers.extend(numbers)
+    columns.suffixes.extend(suffixes)
+    columns.dates.extend(dates)
+    columns.times.extend(times)
+    columns.starts.extend([blocks[b] for b in frames])
+    columns.lines.extend([lines[b] for b in frames])
+    # a frame ends where the next block starts
+    columns.ends.extend([blocks[b + 1] for b in frames])
+    columns.end_lines.extend([lines[b + 1] - 1 for b in frames])
     return columns
 
 
-_HEADING_STRINGS: dict[bytes, str] = {}  # a date's or time's bytes -> the string (shared)
+def _other_heading(other: bytes) -> tuple[int, str, str | None, str | None] | None:
+    """A heading of another shape than ``_QUICK_HEADING``'s (its text after ``## ``) as a frame's
+    (number, suffix, date, time), or None: a section's."""
+    heading = other.decode("utf-8", ENCODING_ERRORS).strip()
+    if not is_frame_heading(heading):
+        return None
+    number, suffix, date, time, _title = parse_heading(heading)
+    return (
+        -1 if number is None else number,
+        suffix,
+        date and sys.intern(date),
+        time and sys.intern(time),
+    )
+
+
+class _Strings(dict[bytes | None, str | None]):
+    """A date's or time's bytes -> the string, decoded once (the same dates and times recur in
+    thousands of headings), and None -> None."""
+
+    def __missing__(self, key: bytes | None) -> str | None:
+        value = self[key] = None if key is None else sys.intern(key.decode())
+        return value
+
+
+_HEADING_STRINGS = _Strings()  # shared by every file
 
 
 def block_starts(data: bytes) -> Iterator[int]:
