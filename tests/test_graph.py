@@ -93,6 +93,36 @@ def test_influence_follows_the_bullets(tmp_path: Path) -> None:
     assert since.arcs[("ada-1", "bob-1")].weight == 1
 
 
+def test_a_frame_counts_once_under_its_strongest_kind(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "ada-1.md").write_text("# Ada\n")
+    (memory / "bob-1.md").write_text(
+        "# Bob\n\n## Frame 1 — 2026-01-01\n- Read ada-1's plan\n- Replied to ada-1\n"
+        "- Influenced by: ada-1\n\n## Notes\n- ada-1 again, between frames\n\n"
+        "## Frame 2 — 2026-01-02\n- Influenced by: ada-1\n- Read ada-1's plan\n\n"
+        "## Frame 3\n- Replied to ada-1\n"
+    )
+    arc = influence(World.open(tmp_path)).arcs[("ada-1", "bob-1")]
+    assert arc.weight == 3 and dict(arc.kinds) == {"influenced": 2, "reply": 1}
+    assert (arc.first, arc.last) == ("2026-01-01", "2026-01-02")
+    # a window reads its frames only (frame 3 takes the date of the one above it)
+    arc = influence(World.open(tmp_path), since="2026-01-02").arcs[("ada-1", "bob-1")]
+    assert arc.weight == 2 and dict(arc.kinds) == {"influenced": 1, "reply": 1}
+
+
+def test_names_that_begin_with_a_digit_are_found(tmp_path: Path) -> None:
+    """Runs that begin with a digit (dates) are passed over only where no name begins with one."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "007-bond.md").write_text("# Bond\n")
+    (memory / "ada-1.md").write_text(
+        "# Ada\n\n## Frame 1 — 2026-01-01\n- Influenced by: 007-bond, on 2026-01-01\n"
+    )
+    g = influence(World.open(tmp_path))
+    assert list(g.arcs) == [("007-bond", "ada-1")]
+
+
 def test_cli_json_graphml_and_bad_dates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from soulscope.sim.demo import make_demo
 
@@ -126,6 +156,17 @@ def test_frame_dates_place_frames_as_the_parser_and_when_do(early_world: Path) -
         starts, ends, dates = frame_dates(data)
         assert starts == list(columns.starts) and ends == list(columns.ends)
         assert dates == [m.date for m in when.frame_moments(columns)], path.name
+    # odd headings: spaces and a tab before "Frame", "Frames", a date in words, none, a CR
+    data = (
+        "## Frame 1 — 2026-01-03\n- a\n##  Frame 2\r\n- b\n## Frames 9 — 2026-01-09\n- c\n"
+        "## Frame — March 14, 2026\n- d\n## Identity\n- e\n## \tFrame: 2026-01-01 and "
+        "2026-02-02\n- f\n## Frame\n- g\n## FrameX 2026-05-05\n## Frame 7 — 2025-12-31 (09:00)"
+    ).encode()
+    columns = parse(data).frames.columns
+    starts, ends, dates = frame_dates(data)
+    assert starts == list(columns.starts) and ends == list(columns.ends)
+    assert dates == [m.date for m in when.frame_moments(columns)]
+    assert frame_dates(b"\n" + data)[0] == [s + 1 for s in starts]
 
 
 def test_the_same_world_gives_the_same_graph_in_every_process(early_world: Path) -> None:
