@@ -144,6 +144,15 @@ def _indented(value: Any, margin: str) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + margin)
 
 
+def emit_json_text(pieces: Iterable[str]) -> None:
+    """JSON text made elsewhere, written as ``emit_json`` writes a value: made safe the same
+    way, then a newline (``graph_json``: the text of ``graph_dict``, without building it)."""
+    out = sys.stdout.write
+    for piece in pieces:
+        out(json_escaped(piece))
+    out("\n")
+
+
 def emit_json_line(value: Any) -> None:
     """One JSON value on one line (for commands that print a stream of them)."""
     sys.stdout.write(json_escaped(json.dumps(value, ensure_ascii=False)) + "\n")

@@ -17,6 +17,8 @@ of 10,000 agents is read as fast as its bytes allow.
 from __future__ import annotations
 
 import gc
+import json
+import math
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -25,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date as Date
 from itertools import chain
+from json.encoder import encode_basestring as _string
 from typing import Any
 
 from soulscope.errors import SoulscopeError
@@ -101,9 +104,14 @@ class Influence:
         return sorted(self.nodes.values(), key=lambda n: (-n.betweenness, n.agent))
 
     def strongest(self) -> list[Arc]:
-        arcs = sorted(self.arcs.values(), key=lambda a: (a.source, a.target))
-        arcs.sort(key=lambda a: a.weight, reverse=True)  # stable: ties stay by name
-        return arcs
+        """The arcs, the heaviest first, those of one weight by name (source, then target)."""
+        # Sorted by one number per arc (the names ranked once): twice as fast as comparing
+        # pairs of names half a million times.
+        arcs = self.arcs.values()
+        names = sorted({a.source for a in arcs} | {a.target for a in arcs})
+        n = len(names)
+        rank = {x: i for i, x in enumerate(names)}
+        return sorted(arcs, key=lambda a: (rank[a.source] - a.weight * n) * n + rank[a.target])
 
     def influencers(self, agent: str) -> list[Arc]:
         """The arcs into ``agent``: who shaped it, strongest first."""
@@ -402,37 +410,137 @@ def _measure(g: Influence, present: set[str]) -> None:
 
 
 def graph_dict(g: Influence) -> dict:
-    """``graph --json``: nodes with their measures, weighted arcs (strongest first), groups."""
-    return {
-        "world": g.world,
-        "since": g.since,
-        "until": g.until,
-        "frames": g.frames,
-        "nodes": [
-            {
-                "agent": n.agent,
-                "present": n.present,
-                "pagerank": round(n.pagerank, 6),
-                "influences": n.influences,
-                "influenced_by": n.influenced_by,
-                "betweenness": round(n.betweenness, 6),
-                "group": n.group,
-            }
-            for n in g.ranked()
-        ],
-        "edges": [
-            {
-                "from": a.source,
-                "to": a.target,
-                "weight": a.weight,
-                "kinds": {k: c for k, c in zip(KINDS, a.counts, strict=True) if c},
-                "first": a.first,
-                "last": a.last,
-            }
-            for a in g.strongest()
-        ],
-        "groups": g.groups,
-    }
+    """``graph --json``: nodes with their measures, weighted arcs (strongest first), groups.
+    (``graph_json`` writes its text faster than it is built and encoded.)"""
+    with _uncollected():
+        return {
+            "world": g.world,
+            "since": g.since,
+            "until": g.until,
+            "frames": g.frames,
+            "nodes": [
+                {
+                    "agent": n.agent,
+                    "present": n.present,
+                    "pagerank": round(n.pagerank, 6),
+                    "influences": n.influences,
+                    "influenced_by": n.influenced_by,
+                    "betweenness": round(n.betweenness, 6),
+                    "group": n.group,
+                }
+                for n in g.ranked()
+            ],
+            "edges": [
+                {
+                    "from": a.source,
+                    "to": a.target,
+                    "weight": a.weight,
+                    "kinds": {k: c for k, c in zip(KINDS, a.counts, strict=True) if c},
+                    "first": a.first,
+                    "last": a.last,
+                }
+                for a in g.strongest()
+            ],
+            "groups": g.groups,
+        }
+
+
+_EDGE = (  # an edge of graph_json, each line as json.dumps(indent=2) writes it
+    '{\n      "from": %s,\n      "to": %s,\n      "weight": %s,\n      "kinds": %s,'
+    '\n      "first": %s,\n      "last": %s\n    }'
+)
+_NODE = (
+    '{\n      "agent": %s,\n      "present": %s,\n      "pagerank": %s,\n      "influences": %s,'
+    '\n      "influenced_by": %s,\n      "betweenness": %s,\n      "group": %s\n    }'
+)
+_BATCH = 20_000  # edges per piece of text
+
+
+def graph_json(g: Influence) -> Iterator[str]:
+    """The text of ``json.dumps(graph_dict(g), ensure_ascii=False, indent=2)``, in pieces,
+    written from the graph directly: a world of 10,000 agents has half a million edges, and
+    building their dicts and indenting them in Python took five times as long. Every value is
+    encoded as ``json`` encodes it (strings by its own encoder); the tests hold the two equal."""
+    # The collector stays paused to the last piece: it would walk every arc and node built
+    # while it was paused (``influence``) once more, and the text holds no cycles.
+    with _uncollected():
+        yield from _graph_text(g)
+
+
+def _graph_text(g: Influence) -> Iterator[str]:
+    yield "{\n"
+    yield (
+        f'  "world": {_value(g.world)},\n  "since": {_value(g.since)},\n'
+        f'  "until": {_value(g.until)},\n  "frames": {_value(g.frames)},\n  "nodes": '
+    )
+    nodes = [
+        _NODE
+        % (
+            _string(n.agent),
+            _value(n.present),
+            _value(round(n.pagerank, 6)),
+            _value(n.influences),
+            _value(n.influenced_by),
+            _value(round(n.betweenness, 6)),
+            _value(n.group),
+        )
+        for n in g.ranked()
+    ]
+    yield _items(nodes, "    ")
+    yield ',\n  "edges": '
+    arcs = g.strongest()
+    if not arcs:
+        yield "[]"
+    kinds: dict[tuple[int, ...], str] = {}  # the kinds' text of each count (a few hundred)
+    dates: dict[str | None, str] = {None: "null"}
+    for i in range(0, len(arcs), _BATCH):
+        edges = []
+        for a in arcs[i : i + _BATCH]:
+            counted = kinds.get(a.counts)
+            if counted is None:
+                counted = kinds[a.counts] = _value(
+                    {k: c for k, c in zip(KINDS, a.counts, strict=True) if c}, "      "
+                )
+            first = dates.get(a.first)
+            if first is None:
+                first = dates[a.first] = _value(a.first)
+            last = dates.get(a.last)
+            if last is None:
+                last = dates[a.last] = _value(a.last)
+            edges.append(
+                _EDGE
+                % (_string(a.source), _string(a.target), _value(a.weight), counted, first, last)
+            )
+        yield ("[\n    " if i == 0 else ",\n    ") + ",\n    ".join(edges)
+    if arcs:
+        yield "\n  ]"
+    yield ',\n  "groups": '
+    yield _items([_items([_string(x) for x in c], "      ") for c in g.groups], "    ")
+    yield "\n}"
+
+
+def _items(texts: list[str], margin: str) -> str:
+    """A JSON array of items already written, each line of an item ``margin`` deep."""
+    if not texts:
+        return "[]"
+    return f"[\n{margin}" + f",\n{margin}".join(texts) + f"\n{margin[:-2]}]"
+
+
+def _value(value: Any, margin: str = "") -> str:
+    """A value as ``json.dumps(value, ensure_ascii=False, indent=2)`` writes it, ``margin``
+    deep; a string, a number, a flag or null without a call to json."""
+    kind = type(value)
+    if kind is str:
+        return _string(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + margin)
 
 
 def write_graphml(g: Influence, path: str) -> None:
