@@ -54,4 +54,6 @@ def json_escaped(encoded: str) -> str:
 
     The value stays exactly the same for a JSON reader; only a terminal no longer sees them.
     """
+    if encoded.isascii() and "\x7f" not in encoded:
+        return encoded  # nothing to escape (most JSON), found without the pattern
     return _JSON_UNESCAPED.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)

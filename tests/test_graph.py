@@ -42,6 +42,11 @@ def test_arcs_count_the_frames_that_name_an_agent(early_world: Path) -> None:
         forms = [arc.source, arc.source.removeprefix("zion-")]
         target = early_world / "memory" / f"{arc.target}.md"
         assert arc.weight == frames_naming(target, forms), arc
+    # heaviest first, ties by name
+    assert [(a.source, a.target) for a in arcs] == [
+        (a.source, a.target)
+        for a in sorted(g.arcs.values(), key=lambda a: (-a.weight, a.source, a.target))
+    ]
     # every agent with a soul file is a node; measures are in range
     assert {p.stem for p in (early_world / "memory").glob("*.md")} <= set(g.nodes)
     assert abs(sum(n.pagerank for n in g.nodes.values()) - 1) < 1e-6
@@ -93,6 +98,77 @@ def test_influence_follows_the_bullets(tmp_path: Path) -> None:
     assert since.arcs[("ada-1", "bob-1")].weight == 1
 
 
+def test_a_frame_counts_once_under_its_strongest_kind(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "ada-1.md").write_text("# Ada\n")
+    (memory / "bob-1.md").write_text(
+        "# Bob\n\n## Frame 1 — 2026-01-01\n- Read ada-1's plan\n- Replied to ada-1\n"
+        "- Influenced by: ada-1\n\n## Notes\n- ada-1 again, between frames\n\n"
+        "## Frame 2 — 2026-01-02\n- Influenced by: ada-1\n- Read ada-1's plan\n\n"
+        "## Frame 3\n- Replied to ada-1\n"
+    )
+    arc = influence(World.open(tmp_path)).arcs[("ada-1", "bob-1")]
+    assert arc.weight == 3 and dict(arc.kinds) == {"influenced": 2, "reply": 1}
+    assert (arc.first, arc.last) == ("2026-01-01", "2026-01-02")
+    # a window reads its frames only (frame 3 takes the date of the one above it)
+    arc = influence(World.open(tmp_path), since="2026-01-02").arcs[("ada-1", "bob-1")]
+    assert arc.weight == 2 and dict(arc.kinds) == {"influenced": 1, "reply": 1}
+
+
+def test_names_that_begin_with_a_digit_are_found(tmp_path: Path) -> None:
+    """Runs that begin with a digit (dates) are passed over only where no name begins with one."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "007-bond.md").write_text("# Bond\n")
+    (memory / "ada-1.md").write_text(
+        "# Ada\n\n## Frame 1 — 2026-01-01\n- Influenced by: 007-bond, on 2026-01-01\n"
+    )
+    g = influence(World.open(tmp_path))
+    assert list(g.arcs) == [("007-bond", "ada-1")]
+
+
+def test_graph_json_is_the_text_of_graph_dict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`graph --json` writes its text from the graph directly (half a million edges are not built
+    as dicts): exactly json.dumps(graph_dict(g), indent=2), and printed as emit_json prints the
+    dict, for odd names (a registry id with quotes, DEL and a C1 control) and empty parts."""
+    import gc
+
+    from soulscope.cli.output import emit_json
+    from soulscope.history.graph import graph_dict, graph_json
+    from soulscope.sim.demo import make_demo
+
+    make_demo(tmp_path / "demo", frames=6)
+    odd = tmp_path / "odd"
+    (odd / "memory").mkdir(parents=True)
+    weird = 'we"ird\\-\u00e9\x7f\x9b-1'
+    registry = {"agents": {weird: {"name": "Grace Debugger"}, "ada-1": {"name": "Ada"}}}
+    (odd / "agents.json").write_text(json.dumps(registry))
+    (odd / "memory" / "ada-1.md").write_text(
+        "# Ada\n\n## Frame 1 — 2026-01-01\n- Read Grace Debugger's review\n- Influenced by: bob-1\n"
+    )
+    (odd / "memory" / "bob-1.md").write_text("# Bob\n\n## Frame 1\n- Replied to ada-1\n")
+    (tmp_path / "quiet" / "memory").mkdir(parents=True)
+    (tmp_path / "quiet" / "memory" / "ada-1.md").write_text("# Ada\n\n## Frame 1\n- alone\n")
+    (tmp_path / "empty" / "memory").mkdir(parents=True)
+    for name in ("demo", "odd", "quiet", "empty"):
+        world = World.open(tmp_path / name)
+        for since, until in ((None, None), ("2026-01-01", "2026-01-01"), ("2030-01-01", None)):
+            g = influence(world, since, until)
+            text = json.dumps(graph_dict(g), ensure_ascii=False, indent=2)
+            assert "".join(graph_json(g)) == text, (name, since)
+        emit_json(graph_dict(influence(world)))
+        expected = capsys.readouterr().out
+        assert main(["graph", "-w", str(tmp_path / name), "--json"]) == 0
+        assert capsys.readouterr().out == expected, name
+        assert gc.isenabled()  # (paused while the graph is built and written, then back)
+        if name == "odd":  # the registry's id, its controls escaped for the terminal
+            assert weird in {e["from"] for e in json.loads(expected)["edges"]}
+            assert "\\u007f\\u009b" in expected
+
+
 def test_cli_json_graphml_and_bad_dates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from soulscope.sim.demo import make_demo
 
@@ -126,6 +202,17 @@ def test_frame_dates_place_frames_as_the_parser_and_when_do(early_world: Path) -
         starts, ends, dates = frame_dates(data)
         assert starts == list(columns.starts) and ends == list(columns.ends)
         assert dates == [m.date for m in when.frame_moments(columns)], path.name
+    # odd headings: spaces and a tab before "Frame", "Frames", a date in words, none, a CR
+    data = (
+        "## Frame 1 — 2026-01-03\n- a\n##  Frame 2\r\n- b\n## Frames 9 — 2026-01-09\n- c\n"
+        "## Frame — March 14, 2026\n- d\n## Identity\n- e\n## \tFrame: 2026-01-01 and "
+        "2026-02-02\n- f\n## Frame\n- g\n## FrameX 2026-05-05\n## Frame 7 — 2025-12-31 (09:00)"
+    ).encode()
+    columns = parse(data).frames.columns
+    starts, ends, dates = frame_dates(data)
+    assert starts == list(columns.starts) and ends == list(columns.ends)
+    assert dates == [m.date for m in when.frame_moments(columns)]
+    assert frame_dates(b"\n" + data)[0] == [s + 1 for s in starts]
 
 
 def test_the_same_world_gives_the_same_graph_in_every_process(early_world: Path) -> None:

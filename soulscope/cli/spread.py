@@ -14,6 +14,7 @@ from soulscope.cli.output import (
     add_match_option,
     add_world_option,
     emit_kept,
+    joined_json,
     json_text,
     match_term,
     open_world,
@@ -76,7 +77,8 @@ def run_spread(args: argparse.Namespace) -> int:
         s = spread(world, term)
         for problem in s.unreadable:  # beside JSON too: on stderr
             print_error(f"skipped: {problem}")
-        answer = _answer(spread_dict(s), memo, keep=not s.unreadable, show=args.json)
+        answer = spread_dict(s)
+        _answer(json_text(answer), memo, keep=not s.unreadable, show=args.json)
     if args.json:
         return 0
     agents = answer["agents"]
@@ -139,15 +141,13 @@ def _kept_answer(memo: Memo, as_json: bool) -> dict | None:
     return answer if isinstance(answer, dict) else None
 
 
-def _answer(value: dict, memo: Memo, keep: bool, show: bool) -> dict:
-    """A new answer: kept for the same question of the same files (not when a file could not
-    be read: the next run may read it), and printed as JSON when ``show``."""
-    text = json_text(value)
+def _answer(text: str, memo: Memo, keep: bool, show: bool) -> None:
+    """A new answer's JSON text: kept for the same question of the same files (not when a file
+    could not be read: the next run may read it), and printed when ``show``."""
     if keep:
         memo.put(text.encode("utf-8"))
     if show:
         sys.stdout.write(text)
-    return value
 
 
 KIND_TEXT = {
@@ -173,7 +173,7 @@ def _frame(label: str | None) -> str:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from soulscope.history.graph import graph_dict, influence, summary, write_graphml
+    from soulscope.history.graph import graph_dict, graph_json, influence, summary, write_graphml
 
     world = open_world(args.world)
     memo = Memo(world, "graph.json", args.since, args.until)
@@ -189,7 +189,10 @@ def run_graph(args: argparse.Namespace) -> int:
                 raise CommandError(f"cannot write {args.graphml}: {exc.strerror or exc}") from exc
             print_text(f"{g.summary}; written to {args.graphml}")
             return 0
-        answer = _answer(graph_dict(g), memo, keep=not g.unreadable, show=args.json)
+        _answer(joined_json(graph_json(g)), memo, keep=not g.unreadable, show=args.json)
+        if args.json:
+            return 0
+        answer = graph_dict(g)
     if args.json:
         return 0
     nodes = answer["nodes"]  # the most influential first

@@ -12,6 +12,6 @@
 - ``spread``: ``spread(world, term)``: every agent that used a term in order of first use, the
   earlier adopters each names, the adoption curve (``spread_dict`` for JSON).
 - ``graph``: ``influence(world, since, until)``: who shapes whom, with networkx's measures
-  (``graph_dict``, ``write_graphml``).
+  (``graph_dict``, its JSON text written directly by ``graph_json``, ``write_graphml``).
 - ``render`` (Rich) and ``export`` (JSON) serve the CLI and the dashboard.
 """

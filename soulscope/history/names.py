@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 
 from soulscope.world import World
 
@@ -121,6 +122,16 @@ class AgentNames:
     def hyphenated(self) -> bool:
         """Whether every form holds a hyphen (then only runs with one can be a name)."""
         return all("-" in k for k in self.forms)
+
+    @cached_property
+    def runs(self) -> re.Pattern[bytes]:
+        """The runs of a file's bytes that ``cites`` looks up: with a hyphen where every form
+        holds one, and not those that begin with a digit (dates, "2026-03-14") where no form
+        does (a short id begins with a letter)."""
+        digits = any(k[:1].isdigit() for k in self.byte_forms)
+        if self.hyphenated:
+            return _HYPHENATED if digits else _HYPHENATED_LETTERED
+        return _ANY_RUN if digits else _ANY_RUN_LETTERED
 
     @cached_property
     def _dotted(self) -> re.Pattern[str] | None:
@@ -231,8 +242,12 @@ def _common_prefix(ids: Collection[str]) -> str:
 
 # How a line says another agent shaped its author, strongest first.
 KINDS = ("influenced", "relationship", "reply", "named")
-_HYPHENATED = re.compile(rb"(?<![\w-])\w+-[\w-]*")
+# A whole run of word characters and hyphens: with a hyphen, or any; and the same beginning
+# with no digit. (``\b(?<!-)\w`` is ``(?<![\w-])\w``, found faster.)
+_HYPHENATED = re.compile(rb"\b(?<!-)\w+-[\w-]*")
+_HYPHENATED_LETTERED = re.compile(rb"\b(?<!-)[^\W\d]\w*-[\w-]*")
 _ANY_RUN = re.compile(rb"(?<![\w-])[\w-]+")
+_ANY_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)[\w-]+")
 _SHORT_ID_BYTES = re.compile(rb"[a-z]+-\d{1,4}")
 # ``- Influenced by: ...``, ``- **Relationships:** ...`` (the labels that name influences)
 _CITING_LABEL = re.compile(
@@ -259,36 +274,46 @@ def cites(
     for a one-word display name or a first name: in running text those are mostly words). Read
     from the bytes: only the runs of characters a name can be are looked up. With ``wanted``,
     only the agents it accepts."""
-    runs = _HYPHENATED if names.hyphenated else _ANY_RUN
-    kinds: dict[int, tuple[str, set[bytes]]] = {}
+    runs = names.runs
+    forms = names.byte_forms
+    kinds: dict[int, str] = {}  # the start of each line a name is on -> the line's kind
+    replies: dict[int, set[bytes]] = {}  # the start of a line of kind "named" -> names replied to
 
-    def line_of(pos: int) -> tuple[int, str, set[bytes]]:
+    def line_of(pos: int) -> tuple[int, str]:
         at = data.rfind(b"\n", start, pos) + 1 or start
-        known = kinds.get(at)
-        if known is None:
+        kind = kinds.get(at)
+        if kind is None:
+            kind = kinds[at] = _line_kind(data, at, end)
+        return at, kind
+
+    def replied(at: int) -> set[bytes]:
+        found = replies.get(at)
+        if found is None:
             stop = data.find(b"\n", at, end)
             line = data[at : end if stop < 0 else stop]
-            label = _CITING_LABEL.match(line)
-            kind = "named"
-            if label is not None:
-                kind = "influenced" if label.group(1)[:1] in b"iI" else "relationship"
-            known = kinds[at] = (kind, {r.group(1) for r in REPLY.finditer(line)})
-        return at, *known
+            found = replies[at] = {r.group(1) for r in REPLY.finditer(line)}
+        return found
 
     hits: list[tuple[int, int, str, str]] = []  # (offset of the name, of its line, id, kind)
     for m in runs.finditer(data, start, end):
         token = m.group()
-        who = names.from_bytes(token)
-        if who is None:
+        who = forms.get(token)
+        # not a form: only a short id still can be, and one begins with a lowercase letter
+        if who is None and (not token[:1].islower() or (who := names.from_bytes(token)) is None):
             continue
         if who == own or (wanted is not None and not wanted(who)):
             continue
-        at, kind, replied = line_of(m.start())
-        if kind == "named" and token in replied:
-            kind = "reply"
-        if kind == "named" and token.isalpha():
-            continue  # an id that is a plain word ("system"): in running text, mostly the word
-        hits.append((m.start(), at, who, kind))
+        pos = m.start()
+        at = data.rfind(b"\n", start, pos) + 1 or start  # (line_of, inline: once per name)
+        kind = kinds.get(at)
+        if kind is None:
+            kind = kinds[at] = _line_kind(data, at, end)
+        if kind == "named":
+            if token in replied(at):
+                kind = "reply"
+            elif token.isalpha():
+                continue  # an id that is a plain word ("system"): in running text, mostly the word
+        hits.append((pos, at, who, kind))
     if names.people:
         starts = names.first_words
         for m in _CAPITALISED_BYTES.finditer(data, start, end):
@@ -300,10 +325,10 @@ def cites(
             for offset, after, who, one_word in names.people_in(run):
                 if who == own or (wanted is not None and not wanted(who)):
                     continue
-                at, kind, replied = line_of(m.start())
+                at, kind = line_of(m.start())
                 if kind == "named":
                     first = run[offset:].split(None, 1)[0].encode()
-                    if first in replied:
+                    if first in replied(at):
                         kind = "reply"
                     elif one_word or not _as_name(data, m.start() + after, paren=False):
                         continue
@@ -311,8 +336,18 @@ def cites(
                     continue
                 hits.append((m.start() + offset, at, who, kind))
         hits.sort()
-    for _, at, who, kind in hits:
-        yield at, who, kind
+    return map(_LINE_ID_KIND, hits)
 
 
+def _line_kind(data: bytes, at: int, end: int) -> str:
+    """The kind of the line of ``data`` at ``at`` (up to ``end``): ``influenced`` or
+    ``relationship`` for the bullets that say who shaped the agent, else ``named``. (The label
+    is matched in place: it cannot reach past the line's end.)"""
+    label = _CITING_LABEL.match(data, at, end)
+    if label is None:
+        return "named"
+    return "influenced" if label.group(1)[:1] in b"iI" else "relationship"
+
+
+_LINE_ID_KIND = itemgetter(1, 2, 3)
 _CAPITALISED_BYTES = re.compile(rb"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
