@@ -124,3 +124,21 @@ def test_the_tables_are_drawn_from_the_kept_answer(world: Path) -> None:
     assert graph.returncode == 0 and "influence arcs among" in graph.stdout
     assert soulscope("graph", "--world", str(world)).stdout == graph.stdout
     assert len(kept("graph.json")) == 1
+
+
+def test_a_kept_graph_reads_back_as_the_graph_it_was(world: Path) -> None:
+    from soulscope.history.graph import graph_memo, influence, kept_influence
+
+    w = World.open(world)
+    made = influence(w)
+    assert kept_influence(graph_memo(w)) is None  # nothing kept yet
+    soulscope("graph", "--world", str(world), "--json")
+    back = kept_influence(graph_memo(World.open(world)))
+    assert back is not None
+    assert back.arcs == made.arcs and back.groups == made.groups
+    assert back.summary == made.summary
+    for agent, node in made.nodes.items():
+        again = back.nodes[agent]
+        assert again.group == node.group and again.influences == node.influences
+        assert abs(again.pagerank - node.pagerank) < 1e-6
+    assert [n.agent for n in back.ranked()[:20]] == [n.agent for n in made.ranked()[:20]]

@@ -182,12 +182,6 @@ def _is_utf8(encoding: str | None) -> bool:
         return False
 
 
-def joined_json(pieces: Iterable[str]) -> str:
-    """JSON text made elsewhere (``graph_json``: the text of ``graph_dict`` without building
-    it), made safe as ``emit_json`` makes it, with its newline: what ``emit_json`` prints."""
-    return "".join(map(json_escaped, pieces)) + "\n"
-
-
 def emit_json_line(value: Any) -> None:
     """One JSON value on one line (for commands that print a stream of them)."""
     sys.stdout.write(json_escaped(json.dumps(value, ensure_ascii=False)) + "\n")

@@ -14,7 +14,6 @@ from soulscope.cli.output import (
     add_match_option,
     add_world_option,
     emit_kept,
-    joined_json,
     json_text,
     match_term,
     open_world,
@@ -173,10 +172,17 @@ def _frame(label: str | None) -> str:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from soulscope.history.graph import graph_dict, graph_json, influence, summary, write_graphml
+    from soulscope.history.graph import (
+        graph_dict,
+        graph_memo,
+        graph_text,
+        influence,
+        summary,
+        write_graphml,
+    )
 
     world = open_world(args.world)
-    memo = Memo(world, "graph.json", args.since, args.until)
+    memo = graph_memo(world, args.since, args.until)
     answer = None if args.graphml else _kept_answer(memo, args.json)
     if answer is None:
         g = influence(world, since=args.since, until=args.until)  # GraphError: one sentence
@@ -189,7 +195,7 @@ def run_graph(args: argparse.Namespace) -> int:
                 raise CommandError(f"cannot write {args.graphml}: {exc.strerror or exc}") from exc
             print_text(f"{g.summary}; written to {args.graphml}")
             return 0
-        _answer(joined_json(graph_json(g)), memo, keep=not g.unreadable, show=args.json)
+        _answer(graph_text(g), memo, keep=not g.unreadable, show=args.json)
         if args.json:
             return 0
         answer = graph_dict(g)

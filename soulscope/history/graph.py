@@ -30,8 +30,10 @@ from itertools import chain
 from json.encoder import encode_basestring as _string
 from typing import Any
 
+from soulscope.controls import json_escaped
 from soulscope.errors import SoulscopeError
 from soulscope.history.names import KINDS, AgentNames, cites
+from soulscope.memo import Memo
 from soulscope.soul.model import ENCODING_ERRORS
 from soulscope.soul.parse import parse_heading
 from soulscope.world import World
@@ -84,6 +86,9 @@ class Influence:
     frames: int = 0  # frames read in the window
     agents: int = 0  # soul files read
     unreadable: list[str] = field(default_factory=list)  # files not read, one sentence each
+    _by_end: tuple[dict[str, list[Arc]], dict[str, list[Arc]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def summary(self) -> str:
@@ -115,17 +120,23 @@ class Influence:
 
     def influencers(self, agent: str) -> list[Arc]:
         """The arcs into ``agent``: who shaped it, strongest first."""
-        return sorted(
-            (a for a in self.arcs.values() if a.target == agent),
-            key=lambda a: (-a.weight, a.source),
-        )
+        return sorted(self._ends()[0].get(agent, ()), key=lambda a: (-a.weight, a.source))
 
     def influenced(self, agent: str) -> list[Arc]:
         """The arcs out of ``agent``: whom it shaped, strongest first."""
-        return sorted(
-            (a for a in self.arcs.values() if a.source == agent),
-            key=lambda a: (-a.weight, a.target),
-        )
+        return sorted(self._ends()[1].get(agent, ()), key=lambda a: (-a.weight, a.target))
+
+    def _ends(self) -> tuple[dict[str, list[Arc]], dict[str, list[Arc]]]:
+        """The arcs by target and by source, gathered once (half a million at 10,000 agents:
+        an agent's influences are asked as it is shown)."""
+        if self._by_end is None:
+            into: dict[str, list[Arc]] = {}
+            out: dict[str, list[Arc]] = {}
+            for a in self.arcs.values():
+                into.setdefault(a.target, []).append(a)
+                out.setdefault(a.source, []).append(a)
+            self._by_end = (into, out)
+        return self._by_end
 
     def networkx(self) -> Any:
         """The graph as a ``networkx.DiGraph`` (weights, kinds and measures as attributes)."""
@@ -572,6 +583,68 @@ def _value(value: Any, margin: str = "") -> str:
     if kind is bool:
         return "true" if value else "false"
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + margin)
+
+
+def graph_text(g: Influence) -> str:
+    """What ``graph --json`` prints: the text of ``graph_dict`` as ``emit_json`` prints a value
+    (control characters escaped for the terminal), with its newline. The kept answer's text."""
+    return "".join(map(json_escaped, graph_json(g))) + "\n"
+
+
+def graph_memo(world: World, since: str | None = None, until: str | None = None) -> Memo:
+    """Where the world's graph for a window is kept (``soulscope.memo``): one key for the
+    command line and the dashboard."""
+    return Memo(world, "graph.json", since, until)
+
+
+def kept_influence(memo: Memo) -> Influence | None:
+    """The graph a kept answer holds (its measures rounded as printed), or None when none is
+    kept or it cannot be read."""
+    found = memo.get()
+    if found is None:
+        return None
+    try:
+        with _uncollected():
+            return influence_of(json.loads(found.read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def influence_of(answer: dict) -> Influence:
+    """An ``Influence`` from ``graph_dict``'s fields (a kept ``graph --json`` answer)."""
+    arcs = {
+        (e["from"], e["to"]): Arc(
+            e["from"],
+            e["to"],
+            e["weight"],
+            tuple(int(e["kinds"].get(k, 0)) for k in KINDS),
+            e["first"],
+            e["last"],
+        )
+        for e in answer["edges"]
+    }
+    nodes = {
+        n["agent"]: Node(
+            agent=n["agent"],
+            present=n["present"],
+            pagerank=n["pagerank"],
+            influences=n["influences"],
+            influenced_by=n["influenced_by"],
+            betweenness=n["betweenness"],
+            group=n["group"],
+        )
+        for n in answer["nodes"]
+    }
+    return Influence(
+        answer["world"],
+        answer["since"],
+        answer["until"],
+        arcs,
+        nodes=nodes,
+        groups=[list(c) for c in answer["groups"]],
+        frames=answer["frames"],
+        agents=answer["files"],
+    )
 
 
 def write_graphml(g: Influence, path: str) -> None:

@@ -29,7 +29,15 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Sparkline, Static
 
-from soulscope.history.graph import Arc, GraphError, Influence, influence
+from soulscope.history.graph import (
+    Arc,
+    GraphError,
+    Influence,
+    graph_memo,
+    graph_text,
+    influence,
+    kept_influence,
+)
 from soulscope.history.spread import Adopter, Spread, daily, sentence, spread
 from soulscope.recall.hybrid import Hit, RecallError
 from soulscope.soul.model import clean
@@ -48,17 +56,23 @@ _GRAPH_LOCK = threading.Lock()
 
 
 def _stamp(world: World) -> tuple:
-    return tuple((a.id, a.size, a.mtime) for a in world.agents())
+    return tuple((a.id, a.size, a.mtime_ns, a.ctime_ns, a.inode) for a in world.agents())
 
 
 def world_graph(world: World) -> Influence:
-    """The world's influence graph, computed once per state of its files (any thread)."""
+    """The world's influence graph, computed once per state of its files (any thread): read
+    back where ``soulscope graph`` or an earlier dashboard kept it, else made and kept."""
     with _GRAPH_LOCK:
         stamp = _stamp(world)
         known = _GRAPHS.get(id(world))
         if known is not None and known[0] == stamp:
             return known[1]
-        g = influence(world)
+        memo = graph_memo(world)
+        g = kept_influence(memo)
+        if g is None:
+            g = influence(world)
+            if not g.unreadable:
+                memo.put(graph_text(g).encode("utf-8"))
         _GRAPHS.clear()  # one world at a time
         _GRAPHS[id(world)] = (stamp, g)
         return g
@@ -392,12 +406,15 @@ class InfluenceScreen(_Dialog):
             return
         into, out = g.influencers(self.agent_id), g.influenced(self.agent_id)
         node = g.nodes.get(self.agent_id)
-        said = (
-            f"PageRank {node.pagerank:.3f}, bridge {node.betweenness:.3f}, group "
-            f"{node.group + 1 if node.group is not None else '—'}; weight = frames that cite"
-            if node
-            else ""
-        )
+        said = ""
+        if node is not None:
+            key = (-node.pagerank, node.agent)
+            rank = 1 + sum((-n.pagerank, n.agent) < key for n in g.nodes.values())
+            said = (
+                f"PageRank {node.pagerank:.3g} (#{rank:,} of {len(g.nodes):,}), bridge "
+                f"{node.betweenness:.3g}, group "
+                f"{node.group + 1 if node.group is not None else '—'}; weight = frames that cite"
+            )
         status.update(Text(said, style="dim"))
         self.rows = {"h-in": ("head", f"shaped by ({len(into)})")}
         self.rows |= {f"in-{a.source}": ("in", a) for a in into}

@@ -166,3 +166,38 @@ def test_view(snap_compare, world: World, view: str, size: str) -> None:
         await settle(pilot)
 
     assert snap_compare(SoulscopeApp(world), terminal_size=SIZES[size], run_before=run_before)
+
+
+async def test_the_dashboard_reads_and_keeps_the_graph_the_command_line_keeps(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``soulscope graph`` and the dashboard's influences share one kept answer: a graph made by
+    one is read back by the other, until a file changes."""
+    from soulscope import memo
+    from soulscope.tui import influence
+    from tests.support.cli import soulscope
+
+    monkeypatch.setattr(memo, "RACY_NS", 0)  # the files were just written: count them settled
+
+    async def shaped_bo(world: World) -> int:
+        """The weight the dashboard shows for ada-01 -> bo-02 in bo-02's influences."""
+        app = SoulscopeApp(world)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            app.select_agent("bo-02")
+            await settle(pilot)
+            await pilot.press("i")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, InfluenceScreen)
+            kind, arc = screen.rows["in-ada-01"]
+            return arc.weight
+
+    assert await shaped_bo(world) == 1
+    (kept,) = (memo.cache_dir() / "memo").glob("*/graph.json-*")  # kept by the dashboard
+    printed = soulscope("graph", "--world", str(world.root), "--json").stdout
+    assert printed == kept.read_text(encoding="utf-8")
+    # What the dashboard shows next is the kept answer (here with another weight)
+    kept.write_text(printed.replace('"weight": 1', '"weight": 7'), encoding="utf-8")
+    influence._GRAPHS.clear()  # (a new dashboard)
+    assert await shaped_bo(World.open(world.root)) == 7
