@@ -449,6 +449,12 @@ def _measure(g: Influence, present: set[str]) -> None:
     }
 
 
+def _significant(x: float) -> float:
+    """A measure to six significant digits: at 10,000 agents a PageRank is about 0.0001, and six
+    decimals would leave it three digits and tie thousands of agents."""
+    return float(f"{x:.6g}")
+
+
 def graph_dict(g: Influence) -> dict:
     """``graph --json``: nodes with their measures, weighted arcs (strongest first), groups.
     (``graph_json`` writes its text faster than it is built and encoded.)"""
@@ -463,10 +469,10 @@ def graph_dict(g: Influence) -> dict:
                 {
                     "agent": n.agent,
                     "present": n.present,
-                    "pagerank": round(n.pagerank, 6),
+                    "pagerank": _significant(n.pagerank),
                     "influences": n.influences,
                     "influenced_by": n.influenced_by,
-                    "betweenness": round(n.betweenness, 6),
+                    "betweenness": _significant(n.betweenness),
                     "group": n.group,
                 }
                 for n in g.ranked()
@@ -520,10 +526,10 @@ def _graph_text(g: Influence) -> Iterator[str]:
         % (
             _string(n.agent),
             _value(n.present),
-            _value(round(n.pagerank, 6)),
+            _value(_significant(n.pagerank)),
             _value(n.influences),
             _value(n.influenced_by),
-            _value(round(n.betweenness, 6)),
+            _value(_significant(n.betweenness)),
             _value(n.group),
         )
         for n in g.ranked()

@@ -16,6 +16,7 @@ Everything that reads the world runs in a thread worker and posts its answer bac
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -76,6 +77,15 @@ def world_graph(world: World) -> Influence:
         _GRAPHS.clear()  # one world at a time
         _GRAPHS[id(world)] = (stamp, g)
         return g
+
+
+def _fixed(x: float) -> str:
+    """A measure to three significant digits in decimals, never in scientific notation
+    (0.341, 0.000095, 0)."""
+    if x <= 0:
+        return "0"
+    decimals = min(9, max(0, 2 - math.floor(math.log10(x))))
+    return f"{x:.{decimals}f}".rstrip("0").rstrip(".") or "0"
 
 
 class _Dialog(ModalScreen[None]):
@@ -411,8 +421,8 @@ class InfluenceScreen(_Dialog):
             key = (-node.pagerank, node.agent)
             rank = 1 + sum((-n.pagerank, n.agent) < key for n in g.nodes.values())
             said = (
-                f"PageRank {node.pagerank:.3g} (#{rank:,} of {len(g.nodes):,}), bridge "
-                f"{node.betweenness:.3g}, group "
+                f"PageRank {_fixed(node.pagerank)} (#{rank:,} of {len(g.nodes):,}), bridge "
+                f"{_fixed(node.betweenness)}, group "
                 f"{node.group + 1 if node.group is not None else '—'}; weight = frames that cite"
             )
         status.update(Text(said, style="dim"))
