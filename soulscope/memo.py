@@ -11,7 +11,7 @@ again from the files, which stay the source of truth.
 A stat shows a change only once the file's clock has moved past it: while any file changed
 within ``index.RACY_NS`` (two writes in one tick of a coarse clock look alike), answers are
 neither read nor kept. Answers that skipped an unreadable file are not kept either. Each world
-keeps its ``KEEP`` newest answers, each written atomically (whole or absent); the folder is
+keeps its ``KEEP`` answers used last (at most ``KEEP_BYTES``), each written atomically (whole or absent); the folder is
 disposable.
 """
 
@@ -32,6 +32,7 @@ from soulscope.world import World
 
 MEMO_FORMAT = 1
 KEEP = 8  # answers kept per world, the newest used
+KEEP_BYTES = 400_000_000  # and at most this much of them (a graph of 10,000 agents is 100 MB)
 
 _code_lock = threading.Lock()
 _code: str | None = None
@@ -108,14 +109,18 @@ class Memo:
             pass
 
     def _trim(self) -> None:
+        """Keep the ``KEEP`` answers used last, within ``KEEP_BYTES`` (the newest always)."""
         try:
             kept = sorted(
-                (p for p in self.folder.iterdir() if not p.name.startswith(".")),
-                key=lambda p: p.stat().st_mtime_ns,
+                ((p, p.stat()) for p in self.folder.iterdir() if not p.name.startswith(".")),
+                key=lambda found: found[1].st_mtime_ns,
                 reverse=True,
             )
         except OSError:
             return
-        for old in kept[KEEP:]:
-            with contextlib.suppress(OSError):
-                old.unlink()
+        total = 0
+        for n, (old, st) in enumerate(kept):
+            total += st.st_size
+            if n and (n >= KEEP or total > KEEP_BYTES):
+                with contextlib.suppress(OSError):
+                    old.unlink()

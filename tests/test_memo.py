@@ -142,3 +142,11 @@ def test_a_kept_graph_reads_back_as_the_graph_it_was(world: Path) -> None:
         assert again.group == node.group and again.influences == node.influences
         assert abs(again.pagerank - node.pagerank) < 1e-6
     assert [n.agent for n in back.ranked()[:20]] == [n.agent for n in made.ranked()[:20]]
+
+
+def test_big_answers_are_kept_within_a_size(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(memo, "KEEP_BYTES", 1)  # every answer is too big but the newest
+    for term in ("sortition", "ledger", "consensus"):
+        soulscope("spread", term, "--world", str(world), "--json")
+    (newest,) = kept("spread.json")
+    assert '"term": "consensus"' in newest.read_text(encoding="utf-8")
