@@ -18,10 +18,12 @@ from soulscope.history.spread import spread, spread_dict, tied_flags
 from soulscope.soul import when
 from soulscope.soul.terms import Term
 from soulscope.world import World
+from tests.support.cli import soulscope
 
 _DATE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})")
 _WORD = re.compile(r"[a-z]{7,}")
+_DATED_BULLET = re.compile(r"\s*- \*\*(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):\d{2}Z\*\* ")
 AGENT_KEYS = {"agent", "frame", "date", "time", "heading", "line", "text", "uses", "from"}
 
 
@@ -38,19 +40,26 @@ def sampled_terms(memory: Path, count: int = 5) -> list[str]:
 
 def independent(path: Path, word: str) -> list[tuple[int, str | None, str | None]]:
     """(line, date, time) of every line of a file holding ``word`` (as a word, any case), the
-    date and time read from the ``## Frame`` heading above it (None outside frames)."""
+    date and time read from the ``## Frame`` heading above it; outside frames, those a History
+    bullet gives itself (``- **2026-02-13T01:26:59Z** — ...``), else None."""
     pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
     out = []
     date = time = None
+    in_frame = False
     for n, line in enumerate(path.read_text("utf-8", "replace").split("\n"), 1):
         if line.startswith("## "):
             date = time = None
-            if line[3:].startswith("Frame"):
+            in_frame = line[3:].startswith("Frame")
+            if in_frame:
                 d, t = _DATE.search(line), _TIME.search(line)
                 date = d.group(1) if d else None
                 time = f"{int(t.group(1)):02d}:{t.group(2)}" if (t and d) else None
         if pattern.search(line):
-            out.append((n, date, time))
+            own = None if in_frame else _DATED_BULLET.match(line)
+            if own is not None:
+                out.append((n, own.group(1), own.group(2)))
+            else:
+                out.append((n, date, time))
     return out
 
 
@@ -267,3 +276,45 @@ def test_an_unreadable_soul_is_said_not_dropped(
     assert json.loads(out.out)["term"] == "lantern" and "zz.md: Permission denied" in out.err
     assert main(["graph", "-w", str(tmp_path / "w")]) == 0
     assert "skipped: cannot read" in capsys.readouterr().err
+
+
+def test_a_history_bullet_is_placed_by_its_own_time(tmp_path: Path, early: Path) -> None:
+    """Early souls log actions before their frames as ``- **2026-02-10T08:00:00Z** — ...``: a use
+    there happened then, not at some time before the file's first frame."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "ada.md").write_text(
+        "# ada\n\n## History\n- **2026-02-10T08:00:00Z** — Poked the lanternfish thread.\n"
+        "- Undated: the lanternfish again.\n\n"
+        "## Frame 2026-03-01 (09:00 UTC)\n- Named: the lanternfish, once more\n"
+    )
+    (memory / "bob.md").write_text(
+        "# bob\n\n## Frame 2026-02-20 (12:00 UTC)\n- Saw the lanternfish on the board.\n"
+    )
+    s = spread(World.open(tmp_path), Term("lanternfish"))
+    ada, bob = s.adopters
+    assert (ada.agent_id, ada.first.line, ada.tied) == ("ada", 4, False)
+    assert (ada.first.moment.date, ada.first.moment.time) == ("2026-02-10", "08:00")
+    assert spread_dict(s)["agents"][0]["section"] == "before" and not bob.tied
+    assert s.timeline == (("2026-02-10", 1), ("2026-02-20", 2))
+    # ``first`` agrees
+    out = json.loads(soulscope("first", "lanternfish", "--world", str(tmp_path), "--json").stdout)
+    assert (out["agent"], out["line"], out["date"], out["time"]) == (
+        "ada",
+        4,
+        "2026-02-10",
+        "08:00",
+    )
+    # On the real world: every adopter whose first use is a History bullet has that bullet's time
+    s = spread(World.open(early), Term("poked"))
+    from_history = [a for a in s.adopters if a.first.label is None and a.first.moment.time]
+    assert len(from_history) > 20
+    for a in from_history:
+        line = (
+            (early / "memory" / f"{a.agent_id}.md").read_text("utf-8").split("\n")[a.first.line - 1]
+        )
+        m = _DATED_BULLET.match(line)
+        assert m is not None and (m.group(1), m.group(2)) == (
+            a.first.moment.date,
+            a.first.moment.time,
+        )

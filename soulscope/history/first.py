@@ -10,9 +10,11 @@ Without git the files alone answer, by their frames' times.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date as Date
 from itertools import repeat
 from pathlib import Path
 
@@ -110,6 +112,16 @@ class Headings:
             return i, i
         return -1, i  # a section after frame i
 
+    def line_moment(self, raw: bytes, i: int, above: int) -> when.Moment:
+        """The Moment of a line at a ``place``: outside frames, a line that dates itself (a
+        History bullet, ``- **2026-02-13T01:26:59Z** — Poked ...``) is placed by its own date
+        and time; every other line by ``place_moment``."""
+        if i < 0:
+            dated = dated_line(raw)
+            if dated is not None:
+                return when.Moment(dated[0], dated[1], above)
+        return self.place_moment(i, above)
+
     def place_moment(self, i: int, above: int) -> when.Moment:
         """The Moment of a ``place``: frame ``i``'s; outside frames (``i`` < 0) that of frame
         ``above``, after it, and before the file's first frame for the header (``above`` < 0)."""
@@ -130,7 +142,7 @@ class Headings:
     def use(self, agent_id: str, path: str, line: int, raw: bytes, i: int, above: int) -> Use:
         """The Use of a line (``raw``, its bytes) at a ``place``."""
         text = clean(raw.decode("utf-8", ENCODING_ERRORS).rstrip("\r"))
-        moment = self.place_moment(i, above)
+        moment = self.line_moment(raw, i, above)
         if i < 0:
             return Use(agent_id, path, line, text, moment)
         c = self.columns
@@ -175,12 +187,15 @@ def first_use(
     places = list(map(bisect_right, repeat(bounds), starts))
     first_at = dict(zip(reversed(places), reversed(starts), strict=True))  # each place's first
     # The earliest place by its moment, then by where its first match is (its line): the
-    # header's and sections' Moments built, the frames' keys compared without theirs.
-    candidates = [
-        (headings.place_moment(-1, k // 2 - 1).key, at, k)
-        for k, at in first_at.items()
-        if not k % 2
-    ]
+    # header's and sections' Moments built (each line that dates itself by its own), the
+    # frames' keys compared without theirs.
+    candidates = []
+    for k, at in zip(places, starts, strict=True):
+        if not k % 2:
+            above = k // 2 - 1
+            end = data.find(b"\n", at)
+            raw = data[data.rfind(b"\n", 0, at) + 1 : len(data) if end < 0 else end]
+            candidates.append((headings.line_moment(raw, -1, above).key, at, k))
     frames = [k // 2 for k in first_at if k % 2]
     if frames:
         keys = headings.keys
@@ -193,6 +208,31 @@ def first_use(
     raw = data[line_start : len(data) if line_end < 0 else line_end]
     line = data.count(b"\n", 0, at) + 1
     return headings.use(agent_id, path, line, raw, i, above), len(first_at)
+
+
+# A bullet that begins with its own date, and time of day in UTC: ``- **2026-02-13T01:26:59Z** —``,
+# ``- 2026-03-01 09:30 UTC:``, ``* 2026-03-01:``.
+_DATED_LINE = re.compile(
+    rb"[ \t]*[-*+][ \t]+(?:\*\*|__)?[ \t]*(\d{4}-\d{2}-\d{2})"
+    rb"(?:[T ]([0-2]\d):([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?[ \t]*(?:Z|UTC)?)?"
+    rb"(?:\*\*|__)?(?=[\s:,-]|\xe2\x80[\x93\x94]|$)"
+)
+
+
+def dated_line(raw: bytes) -> tuple[str, str | None] | None:
+    """The date and time (``HH:MM``, or None) a line of a soul file gives itself at its start,
+    as a bullet (History's ``- **2026-02-13T01:26:59Z** — ...``); None when it gives none."""
+    m = _DATED_LINE.match(raw)
+    if m is None:
+        return None
+    day, hour, minute = m.group(1).decode(), m.group(2), m.group(3)
+    try:
+        Date.fromisoformat(day)
+    except ValueError:
+        return None
+    if hour is None or int(hour) > 23:
+        return day, None
+    return day, f"{hour.decode()}:{minute.decode()}"
 
 
 def new_lines(old: bytes, new: bytes, term: Term) -> list[int]:
