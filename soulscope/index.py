@@ -18,18 +18,17 @@ used (git's "racy" entries).
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import astuple, dataclass
 from pathlib import Path
 
 import soulscope
+from soulscope import collector
 from soulscope.config import cache_dir
 from soulscope.soul import chapters, counters, model, parse, trajectory, when
 from soulscope.soul import format as grammar
@@ -138,19 +137,6 @@ def _summary_from(text: str) -> ArcSummary:
     return ArcSummary(*values)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic collector off while thousands of rows become objects: each of its passes
-    walks every object of the process (more than half the time of reading 10,000 rows)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 class WorldIndex:
     """The index of one world, for arcs of one label. Use it from one thread at a time."""
 
@@ -245,7 +231,7 @@ class WorldIndex:
             rows = {}
         fresh: list[Entry] = []
         stale: list[AgentFile] = []
-        with _collector_paused():
+        with collector.paused():
             for f in files:
                 row = rows.pop(f.path.name, None)
                 if row is not None and row[1:5] == (f.size, f.mtime_ns, f.ctime_ns, f.inode):

@@ -16,20 +16,19 @@ of 10,000 agents is read as fast as its bytes allow.
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date as Date
 from itertools import chain
 from json.encoder import encode_basestring as _string
 from typing import Any
 
+from soulscope import collector
 from soulscope.controls import json_escaped
 from soulscope.errors import SoulscopeError
 from soulscope.history.names import KINDS, AgentNames, cites
@@ -221,7 +220,7 @@ def influence(
     present: set[str] = set()
     window = since is not None or until is not None
     unreadable: list[str] = []
-    with _uncollected():
+    with collector.paused():
         for a, data in world.sources(unreadable):
             files += 1
             present.add(a.id)
@@ -316,20 +315,6 @@ def _add(arcs: dict[tuple[str, str], Arc], target: str, rows: dict[str, list]) -
         arc.counts = tuple(x + y for x, y in zip(arc.counts, row[1:5], strict=True))
         arc.first = min((x for x in (arc.first, row[5]) if x is not None), default=None)
         arc.last = max((x for x in (arc.last, row[6]) if x is not None), default=None)
-
-
-@contextmanager
-def _uncollected() -> Iterator[None]:
-    """Python's cycle collector paused while the graph is built: it is millions of small
-    objects and no cycles, and every collection of the oldest generation would walk them all
-    (a quarter of the time at 10,000 agents). Reference counting still frees what is dropped."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 # A block heading (``## `` at a line's start, as ``parse.block_starts`` finds them), after the
@@ -458,7 +443,7 @@ def _significant(x: float) -> float:
 def graph_dict(g: Influence) -> dict:
     """``graph --json``: nodes with their measures, weighted arcs (strongest first), groups.
     (``graph_json`` writes its text faster than it is built and encoded.)"""
-    with _uncollected():
+    with collector.paused():
         return {
             "world": g.world,
             "since": g.since,
@@ -510,7 +495,7 @@ def graph_json(g: Influence) -> Iterator[str]:
     encoded as ``json`` encodes it (strings by its own encoder); the tests hold the two equal."""
     # The collector stays paused to the last piece: it would walk every arc and node built
     # while it was paused (``influence``) once more, and the text holds no cycles.
-    with _uncollected():
+    with collector.paused():
         yield from _graph_text(g)
 
 
@@ -610,7 +595,7 @@ def kept_influence(memo: Memo) -> Influence | None:
     if found is None:
         return None
     try:
-        with _uncollected():
+        with collector.paused():
             return influence_of(json.loads(found.read_bytes()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
