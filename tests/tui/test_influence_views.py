@@ -130,16 +130,21 @@ async def test_s_shows_the_spread_in_order_with_its_chains(world: World) -> None
         assert app.agent_id == "bo-02"
 
 
+async def open_influences(pilot: Pilot, agent: str) -> InfluenceScreen:
+    await settle(pilot)
+    pilot.app.select_agent(agent)
+    await settle(pilot)
+    await pilot.press("i")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, InfluenceScreen)
+    return screen
+
+
 async def test_i_shows_who_shaped_the_agent_and_enter_opens_their_arc(world: World) -> None:
     app = SoulscopeApp(world)
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        app.select_agent("bo-02")
-        await settle(pilot)
-        await pilot.press("i")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, InfluenceScreen)
+        screen = await open_influences(pilot, "bo-02")
         keys = screen.query_one(VirtualList).keys
         assert keys == ["h-in", "in-ada-01", "h-out", "out-cy-03"]
         await pilot.press("down", "enter")
@@ -154,10 +159,7 @@ def test_view(snap_compare, world: World, view: str, size: str) -> None:
     async def run_before(pilot: Pilot) -> None:
         pilot.app.query_one("#filter", Input).cursor_blink = False
         if view == "influence":
-            await settle(pilot)
-            pilot.app.select_agent("bo-02")
-            await settle(pilot)
-            await pilot.press("i")
+            await open_influences(pilot, "bo-02")
         else:
             screen = await open_search(pilot, "quiet ledger")
             screen.query_one(Input).cursor_blink = False
@@ -181,16 +183,9 @@ async def test_the_dashboard_reads_and_keeps_the_graph_the_command_line_keeps(
 
     async def shaped_bo(world: World) -> int:
         """The weight the dashboard shows for ada-01 -> bo-02 in bo-02's influences."""
-        app = SoulscopeApp(world)
-        async with app.run_test(size=(120, 36)) as pilot:
-            await settle(pilot)
-            app.select_agent("bo-02")
-            await settle(pilot)
-            await pilot.press("i")
-            await settle(pilot)
-            screen = app.screen
-            assert isinstance(screen, InfluenceScreen)
-            kind, arc = screen.rows["in-ada-01"]
+        async with SoulscopeApp(world).run_test(size=(120, 36)) as pilot:
+            screen = await open_influences(pilot, "bo-02")
+            _, arc = screen.rows["in-ada-01"]
             return arc.weight
 
     assert await shaped_bo(world) == 1
