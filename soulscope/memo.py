@@ -33,6 +33,7 @@ from soulscope.world import World
 MEMO_FORMAT = 1
 KEEP = 8  # answers kept per world, the newest used
 KEEP_BYTES = 400_000_000  # and at most this much of them (a graph of 10,000 agents is 100 MB)
+LEFTOVER_NS = 3_600_000_000_000  # a killed write's temp file older than this is removed
 
 _code_lock = threading.Lock()
 _code: str | None = None
@@ -109,15 +110,23 @@ class Memo:
             pass
 
     def _trim(self) -> None:
-        """Keep the ``KEEP`` answers used last, within ``KEEP_BYTES`` (the newest always)."""
+        """Keep the ``KEEP`` answers used last, within ``KEEP_BYTES`` (the newest always), and
+        remove what a write killed before its rename left (``.NAME.*.tmp``) once it is old
+        enough not to be another run's write in progress."""
         try:
-            kept = sorted(
-                ((p, p.stat()) for p in self.folder.iterdir() if not p.name.startswith(".")),
-                key=lambda found: found[1].st_mtime_ns,
-                reverse=True,
-            )
+            found = [(p, p.stat()) for p in self.folder.iterdir()]
         except OSError:
             return
+        stale = time.time_ns() - LEFTOVER_NS
+        for p, st in found:
+            if p.name.startswith(".") and p.name.endswith(".tmp") and st.st_mtime_ns < stale:
+                with contextlib.suppress(OSError):
+                    p.unlink()
+        kept = sorted(
+            ((p, st) for p, st in found if not p.name.startswith(".")),
+            key=lambda f: f[1].st_mtime_ns,
+            reverse=True,
+        )
         total = 0
         for n, (old, st) in enumerate(kept):
             total += st.st_size

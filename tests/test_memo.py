@@ -4,7 +4,9 @@ files print what they printed, and any change to the world is a new answer, neve
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,17 @@ def test_big_answers_are_kept_within_a_size(world: Path, monkeypatch: pytest.Mon
         soulscope("spread", term, "--world", str(world), "--json")
     (newest,) = kept("spread.json")
     assert '"term": "consensus"' in newest.read_text(encoding="utf-8")
+
+
+def test_a_write_killed_before_its_rename_leaves_nothing_for_long(world: Path) -> None:
+    soulscope("spread", "sortition", "--world", str(world), "--json")
+    (entry,) = kept("spread.json")
+    old = entry.parent / f".{entry.name}.a1b2c3.tmp"  # what a kill -9 mid-write leaves
+    new = entry.parent / f".{entry.name}.d4e5f6.tmp"  # another run writing right now
+    for leftover in (old, new):
+        leftover.write_bytes(b'{"term": "sort')
+    hour_ago = time.time() - 2 * 3600
+    os.utime(old, (hour_ago, hour_ago))
+    out = soulscope("spread", "ledger", "--world", str(world), "--json")
+    assert json.loads(out.stdout)["term"] == "ledger"
+    assert not old.exists() and new.exists()
