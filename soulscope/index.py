@@ -10,7 +10,7 @@ from the files; where the cache folder cannot be written it is kept in memory fo
 
 A stat says a file is unchanged only when it was taken after the file's last change could show
 in it: an edit of the same size whose mtime was put back still changes the change time, which no
-user sets. A file changed within ``RACY_NS`` of being indexed (two writes in one tick of a coarse
+user sets. A file changed within ``world.RACY_NS`` of being indexed (two writes in one tick of a coarse
 clock look alike) gets a hash of the bytes parsed, and is read and hashed again before its row is
 used (git's "racy" entries).
 """
@@ -22,7 +22,6 @@ import hashlib
 import json
 import sqlite3
 import threading
-import time
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass
 from pathlib import Path
@@ -34,7 +33,7 @@ from soulscope.soul import chapters, counters, model, parse, trajectory, when
 from soulscope.soul import format as grammar
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary, Statement, summarize
-from soulscope.world import AgentFile, World
+from soulscope.world import AgentFile, World, racy
 
 # Bump when the rows' meaning changes; the code of the parser and of arcs is fingerprinted too.
 INDEX_FORMAT = 3
@@ -67,13 +66,10 @@ class Entry:
     digest: str | None = None  # sha256 of the bytes parsed, when the file had just changed
 
 
-# A file changed this recently when it was indexed may change again within one tick of a coarse
-# file system clock, the same size, and look unchanged: its row holds a hash of its bytes.
-RACY_NS = 2_000_000_000
-
-
 def _racy(file: AgentFile) -> bool:
-    return time.time_ns() - max(file.mtime_ns, file.ctime_ns) < RACY_NS
+    """Changed too recently for its stat to show the next change (``world.racy``): its row
+    holds a hash of its bytes."""
+    return racy(file.mtime_ns, file.ctime_ns)
 
 
 _fingerprint_lock = threading.Lock()

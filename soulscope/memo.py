@@ -9,7 +9,7 @@ removed or changed, or another version of soulscope, is another key: the answer 
 again from the files, which stay the source of truth.
 
 A stat shows a change only once the file's clock has moved past it: while any file changed
-within ``index.RACY_NS`` (two writes in one tick of a coarse clock look alike), answers are
+within ``world.RACY_NS`` (two writes in one tick of a coarse clock look alike), answers are
 neither read nor kept. Answers that skipped an unreadable file are not kept either. Each world
 keeps its ``KEEP`` answers used last (at most ``KEEP_BYTES``), each written atomically (whole or absent); the folder is
 disposable.
@@ -27,8 +27,7 @@ from pathlib import Path
 import soulscope
 from soulscope.atomic import write_atomic
 from soulscope.config import cache_dir
-from soulscope.index import RACY_NS
-from soulscope.world import World
+from soulscope.world import World, racy
 
 MEMO_FORMAT = 1
 KEEP = 8  # answers kept per world, the newest used
@@ -58,7 +57,7 @@ def code_fingerprint() -> str:
 
 def world_state(world: World, now_ns: int | None = None) -> str | None:
     """A digest of the world's files as their stats show them, or None when a stat may not
-    show the last change yet (a file changed within ``RACY_NS``)."""
+    show the last change yet (``world.racy``)."""
     now = time.time_ns() if now_ns is None else now_ns
     h = hashlib.sha256(os.fsencode(world.memory_dir) + b"\0")
     stats = [(a.path.name, a.size, a.mtime_ns, a.ctime_ns, a.inode) for a in world.agents()] + [
@@ -70,7 +69,7 @@ def world_state(world: World, now_ns: int | None = None) -> str | None:
     except OSError:
         stats.append(("agents.json", -1, 0, 0, 0))
     for name, size, mtime, ctime, inode in stats:
-        if now - max(mtime, ctime) < RACY_NS:
+        if racy(mtime, ctime, now):
             return None
         h.update(f"{name}\0{size}\0{mtime}\0{ctime}\0{inode}\n".encode("utf-8", "surrogatepass"))
     return h.hexdigest()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from soulscope import memo
+from soulscope import world as world_module
 from soulscope.memo import Memo
 from soulscope.world import World
 from tests.support.cli import soulscope
@@ -22,7 +23,7 @@ def world(early_world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     """A copy of the real world whose files count as settled (no racy stat) at once."""
     copy = tmp_path / "world"
     shutil.copytree(early_world, copy)
-    monkeypatch.setattr(memo, "RACY_NS", 0)
+    monkeypatch.setattr(world_module, "RACY_NS", 0)
     return copy
 
 

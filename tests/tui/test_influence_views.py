@@ -176,10 +176,13 @@ async def test_the_dashboard_reads_and_keeps_the_graph_the_command_line_keeps(
     """``soulscope graph`` and the dashboard's influences share one kept answer: a graph made by
     one is read back by the other, until a file changes."""
     from soulscope import memo
+    from soulscope import world as world_module
     from soulscope.tui import influence
     from tests.support.cli import soulscope
 
-    monkeypatch.setattr(memo, "RACY_NS", 0)  # the files were just written: count them settled
+    monkeypatch.setattr(
+        world_module, "RACY_NS", 0
+    )  # the files were just written: count them settled
 
     async def shaped_bo(world: World) -> int:
         """The weight the dashboard shows for ada-01 -> bo-02 in bo-02's influences."""

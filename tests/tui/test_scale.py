@@ -31,11 +31,11 @@ async def open_and_collect(root: Path) -> tuple[list, SoulscopeApp]:
 async def test_a_second_opening_lists_unchanged_agents_from_the_index(
     tmp_path: Path, monkeypatch
 ) -> None:
-    import soulscope.index
+    import soulscope.world
 
     # Files written a moment ago are checked by their bytes before their rows are used (a "racy"
     # row); these were written long enough ago, as a world opened a second time usually is.
-    monkeypatch.setattr(soulscope.index, "RACY_NS", 0)
+    monkeypatch.setattr(soulscope.world, "RACY_NS", 0)
     for i in range(12):
         write_soul(tmp_path / "w" / "memory" / f"agent-{i:02d}.md", 5 + i, seed=i, i=i)
     await open_and_collect(tmp_path / "w")
