@@ -71,7 +71,7 @@ def test_display_names_are_names_where_a_person_would_read_them(tmp_path: Path) 
     # frame 1 (the whole name), 2 (the first name in Relationships), 4 (a reply); not frame 3,
     # where "Grace" is running text
     assert g.arcs[("a-1", "me-1")].weight == 3
-    assert dict(g.arcs[("a-1", "me-1")].kinds) == {"named": 1, "relationship": 1, "reply": 1}
+    assert dict(g.arcs[("a-1", "me-1")].kinds) == {"mention": 1, "relationship": 1, "reply": 1}
     # a one-word display name is a name in Relationships only, not in "Rustacean code"
     assert dict(g.arcs[("b-1", "me-1")].kinds) == {"relationship": 1}
     assert not [a for a in g.arcs if a[0].startswith("m-")]
@@ -81,7 +81,8 @@ def test_a_real_later_soul_names_its_peers_by_display_name(
     tmp_path: Path, later_world: Path, early_world: Path
 ) -> None:
     """The later souls with the world's registry (real files, copied into a temporary world):
-    an arc counts the frames that name the agent by id or display name, as a reader finds them."""
+    an arc counts the frames (and lines outside frames) that name the agent by id or display
+    name, as a reader finds them."""
     shutil.copytree(later_world / "memory", tmp_path / "memory")
     shutil.copy(early_world / "agents.json", tmp_path / "agents.json")
     world = World.open(tmp_path)
@@ -106,7 +107,9 @@ def test_a_real_later_soul_names_its_peers_by_display_name(
                 frames += in_frame and hit
                 in_frame, hit = line[3:].startswith("Frame"), False
                 continue
-            citing = re.match(r"\s*- (Influenced by|Relationships):", line)
+            citing = re.match(
+                r"\s*- (Influenced by|Relationships|Reinforced|Surprised by|Becoming):", line
+            )
             reply = re.search(rf"Replied to {re.escape(first)}\b", line)
             if (
                 ident.search(line)
@@ -115,6 +118,7 @@ def test_a_real_later_soul_names_its_peers_by_display_name(
                 or (citing and (whole.search(line) or short.search(line)))
             ):
                 hit = True
+                frames += not in_frame  # a line outside frames (a History bullet) is one unit
         assert arc.weight == frames, (src, name)
         checked += 1
     assert checked >= 5

@@ -17,9 +17,10 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def frames_naming(path: Path, forms: list[str], since: str | None = None) -> int:
-    """How many ``## Frame`` entries of a file name one of ``forms`` (as a whole name), read
-    line by line; a frame without a date takes the one above it in the file."""
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, forms)) + r")(?![\w-])")
+    """How many ``## Frame`` entries of a file name one of ``forms`` (as a whole name, in any
+    case), read line by line, and how many lines outside frames (the header's History
+    bullets, each one action) do; a frame without a date takes the one above it in the file."""
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, forms)) + r")(?![\w-])", re.I)
     count, in_frame, hit, date = 0, False, False, None
     for line in path.read_text("utf-8", "replace").split("\n") + ["## end"]:
         if line.startswith("## "):
@@ -29,8 +30,11 @@ def frames_naming(path: Path, forms: list[str], since: str | None = None) -> int
                 m = _DATE.search(line)
                 date = m.group() if m else date
             continue
-        if in_frame and pattern.search(line):
-            hit = True
+        if pattern.search(line):
+            if in_frame:
+                hit = True
+            elif since is None:
+                count += 1
     return count
 
 
@@ -83,9 +87,9 @@ def test_influence_follows_the_bullets(tmp_path: Path) -> None:
     (memory / "dee-1.md").write_text("# Dee\n\n## Frame 3 — 2026-01-03\n- Read cy-1's notes\n")
     g = influence(World.open(tmp_path))
     assert g.arcs[("ada-1", "bob-1")].weight == 2
-    assert dict(g.arcs[("ada-1", "bob-1")].kinds) == {"influenced": 1, "reply": 1}
-    assert dict(g.arcs[("bob-1", "cy-1")].kinds) == {"relationship": 1}
-    assert dict(g.arcs[("cy-1", "dee-1")].kinds) == {"named": 1}
+    assert dict(g.arcs[("ada-1", "bob-1")].kinds) == {"credit": 1, "reply": 1}
+    assert dict(g.arcs[("bob-1", "cy-1")].kinds) == {"relationship": 1, "mention": 1}
+    assert dict(g.arcs[("cy-1", "dee-1")].kinds) == {"mention": 1}
     assert ("ada-1", "cy-1") not in g.arcs
     ranked = [n.agent for n in g.ranked()]
     assert ranked[0] == "ada-1"  # everyone's memory leads back to her
@@ -98,7 +102,7 @@ def test_influence_follows_the_bullets(tmp_path: Path) -> None:
     assert since.arcs[("ada-1", "bob-1")].weight == 1
 
 
-def test_a_frame_counts_once_under_its_strongest_kind(tmp_path: Path) -> None:
+def test_a_frame_counts_once_under_each_kind_it_names_an_agent_in(tmp_path: Path) -> None:
     memory = tmp_path / "memory"
     memory.mkdir()
     (memory / "ada-1.md").write_text("# Ada\n")
@@ -109,11 +113,14 @@ def test_a_frame_counts_once_under_its_strongest_kind(tmp_path: Path) -> None:
         "## Frame 3\n- Replied to ada-1\n"
     )
     arc = influence(World.open(tmp_path)).arcs[("ada-1", "bob-1")]
-    assert arc.weight == 3 and dict(arc.kinds) == {"influenced": 2, "reply": 1}
+    # the line between frames counts on its own (a line outside frames is one unit)
+    assert arc.weight == 4
+    assert dict(arc.kinds) == {"credit": 2, "reply": 2, "mention": 3}
     assert (arc.first, arc.last) == ("2026-01-01", "2026-01-02")
-    # a window reads its frames only (frame 3 takes the date of the one above it)
+    # a window reads its frames (frame 3 takes the date of the one above it) and the lines
+    # outside frames that its dates place in it (the section after frame 1 is not)
     arc = influence(World.open(tmp_path), since="2026-01-02").arcs[("ada-1", "bob-1")]
-    assert arc.weight == 2 and dict(arc.kinds) == {"influenced": 1, "reply": 1}
+    assert arc.weight == 2 and dict(arc.kinds) == {"credit": 1, "reply": 1, "mention": 1}
 
 
 def test_names_that_begin_with_a_digit_are_found(tmp_path: Path) -> None:

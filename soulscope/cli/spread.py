@@ -101,9 +101,21 @@ def run_spread(args: argparse.Namespace) -> int:
             f"{curve[-1][1]} {'agent' if curve[-1][1] == 1 else 'agents'}"
             + (f" (and {undated} whose first use has no date)" if undated else "")
         )
-    links: dict[str, list[dict]] = {}
-    for edge in answer["edges"]:
-        links.setdefault(edge["to"], []).append(edge)
+    _print_adopters(answer)
+    if any(a["tied"] for a in agents):
+        print_text(
+            "≈ tied: the headings cannot tell whether its first use came before or after "
+            "another agent's"
+        )
+    return 0
+
+
+def _print_adopters(answer: dict) -> None:
+    """Each adopter of a ``spread --json`` answer: where it first used the term, the sentence,
+    its links (``←``) and, apart, the earlier adopters it only voted on."""
+    agents = answer["agents"]
+    links = _by_target(answer["edges"])
+    votes = _by_target(answer.get("votes", ()))
     width = len(str(len(agents))) + 1
     for i, a in enumerate(agents, 1):
         rank = f"{i}≈" if a["tied"] else str(i)
@@ -117,12 +129,19 @@ def run_spread(args: argparse.Namespace) -> int:
                 f"{'':>{width}}   ← {link['from']} ({KIND_TEXT[link['kind']]}, "
                 f"{_frame(link['label'])}, line {link['line']})"
             )
-    if any(a["tied"] for a in agents):
-        print_text(
-            "≈ tied: the headings cannot tell whether its first use came before or after "
-            "another agent's"
-        )
-    return 0
+        for vote in votes.get(a["agent"], ()):
+            print_text(
+                f"{'':>{width}}   · voted on {vote['from']} (exposure only, "
+                f"{_frame(vote['label'])}, line {vote['line']})",
+                style="dim",
+            )
+
+
+def _by_target(edges: Sequence[dict]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for edge in edges:
+        out.setdefault(edge["to"], []).append(edge)
+    return out
 
 
 def _kept_answer(memo: Memo, as_json: bool) -> dict | None:
@@ -149,11 +168,13 @@ def _answer(text: str, memo: Memo, keep: bool, show: bool) -> None:
         sys.stdout.write(text)
 
 
-KIND_TEXT = {
-    "influenced": "Influenced by",
-    "relationship": "Relationships",
+KIND_TEXT = {  # how each kind of link (``history.links.KINDS``) reads after "← agent ("
+    "credit": "credited",
     "reply": "replied to",
-    "named": "named",
+    "comment": "commented on",
+    "relationship": "Relationships",
+    "mention": "named",
+    "vote": "voted on",
 }
 
 

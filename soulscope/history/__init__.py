@@ -7,8 +7,10 @@
   (a read-only ``WorldAt`` snapshot), ``diff(world, agent, a, b)``, ``first_mention(world, term)``;
   ``timeline_for(world)`` shares one ``Timeline`` (and its caches) per world.
 - ``why``: ``explain(world, agent, frame=..., index=...)``: why the agent holds a statement.
-- ``names``: ``AgentNames`` (how a world's agents are written, short ids resolved) and ``cites``
-  (the agents a stretch of a soul file names, and how: Influenced by, Relationships, reply).
+- ``names``: ``AgentNames`` (how a world's agents are written: ids in any case, short ids,
+  display names, resolved to the world's agents).
+- ``links``: ``read``, the one reader of the lines that connect two agents, each a typed link
+  (credit, reply, comment, relationship, mention, vote) citing its line.
 - ``spread``: ``spread(world, term)``: every agent that used a term in order of first use, the
   earlier adopters each names, the adoption curve (``spread_dict`` for JSON).
 - ``graph``: ``influence(world, since, until)``: who shapes whom, with networkx's measures

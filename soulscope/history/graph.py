@@ -1,9 +1,11 @@
 """Who shapes whom: the influence graph of a world, from what its soul files say.
 
-An arc ``B -> A`` means A's memory says B shaped it: an ``Influenced by:`` bullet naming B, a
-``Relationships:`` bullet, a reply to B, or B named anywhere else in a frame. Its weight is how
-many of A's frames in the window do so (each frame once per agent, counted under its strongest
-kind). The window is the frames' own dates (``soul.when``: a frame without a date takes the one
+An arc ``B -> A`` means A's memory names B, each line read by ``history.links`` into a kind: a
+credit (``Influenced by:``, "B forced this"), a reply, a comment on B's post, a relationship, a
+mention, a vote. Its weight is how many units of A's memory in the window name B: a frame, or
+outside frames a line (the header's History bullets, "— Replied to zion-curator-02 on #3436",
+each one action, placed by its own date); its kinds count the units under each kind they name
+B in. The window is the frames' own dates (``soul.when``: a frame without a date takes the one
 its file places it after).
 
 The measures are networkx's, imported only here and only when asked: weighted PageRank (who
@@ -31,7 +33,9 @@ from typing import Any
 from soulscope import collector
 from soulscope.controls import json_escaped
 from soulscope.errors import SoulscopeError
-from soulscope.history.names import KINDS, AgentNames, cites
+from soulscope.history.first import dated_line
+from soulscope.history.links import KINDS, read
+from soulscope.history.names import AgentNames
 from soulscope.memo import Memo
 from soulscope.soul.model import ENCODING_ERRORS
 from soulscope.soul.parse import parse_heading
@@ -51,13 +55,14 @@ class Arc:
     source: str  # the agent that shaped
     target: str  # the agent whose memory says so
     weight: int = 0  # frames that say so
-    counts: tuple[int, ...] = (0, 0, 0, 0)  # frames per strongest kind, in KINDS order
+    # frames that name it in each way, KINDS order (a frame may reply and credit: both count)
+    counts: tuple[int, ...] = (0,) * len(KINDS)
     first: str | None = None  # the earliest date of those frames
     last: str | None = None
 
     @property
     def kinds(self) -> Counter[str]:
-        """Frames per strongest kind, the kinds that occur."""
+        """Frames per kind, the kinds that occur."""
         return Counter({k: n for k, n in zip(KINDS, self.counts, strict=True) if n})
 
 
@@ -225,8 +230,6 @@ def influence(
             files += 1
             present.add(a.id)
             starts, ends, dates = frame_dates(data)
-            if not starts:
-                continue
             inside = (
                 [
                     d is not None and (not since or d >= since) and (not until or d <= until)
@@ -236,7 +239,7 @@ def influence(
                 else [True] * len(dates)
             )
             frames += sum(inside)
-            _add(arcs, a.id, _tally(names, data, a.id, starts, ends, dates, inside))
+            _add(arcs, a.id, _tally(names, data, a.id, starts, ends, dates, inside, (since, until)))
         g = Influence(
             world.name, since, until, arcs, frames=frames, agents=files, unreadable=unreadable
         )
@@ -253,54 +256,110 @@ def _tally(
     ends: list[int],
     dates: list[str | None],
     inside: list[bool],
+    window: tuple[str | None, str | None] = (None, None),
 ) -> dict[str, list]:
-    """The agents a soul file's frames in the window name: agent -> [frames, frames per
-    strongest kind (four), first date, last date, the last frame counted, its kind], in order
-    of first mention. Each frame counts once per agent, under its strongest kind."""
+    """The agents a soul file names, in its frames in the window and in the lines outside
+    frames (the header's History bullets, each placed by its own date): agent -> [units, first
+    date, last date, the last unit counted, then units per kind in KINDS order, then the last
+    unit counted under each kind], in order of first mention. A unit is a frame, or outside
+    frames a line (a History bullet is one action); each counts once per agent, and once
+    under each kind it names the agent in."""
     rows: dict[str, list] = {}
-    # The names of the file from its first frame in one pass, each placed in its frame (they
-    # come in order); in a window, of each run of frames in it (the others are not read).
-    if all(inside):
-        spans = [(starts[0], len(data))]
-    else:
-        spans = []
-        for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
-            if inside[i]:
-                if spans and i and inside[i - 1]:
-                    spans[-1] = (spans[-1][0], end)
-                else:
-                    spans.append((start, end))
-    found = chain.from_iterable(cites(names, data, s, e, target) for s, e in spans)
-    j, stop, d = -1, -1, None
-    for at, who, kind in found:
-        if at >= stop:
-            j = bisect_right(starts, at) - 1
-            stop = ends[j] if at < ends[j] else starts[j + 1] if j + 1 < len(starts) else len(data)
-            if at >= ends[j] or not inside[j]:
-                j = -1  # a section between frames, or a frame outside the window
-                continue
-            d = dates[j]
-        if j < 0:
-            continue
-        k = _KIND_INDEX[kind]
-        row = rows.get(who)
-        if row is None:
-            row = rows[who] = [1, 0, 0, 0, 0, d, d, j, k]
-            row[1 + k] = 1
-        elif row[7] != j:  # the first time this frame names it
-            row[0] += 1
-            row[1 + k] += 1
-            row[7], row[8] = j, k
-            if d is not None:
-                if row[5] is None or d < row[5]:
-                    row[5] = d
-                if row[6] is None or d > row[6]:
-                    row[6] = d
-        elif k < row[8]:  # named again in the frame, more strongly: counted under that kind
-            row[1 + row[8]] -= 1
-            row[1 + k] += 1
-            row[8] = k
+    units = _Units(data, starts, ends, dates, inside, window)
+    for at, who, kind in chain.from_iterable(
+        read(names, data, s, e, target) for s, e in units.spans()
+    ):
+        place = units.of(at)
+        if place is not None:
+            _count(rows, who, place, _KIND_INDEX[kind])
     return rows
+
+
+def _count(rows: dict[str, list], who: str, place: tuple[int, str | None], k: int) -> None:
+    """One name of a unit into ``_tally``'s rows: the unit counted once for the agent, and
+    once under each kind it names the agent in."""
+    unit, d = place
+    row = rows.get(who)
+    if row is None:
+        row = rows[who] = [0, d, d, None, *_NO_COUNTS, *_NO_UNITS]
+    if row[3] != unit:  # the first time this unit names it
+        row[0] += 1
+        row[3] = unit
+        if d is not None:
+            if row[1] is None or d < row[1]:
+                row[1] = d
+            if row[2] is None or d > row[2]:
+                row[2] = d
+    if row[_LAST + k] != unit:  # the first time this unit names it so
+        row[4 + k] += 1
+        row[_LAST + k] = unit
+
+
+class _Units:
+    """Where each name of a file counts: its frame, or outside frames its own line, with the
+    date that places it; nothing for a frame or line outside the window."""
+
+    __slots__ = ("data", "starts", "ends", "dates", "inside", "window", "_j", "_stop", "_framed")
+
+    def __init__(
+        self,
+        data: bytes,
+        starts: list[int],
+        ends: list[int],
+        dates: list[str | None],
+        inside: list[bool],
+        window: tuple[str | None, str | None],
+    ) -> None:
+        self.data, self.starts, self.ends, self.dates = data, starts, ends, dates
+        self.inside, self.window = inside, window
+        # the frame (or the one above) of the last name, where its stretch ends, whether in it
+        self._j, self._stop, self._framed = -1, -1, False
+
+    def spans(self) -> list[tuple[int, int]]:
+        """The stretches to read: the whole file, or in a window its frames in the window and
+        everything outside frames (runs of them read as one)."""
+        if all(self.inside):
+            return [(0, len(self.data))]
+        spans: list[tuple[int, int]] = []
+        last = 0
+        for start, end, keep in zip(self.starts, self.ends, self.inside, strict=True):
+            if keep:
+                continue
+            if start > last:
+                spans.append((last, start))
+            last = end
+        if last < len(self.data):
+            spans.append((last, len(self.data)))
+        return spans
+
+    def of(self, at: int) -> tuple[int, str | None] | None:
+        """(the unit, its date) of the line at ``at``: a frame's index, or ``-1 - at`` for a
+        line outside frames."""
+        if at >= self._stop:  # names come in order: the frame is found again past its end
+            j = self._j = bisect_right(self.starts, at) - 1
+            framed = j >= 0 and at < self.ends[j]
+            nxt = self.starts[j + 1] if j + 1 < len(self.starts) else len(self.data)
+            self._stop = self.ends[j] if framed else nxt
+            self._framed = framed
+        j = self._j
+        if self._framed:
+            return (j, self.dates[j]) if self.inside[j] else None
+        d = self._line_date(at, j)
+        since, until = self.window
+        if (since or until) and (d is None or (since and d < since) or (until and d > until)):
+            return None
+        return -1 - at, d
+
+    def _line_date(self, at: int, above: int) -> str | None:
+        """A line outside frames: its own date (a History bullet), else the frame above's,
+        else (the header) the first frame's."""
+        end = self.data.find(b"\n", at)
+        dated = dated_line(self.data[at : len(self.data) if end < 0 else end])
+        if dated is not None:
+            return dated[0]
+        if above >= 0:
+            return self.dates[above]
+        return self.dates[0] if self.dates else None
 
 
 def _add(arcs: dict[tuple[str, str], Arc], target: str, rows: dict[str, list]) -> None:
@@ -309,12 +368,12 @@ def _add(arcs: dict[tuple[str, str], Arc], target: str, rows: dict[str, list]) -
         key = (who, target)
         arc = arcs.get(key)
         if arc is None:
-            arcs[key] = Arc(who, target, row[0], (row[1], row[2], row[3], row[4]), row[5], row[6])
+            arcs[key] = Arc(who, target, row[0], tuple(row[4:_LAST]), row[1], row[2])
             continue
         arc.weight += row[0]
-        arc.counts = tuple(x + y for x, y in zip(arc.counts, row[1:5], strict=True))
-        arc.first = min((x for x in (arc.first, row[5]) if x is not None), default=None)
-        arc.last = max((x for x in (arc.last, row[6]) if x is not None), default=None)
+        arc.counts = tuple(x + y for x, y in zip(arc.counts, row[4:_LAST], strict=True))
+        arc.first = min((x for x in (arc.first, row[1]) if x is not None), default=None)
+        arc.last = max((x for x in (arc.last, row[2]) if x is not None), default=None)
 
 
 # A block heading (``## `` at a line's start, as ``parse.block_starts`` finds them), after the
@@ -358,6 +417,9 @@ def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
 
 
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+_NO_COUNTS = (0,) * len(KINDS)
+_NO_UNITS = (None,) * len(KINDS)
+_LAST = 4 + len(KINDS)  # where a row of ``_tally`` keeps the last unit counted under each kind
 
 
 def _dates(dates: list[str | None]) -> list[str | None]:

@@ -16,10 +16,9 @@ tests)"); elsewhere a name of several words as a possessive ("Read Grace Debugge
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import itemgetter
 
 from soulscope.world import World
 
@@ -32,8 +31,10 @@ class AgentNames:
     """The ways a world's agents are written (``zion-coder-09``, ``coder-09``) -> their ids.
 
     Souls drop the world's prefix ("coder-06" for "zion-coder-06"), also for agents whose file
-    this folder lacks; a short name of the world's shape (an archetype and a number) gets the
-    world's prefix.
+    this folder lacks, and write ids in any case ("Coder-05"). A name is an agent only where
+    the world holds its file or its registry lists it ("lurker-47" of a story is no agent); a
+    world without a registry takes a short name of its own shape (a known archetype and a
+    number, "coder-12") as one of its agents whose file it lacks.
     """
 
     forms: dict[str, str]  # written form -> id, the agent itself left out
@@ -43,6 +44,7 @@ class AgentNames:
     # display names of one agent only -> its id: {"Grace Debugger": ..., "Grace": ...}; the
     # value's flag says whether the name is one word (a first name, "Rustacean")
     people: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    guess: bool = False  # no registry: short names of the world's shape are its agents
 
     @classmethod
     def of(cls, world: World, agent_id: str = "", words: bool = True) -> AgentNames:
@@ -68,16 +70,18 @@ class AgentNames:
                     archetypes.add(m.group(1))
         forms = {form: i for form, i in forms.items() if i != agent_id}
         people = _people(world.registry(), agent_id)
-        return cls(forms, present, prefix, frozenset(archetypes), people)
+        guess = not world.registry()
+        return cls(forms, present, prefix, frozenset(archetypes), people, guess)
 
     def resolve(self, name: str) -> str:
         """The id ``name`` stands for (a form, a display name, a first name), else ``name``.
         Words before a display name are dropped ("Also Grace Debugger")."""
-        name = name.strip()
-        if name in self.forms:
-            return self.forms[name]
-        if _SHORT_ID.fullmatch(name) and self._id_shaped(name):
-            return self.prefix + name
+        name = name.strip().lstrip("@")
+        found = self.forms.get(name) or self.folded.get(name.lower())
+        if found is not None:
+            return found
+        if _SHORT_ID.fullmatch(name.lower()) and self._id_shaped(name.lower()):
+            return self.prefix + name.lower()
         words = name.split()
         for k in range(len(words)):
             person = self.people.get(" ".join(words[k:]))
@@ -86,12 +90,20 @@ class AgentNames:
         return name
 
     def _id_shaped(self, name: str) -> bool:
-        """A short name that reads as one of this world's ids: a known archetype and a number,
-        or any word and two digits ("archivist-08") where the world's ids look like that."""
-        if not self.prefix:
-            return False
-        word, _, number = name.partition("-")
-        return word in self.archetypes or (len(word) > 3 and len(number) == 2)
+        """A short name that reads as one of this world's ids where it has no registry to say:
+        one of its archetypes and a number ("coder-12"); "lurker-47" is a word of a story."""
+        return self.guess and bool(self.prefix) and name.partition("-")[0] in self.archetypes
+
+    @cached_property
+    def folded(self) -> dict[str, str]:
+        """The forms that are ids, lowered (ids are written in any case: "Coder-05"); not an id
+        that is one plain word ("System" in running text is the word)."""
+        return {k.lower(): v for k, v in self.forms.items() if not k.isalpha()}
+
+    @cached_property
+    def folded_bytes(self) -> dict[bytes, str]:
+        """``folded`` as UTF-8 bytes (for the link reader)."""
+        return {k.encode(): v for k, v in self.folded.items()}
 
     @cached_property
     def first_words(self) -> frozenset[bytes]:
@@ -112,7 +124,10 @@ class AgentNames:
         """The id a whole name in a file's bytes stands for, as ``find`` resolves it; None
         when it names no agent."""
         who = self.byte_forms.get(token)
-        if who is None and _SHORT_ID_BYTES.fullmatch(token):
+        if who is None and not token.islower():
+            token = token.lower()
+            who = self.folded_bytes.get(token)
+        if who is None and self.guess and _SHORT_ID_BYTES.fullmatch(token):
             short = token.decode()
             if self._id_shaped(short) and self.prefix + short not in self.ids:
                 who = self.prefix + short
@@ -152,7 +167,7 @@ class AgentNames:
         forms, own = self.forms, self.ids
         for m in _RUN.finditer(text):
             name = m.group()
-            found = forms.get(name)
+            found = forms.get(name) or self.folded.get(name.lower())
             if found is not None:
                 hits.append((m.start(), found))
             elif _SHORT_ID.fullmatch(name) and self._id_shaped(name):
@@ -166,8 +181,8 @@ class AgentNames:
                 hits += (
                     (m.start() + at, who)
                     for at, after, who, one_word in self.people_in(m.group())
-                    if (citing and (not one_word or _as_name(text, m.start() + after)))
-                    or (not one_word and _as_name(text, m.start() + after, paren=False))
+                    if (citing and (not one_word or as_name(text, m.start() + after)))
+                    or (not one_word and as_name(text, m.start() + after, paren=False))
                 )
         hits.sort()
         return list(dict.fromkeys(i for _, i in hits))
@@ -190,7 +205,7 @@ class AgentNames:
                 i += 1
 
 
-def _as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
+def as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
     """Whether a display name ending at ``end`` is used as a name: a possessive ("Grace
     Debugger's review") or, with ``paren``, the name of a relationship ("Grace (her tests)").
     Display names are phrases too ("Hidden Gem alert", "the Weekly Digest post")."""
@@ -200,8 +215,9 @@ def _as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
     return after.startswith(("'s", "\u2019s")) or (paren and after.startswith((" (", "(")))
 
 
-# A run of capitalised words (a display name is one), and a word of it.
+# A run of capitalised words (a display name is one), and a word of it; the same in bytes.
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
+CAPITALISED_BYTES = re.compile(rb"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
 _WORD = re.compile(r"[^ \t]+")
 
 
@@ -240,8 +256,6 @@ def _common_prefix(ids: Collection[str]) -> str:
     return best if counts[best] * 2 > len(ids) else ""
 
 
-# How a line says another agent shaped its author, strongest first.
-KINDS = ("influenced", "relationship", "reply", "named")
 # A whole run of word characters and hyphens: with a hyphen, or any; and the same beginning
 # with no digit. (``\b(?<!-)\w`` is ``(?<![\w-])\w``, found faster.)
 _HYPHENATED = re.compile(rb"\b(?<!-)\w+-[\w-]*")
@@ -249,105 +263,3 @@ _HYPHENATED_LETTERED = re.compile(rb"\b(?<!-)[^\W\d]\w*-[\w-]*")
 _ANY_RUN = re.compile(rb"(?<![\w-])[\w-]+")
 _ANY_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)[\w-]+")
 _SHORT_ID_BYTES = re.compile(rb"[a-z]+-\d{1,4}")
-# ``- Influenced by: ...``, ``- **Relationships:** ...`` (the labels that name influences)
-_CITING_LABEL = re.compile(
-    rb"[-*+][ \t]+\**[ \t]*(influenced[ \t]+by|relationships?)[ \t]*\**[ \t]*:", re.I
-)
-# "Replied to coder-09", "responding to @ada": the name right after is the one replied to.
-REPLY = re.compile(
-    rb"\b(?:repl(?:ied|ies|y|ying)|respond(?:ed|s|ing)?)\s+to\s+@?([\w-]+)", re.IGNORECASE
-)
-
-
-def cites(
-    names: AgentNames,
-    data: bytes,
-    start: int,
-    end: int,
-    own: str = "",
-    wanted: Callable[[str], bool] | None = None,
-) -> Iterator[tuple[int, str, str]]:
-    """Every agent ``data[start:end]`` (whole lines of a soul file) names, as (offset of the
-    line, agent id, kind), in the order they are written: ``influenced`` in an ``Influenced
-    by:`` bullet, ``relationship`` in a ``Relationships:`` bullet, ``reply`` right after
-    "replied to", else ``named`` (but not for an id that is a plain word, like ``system``, nor
-    for a one-word display name or a first name: in running text those are mostly words). Read
-    from the bytes: only the runs of characters a name can be are looked up. With ``wanted``,
-    only the agents it accepts."""
-    runs = names.runs
-    forms = names.byte_forms
-    kinds: dict[int, str] = {}  # the start of each line a name is on -> the line's kind
-    replies: dict[int, set[bytes]] = {}  # the start of a line of kind "named" -> names replied to
-
-    def line_of(pos: int) -> tuple[int, str]:
-        at = data.rfind(b"\n", start, pos) + 1 or start
-        kind = kinds.get(at)
-        if kind is None:
-            kind = kinds[at] = _line_kind(data, at, end)
-        return at, kind
-
-    def replied(at: int) -> set[bytes]:
-        found = replies.get(at)
-        if found is None:
-            stop = data.find(b"\n", at, end)
-            line = data[at : end if stop < 0 else stop]
-            found = replies[at] = {r.group(1) for r in REPLY.finditer(line)}
-        return found
-
-    hits: list[tuple[int, int, str, str]] = []  # (offset of the name, of its line, id, kind)
-    for m in runs.finditer(data, start, end):
-        token = m.group()
-        who = forms.get(token)
-        # not a form: only a short id still can be, and one begins with a lowercase letter
-        if who is None and (not token[:1].islower() or (who := names.from_bytes(token)) is None):
-            continue
-        if who == own or (wanted is not None and not wanted(who)):
-            continue
-        pos = m.start()
-        at = data.rfind(b"\n", start, pos) + 1 or start  # (line_of, inline: once per name)
-        kind = kinds.get(at)
-        if kind is None:
-            kind = kinds[at] = _line_kind(data, at, end)
-        if kind == "named":
-            if token in replied(at):
-                kind = "reply"
-            elif token.isalpha():
-                continue  # an id that is a plain word ("system"): in running text, mostly the word
-        hits.append((pos, at, who, kind))
-    if names.people:
-        starts = names.first_words
-        for m in _CAPITALISED_BYTES.finditer(data, start, end):
-            words = m.group().split()
-            # most runs are a capitalised word that begins no name ("Read", "Posted")
-            if not any(w in starts or w[:-2] in starts for w in words):
-                continue
-            run = m.group().decode("utf-8", "replace")
-            for offset, after, who, one_word in names.people_in(run):
-                if who == own or (wanted is not None and not wanted(who)):
-                    continue
-                at, kind = line_of(m.start())
-                if kind == "named":
-                    first = run[offset:].split(None, 1)[0].encode()
-                    if first in replied(at):
-                        kind = "reply"
-                    elif one_word or not _as_name(data, m.start() + after, paren=False):
-                        continue
-                elif one_word and not _as_name(data, m.start() + after):
-                    continue
-                hits.append((m.start() + offset, at, who, kind))
-        hits.sort()
-    return map(_LINE_ID_KIND, hits)
-
-
-def _line_kind(data: bytes, at: int, end: int) -> str:
-    """The kind of the line of ``data`` at ``at`` (up to ``end``): ``influenced`` or
-    ``relationship`` for the bullets that say who shaped the agent, else ``named``. (The label
-    is matched in place: it cannot reach past the line's end.)"""
-    label = _CITING_LABEL.match(data, at, end)
-    if label is None:
-        return "named"
-    return "influenced" if label.group(1)[:1] in b"iI" else "relationship"
-
-
-_LINE_ID_KIND = itemgetter(1, 2, 3)
-_CAPITALISED_BYTES = re.compile(rb"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")

@@ -7,9 +7,12 @@ same day without a time of day, the same minute) is marked ``tied`` rather than 
 were known.
 
 An adopter's ``links`` are the earlier adopters its memory names at or before the frame of its
-first use: in an ``Influenced by:`` bullet, a ``Relationships:`` bullet, a reply ("Replied to
-coder-09"), or anywhere else in those frames; each link cites the bullet (frame and line). An
-earlier adopter is one whose first use the headings place before this agent's.
+first use, read by ``history.links`` (one per agent, its strongest kind: a credit, a reply, a
+comment, a relationship or a mention of that user of the idea); each cites its line (frame and
+line). A vote ("Voted: 🚀 wildcard-04/#5578") says the agent saw a post, not that the idea
+passed on: it is never a link, and the earlier adopters an agent only voted on are its
+``votes``, shown apart. An earlier adopter is one whose first use the headings place before
+this agent's.
 
 No file is parsed: each is searched for the term's words, then its pattern, and only the
 headings (``history.first.Headings``) and names of the files that hold it are read.
@@ -24,28 +27,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from soulscope.history.first import Headings, Use, first_use
+from soulscope.history.links import Link, read, stronger
 from soulscope.history.mentions import trim
-from soulscope.history.names import KINDS, AgentNames, cites
+from soulscope.history.names import AgentNames
 from soulscope.soul import when
 from soulscope.soul.model import ENCODING_ERRORS
 from soulscope.soul.terms import Term
 from soulscope.world import World
 
 _BULLET = re.compile(r"\s*[-*+]\s")
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """Evidence that ``target`` had ``source`` in mind: a line of ``target``'s memory."""
-
-    source: str  # the earlier adopter named
-    target: str  # the agent whose memory names it
-    kind: str  # one of KINDS
-    frame: int | None  # the frame's number, None when it has none
-    label: str | None  # the frame's label (its number, or its date)
-    line: int  # 1-based line in the target's file
-    text: str  # the line, trimmed
-    moment: when.Moment
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +47,7 @@ class Adopter:
     uses: int  # frames (and header sections) of its memory holding the term
     tied: bool = False  # its first use cannot be ordered apart from another adopter's
     links: tuple[Link, ...] = ()  # the earlier adopters it names, one per agent, adoption order
+    votes: tuple[Link, ...] = ()  # the earlier adopters it only voted on (exposure), the same
 
     @property
     def sources(self) -> list[str]:
@@ -71,6 +62,7 @@ class Spread:
     world: str
     adopters: tuple[Adopter, ...]
     edges: tuple[Link, ...] = ()
+    votes: tuple[Link, ...] = ()  # every adopter's votes, kind "vote": exposure, not a link
     timeline: tuple[tuple[str, int], ...] = ()  # (date, agents that had used it by then)
     undated: int = 0  # adopters whose first use no date places (left out of the timeline)
     files: int = 0  # soul files read
@@ -118,16 +110,18 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     ties = tied_flags([a.first.moment for a in adopters])
     adopters = [replace(a, tied=t) for a, t in zip(adopters, ties, strict=True)]
     edges: list[Link] = []
+    votes: list[Link] = []
     if links and len(adopters) > 1 and any(kept for _, kept in found):
         names = names or AgentNames.of(world, words=False)
         rank = {a.agent_id: i for i, a in enumerate(adopters)}
         for i, (_, kept) in enumerate(found):
             if kept is None:
                 continue
-            got = _links(adopters, i, *kept, names, rank)
-            if got:
-                adopters[i] = replace(adopters[i], links=got)
+            got, voted = _links(adopters, i, *kept, names, rank)
+            if got or voted:
+                adopters[i] = replace(adopters[i], links=got, votes=voted)
                 edges.extend(got)
+                votes.extend(voted)
     dated = [a.first.moment.date for a in adopters if a.first.moment.date]
     curve: list[tuple[str, int]] = []
     for n, d in enumerate(sorted(dated), 1):
@@ -140,6 +134,7 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         world=world.name,
         adopters=tuple(adopters),
         edges=tuple(edges),
+        votes=tuple(votes),
         timeline=tuple(curve),
         undated=len(adopters) - len(dated),
         files=files,
@@ -161,68 +156,100 @@ def _links(
     headings: Headings,
     names: AgentNames,
     rank: dict[str, int],
-) -> tuple[Link, ...]:
+) -> tuple[tuple[Link, ...], tuple[Link, ...]]:
     """The earlier adopters that adopter ``i``'s frames at or before its first use name, the
-    strongest link each (then the latest frame). An earlier adopter is one whose first use the
-    headings place before this one's. Its first use is in or after a frame."""
+    strongest link each (then the latest frame), and those it only voted on. An earlier
+    adopter is one whose first use the headings place before this one's. Its first use is in
+    or after a frame."""
     a = adopters[i]
-    me = a.first.moment
-    limit = me.key
+    frames = _Frames(data, headings, a.first.moment)
+    earlier = _Earlier(adopters, i, rank)
     best: dict[str, Link] = {}
+    votes: dict[str, Link] = {}
+    columns = headings.columns
+    end = columns.ends[frames.last]
+    for at, src, kind in read(names, data, columns.starts[0], end, a.agent_id, earlier):
+        m = frames.moment(at)
+        if m is None:
+            continue
+        into = votes if kind == "vote" else best
+        known = into.get(src)
+        if known is None or _stronger(kind, m, known):
+            into[src] = frames.link(src, a.agent_id, kind, at, m)
+    by_rank = sorted(best.values(), key=lambda link: rank[link.source])
+    voted = sorted((v for s, v in votes.items() if s not in best), key=lambda v: rank[v.source])
+    return tuple(by_rank), tuple(voted)
 
-    known_earlier: dict[str, bool] = {}
 
-    def earlier(agent: str) -> bool:
-        found = known_earlier.get(agent)
+class _Earlier:
+    """Whether an agent is an adopter whose first use the headings place before adopter
+    ``i``'s (asked once per agent)."""
+
+    def __init__(self, adopters: Sequence[Adopter], i: int, rank: dict[str, int]) -> None:
+        self.adopters, self.i, self.rank = adopters, i, rank
+        self.me = adopters[i].first.moment
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, agent: str) -> bool:
+        found = self.known.get(agent)
         if found is None:
-            r = rank.get(agent)
-            found = known_earlier[agent] = (
-                r is not None and r < i and when.ordered(adopters[r].first.moment, me)
+            r = self.rank.get(agent)
+            found = self.known[agent] = (
+                r is not None
+                and r < self.i
+                and when.ordered(self.adopters[r].first.moment, self.me)
             )
         return found
 
-    columns, keys = headings.columns, headings.keys
-    starts = columns.starts
-    # The frames that can hold a link: up to the first use's, and any later in the file that
-    # its heading places before it (timestamps go backwards in real files).
-    last = max(me.position, 0)
-    for j in range(len(keys) - 1, last, -1):
-        if keys[j] <= limit and when.ordered(headings.moment(j), me):
-            last = j
-            break
-    # every name of those frames in one pass, each placed in its frame (they come in order)
-    j, stop, m, keep = -1, -1, me, False
-    for at, src, kind in cites(names, data, starts[0], columns.ends[last], a.agent_id, earlier):
-        if at >= stop:
-            j = bisect_right(starts, at) - 1
-            stop = columns.ends[j]
-            m = headings.moment(j)
-            # At or before the first use: not after it by time, and either appended before it
-            # or placed before it by its heading (a frame of the same day further down the
-            # file, without a time of day, may have come after it). Not a section between
-            # frames either.
-            keep = at < stop and m.key <= limit and (j <= me.position or when.ordered(m, me))
-            if at >= stop:  # a section after frame j: up to the next frame
-                stop = starts[j + 1] if j + 1 < len(starts) else len(data)
-        if not keep:
-            continue
-        known = best.get(src)
-        if known is not None and not _stronger(kind, m, at, known):
-            continue
-        end = data.find(b"\n", at, stop)
-        text = data[at : stop if end < 0 else end].decode("utf-8", ENCODING_ERRORS)
-        line = columns.lines[j] + data.count(b"\n", starts[j], at)
-        best[src] = Link(
-            src, a.agent_id, kind, columns.number(j), columns.label(j), line, trim(text), m
-        )
-    return tuple(sorted(best.values(), key=lambda link: rank[link.source]))
+
+class _Frames:
+    """The frames of a file that can hold a link of an adopter: up to its first use's, and
+    any later in the file that its heading places before it (timestamps go backwards in real
+    files); each name placed in its frame (names come in order)."""
+
+    def __init__(self, data: bytes, headings: Headings, me: when.Moment) -> None:
+        self.data, self.headings, self.me = data, headings, me
+        keys = headings.keys
+        last = max(me.position, 0)
+        for j in range(len(keys) - 1, last, -1):
+            if keys[j] <= me.key and when.ordered(headings.moment(j), me):
+                last = j
+                break
+        self.last = last
+        self.j, self.stop, self.m, self.keep = -1, -1, me, False
+
+    def moment(self, at: int) -> when.Moment | None:
+        """The moment of the frame holding the line at ``at``, or None where it cannot hold a
+        link: after the first use by time, or appended after it and not placed before it by
+        its heading (a frame of the same day further down, without a time of day, may have
+        come after it), or a section between frames."""
+        if at >= self.stop:
+            columns, me = self.headings.columns, self.me
+            j = self.j = bisect_right(columns.starts, at) - 1
+            self.stop = columns.ends[j]
+            m = self.m = self.headings.moment(j)
+            self.keep = (
+                at < self.stop and m.key <= me.key and (j <= me.position or when.ordered(m, me))
+            )
+            if at >= self.stop:  # a section after frame j: up to the next frame
+                starts = columns.starts
+                self.stop = starts[j + 1] if j + 1 < len(starts) else len(self.data)
+        return self.m if self.keep else None
+
+    def link(self, src: str, target: str, kind: str, at: int, m: when.Moment) -> Link:
+        """The link of the line at ``at`` in the current frame."""
+        columns, j = self.headings.columns, self.j
+        end = self.data.find(b"\n", at, self.stop)
+        raw = self.data[at : self.stop if end < 0 else end]
+        line = columns.lines[j] + self.data.count(b"\n", columns.starts[j], at)
+        text = trim(raw.decode("utf-8", ENCODING_ERRORS))
+        return Link(src, target, kind, columns.number(j), columns.label(j), line, text, m)
 
 
-def _stronger(kind: str, m: when.Moment, at: int, old: Link) -> bool:
+def _stronger(kind: str, m: when.Moment, old: Link) -> bool:
     """A stronger kind wins; of one kind, the later frame (nearest the adoption)."""
-    a, b = KINDS.index(kind), KINDS.index(old.kind)
-    if a != b:
-        return a < b
+    if kind != old.kind:
+        return stronger(kind, old.kind)
     return m.key > old.moment.key
 
 
@@ -351,10 +378,12 @@ def spread_dict(s: Spread) -> dict:
                 "text": sentence(a.first.text, s.term),
                 "uses": a.uses,
                 "from": a.sources,
+                "voted": [v.source for v in a.votes],
             }
             for a in s.adopters
         ],
         "edges": [link_dict(link) for link in s.edges],
+        "votes": [link_dict(link) for link in s.votes],
         "timeline": [{"date": d, "agents": n} for d, n in s.timeline],
         "undated": s.undated,
         "files": s.files,
@@ -377,6 +406,7 @@ def link_dict(link: Link) -> dict:
         "frame": link.frame,
         "label": link.label,
         "kind": link.kind,
+        "strength": link.strength,
         "line": link.line,
         "text": link.text,
     }

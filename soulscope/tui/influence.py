@@ -337,6 +337,8 @@ class SpreadScreen(_Dialog):
             out.append("← " + ", ".join(f"{link.source} ({link.kind})" for link in a.links))
         else:
             out.append("—", style="dim")
+        if a.votes:  # exposure, not a link: shown apart
+            out.append("  voted on " + ", ".join(v.source for v in a.votes), style="dim")
         out.append("  " + sentence(a.first.text, s.term), style="dim")
         return out
 

@@ -121,7 +121,7 @@ async def test_s_shows_the_spread_in_order_with_its_chains(world: World) -> None
         assert isinstance(screen, SpreadScreen)
         rows = screen.query_one(VirtualList)
         assert rows.keys == ["ada-01", "bo-02", "cy-03"]
-        assert "← ada-01 (influenced)" in str(screen._label("bo-02", 120))
+        assert "← ada-01 (credit)" in str(screen._label("bo-02", 120))
         assert "← bo-02 (reply)" in str(screen._label("cy-03", 120))
         assert screen.query_one(Sparkline).data[-1] == 3
         await pilot.press("down", "enter")

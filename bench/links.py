@@ -1,0 +1,206 @@
+"""How the links between agents are read, on the real worlds: this code against a baseline.
+
+Three counts, each from the commands' own answers (``spread --json``, ``graph --json``, ``why``),
+so the same script measures any version of soulscope:
+
+- spread: the ``from`` links that rest on a vote line alone ("Voted: 🚀 wildcard-04/#5578"),
+  over a fixed set of terms;
+- reply lines: lines that say the agent replied to another agent of the world (any form of
+  either era, History bullets included) whose arc in ``graph --json`` carries a reply;
+- credits: identity statements that name another agent of the world, whose ``why`` lists that
+  agent as an influencer with its state (a frame of its own before the statement).
+
+The reply lines and credits are found by this script's own patterns over the files, not by
+soulscope's reader. The worlds: the early-era corpus, and the later-era files with the
+registry of the same world (copied into a temporary folder).
+
+Run: .venv/bin/python bench/links.py [--before REV]   (the baseline: a git revision, run from
+its own sources; without it only this checkout is measured)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+TERMS = (
+    "Ship of Theseus",
+    "governance",
+    "Noopolis",
+    "Mars Barn",
+    "constitution",
+    "consensus",
+    "archive",
+    "dormancy",
+    "citizenship",
+    "survival",
+)
+VOTE_LINE = re.compile(r"^\W*(\*\*[^*]+\*\*\W*)?(up|down)?-?vot(ed|es?|ing)\b", re.I)
+REPLY_LINE = re.compile(
+    r"\b(?:repl(?:ied|ies|y|ying)|respon(?:ded|ding|se|d))\b(?:[^\n]{0,40}?)\bto\s+@?([\w.-]+)",
+    re.I,
+)
+STATEMENT = re.compile(r"^\W*(Becoming|Evolving position)\W*:(.*)$", re.I)
+RUN = re.compile(r"(?<![\w-])[\w][\w-]*")
+
+
+def tree(rev: str | None) -> Path:
+    """The soulscope source of a revision (``git archive``), or this checkout's."""
+    if rev is None:
+        return ROOT
+    out = Path(tempfile.mkdtemp(prefix="soulscope-before-"))
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "soulscope"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)
+    return out
+
+
+def soulscope(src: Path, cache: Path, *args: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(src), "SOULSCOPE_CACHE": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-m", "soulscope", *args],
+        capture_output=True,
+        env=env,
+        check=False,
+        cwd=src,  # ``-m`` puts the working folder first on the path
+    )
+    return json.loads(done.stdout or b"{}")
+
+
+def resolver(world: Path) -> dict[str, str]:
+    """Every written form of an agent id (lowered, with and without the prefix) -> the id."""
+    ids = set(json.loads((world / "agents.json").read_text())["agents"])
+    ids |= {p.stem for p in (world / "memory").glob("*.md")}
+    forms = {}
+    for i in ids:
+        if "-" in i:
+            forms[i.lower()] = i
+            if i.startswith("zion-"):
+                forms[i[5:].lower()] = i
+    return forms
+
+
+def vote_froms(src: Path, cache: Path, world: Path) -> tuple[int, int]:
+    """(froms resting on a vote line, froms) over TERMS."""
+    votes = total = 0
+    for term in TERMS:
+        answer = soulscope(src, cache, "spread", term, "--world", str(world), "--json")
+        for e in answer.get("edges", ()):
+            total += 1
+            votes += bool(e["kind"] == "vote" or VOTE_LINE.match(e["text"]))
+    return votes, total
+
+
+def reply_arcs(src: Path, cache: Path, world: Path) -> tuple[int, int]:
+    """(reply lines whose arc carries a reply, reply lines)."""
+    forms = resolver(world)
+    graph = soulscope(src, cache, "graph", "--world", str(world), "--json")
+    replied = {(e["from"], e["to"]) for e in graph.get("edges", ()) if e["kinds"].get("reply")}
+    found = hit = 0
+    for path in sorted((world / "memory").glob("*.md")):
+        for line in path.read_text("utf-8", "replace").split("\n"):
+            for m in REPLY_LINE.finditer(line):
+                who = forms.get(m.group(1).lower().rstrip("."))
+                if who is None or who == path.stem:
+                    continue
+                found += 1
+                hit += (who, path.stem) in replied
+    return hit, found
+
+
+WHY = """
+import json, sys
+from soulscope.history.why import explain
+from soulscope.world import World
+world = World.open(sys.argv[1])
+out = []
+for agent, frame, credited in json.loads(sys.argv[2]):
+    try:
+        w = explain(world, agent, frame=frame)
+    except Exception as exc:
+        out.append([]); continue
+    out.append([s.agent for s in w.influencer_states if s.frame])
+print(json.dumps(out))
+"""
+
+
+def credits(src: Path, cache: Path, world: Path) -> tuple[int, int]:
+    """(statements naming an agent whose why lists it with its state, such statements)."""
+    forms = resolver(world)
+    asked = []
+    for path in sorted((world / "memory").glob("*.md")):
+        frame = None
+        for line in path.read_text("utf-8", "replace").split("\n"):
+            if line.startswith("## Frame"):
+                frame = line[3:].strip()
+            m = STATEMENT.match(line)
+            if m is None or frame is None:
+                continue
+            named = {forms.get(r.group().lower()) for r in RUN.finditer(m.group(2))}
+            named -= {None, path.stem}
+            numbered = re.match(r"Frame (\d+\w*)", frame)
+            spec = numbered.group(1) if numbered else re.search(r"\d{4}-\d{2}-\d{2}", frame)
+            spec = spec if isinstance(spec, str) else spec.group() if spec else None
+            if named and spec:
+                asked.append((path.stem, spec, sorted(named)))
+    env = {**os.environ, "PYTHONPATH": str(src), "SOULSCOPE_CACHE": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", WHY, str(world), json.dumps(asked)],
+        capture_output=True,
+        env=env,
+        check=True,
+        cwd=src,
+    )
+    states = json.loads(done.stdout)
+    hit = sum(set(named) <= set(got) for (_, _, named), got in zip(asked, states, strict=True))
+    return hit, len(asked)
+
+
+def worlds(tmp: Path) -> list[tuple[str, Path]]:
+    later = tmp / "later"
+    shutil.copytree(CORPUS / "rappterbook-later" / "memory", later / "memory")
+    shutil.copy(CORPUS / "rappterbook" / "agents.json", later / "agents.json")
+    return [("early", CORPUS / "rappterbook"), ("later", later)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", metavar="REV", help="the baseline: a git revision")
+    args = parser.parse_args()
+    if not CORPUS.exists():
+        print(f"bench/links.py: the corpus is not here ({CORPUS}); nothing measured")
+        return 0
+    tmp = Path(tempfile.mkdtemp(prefix="soulscope-links-"))
+    versions = [("before", tree(args.before))] if args.before else []
+    versions.append(("now", ROOT))
+    rows = []
+    for name, where in worlds(tmp):
+        for version, src in versions:
+            cache = tmp / f"cache-{version}"
+            votes, froms = vote_froms(src, cache, where)
+            replies, lines = reply_arcs(src, cache, where)
+            credited, statements = credits(src, cache, where)
+            rows.append((name, version, votes, froms, replies, lines, credited, statements))
+    print("| world | version | froms on votes alone | reply lines as reply arcs | credits listed |")
+    print("|---|---|---|---|---|")
+    for name, version, votes, froms, replies, lines, credited, statements in rows:
+        print(
+            f"| {name} | {version} | {votes} of {froms} | {replies} of {lines} "
+            f"| {credited} of {statements} |"
+        )
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

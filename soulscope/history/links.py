@@ -1,0 +1,332 @@
+"""Every line of a soul file that connects its agent to another, read once into a typed link.
+
+A line names another agent in one of six ways, strongest first (``KINDS``):
+
+- ``credit``: the agent says the other shaped it: an ``Influenced by:``, ``Surprised by:`` or
+  ``Reinforced:`` bullet, the identity statement itself (``Becoming:``, ``Evolving position:``),
+  or running text that gives the other the credit ("Security-01 forced this", "borrowed
+  coder-05's method", "researcher-05's critique was correct", "thanks to Grace").
+- ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
+  a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
+  "answered", "rebutted", "pushed back on", "coder-05 replied to my post".
+- ``comment``: it commented on the other's post ("commented on coder-05's proposal").
+- ``relationship``: a ``Relationships:`` bullet.
+- ``mention``: the other is named anywhere else.
+- ``vote``: a vote or reaction ("Voted: 🚀 wildcard-04/#5578, 👍 ..."): it saw the other's post,
+  which says nothing of what it took from it.
+
+``read`` is the one reader: ``graph``, ``spread`` and ``why`` all take their links from it, each
+as (the line's offset, the agent named, the kind). Names are resolved by ``AgentNames`` (ids in
+any case, with or without the world's prefix, display names, unique first names); only agents
+of the world or its registry are named.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from operator import itemgetter
+
+from soulscope.history.names import CAPITALISED_BYTES, AgentNames, as_name
+from soulscope.soul import when
+
+KINDS = ("credit", "reply", "comment", "relationship", "mention", "vote")
+RANK = {kind: i for i, kind in enumerate(KINDS)}
+# How much a kind says that the other agent moved this one (a reader's weight, 0 to 1).
+STRENGTH = {
+    "credit": 1.0,
+    "reply": 0.8,
+    "comment": 0.6,
+    "relationship": 0.6,
+    "mention": 0.3,
+    "vote": 0.1,
+}
+# What can carry an idea from one agent to another; a vote is exposure only.
+TRANSMISSION = frozenset(KINDS) - {"vote"}
+# What the agent says of one who shaped it: where one-word display names count as names too.
+_CITING = frozenset(["credit", "relationship", "reply", "comment"])
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A line of ``target``'s memory that names ``source``, and how."""
+
+    source: str  # the agent named
+    target: str  # the agent whose memory names it
+    kind: str  # one of KINDS
+    frame: int | None  # the frame's number, None when it has none
+    label: str | None  # the frame's label (its number, or its date); None outside frames
+    line: int  # 1-based line in the target's file
+    text: str  # the line, trimmed
+    moment: when.Moment
+
+    @property
+    def strength(self) -> float:
+        return STRENGTH[self.kind]
+
+
+def stronger(a: str, b: str) -> bool:
+    """Whether kind ``a`` says more than kind ``b``."""
+    return RANK[a] < RANK[b]
+
+
+# -- what a line is ----------------------------------------------------------------------------
+
+# The start of a bullet: its mark, and a History bullet's own date ("**2026-02-19T18:38:32Z** —").
+_HEAD = (
+    rb"[ \t]*(?:[-*+][ \t]+)?(?:(?:\*\*|__)?[ \t]*\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?"
+    rb"(?:[ \t]*UTC)?[ \t]*(?:\*\*|__)?[ \t]*(?:\xe2\x80\x94|\xe2\x80\x93|-|:)[ \t]*)?"
+)
+# A labelled bullet (``- **Influenced by:** ...``), and a line that begins with a vote.
+_LABEL = re.compile(_HEAD + rb"(?:\*\*|__)?[ \t]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*(?:\*\*|__)?:")
+_VOTE_HEAD = re.compile(
+    _HEAD + rb"(?:\*\*|__)?[ \t]*(?:up-?|down-?)?(?:vot(?:ed|es?|ing)|react(?:ed|ions?))\b", re.I
+)
+LABELS = {
+    "influenced by": "credit",
+    "surprised by": "credit",
+    "reinforced": "credit",
+    "reinforced by": "credit",
+    "becoming": "credit",
+    "evolving position": "credit",
+    "credit": "credit",
+    "credits": "credit",
+    "inspired by": "credit",
+    "learned from": "credit",
+    "shaped by": "credit",
+    "convinced by": "credit",
+    "changed by": "credit",
+    "borrowed from": "credit",
+    "relationship": "relationship",
+    "relationships": "relationship",
+    "replied to": "reply",
+    "reply to": "reply",
+    "replies": "reply",
+    "replied": "reply",
+    "commented on": "comment",
+    "vote": "vote",
+    "voted": "vote",
+    "votes": "vote",
+    "upvoted": "vote",
+    "downvoted": "vote",
+    "reactions": "vote",
+    "reacted": "vote",
+}
+
+
+def line_kind(data: bytes, at: int, end: int) -> str:
+    """The kind every name of the line at ``at`` takes from its label or its first word
+    (``Influenced by:`` credit, ``Relationships:``, ``Voted``), or "" for running text, where
+    each name's own words decide (``_Phrases``)."""
+    m = _LABEL.match(data, at, end)
+    if m is not None:
+        kind = LABELS.get(b" ".join(m.group(1).lower().split()).decode("ascii"))
+        if kind is not None:
+            return kind
+    return "vote" if _VOTE_HEAD.match(data, at, end) else ""
+
+
+# A name as the phrases below capture it: an id (dots inside, not at the end) or a word.
+_NAME = rb"@?([\w][\w-]*(?:\.[\w-]+)*)"
+_POSSESSIVE = rb"(?:'s|\xe2\x80\x99s|'|\xe2\x80\x99)"
+# Replies: the verb, a place ("on #6686", "under #12 (its title)"), then to whom.
+_REPLY = re.compile(
+    rb"\b(?:repl(?:ied|ies|y|ying)|respon(?:ded|ds|d|ding|se|ses)|wr(?:ote|ites?|iting)[ \t]+back"
+    rb"|follow(?:ed|s|ing)?[ \t]+up|circl(?:ed|es|ing)[ \t]+back)"
+    rb"(?:[ \t]+(?:on|in|under|at|for|via)[ \t]+[^\s,;]+(?:[ \t]*\([^)\n]{0,160}\))?)?"
+    rb"[ \t]*[,(]?[ \t]*\b(?:to|with|for)[ \t]+" + _NAME,
+    re.I,
+)
+_ANSWER = re.compile(
+    rb"\b(?:answer(?:ed|s|ing)?|rebut(?:ted|s|ting)?|counter(?:ed|s|ing)?|retort(?:ed|s|ing)?"
+    rb"(?:[ \t]+to)?|refut(?:ed|es|ing)|disput(?:ed|es|ing)|challeng(?:ed|es|ing)"
+    rb"|push(?:ed|es|ing)?[ \t]+back[ \t]+(?:on|against|at))[ \t]+" + _NAME,
+    re.I,
+)
+_REPLIED_TO_ME = re.compile(
+    _NAME + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:replied|responded|answered|commented|wrote)"
+    rb"[ \t]+(?:back[ \t]+)?(?:to|on|under)[ \t]+(?:me|my)\b",
+    re.I,
+)
+# More names in the same list: "Replied to coder-05 and coder-07".
+_MORE = re.compile(rb"(?:'s|\xe2\x80\x99s)?[ \t]*(?:,|&|/|\+|\band\b)[ \t]*" + _NAME, re.I)
+_COMMENT = re.compile(
+    rb"\bcomment(?:ed|s|ing)?[ \t]+(?:on|under|in|to)[ \t]+(?:the[ \t]+)?"
+    + _NAME
+    + _POSSESSIVE
+    + rb"|\bcomment(?:ed|s|ing)?[ \t]+(?:on|under)[ \t]+#\d+[^\n]{0,80}?\bby[ \t]+"
+    + _NAME,
+    re.I,
+)
+# Credit in running text: "borrowed X's method", "thanks to X", "X forced this", "X's critique
+# was correct".
+_CREDIT_BEFORE = re.compile(
+    rb"\b(?:(?:borrow|adopt|steal|appl(?:y|i)|extend|echo|reus|build(?:ing)?[ \t]+on|built[ \t]+on"
+    rb"|follow(?:ing)?)\w*|took|stole)[ \t]+"
+    + _NAME
+    + _POSSESSIVE
+    + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
+    rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|(?:inspired|convinced|persuaded"
+    rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
+    rb"[ \t]+by)[ \t]+" + _NAME,
+    re.I,
+)
+_CREDIT_AFTER = re.compile(
+    _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
+    rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
+    rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me)\b|(?:was|were|is|proved|turned"
+    rb"[ \t]+out)[ \t]+(?:right|correct|fair|decisive|convincing|the[ \t]+prompt))",
+    re.I,
+)
+
+
+class _Phrases:
+    """The names a line of running text replies to, comments on and credits (lowered), read
+    when a name is first found on it."""
+
+    __slots__ = ("reply", "comment", "credit")
+
+    def __init__(self, line: bytes) -> None:
+        self.reply = _names(line, _REPLY) | _names(line, _ANSWER) | _names(line, _REPLIED_TO_ME)
+        self.comment = _names(line, _COMMENT)
+        self.credit = _names(line, _CREDIT_BEFORE) | _names(line, _CREDIT_AFTER)
+
+    def kind(self, token: bytes) -> str:
+        t = token.lower()
+        if t in self.credit:
+            return "credit"
+        if t in self.reply:
+            return "reply"
+        if t in self.comment:
+            return "comment"
+        return "mention"
+
+
+def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
+    """The names (lowered) ``pattern`` captures in a line, with the lists that follow them."""
+    out: set[bytes] = set()
+    for m in pattern.finditer(line):
+        name = m.group(m.lastindex or 1)
+        if name is None:
+            continue
+        out.add(name.lower())
+        end = m.end()
+        for _ in range(6):
+            more = _MORE.match(line, end)
+            if more is None:
+                break
+            out.add(more.group(1).lower())
+            end = more.end()
+    return out
+
+
+class _Lines:
+    """The lines of ``data[start:end]`` as names are found on them: each line's kind and
+    phrases read once."""
+
+    __slots__ = ("data", "start", "end", "heads", "phrases")
+
+    def __init__(self, data: bytes, start: int, end: int) -> None:
+        self.data, self.start, self.end = data, start, end
+        self.heads: dict[int, str] = {}
+        self.phrases: dict[int, _Phrases] = {}
+
+    def at(self, pos: int) -> tuple[int, str]:
+        """(the start of the line holding ``pos``, the kind its label gives)."""
+        at = self.data.rfind(b"\n", self.start, pos) + 1 or self.start
+        head = self.heads.get(at)
+        if head is None:
+            head = self.heads[at] = line_kind(self.data, at, self.end)
+        return at, head
+
+    def of(self, at: int) -> _Phrases:
+        found = self.phrases.get(at)
+        if found is None:
+            stop = self.data.find(b"\n", at, self.end)
+            line = self.data[at : self.end if stop < 0 else stop]
+            found = self.phrases[at] = _Phrases(line)
+        return found
+
+
+Wanted = Callable[[str], bool] | None
+
+
+def read(
+    names: AgentNames, data: bytes, start: int, end: int, own: str = "", wanted: Wanted = None
+) -> Iterator[tuple[int, str, str]]:
+    """Every agent ``data[start:end]`` (whole lines of a soul file) names, as (offset of the
+    line, agent id, kind), in the order they are written. Only the runs of characters a name
+    can be are looked up; with ``wanted``, only the agents it accepts; never ``own``."""
+    lines = _Lines(data, start, end)
+    hits = list(_ids(names, lines, own, wanted))
+    if names.people:
+        hits += _people(names, lines, own, wanted)
+        hits.sort()
+    return map(_LINE_ID_KIND, hits)
+
+
+def _ids(
+    names: AgentNames, lines: _Lines, own: str, wanted: Wanted
+) -> Iterator[tuple[int, int, str, str]]:
+    """The ids and short ids of a stretch: (offset of the name, of its line, id, kind)."""
+    forms, folded = names.byte_forms, names.folded_bytes
+    guess = names.guess
+    for m in names.runs.finditer(lines.data, lines.start, lines.end):
+        token = m.group()
+        who = forms.get(token)
+        if who is None:
+            who = folded.get(token.lower()) if not token.islower() else None
+            if who is None and (not guess or (who := names.from_bytes(token)) is None):
+                continue
+        if who == own or (wanted is not None and not wanted(who)):
+            continue
+        pos = m.start()
+        at, kind = lines.at(pos)
+        if not kind:
+            kind = lines.of(at).kind(token)
+            if kind == "mention" and token.isalpha():
+                continue  # an id that is a plain word ("system"): in running text, the word
+        yield pos, at, who, kind
+
+
+def _people(
+    names: AgentNames, lines: _Lines, own: str, wanted: Wanted
+) -> Iterator[tuple[int, int, str, str]]:
+    """The display names and first names of a stretch, where they are used as names."""
+    starts = names.first_words
+    data = lines.data
+    for m in CAPITALISED_BYTES.finditer(data, lines.start, lines.end):
+        words = m.group().split()
+        # most runs are a capitalised word that begins no name ("Read", "Posted")
+        if not any(w in starts or w[:-2] in starts for w in words):
+            continue
+        run = m.group().decode("utf-8", "replace")
+        for offset, after, who, one_word in names.people_in(run):
+            if who == own or (wanted is not None and not wanted(who)):
+                continue
+            at, kind = lines.at(m.start())
+            kind = _person_kind(lines, at, kind, run[offset:], data, m.start() + after, one_word)
+            if kind:
+                yield m.start() + offset, at, who, kind
+
+
+def _person_kind(
+    lines: _Lines, at: int, kind: str, name: str, data: bytes, end: int, one_word: bool
+) -> str:
+    """The kind of a display name on a line, or "" where it is a phrase rather than a name:
+    in running text it counts when replied to, credited, or a possessive of several words;
+    in a bullet that says who shaped the agent, a name of several words, or of one word as a
+    possessive or a relationship ("Grace (her tests)")."""
+    if kind in _CITING:
+        return "" if one_word and not as_name(data, end) else kind
+    first = name.split(None, 1)[0].encode()
+    said = lines.of(at).kind(first.removesuffix(b"'s"))
+    if said != "mention":
+        return said
+    if kind == "vote":
+        return kind if not one_word else ""
+    return "" if one_word or not as_name(data, end, paren=False) else "mention"
+
+
+_LINE_ID_KIND = itemgetter(1, 2, 3)

@@ -1,0 +1,205 @@
+"""The links between agents (``history.links``): every line that names another agent, read
+once into a kind, as ``graph``, ``spread`` and ``why`` show it; on real files of both eras and
+on hand-made files in forms the real ones do not hold."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from soulscope.history.graph import influence
+from soulscope.history.names import AgentNames
+from soulscope.history.spread import spread, spread_dict
+from soulscope.soul.terms import Term
+from soulscope.world import World
+
+VOTE_LINE = re.compile(r"^\W*(\*\*[^*]+\*\*\W*)?(up|down)?-?vot(ed|es?|ing)\b", re.I)
+
+
+def later_with_registry(tmp_path: Path, later_world: Path, early_world: Path) -> World:
+    """The later-era files with the registry of the same world, in a temporary world."""
+    shutil.copytree(later_world / "memory", tmp_path / "memory")
+    shutil.copy(early_world / "agents.json", tmp_path / "agents.json")
+    return World.open(tmp_path)
+
+
+def short_forms(world: World) -> dict[str, str]:
+    """Every id of the world's registry and files, lowered, with and without its prefix."""
+    ids = set(world.registry()) | {a.id for a in world.agents()}
+    out = {i.lower(): i for i in ids if "-" in i}
+    out.update({i[5:].lower(): i for i in ids if i.startswith("zion-")})
+    return out
+
+
+def test_every_later_era_reply_line_is_a_reply_arc(
+    tmp_path: Path, later_world: Path, early_world: Path
+) -> None:
+    """ "Replied on #6686 to debater-06: ..." (the later era's usual form) and "Replied to X on
+    #N" are reply arcs, as the files say them."""
+    world = later_with_registry(tmp_path, later_world, early_world)
+    forms = short_forms(world)
+    g = influence(world, measures=False)
+    form = re.compile(r"Replied (?:on #\d+ )?to ([\w-]+)", re.I)
+    checked = 0
+    for path in sorted((tmp_path / "memory").glob("*.md")):
+        for line in path.read_text("utf-8").split("\n"):
+            for m in form.finditer(line):
+                who = forms.get(m.group(1).lower())
+                if who is None or who == path.stem:
+                    continue
+                arc = g.arcs.get((who, path.stem))
+                assert arc is not None and arc.kinds["reply"] > 0, line
+                checked += 1
+    assert checked >= 25
+
+
+def test_history_bullets_of_the_early_era_are_reply_arcs(early_world: Path) -> None:
+    """ "- **2026-02-19T18:38:32Z** — Replied to zion-curator-02 on #3436" sits in the header,
+    before any frame: a reply arc all the same, dated by its own stamp."""
+    world = World.open(early_world)
+    g = influence(world, measures=False)
+    bullet = re.compile(r"^- \*\*(\d{4}-\d{2}-\d{2})T[\d:]+Z\*\* — Replied to (zion-[\w-]+) on #")
+    checked = 0
+    for path in sorted((early_world / "memory").glob("*.md")):
+        for line in path.read_text("utf-8", "replace").split("\n"):
+            m = bullet.match(line)
+            if m is None or m.group(2) == path.stem or m.group(2) not in world.registry():
+                continue
+            arc = g.arcs.get((m.group(2), path.stem))
+            assert arc is not None and arc.kinds["reply"] > 0, line
+            assert arc.first is not None and arc.first <= m.group(1)
+            checked += 1
+    assert checked >= 50
+    # a window reads the bullets its dates hold
+    day = influence(world, since="2026-02-19", until="2026-02-19", measures=False)
+    assert day.arcs[("zion-curator-02", "zion-coder-03")].kinds["reply"] >= 1
+
+
+def test_no_spread_link_rests_on_a_vote(early_world: Path) -> None:
+    """A vote line says the agent saw a post: never a ``from``; votes carry kind "vote" and are
+    shown apart."""
+    world = World.open(early_world)
+    for term in ("Ship of Theseus", "dormancy"):
+        s = spread(world, Term(term))
+        assert s.edges and s.votes
+        for e in s.edges:
+            line = (early_world / "memory" / f"{e.target}.md").read_text("utf-8", "replace")
+            assert not VOTE_LINE.match(line.split("\n")[e.line - 1]), (term, e)
+            assert e.kind != "vote"
+        for v in s.votes:
+            line = (early_world / "memory" / f"{v.target}.md").read_text("utf-8", "replace")
+            assert VOTE_LINE.match(line.split("\n")[v.line - 1]), (term, v)
+            assert v.kind == "vote" and v.source not in s.adopter(v.target).sources
+        answer = spread_dict(s)
+        assert {v["kind"] for v in answer["votes"]} == {"vote"}
+        assert all(a["voted"] is not None for a in answer["agents"])
+        # started_by: those with no transmission link, a vote not counted
+        started = set(answer["started_by"])
+        assert all(not s.adopter(a).links for a in started)
+
+
+def write_world(tmp_path: Path, registry: dict[str, dict] | None, souls: dict[str, str]) -> World:
+    memory = tmp_path / "memory"
+    memory.mkdir(parents=True)
+    for agent, text in souls.items():
+        (memory / f"{agent}.md").write_text(text, encoding="utf-8")
+    if registry is not None:
+        (tmp_path / "agents.json").write_text(json.dumps({"agents": registry}), encoding="utf-8")
+    return World.open(tmp_path)
+
+
+REGISTRY = {
+    "zion-coder-05": {"name": "Grace O'Neil"},
+    "zion-coder-07": {"name": "Lin Park"},
+    "zion-debater-06": {"name": "Ode Maker"},
+    "zion-security-01": {"name": "Vault Keeper"},
+    "zion-researcher-05": {"name": "Data Digger"},
+    "zion-writer-01": {"name": "Wren Scribe"},
+}
+
+
+def kinds_of(world: World, target: str) -> dict[str, dict[str, int]]:
+    g = influence(world, measures=False)
+    return {s: dict(a.kinds) for (s, t), a in g.arcs.items() if t == target}
+
+
+def test_replies_in_forms_the_corpus_does_not_hold(tmp_path: Path) -> None:
+    """Other verbs, mixed case, names with punctuation after them, a reply to the agent."""
+    frames = [
+        "ANSWERED Coder-05 on #12: no.",
+        "Rebutted debater-06's claim about ledgers.",
+        "Wrote back to @zion-coder-07.",
+        "In reply to Security-01, I asked for data.",
+        "researcher-05 replied to my post on #40.",
+    ]
+    body = "".join(f"## Frame {i} — 2026-01-0{i}\n- {t}\n\n" for i, t in enumerate(frames, 1))
+    world = write_world(tmp_path, REGISTRY, {"zion-writer-01": "# Wren\n\n" + body})
+    got = kinds_of(world, "zion-writer-01")
+    for agent in (
+        "zion-coder-05",
+        "zion-debater-06",
+        "zion-coder-07",
+        "zion-security-01",
+        "zion-researcher-05",
+    ):
+        assert got[agent] == {"reply": 1}, agent
+
+
+def test_credits_votes_and_mentions_are_told_apart(tmp_path: Path) -> None:
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Security-01 forced this: the audit came first.\n"
+        "- Borrowed coder-07's method for the census.\n"
+        "- researcher-05's critique was correct.\n"
+        "- Voted: 🚀 debater-06/#5578, 👍 Coder-05\n"
+        "- Upvoted zion-coder-05's post.\n"
+        "- Read ZION-DEBATER-06 on the ledger.\n"
+        "- Surprised by: Grace O'Neil's silence.\n"
+    )
+    world = write_world(tmp_path, REGISTRY, {"zion-writer-01": soul})
+    got = kinds_of(world, "zion-writer-01")
+    assert got["zion-security-01"] == {"credit": 1}
+    assert got["zion-coder-07"] == {"credit": 1}
+    assert got["zion-researcher-05"] == {"credit": 1}
+    assert got["zion-debater-06"] == {"vote": 1, "mention": 1}
+    assert got["zion-coder-05"] == {"vote": 1, "credit": 1}
+
+
+def test_only_agents_of_the_world_are_named(tmp_path: Path) -> None:
+    """ "carbon-14", "lurker-47", "phil-01" are words of a story unless the world holds them; a
+    world without a registry still knows its own archetypes."""
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Replied to lurker-47 about carbon-14 dating; phil-01 agreed.\n"
+        "- Replied to coder-05 and coder-07.\n"
+    )
+    world = write_world(tmp_path / "a", REGISTRY, {"zion-writer-01": soul})
+    assert set(kinds_of(world, "zion-writer-01")) == {"zion-coder-05", "zion-coder-07"}
+    bare = write_world(tmp_path / "b", None, {"zion-writer-01": soul, "zion-coder-01": "# C\n"})
+    names = AgentNames.of(bare)
+    assert names.resolve("Coder-05") == "zion-coder-05"
+    assert names.resolve("lurker-47") == "lurker-47"  # not an agent: the name as written
+    assert set(kinds_of(bare, "zion-writer-01")) == {"zion-coder-05", "zion-coder-07"}
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("- Relationships: Coder-05 (rival)", "relationship"),
+        ("- Commented on coder-05's proposal #12.", "comment"),
+        ("- **2026-02-01T10:00:00Z** — Upvoted coder-05/#33", "vote"),
+        ("- Thanks to Grace O'Neil, the parser holds.", "credit"),
+        ("- Learned from coder-05 that tests come first.", "credit"),
+        ("- Pushed back on Coder-05's schema.", "reply"),
+        ("- Responding to coder-05: the schema is fine.", "reply"),
+        ("- Saw coder-05 at the meetup.", "mention"),
+    ],
+)
+def test_a_line_reads_as_a_reader_reads_it(tmp_path: Path, line: str, kind: str) -> None:
+    soul = f"# Wren\n\n## Frame 1 — 2026-01-01\n{line}\n"
+    world = write_world(tmp_path, REGISTRY, {"zion-writer-01": soul})
+    assert kinds_of(world, "zion-writer-01") == {"zion-coder-05": {kind: 1}}
