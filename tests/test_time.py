@@ -20,40 +20,10 @@ from soulscope.recall.hybrid import RecallIndex
 from soulscope.soul import when
 from soulscope.soul.terms import Term
 from soulscope.world import World
+from tests.support import frametimes
 from tests.support.repos import commit, init
 
-_HEADING = re.compile(r"^## Frame\b(.*)$")
-_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})")
-_TIME = re.compile(r"^\D{0,4}?(\d{1,2}):(\d{2})")
 _WORD = re.compile(r"[A-Za-z][a-z]{7,}")
-
-
-def _uses(path: Path, term: re.Pattern[str]) -> tuple[list[tuple[str, str]], bool]:
-    """Each frame use of ``term`` in a file as (date, time or ""); and whether the term also
-    occurs outside dated frames (then the sample skips it: the header has no time)."""
-    out: list[tuple[str, str]] = []
-    elsewhere = False
-    current: tuple[str, str] | None = None
-    for raw in path.read_text("utf-8", "replace").splitlines():
-        if raw.startswith("## "):
-            m = _HEADING.match(raw)
-            d = _DATE.search(m.group(1)) if m else None
-            if d:
-                t = _TIME.match(m.group(1)[d.end() :])
-                current = (d.group(1), f"{int(t.group(1)):02d}:{t.group(2)}" if t else "")
-            else:
-                current = None
-        if term.search(raw):
-            if current is None:
-                elsewhere = True
-            else:
-                out.append(current)
-    return out, elsewhere
-
-
-def _before(a: tuple[str, str], b: tuple[str, str]) -> bool:
-    """Whether use ``a`` is known to come before ``b`` by the headings alone."""
-    return a[0] < b[0] or (a[0] == b[0] and bool(a[1] and b[1]) and a[1] < b[1])
 
 
 def _sample_terms(memory: Path, n: int) -> list[str]:
@@ -69,19 +39,20 @@ def _pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(term)}(?!\w)", re.I)
 
 
-def _expected(memory: Path, term: str) -> dict[str, list[tuple[str, str]]] | None:
-    found: dict[str, list[tuple[str, str]]] = {}
+def _expected(memory: Path, term: str) -> list[frametimes.Span] | None:
+    found: list[frametimes.Span] = []
     for path in sorted(memory.glob("*.md")):
-        uses, elsewhere = _uses(path, _pattern(term))
+        uses, elsewhere = frametimes.uses(path, _pattern(term))
         if elsewhere:
             return None
-        if uses:
-            found[path.stem] = uses
+        found.extend(uses)
     return found or None
 
 
 def _check(world: World, memory: Path, terms: list[str]) -> int:
-    """Check ``first`` for each term; return how many terms were checked."""
+    """Check ``first`` for each term against the headings read apart (``frametimes``): the
+    answer and its ties are the agents whose use may be the first, no more and no fewer; return
+    how many terms were checked."""
     checked = 0
     for term in terms:
         expected = _expected(memory, term)
@@ -90,20 +61,12 @@ def _check(world: World, memory: Path, terms: list[str]) -> int:
         checked += 1
         found = first_mention(world, term)
         assert found is not None, term
-        got = (found.moment.date, found.moment.time or "")
-        # Nothing is known to come before the answer ...
-        for agent, uses in expected.items():
-            for u in uses:
-                assert not _before(u, got), (term, agent, u, found.agent_id, got)
-        # ... and every agent whose earliest use cannot be told from it is said as a tie.
-        tied = {u.agent_id for u in found.ties} | {found.agent_id}
-        for agent, uses in expected.items():
-            if agent not in tied:
-                assert any(_before(got, u) for u in uses) or all(
-                    _before(got, u) or u == got for u in uses
-                ), (term, agent, uses, got, tied)
-            if agent not in tied and min(uses) == got and found.agent_id != agent:
-                pytest.fail(f"{term}: {agent} used it at {got} too and is not said as a tie")
+        low, high = found.moment.span
+        got = frametimes.Span(found.agent_id, found.line, low, high)
+        later = [u for u in expected if u.before(got)]
+        assert not later, (term, got, later[:3])
+        said = {u.agent_id for u in found.ties} | {found.agent_id}
+        assert said == frametimes.possible_firsts(expected), term
     return checked
 
 

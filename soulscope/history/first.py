@@ -75,12 +75,13 @@ class Headings:
     columns without parsing a body), and their places in time: what placing a line needs. A
     frame's Moment is built when it is asked for (a world's files hold hundreds of thousands)."""
 
-    __slots__ = ("columns", "_moments", "_keys")
+    __slots__ = ("columns", "_moments", "_keys", "_bounds")
 
     def __init__(self, columns: FrameColumns) -> None:
         self.columns = columns
         self._moments: list[when.Moment] | None = None
         self._keys: list[tuple[str, str, int, int]] | None = None
+        self._bounds: dict[int, tuple[str | None, str | None]] | None = None
 
     @classmethod
     def of(cls, data: bytes) -> Headings:
@@ -97,7 +98,10 @@ class Headings:
         """Frame ``i``'s Moment (``when.frame_moments``)."""
         c = self.columns
         if c.dates[i]:  # its heading dates it: built alone, as ``when.moments`` builds it
-            return when.Moment(c.dates[i], c.times[i], i, c.number(i))
+            if self._bounds is None:
+                self._bounds = when.day_bounds(c.dates, c.times)
+            low, high = self._bounds.get(i, (None, None))
+            return when.Moment(c.dates[i], c.times[i], i, c.number(i), low=low, high=high)
         if self._moments is None:  # it takes another frame's date: every frame's, once
             self._moments = when.frame_moments(c)
         return self._moments[i]
@@ -129,10 +133,12 @@ class Headings:
             return self.moment(i)
         if above >= 0:
             m = self.moment(above)
-            return when.Moment(m.date, m.time, above, inferred="after" if m.date else None)
+            after = "after" if m.date else None
+            return when.Moment(m.date, m.time, above, None, after, m.low, m.high)
         if self.columns.starts:
             m = self.moment(0)
-            return when.Moment(m.date, m.time, -1, inferred="before" if m.date else None)
+            before = "before" if m.date else None
+            return when.Moment(m.date, m.time, -1, None, before, m.low, m.high)
         return when.Moment(None, None, -1)
 
     def label(self, i: int) -> str:
@@ -210,29 +216,36 @@ def first_use(
     return headings.use(agent_id, path, line, raw, i, above), len(first_at)
 
 
-# A bullet that begins with its own date, and time of day in UTC: ``- **2026-02-13T01:26:59Z** —``,
-# ``- 2026-03-01 09:30 UTC:``, ``* 2026-03-01:``.
+# A bullet that begins with its own date, and time of day: ``- **2026-02-13T01:26:59Z** —``,
+# ``- 2026-03-01 09:30 UTC:``, ``- 2026-05-09T23:30:00-05:00 —``, ``* 2026-03-01:``.
 _DATED_LINE = re.compile(
     rb"[ \t]*[-*+][ \t]+(?:\*\*|__)?[ \t]*(\d{4}-\d{2}-\d{2})"
-    rb"(?:[T ]([0-2]\d):([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?[ \t]*(?:Z|UTC)?)?"
+    rb"(?:([T ])([0-2]\d):([0-5]\d)(:[0-5]\d(?:\.\d+)?)?[ \t]*(Z|UTC|GMT)?"
+    rb"([+-]\d{2}(?::?\d{2})?)?)?"
     rb"(?:\*\*|__)?(?=[\s:,-]|\xe2\x80[\x93\x94]|$)"
 )
 
 
 def dated_line(raw: bytes) -> tuple[str, str | None] | None:
-    """The date and time (``HH:MM``, or None) a line of a soul file gives itself at its start,
-    as a bullet (History's ``- **2026-02-13T01:26:59Z** — ...``); None when it gives none."""
+    """The date and time in UTC (``HH:MM``, or None) a line of a soul file gives itself at its
+    start, as a bullet (History's ``- **2026-02-13T01:26:59Z** — ...``); None when it gives none.
+    A UTC offset after the time (``-05:00``) is converted; ``09:30-10:00`` is a span of time,
+    not an offset: one is read after an ISO time (``T``), seconds, ``UTC`` or as ``+``."""
     m = _DATED_LINE.match(raw)
     if m is None:
         return None
-    day, hour, minute = m.group(1).decode(), m.group(2), m.group(3)
+    day = m.group(1).decode()
     try:
         Date.fromisoformat(day)
     except ValueError:
         return None
+    sep, hour, minute, seconds, zone, offset = m.group(2, 3, 4, 5, 6, 7)
     if hour is None or int(hour) > 23:
         return day, None
-    return day, f"{hour.decode()}:{minute.decode()}"
+    time = f"{hour.decode()}:{minute.decode()}"
+    if offset is not None and (sep == b"T" or seconds or zone or offset[:1] == b"+"):
+        return when.to_utc(day, time, offset.decode())
+    return day, time
 
 
 def new_lines(old: bytes, new: bytes, term: Term) -> list[int]:
@@ -252,16 +265,16 @@ def new_lines(old: bytes, new: bytes, term: Term) -> list[int]:
 
 
 def earliest(found: list[Use], commit: Commit | None = None, together: bool = False) -> Mention:
-    """The earliest of ``found`` by the frames' times, with the uses it cannot be told from."""
-    first = min(found, key=lambda u: u.key)
-    others = [u for u in found if u.agent_id != first.agent_id]
-    tied_at = when.tied(first.moment, [u.moment for u in others])
-    # One tie per agent: its earliest use that cannot be told apart.
-    ties: dict[str, Use] = {}
-    for k in tied_at:
-        u = others[k]
-        if u.agent_id not in ties or u.key < ties[u.agent_id].key:
-            ties[u.agent_id] = u
+    """The earliest of ``found`` by the frames' times, with the uses it cannot be told from:
+    every use no other is known to precede (``when.firsts``), one per agent (its earliest)."""
+    own: dict[str, Use] = {}  # each agent's earliest use: its file orders its own
+    for u in found:
+        if u.agent_id not in own or u.key < own[u.agent_id].key:
+            own[u.agent_id] = u
+    candidates = list(own.values())
+    possible = [candidates[i] for i in when.firsts([u.moment for u in candidates])]
+    first = min(possible, key=lambda u: u.key)
+    ties = {u.agent_id: u for u in possible if u.agent_id != first.agent_id}
     return Mention(
         agent_id=first.agent_id,
         commit=commit,

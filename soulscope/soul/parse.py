@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from itertools import accumulate, repeat
 from pathlib import Path
 
+from soulscope.soul import when
 from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, match_label
 from soulscope.soul.model import (
     ENCODING_ERRORS,
@@ -28,7 +29,10 @@ from soulscope.soul.model import (
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _ZONED = re.compile(r"\s?(?:UTC|GMT|Z)\b")
-_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?")
+_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(:\d{2}(?:\.\d+)?)?")
+# A UTC offset right after a time of day: ``-05:00`` after an ISO time or seconds, ``+05:30``,
+# ``UTC-05:00``; ``18:15-18:45`` is a span of time, not an offset.
+_HEADING_OFFSET = re.compile(r"\s?(?:(UTC|GMT)\s?)?([+-]\d{2}(?::?\d{2})?)(?![\d:])")
 _MONTH_DATE = re.compile(
     r"(January|February|March|April|May|June|July|August|September|October|November|December)"
     r"\s+(\d{1,2}),?\s+(\d{4})",
@@ -504,24 +508,14 @@ def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None
         suffix = (suffix + " " + lead).strip() if suffix else lead
         lead = ""
 
-    date = time = None
     dm = _DATE.search(heading)
-    if dm:
-        date = dm.group(0)
-        tm = _TIME.search(heading, dm.end())
-        # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says
-        # its zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
-        if tm and (tm.start() - dm.end() <= 4 or _ZONED.match(heading, tm.end())):
-            time = f"{int(tm.group(1)):02d}:{tm.group(2)}"
-    else:
-        mm = _MONTH_DATE.search(heading)
-        if mm:
-            date = f"{mm.group(3)}-{_MONTHS[mm.group(1).lower()]:02d}-{int(mm.group(2)):02d}"
+    date, time = _heading_when(heading, dm)
 
     if tail:
         title = tail
-        if date and title.startswith(date):
-            title = title[len(date) :].strip()
+        written = dm.group(0) if dm else None  # the date as written, before any offset
+        if written and title.startswith(written):
+            title = title[len(written) :].strip()
             if title.startswith("(") and title.endswith(")"):
                 title = title[1:-1].strip()
     elif lead and not _DATE.match(lead) and not _MONTH_DATE.match(lead):
@@ -529,6 +523,32 @@ def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None
     else:
         title = ""
     return number, suffix, date, time, title
+
+
+def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, str | None]:
+    """A heading's date (ISO, from ``dm`` or a ``March 14, 2026``) and time of day in UTC."""
+    found = dm or _MONTH_DATE.search(heading)
+    if found is None:
+        return None, None
+    if dm:
+        date = dm.group(0)
+    else:
+        date = f"{found.group(3)}-{_MONTHS[found.group(1).lower()]:02d}-{int(found.group(2)):02d}"
+    tm = _TIME.search(heading, found.end())
+    # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says its
+    # zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
+    if tm is None or not (tm.start() - found.end() <= 4 or _ZONED.match(heading, tm.end())):
+        return date, None
+    time = f"{int(tm.group(1)):02d}:{tm.group(2)}"
+    # A UTC offset right after it is converted: ``-05:00`` after an ISO time (``T``) or seconds,
+    # ``+05:30``, ``UTC-05:00`` (``_HEADING_OFFSET``); ``18:15-18:45`` is a span of time.
+    om = _HEADING_OFFSET.match(heading, tm.end())
+    if om is None:
+        return date, time
+    iso = heading[found.end() : found.end() + 1] == "T"
+    if iso or tm.group(3) or om.group(1) or om.group(2).startswith("+"):
+        return when.to_utc(date, time, om.group(2))
+    return date, time
 
 
 def _section(heading: str, line: int, end: int, source: str, body: list[str]) -> Section:

@@ -4,11 +4,19 @@ A frame's time is what its heading says: its date and, where given, its time of 
 place in its file. Headings give times in UTC (``(23:00 UTC)``, ``T17:33:00Z``), and soulscope
 shows every time, commit times included, in UTC and says so.
 
-Two frames are *ordered* only where their headings tell them apart: frames of one date, one of
-which gives no time of day, are *tied* (neither is known to come first), and so are frames of
-the same date and minute in different files. Sorting puts a date-only frame at the start of its
-day so that sorts are total and stable, but views that name an earliest or latest say the ties
-(``tied``) rather than hide them.
+A frame whose heading gives a date but no time of day lies, in its own file, between the timed
+frames of that date around it: files are append-only, so a date-only frame written between its
+file's 18:54 and 20:50 frames happened between them (``low`` and ``high``; where the two are the
+wrong way round, the file's clock went backwards, and the frame lies between them either way).
+Two frames are *ordered* only where their headings (and these bounds) tell them apart: a
+date-only frame and a frame of another file within its bounds are *tied* (neither is known to
+come first), and so are frames of the same date and minute in different files. Sorting puts a
+date-only frame at its lower bound (the start of its day without one) so that sorts are total
+and stable, but views that name an earliest or latest say the ties (``firsts``) rather than hide
+them.
+
+Times written with a UTC offset (``2026-05-09T23:30:00-05:00``, ``+05:30``) are converted to UTC
+(``to_utc``) wherever they are read.
 
 A frame whose heading has no date (``## Frame 492``) takes the date of the nearest dated frame
 before it in its file (it was appended after that one), marked ``inferred``; a file's frames
@@ -22,9 +30,10 @@ commit (a world imported at once) are ordered by their own times, here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
@@ -47,12 +56,16 @@ class Moment:
     # "after" / "before": the heading has no date; ``date`` and ``time`` are those of the nearest
     # dated frame before it in its file (it came after that one), or after it (it came before)
     inferred: str | None = None
+    # A frame without a time of day: the times (HH:MM) of the nearest timed frames of its date
+    # before (``low``) and after (``high``) it in its file, between which it happened.
+    low: str | None = None
+    high: str | None = None
 
     @property
     def key(self) -> tuple[str, str, int, int]:
-        """The sort key: date, time of day (none first), frame number, then the place in its
-        file."""
-        return key(self.date, self.time, self.number, self.position)
+        """The sort key: date, time of day (without one its lower bound, else first), frame
+        number, then the place in its file."""
+        return key(self.date, self.time or self.low, self.number, self.position)
 
     @property
     def precision(self) -> str:
@@ -65,21 +78,34 @@ class Moment:
 
     @property
     def text(self) -> str:
-        """For people: ``2026-03-14 05:45 UTC``, ``2026-03-14 (no time of day)``, ``undated``."""
+        """For people: ``2026-03-14 05:45 UTC``, ``2026-03-14 (no time of day)``, ``2026-03-14
+        (no time of day; between 18:54 and 20:50 UTC by its file)``, ``undated``."""
         if self.date is None:
             return "undated"
-        own = f"{self.date} {self.time} {ZONE}" if self.time else f"{self.date} (no time of day)"
+        if self.time:
+            own = f"{self.date} {self.time} {ZONE}"
+        else:
+            own = f"{self.date} (no time of day{self._bounds_text})"
         if self.inferred:
             return f"undated, {self.inferred} {own.replace(' (no time of day)', '')}"
         return own
+
+    @property
+    def _bounds_text(self) -> str:
+        if self.low and self.high:
+            return f"; between {self.low} and {self.high} {ZONE} by its file"
+        if self.low or self.high:
+            word, at = ("after", self.low) if self.low else ("before", self.high)
+            return f"; {word} {at} {ZONE} by its file"
+        return ""
 
     @property
     def span(self) -> tuple[str, str]:
         """The earliest and latest times the frame can have (``""``/``~``: unbounded)."""
         if self.date is None:
             return ("", UNDATED)
-        lo = f"{self.date} {self.time or '00:00'}"
-        hi = f"{self.date} {self.time or '23:59'}"
+        lo = f"{self.date} {self.time or self.low or '00:00'}"
+        hi = f"{self.date} {self.time or self.high or '23:59'}"
         if self.inferred == "after":
             return (lo, UNDATED)
         if self.inferred == "before":
@@ -104,20 +130,66 @@ def moments(
     out: list[Moment] = []
     last: Moment | None = None
     pending: list[int] = []
+    bounds = day_bounds(dates, times)
     for i, (date, time) in enumerate(zip(dates, times, strict=True)):
         number = numbers[i] if numbers is not None else None
         if date:
-            m = Moment(date, time, i, number)
+            low, high = bounds.get(i, (None, None))
+            m = Moment(date, time, i, number, low=low, high=high)
             out.append(m)
             for j in pending:
-                out[j] = Moment(date, time, j, m.number, inferred="before")
+                out[j] = Moment(date, time, j, m.number, "before", low, high)
             pending = []
             last = m
         elif last is not None:
-            out.append(Moment(last.date, last.time, i, number, inferred="after"))
+            out.append(Moment(last.date, last.time, i, number, "after", last.low, last.high))
         else:
             out.append(Moment(None, None, i, number))
             pending.append(i)
+    return out
+
+
+def day_bounds(
+    dates: Sequence[str | None], times: Sequence[str | None]
+) -> dict[int, tuple[str | None, str | None]]:
+    """The bounds (``Moment.low``, ``Moment.high``) of a file's frames that give a date but no
+    time of day, by index, for those its timed frames of the same date bound: the nearest such
+    frame before and after it in the file (frames without a date between them are passed over).
+    Where the file's clock went backwards (the one before is later than the one after), the
+    frame lies between the two all the same."""
+    if all(times) or not any(times):  # every frame timed, or none: nothing bounds anything
+        return {}
+    n = len(dates)
+    lows = _nearest_timed(dates, times, range(n))
+    highs = _nearest_timed(dates, times, range(n - 1, -1, -1))
+    out: dict[int, tuple[str | None, str | None]] = {}
+    for i, low in lows.items():
+        high = highs[i]
+        if low and high and low > high:
+            low, high = high, low
+        if low or high:
+            out[i] = (low, high)
+    return out
+
+
+def _nearest_timed(
+    dates: Sequence[str | None], times: Sequence[str | None], order: range
+) -> dict[int, str | None]:
+    """For each date-only frame, the time of the nearest timed frame of its date met before it
+    when the frames are walked in ``order``; None where a frame of another date comes first."""
+    out: dict[int, str | None] = {}
+    day: str | None = None
+    last: str | None = None
+    for i in order:
+        date = dates[i]
+        if not date:
+            continue
+        if date != day:
+            day, last = date, None
+        if times[i]:
+            last = times[i]
+        else:
+            out[i] = last
     return out
 
 
@@ -135,6 +207,8 @@ def frame_keys(columns: FrameColumns) -> list[tuple[str, str, int, int]]:
         return [m.key for m in frame_moments(columns)]
     # ``key`` of each frame: its number is -1 in the columns too when it has none
     times = [t or "" for t in columns.times]
+    for i, (low, _high) in day_bounds(dates, columns.times).items():
+        times[i] = low or ""
     dated = cast("list[str]", dates)
     return list(zip(dated, times, columns.numbers, range(len(dates)), strict=True))
 
@@ -148,6 +222,7 @@ class Latest:
     def __init__(self, columns: FrameColumns) -> None:
         self.dates, self.times, self.numbers = columns.dates, columns.times, columns.numbers
         self.best: tuple[str, str, int] | None = None
+        self._lows = {i: low or "" for i, (low, _) in day_bounds(self.dates, self.times).items()}
         self._inherited: tuple[str, str] = ("", "")  # the nearest dated frame's, so far
         self._scanned = 0
         self._first_dated: int | None | bool = False  # False: not looked for yet
@@ -164,7 +239,7 @@ class Latest:
                     self._inherited = (d, self.times[self._scanned] or "")
                 self._scanned += 1
             if dates[f]:
-                key = (dates[f], self.times[f] or "", self.numbers[f])
+                key = (dates[f], self.times[f] or self._lows.get(f, ""), self.numbers[f])
             elif self._inherited[0]:
                 key = (*self._inherited, self.numbers[f])
             else:  # before the file's first dated frame: it came before that one
@@ -198,9 +273,50 @@ def ordered(a: Moment, b: Moment) -> bool:
     )
 
 
-def tied(first: Moment, others: Sequence[Moment]) -> list[int]:
-    """Indexes of ``others`` (frames of other files) that ``first`` is not known to precede."""
-    return [i for i, m in enumerate(others) if not ordered(first, m)]
+def firsts(found: Sequence[Moment]) -> list[int]:
+    """Indexes of the moments (frames of different files, or one file's earliest) that no other
+    of them is known to precede (``ordered``): every one that may be the first, and no other.
+    One is preceded where another's span ends before its own starts, or where another frame of
+    its date carries a smaller frame number of the world."""
+    if not found:
+        return []
+    end = min(m.span[1] for m in found)
+    possible = [i for i, m in enumerate(found) if m.span[0] <= end]
+    least: dict[str | None, int] = {}
+    for m in found:
+        if _numbered(m):
+            least[m.date] = min(least.get(m.date, m.number or 0), m.number or 0)
+    kept = [
+        i for i in possible if not _numbered(found[i]) or found[i].number == least[found[i].date]
+    ]
+    return kept or possible  # headings that contradict each other: the spans decide
+
+
+def _numbered(m: Moment) -> bool:
+    return m.date is not None and not m.inferred and m.number is not None
+
+
+_OFFSET = re.compile(r"([+-])(\d{2})(?::?(\d{2}))?")
+
+
+def to_utc(date: str, time: str, offset: str | None) -> tuple[str, str]:
+    """A date and time of day (``HH:MM``) written with a UTC offset (``-05:00``, ``+0530``,
+    ``+05``; ``Z``, ``UTC`` or None: already UTC) as the date and time in UTC: ``2026-05-09``
+    ``23:30`` at ``-05:00`` is ``2026-05-10`` ``04:30``. An offset no zone has (beyond 14 hours)
+    is not one, and leaves the time as written."""
+    m = _OFFSET.fullmatch(offset or "")
+    if m is None:
+        return date, time
+    hours, minutes = int(m.group(2)), int(m.group(3) or 0)
+    if hours > 14 or minutes > 59:
+        return date, time
+    shift = timedelta(hours=hours, minutes=minutes)
+    try:
+        at = datetime.fromisoformat(f"{date}T{time}")
+    except ValueError:
+        return date, time
+    at = at - shift if m.group(1) == "+" else at + shift
+    return at.strftime("%Y-%m-%d"), at.strftime("%H:%M")
 
 
 def utc(timestamp: int | float) -> str:
