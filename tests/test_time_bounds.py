@@ -168,3 +168,33 @@ def test_first_on_the_real_world_names_every_possible_first_and_no_later_frame(
         got = frametimes.Span(found.agent_id, found.line, low, high)
         assert not [u for u in expected if u.before(got)], term
         assert _said(found) == frametimes.possible_firsts(expected), term
+
+
+def test_the_statement_before_is_the_one_before_in_time(tmp_path: Path) -> None:
+    """Parallel writers append frames out of order: the frame written last here is dated
+    between the first two, so the statement before the third (11:05) is the first (09:40), not
+    the second (14:20), which the file shows above it but came later; and the one before the
+    second is the third. Its precursors come from frames before it in time only."""
+    from soulscope.history.why import explain
+
+    world = _world(
+        tmp_path,
+        {
+            "O.Neil-7": _soul(
+                "O.Neil-7",
+                [
+                    ("2026-04-02T09:40:00+00:00", "Becoming: a keeper of tide tables"),
+                    ("2026-04-02T14:20:00Z", "Becoming: a cartographer of undertow maps"),
+                    ("2026-04-02 11:05", "Becoming: a reader of undertow charts"),
+                ],
+            )
+        },
+    )
+    third = explain(world, "O.Neil-7", index=3)
+    assert third.statement.text.endswith("undertow charts")
+    assert third.previous is not None and third.previous.text.endswith("tide tables")
+    # "undertow" came first in this frame by time: the 14:20 frame is not its precursor
+    own = [p for p in third.precursors if p.own]
+    assert not [p for p in own if p.word == "undertow"], own
+    second = explain(world, "O.Neil-7", index=2)
+    assert second.previous is not None and second.previous.text.endswith("undertow charts")

@@ -140,7 +140,7 @@ def explain(
     why = Why(
         agent_id=agent_id,
         statement=st,
-        previous=statements[st.index - 1] if st.index > 0 else None,
+        previous=_previous(statements, entry.moments, st),
         frame=f,
         context=context,
         relationships=_relationship_changes(soul, f, names),
@@ -159,6 +159,18 @@ def explain(
         why = replace(why, note=f"{why.note}; {said}" if why.note else said)
     why = replace(why, thin=_thin(why))
     return with_narrative(why, llm)
+
+
+def _previous(
+    statements: Sequence[Statement], moments: Sequence[Moment], st: Statement
+) -> Statement | None:
+    """The statement before ``st`` by time (``when.latest_before``), not by place in the file;
+    a statement outside frames keeps the file's order."""
+    if st.frame_index is None:
+        return statements[st.index - 1] if st.index > 0 else None
+    placed = [moments[s.frame_index] if s.frame_index is not None else None for s in statements]
+    i = when.latest_before(placed, moments[st.frame_index])
+    return statements[i] if i is not None else None
 
 
 def _thin(why: Why) -> str | None:
@@ -347,18 +359,27 @@ def _precursors(
     moment: Moment | None,
 ) -> tuple[Precursor, ...]:
     """Where the new role's distinctive words first appeared before the statement, in this
-    agent's memory (earlier in its file) and in others' (frames known to come before it)."""
-    if st.frame_index is None:
-        return ()
-    earlier = {w for s in statements[: st.index] for w in _terms(s.role)}
-    words = [w for w in _terms(role_of(st.text)) if w not in earlier][:MAX_PRECURSOR_WORDS]
+    agent's memory (its frames before it by time) and in others' (frames known to come before
+    it)."""
     entry = index.agents.get(agent_id)
-    if entry is None:
+    if st.frame_index is None or entry is None:
         return ()
+    at = entry.moments[st.frame_index].key
+    before = {i for i, m in enumerate(entry.moments) if m.key < at}
+    held = [
+        s
+        for s in statements
+        if s.frame_index in before or (s.frame_index == st.frame_index and s.index < st.index)
+    ]
+    earlier = {w for s in held for w in _terms(s.role)}
+    words = [w for w in _terms(role_of(st.text)) if w not in earlier][:MAX_PRECURSOR_WORDS]
     soul = entry.soul
     out: list[Precursor] = []
     for word in words:
-        own = [i for i in entry.words.get(word, ()) if i < st.frame_index]
+        own = sorted(
+            (i for i in entry.words.get(word, ()) if i in before),
+            key=lambda i: entry.moments[i].key,
+        )
         if own:
             place = _place(agent_id, soul, own[0], word, entry.moments[own[0]])
             out.append(Precursor(word, place, True, len(own)))

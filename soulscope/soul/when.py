@@ -256,6 +256,20 @@ class Latest:
         return False
 
 
+def latest_before(moments: Sequence[Moment | None], at: Moment) -> int | None:
+    """The index of the latest of ``moments`` (frames of one file) that comes before ``at`` by
+    time (``Moment.key``: among frames its headings place at once, the file's order); None where
+    none does. The frame before another is this one, not the one above it in the file: parallel
+    writers append frames out of order."""
+    best: int | None = None
+    for i, m in enumerate(moments):
+        if m is None or not m.key < at.key:
+            continue
+        if best is None or m.key > cast("Moment", moments[best]).key:
+            best = i
+    return best
+
+
 def ordered(a: Moment, b: Moment) -> bool:
     """Whether the headings tell which of two frames of *different files* came first: the
     spans of time they can have do not overlap (the same minute in two files is a tie), or
