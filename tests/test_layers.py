@@ -19,6 +19,7 @@ LAYERS = [
     {"index", "memo", "llm"},
     {"recall", "sim"},
     {"chat", "history"},
+    {"runs"},
     {"cli", "tui"},
     {"__main__"},
 ]
