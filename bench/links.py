@@ -49,8 +49,6 @@ REPLY_LINE = re.compile(
     r"\b(?:repl(?:ied|ies|y|ying)|respon(?:ded|ding|se|d))\b(?:[^\n]{0,40}?)\bto\s+@?([\w.-]+)",
     re.I,
 )
-STATEMENT = re.compile(r"^\W*(Becoming|Evolving position)\W*:(.*)$", re.I)
-RUN = re.compile(r"(?<![\w-])[\w][\w-]*")
 
 
 def tree(rev: str | None) -> Path:
@@ -119,51 +117,52 @@ def reply_arcs(src: Path, cache: Path, world: Path) -> tuple[int, int]:
 
 
 WHY = """
-import json, sys
+import json, re, sys
 from soulscope.history.why import explain
+from soulscope.soul.trajectory import arc
 from soulscope.world import World
 world = World.open(sys.argv[1])
-out = []
-for agent, frame, credited in json.loads(sys.argv[2]):
-    try:
-        w = explain(world, agent, frame=frame)
-    except Exception as exc:
-        out.append([]); continue
-    out.append([s.agent for s in w.influencer_states if s.frame])
-print(json.dumps(out))
+forms = json.loads(sys.argv[2])
+present = {a.id for a in world.agents()}
+run = re.compile(r"(?<![\\w-])[\\w][\\w-]*")
+asked = hit = 0
+
+
+def held(s):
+    # a frame before the statement, one the headings cannot order, or what its file held
+    return s.frame or s.around_index is not None or s.becoming
+
+
+for agent in sorted(present):
+    statements = arc(world.read(agent))
+    for i, st in enumerate(statements, 1):
+        named = {forms.get(t.lower()) for t in run.findall(st.text)} - {None, agent}
+        if not named:
+            continue
+        asked += 1
+        w = explain(world, agent, index=i)
+        states = {s.agent: s for s in w.influencer_states}
+        hit += all(
+            n in states and (n not in present or held(states[n]))
+            for n in named
+        )
+print(json.dumps([hit, asked]))
 """
 
 
 def credits(src: Path, cache: Path, world: Path) -> tuple[int, int]:
-    """(statements naming an agent whose why lists it with its state, such statements)."""
-    forms = resolver(world)
-    asked = []
-    for path in sorted((world / "memory").glob("*.md")):
-        frame = None
-        for line in path.read_text("utf-8", "replace").split("\n"):
-            if line.startswith("## Frame"):
-                frame = line[3:].strip()
-            m = STATEMENT.match(line)
-            if m is None or frame is None:
-                continue
-            named = {forms.get(r.group().lower()) for r in RUN.finditer(m.group(2))}
-            named -= {None, path.stem}
-            numbered = re.match(r"Frame (\d+\w*)", frame)
-            spec = numbered.group(1) if numbered else re.search(r"\d{4}-\d{2}-\d{2}", frame)
-            spec = spec if isinstance(spec, str) else spec.group() if spec else None
-            if named and spec:
-                asked.append((path.stem, spec, sorted(named)))
+    """(statements naming an agent whose why lists each as an influencer with its state,
+    statements naming an agent)."""
     env = {**os.environ, "PYTHONPATH": str(src), "SOULSCOPE_CACHE": str(cache)}
     done = subprocess.run(
-        [sys.executable, "-c", WHY, str(world), json.dumps(asked)],
+        [sys.executable, "-c", WHY, str(world), json.dumps(resolver(world))],
         capture_output=True,
         env=env,
         check=True,
         cwd=src,
     )
-    states = json.loads(done.stdout)
-    hit = sum(set(named) <= set(got) for (_, _, named), got in zip(asked, states, strict=True))
-    return hit, len(asked)
+    hit, asked = json.loads(done.stdout)
+    return hit, asked
 
 
 def worlds(tmp: Path) -> list[tuple[str, Path]]:

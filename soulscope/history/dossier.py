@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soulscope.history.git import Commit
+from soulscope.history.links import Link
 from soulscope.history.mentions import Place
 from soulscope.soul.format import ENTRY_LABELS, cite
 from soulscope.soul.model import Frame, frame_name
@@ -68,6 +69,11 @@ class InfluencerState:
     # without a frame known to come before: its latest frame of the same moment, as far as the
     # headings tell (the same day where one gives no time of day), for a reader to look at
     around_index: int | None = None
+    # ``becoming`` is what its memory held above its first frame, which no date places
+    undated: bool = False
+    # what it wrote before the statement on the threads the frame names, the latest first
+    lines: tuple[Place, ...] = ()
+    kind: str = "credit"  # how the frame names it (``history.links.KINDS``)
 
     @property
     def citation(self) -> str | None:
@@ -105,7 +111,10 @@ class Why:
     diff: str | None = None  # that commit's diff of this agent's soul file (this frame only)
     frame_log: dict[str, Any] | None = None  # frames/{N}/{agent}.json at that commit
     note: str | None = None  # why commit or log are missing, one sentence
-    influencers: tuple[str, ...] = field(default=())  # agent ids named in "Influenced by"
+    # agent ids the statement or its frame credits (``Influenced by:``, "X forced this")
+    influencers: tuple[str, ...] = field(default=())
+    # every line of the frame (or the statement outside frames) naming another agent, typed
+    links: tuple[Link, ...] = ()
     posts: tuple[PostInfo, ...] = ()
     influencer_states: tuple[InfluencerState, ...] = ()
     precursors: tuple[Precursor, ...] = ()
@@ -150,6 +159,8 @@ class Why:
         for state in self.influencer_states:
             if state.citation:
                 out.setdefault(state.citation, (state.agent, state.frame_index))
+            for m in state.lines:
+                out.setdefault(cite(m.agent, m.frame), (m.agent, m.index))
         for p in self.precursors:
             out.setdefault(p.citation, (p.place.agent, p.place.index))
         return out

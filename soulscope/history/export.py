@@ -11,6 +11,7 @@ from soulscope.history.mentions import Place
 from soulscope.history.timeline import Change, SoulDiff
 from soulscope.soul.export import statement_dict
 from soulscope.soul.format import BY_LABEL, label_key
+from soulscope.soul.model import clean
 from soulscope.soul.when import Moment, utc_iso
 
 
@@ -117,6 +118,17 @@ def why_dict(w: Why) -> dict[str, Any]:
         ],
         "agents": list(w.agents),
         "influencers": list(w.influencers),
+        "links": [
+            {
+                "agent": k.source,
+                "kind": k.kind,
+                "strength": k.strength,
+                "line": k.line,
+                "text": k.text,
+            }
+            for k in w.links
+        ],
+        "frame_lines": _frame_lines(w),
         "threads": list(w.threads),
         "posts": [post_dict(p) for p in w.posts],
         "influencer_states": [
@@ -129,6 +141,8 @@ def why_dict(w: Why) -> dict[str, Any]:
                 "time": s.time,
                 "line": s.line,
                 "becoming": s.becoming,
+                "undated": s.undated,
+                "lines": [place_dict(m) for m in s.lines],
             }
             for s in w.influencer_states
         ],
@@ -153,6 +167,14 @@ def why_dict(w: Why) -> dict[str, Any]:
         "narrative_source": w.narrative_source,
         "citations": sorted(w.citations()),
     }
+
+
+def _frame_lines(w: Why) -> list[dict[str, Any]]:
+    """The statement's frame, line by line, numbered as in the file."""
+    f = w.frame
+    if f is None:
+        return []
+    return [{"line": n, "text": t} for n, t in enumerate(clean(f.source).splitlines(), f.line)]
 
 
 def place_dict(p: Place) -> dict[str, Any]:

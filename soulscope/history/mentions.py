@@ -76,7 +76,6 @@ _POINTING = frozenset(
         "debate",
         "issue",
         "issues",
-        "pr",
         "proposal",
         "proposals",
         "upvote",
@@ -109,17 +108,34 @@ _POINTING = frozenset(
         "reference",
         "revival",
         "digest",
+        "read",
+        "reread",
+        "saw",
+        "wrote",
+        "left",
+        "began",
     ]
 )
 _VERB_ENDINGS = ("ed", "ing")
+# A code repository's numbers, not the world's threads: "PR #13", "PRs #110 and #111", "pull
+# request #4", "merge request #9", "commit #3"; and what goes on a list after one.
+_REPOSITORY = re.compile(
+    r"\b(?:prs?|pull[ \t]+requests?|merge[ \t]+requests?|mrs?|commits?|builds?)[ \t]*$", re.I
+)
+_LIST_GAP = re.compile(r"[ \t]*(?:,|/|&|and|or)[ \t]*", re.I)
 
 
 def thread_ids(text: str) -> list[int]:
-    """The world's threads a text names (``#N``), in order, without the agent's own counters:
-    ``#N`` counts as a thread unless it directly follows a word that does not point at a post
-    (``Bet #27`` is a counter, ``on #4775`` and ``#4734/#4669`` are threads)."""
+    """The world's threads a text names (``#N``), in order, without the agent's own counters
+    nor a code repository's numbers: ``#N`` counts as a thread unless it directly follows a
+    word that does not point at a post (``Bet #27`` is a counter, ``on #4775`` and
+    ``#4734/#4669`` are threads), or a pull request's word ("PR #13", "PRs #110 and #111")."""
     out: list[int] = []
+    repository_end = -1  # where the last repository number ended
     for m in THREAD.finditer(text):
+        if _of_repository(text, m, repository_end):
+            repository_end = m.end()
+            continue
         before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
         if before is not None:
             word = before.group(1).lower()
@@ -129,6 +145,14 @@ def thread_ids(text: str) -> list[int]:
         if n not in out:
             out.append(n)
     return out
+
+
+def _of_repository(text: str, m: re.Match[str], repository_end: int) -> bool:
+    """Whether ``#N`` at ``m`` is a code repository's: right after a pull request's word, or
+    next on a list right after one ("PRs #110 and #111")."""
+    if _REPOSITORY.search(text, max(0, m.start() - 24), m.start()):
+        return True
+    return repository_end >= 0 and _LIST_GAP.fullmatch(text, repository_end, m.start()) is not None
 
 
 @dataclass(frozen=True, slots=True)

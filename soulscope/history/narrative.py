@@ -91,43 +91,71 @@ def messages(why: Why) -> list[dict[str, str]]:
 
 def offline(why: Why) -> str:
     """The dossier's facts in a few sentences, each cited."""
-    st = why.statement
     out: list[str] = []
+    for part in (_said, _influences, _threads, _build_up, _arrival):
+        out += part(why)
+    if why.thin:
+        out.append("Little in the world's memory from before it explains it.")
+    return " ".join(out)
+
+
+def _said(why: Why) -> list[str]:
+    st = why.statement
     said = f'{why.agent_id} {_KIND_WORDS.get(st.kind, "said")} "{role_of(st.text)}" {why.citation}'
     if why.previous is not None:
         prev = why.previous
         where = statement_name(prev) if prev.frame_index is not None else prev.heading
         from_ = f'"{role_of(prev.text)}" {cite(why.agent_id, where)}'
         said += f", after {from_}" if st.kind != "repeat" else ""
-    out.append(said + ".")
+    out = [said + "."]
     if st.from_mismatch and st.from_role:
         out.append(
             f'It says it comes from "{st.from_role}", which is not the role it held before '
             f"{why.citation}."
         )
+    return out
+
+
+def _influences(why: Why) -> list[str]:
+    out: list[str] = []
     for state in why.influencer_states:
         if state.citation and state.becoming:
             out.append(
-                f"It names {state.agent} as an influence {why.citation}, who was then "
+                f"It credits {state.agent} {why.citation}, who was then "
                 f'"{role_of(state.becoming)}" {state.citation}.'
             )
         elif state.citation:
-            out.append(f"It names {state.agent} as an influence {why.citation} {state.citation}.")
+            out.append(f"It credits {state.agent} {why.citation} {state.citation}.")
         else:
-            out.append(f"It names {state.agent} as an influence {why.citation}.")
+            out.append(f"It credits {state.agent} {why.citation}.")
+        if state.lines:
+            m = state.lines[0]
+            out.append(
+                f'On the same thread {state.agent} had written "{m.text}" {cite(m.agent, m.frame)}.'
+            )
+    return out
+
+
+def _threads(why: Why) -> list[str]:
+    out: list[str] = []
     for post in why.posts[:MAX_THREADS]:
         if post.source in ("community", "frame log") and post.title:
             by = f" by {post.author}" if post.author else ""
             tail = f" {post.citation}" if post.citation else f" {why.citation}"
             out.append(f'The frame names #{post.id}, "{post.title}"{by}{tail}.')
         elif post.mentions:
-            first = post.mentions[0]
+            last = post.mentions[0]  # the closest before the statement
             others = len({m.agent for m in post.mentions})
             out.append(
                 f"The frame names #{post.id} {why.citation}, a thread {others} other "
-                f"{'agent names' if others == 1 else 'agents name'}, first "
-                f"{first.agent} {cite(first.agent, first.frame)}."
+                f"{'agent names' if others == 1 else 'agents name'} before it, last "
+                f"{last.agent} {cite(last.agent, last.frame)}."
             )
+    return out
+
+
+def _build_up(why: Why) -> list[str]:
+    out: list[str] = []
     own = [p for p in why.precursors if p.own and p.frames_before > 0]
     if own:
         p = own[0]
@@ -139,13 +167,15 @@ def offline(why: Why) -> str:
     if elsewhere:
         p = elsewhere[0]
         out.append(f'Before that, "{p.word}" appeared in {p.place.agent}\'s memory {p.citation}.')
-    if why.together and why.moment is not None:
-        out.append(
+    return out
+
+
+def _arrival(why: Why) -> list[str]:
+    if why.together and why.moment is not None and why.commit is not None:
+        return [
             f"Its frame arrived together with others (commit {why.commit.short}); "
             f"its heading dates it {why.moment.text} {why.citation}."
-        )
-    elif why.commit is not None:
-        out.append(f"Commit {why.commit.short} wrote it {why.citation}.")
-    if why.thin:
-        out.append("Little in the world's memory from before it explains it.")
-    return " ".join(out)
+        ]
+    if why.commit is not None:
+        return [f"Commit {why.commit.short} wrote it {why.citation}."]
+    return []

@@ -84,8 +84,14 @@ def _cell(line: str, style: str) -> Text:
 
 def why_text(why: Why) -> Text:
     """The dossier of a statement, readable top to bottom."""
-    st = why.statement
     out = Text(end="")
+    for section in _SECTIONS:
+        section(out, why)
+    return out
+
+
+def _statement(out: Text, why: Why) -> None:
+    st = why.statement
     where = why.frame.heading if why.frame else st.heading
     out.append(f"{why.agent_id} became: ", style="bold")
     out.append(st.text + "\n")
@@ -104,67 +110,119 @@ def why_text(why: Why) -> Text:
         out.append(f" ({why.narrative_source}): ", style="dim")
         out.append(why.narrative + "\n")
     out.append("\n")
+
+
+def _frame_lines(out: Text, why: Why) -> None:
+    """The statement's own frame, line by line, numbered as in the file."""
+    f = why.frame
+    if f is None:
+        return
+    lines = clean(f.source).splitlines()
+    out.append(f"its frame, lines {f.line}-{f.line + len(lines) - 1}:\n", style="bold")
+    for n, line in enumerate(lines, f.line):
+        out.append(f"{n:>6}  ", style="dim")
+        out.append(line + "\n")
+    out.append("\n")
+
+
+def _context(out: Text, why: Why) -> None:
+    if why.frame is not None:
+        return  # the frame's lines are shown whole
     for label in CONTEXT_LABELS:
         for text in why.context.get(label, []):
             out.append(f"{label}: ", style="bold")
             out.append(text + "\n")
-    if why.relationships:
-        out.append("\nrelationships since the previous frame:\n", style="bold")
-        for r in why.relationships:
-            if r.before is None:
-                out.append(f"  + {r.agent} ({r.after})\n", style=ADDED)
-            elif r.after is None:
-                out.append(f"  - {r.agent} ({r.before})\n", style=REMOVED)
-            else:
-                out.append(f"  ~ {r.agent}: {r.before} → {r.after}\n", style="yellow")
-    if why.agents:
+
+
+def _relationships(out: Text, why: Why) -> None:
+    if not why.relationships:
+        return
+    out.append("\nrelationships since the previous frame:\n", style="bold")
+    for r in why.relationships:
+        if r.before is None:
+            out.append(f"  + {r.agent} ({r.after})\n", style=ADDED)
+        elif r.after is None:
+            out.append(f"  - {r.agent} ({r.before})\n", style=REMOVED)
+        else:
+            out.append(f"  ~ {r.agent}: {r.before} → {r.after}\n", style="yellow")
+
+
+def _links(out: Text, why: Why) -> None:
+    """Every line of the frame that names another agent, with its kind."""
+    if why.links:
+        out.append("\nlinks in this frame:\n", style="bold")
+        for link in why.links:
+            out.append(f"  {link.source}", style="bold")
+            out.append(f" ({link.kind}, line {link.line}) ", style="dim")
+            out.append(link.text + "\n")
+    elif why.agents:
         out.append("\nagents named: ", style="bold")
         out.append(", ".join(why.agents) + "\n")
-    if why.influencer_states:
-        out.append("\ninfluencers at the time:\n", style="bold")
-        for s in why.influencer_states:
-            out.append(f"  {s.agent}", style="bold")
-            if s.citation:
-                out.append(f" {s.citation}: ", style="dim")
-                out.append((s.becoming or "no identity statement yet") + "\n")
-            else:
-                out.append(
-                    ": no frame of theirs before this one\n"
-                    if s.present
-                    else ": not in this world's files\n",
-                    style="dim",
-                )
-    if why.posts:
-        out.append("\nthreads:\n", style="bold")
-        for p in why.posts:
-            out.append(f"  #{p.id}", style="bold")
-            if p.title:
-                out.append(f" {p.title}")
-                if p.citation:
-                    out.append(f"  {p.citation}", style="dim")
-                out.append(f"  ({p.source})\n", style="dim")
-                if p.body:
-                    out.append(f"    {p.body}\n")
-            elif p.mentions:
-                n = len(p.mentions)
-                out.append(
-                    f"  ({n} {'mention' if n == 1 else 'mentions'} before it across the world)\n",
-                    style="dim",
-                )
-            else:
-                out.append("  (named nowhere else in this world)\n", style="dim")
-            for m in p.mentions[:5]:
-                out.append(f"    {m.agent} · frame {m.frame}", style="dim")
-                out.append(f"  {m.text}\n")
-    if why.precursors:
-        out.append("\nbuild-up of the new role's words:\n", style="bold")
-        for p in why.precursors:
-            whose = "its own memory" if p.own else "elsewhere"
-            out.append(f'  "{p.word}" first in {whose} {p.citation}', style="dim")
+
+
+def _influencers(out: Text, why: Why) -> None:
+    if not why.influencer_states:
+        return
+    out.append("\ninfluencers at the time (the statement or its frame credits them):\n", "bold")
+    for s in why.influencer_states:
+        out.append(f"  {s.agent}", style="bold")
+        if s.citation:
+            out.append(f" {s.citation}: ", style="dim")
+            out.append((s.becoming or "no identity statement yet") + "\n")
+        elif s.undated and s.becoming:
+            out.append(f" (above its first frame, undated, line {s.line}): ", style="dim")
+            out.append(s.becoming + "\n")
+        else:
             out.append(
-                f", {p.frames_before} frames before\n" if p.frames_before else "\n", style="dim"
+                ": no frame of theirs before this one\n"
+                if s.present
+                else ": not in this world's files\n",
+                style="dim",
             )
-            out.append(f"    {p.place.text}\n")
+        for m in s.lines:
+            out.append(f"    on the same thread · frame {m.frame}, line {m.line}", style="dim")
+            out.append(f"  {m.text}\n")
+
+
+def _threads(out: Text, why: Why) -> None:
+    if not why.posts:
+        return
+    out.append("\nthreads:\n", style="bold")
+    for p in why.posts:
+        out.append(f"  #{p.id}", style="bold")
+        if p.title:
+            out.append(f" {p.title}")
+            if p.citation:
+                out.append(f"  {p.citation}", style="dim")
+            out.append(f"  ({p.source})\n", style="dim")
+            if p.body:
+                out.append(f"    {p.body}\n")
+        elif p.mentions:
+            n = len(p.mentions)
+            out.append(
+                f"  ({n} {'mention' if n == 1 else 'mentions'} before it across the world, "
+                "the closest first)\n",
+                style="dim",
+            )
+        else:
+            out.append("  (named nowhere else in this world)\n", style="dim")
+        for m in p.mentions[:5]:
+            out.append(f"    {m.agent} · frame {m.frame}", style="dim")
+            out.append(f"  {m.text}\n")
+
+
+def _precursors(out: Text, why: Why) -> None:
+    if not why.precursors:
+        return
+    out.append("\nbuild-up of the new role's words:\n", style="bold")
+    for p in why.precursors:
+        whose = "its own memory" if p.own else "elsewhere"
+        out.append(f'  "{p.word}" first in {whose} {p.citation}', style="dim")
+        out.append(f", {p.frames_before} frames before\n" if p.frames_before else "\n", style="dim")
+        out.append(f"    {p.place.text}\n")
+
+
+def _commit(out: Text, why: Why) -> None:
     out.append("\n")
     if why.thin:
         out.append(why.thin + "\n", style="yellow")
@@ -176,19 +234,40 @@ def why_text(why: Why) -> Text:
         out.append(why.bulk_note + "\n", style="yellow")
     if why.note:
         out.append(why.note + "\n", style="yellow")
-    if why.frame_log is not None:
-        log = why.frame_log
-        out.append("\nframe log: ", style="bold")
-        out.append(f"brain {log.get('brain', '?')}")
-        if log.get("error"):
-            out.append(f", error: {log['error']}", style=REMOVED)
-        out.append("\n")
-        decision = log.get("decision")
-        if decision:
-            import json
 
-            out.append(json.dumps(decision, ensure_ascii=False, indent=2)[:2000] + "\n")
+
+def _frame_log(out: Text, why: Why) -> None:
+    log = why.frame_log
+    if log is None:
+        return
+    out.append("\nframe log: ", style="bold")
+    out.append(f"brain {log.get('brain', '?')}")
+    if log.get("error"):
+        out.append(f", error: {log['error']}", style=REMOVED)
+    out.append("\n")
+    decision = log.get("decision")
+    if decision:
+        import json
+
+        out.append(json.dumps(decision, ensure_ascii=False, indent=2)[:2000] + "\n")
+
+
+def _diff(out: Text, why: Why) -> None:
     if why.diff:
         out.append("\n")
         out.append_text(unified_text(why.diff))
-    return out
+
+
+_SECTIONS = (
+    _statement,
+    _frame_lines,
+    _context,
+    _relationships,
+    _links,
+    _influencers,
+    _threads,
+    _precursors,
+    _commit,
+    _frame_log,
+    _diff,
+)

@@ -25,6 +25,7 @@ from soulscope.history.dossier import (
     Why,
 )
 from soulscope.history.git import Commit, HistoryError
+from soulscope.history.links import Link, read
 from soulscope.history.mentions import (
     WORD,
     MentionIndex,
@@ -44,7 +45,8 @@ from soulscope.soul.when import Moment
 from soulscope.world import World
 
 BODY_LIMIT = 400  # characters of a post's body kept in the dossier
-MAX_MENTIONS = 12  # mentions of one thread across the world, the earliest first
+MAX_MENTIONS = 12  # mentions of one thread across the world, the closest before it first
+MAX_INFLUENCER_LINES = 3  # an influencer's lines on the frame's threads, the latest first
 MAX_PRECURSOR_WORDS = 4
 _STOP_ROLE_WORDS = frozenset(
     [
@@ -128,15 +130,15 @@ def explain(
     f = soul.frames[st.frame_index] if st.frame_index is not None else None
     names = AgentNames.of(world, agent_id)
     context = {name: f.get(name) for name in CONTEXT_LABELS} if f else {}
-    influencers = names.find(" ".join(context.get("Influenced by", [])), citing=True)
-    named = names.find(f.source if f else st.text)
-    rel_now = relationships(" ".join(context.get("Relationships", [])))
-    for name in rel_now:
+    moment = entry.moments[st.frame_index] if st.frame_index is not None else None
+    links = frame_links(names, agent_id, st, f, moment)
+    influencers = list(dict.fromkeys(link.source for link in links if link.kind == "credit"))
+    named = [link.source for link in links]
+    for name in relationships(" ".join(context.get("Relationships", []))):
         resolved = names.resolve(name)
-        if resolved not in named and resolved != agent_id:
+        if resolved != agent_id:
             named.append(resolved)
     threads = tuple(thread_ids(f.source if f else st.text))
-    moment = entry.moments[st.frame_index] if st.frame_index is not None else None
     why = Why(
         agent_id=agent_id,
         statement=st,
@@ -147,7 +149,8 @@ def explain(
         agents=tuple(dict.fromkeys([*influencers, *named])),
         threads=threads,
         influencers=tuple(influencers),
-        influencer_states=tuple(_state_of(index_, a, moment) for a in influencers),
+        links=links,
+        influencer_states=tuple(_state_of(index_, a, moment, threads) for a in influencers),
         precursors=_precursors(index_, agent_id, statements, st, moment),
         moment=moment,
     )
@@ -173,6 +176,34 @@ def _previous(
     return statements[i] if i is not None else None
 
 
+def frame_links(
+    names: AgentNames,
+    agent_id: str,
+    st: Statement,
+    f: Frame | None,
+    moment: Moment | None,
+) -> tuple[Link, ...]:
+    """Every line of the statement's frame that names another agent, typed by the link reader
+    (``history.links``), in the order written. A statement outside frames is read alone, and
+    every agent it names is credited (the statement is the agent's own account of itself)."""
+    text = f.source if f is not None else st.text
+    data = text.encode("utf-8", "surrogateescape")
+    first = f.line if f is not None else st.line
+    number = f.number if f is not None else None
+    label = frame_name(f.number, f.suffix, f.date, f.time) if f is not None else None
+    out: list[Link] = []
+    for at, who, kind in read(names, data, 0, len(data), agent_id):
+        end = data.find(b"\n", at)
+        raw = data[at : len(data) if end < 0 else end].decode("utf-8", "surrogateescape")
+        line = first + data.count(b"\n", 0, at)
+        kind = kind if f is not None else "credit"
+        out.append(Link(who, agent_id, kind, number, label, line, trim(raw), moment or _NO_TIME))
+    return tuple(out)
+
+
+_NO_TIME = Moment(None, None, -1)
+
+
 def _thin(why: Why) -> str | None:
     """One sentence when nothing in the world before the statement speaks to it: no influencer's
     earlier frame, no thread seen before it, no word of its role used before."""
@@ -193,7 +224,7 @@ def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
     st = why.statement
     try:
         timeline = timeline_for(world)
-        change = introduced_by(timeline, why.agent_id, st, f)
+        change = introduced_by(timeline, why.agent_id, st, f, soul)
     except HistoryError as exc:
         return replace(why, note=str(exc))
     if change is None:
@@ -203,7 +234,7 @@ def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
     diff, bulk = timeline.change_diff(change), None
     together = brought > 1
     if f is not None and together:
-        diff = _frame_diff(timeline, change, f)
+        diff = _frame_diff(timeline, change, soul, f)
         dated = why.moment.text if why.moment is not None else "undated"
         bulk = (
             f"the frames arrived together: commit {change.commit.short} brought {brought} frames "
@@ -240,12 +271,12 @@ def _as_written(text: str, word: str) -> str | None:
     return m.group(0) if m else None
 
 
-def _frame_diff(timeline: Timeline, change: Change, frame: Frame) -> str:
+def _frame_diff(timeline: Timeline, change: Change, soul: Soul, frame: Frame) -> str:
     """The commit's diff of one frame: its block before and after, as a unified diff."""
-    key = " ".join(frame.heading.split())
+    key, nth = _block_key(soul, frame)
 
     def block(blob: str | None) -> list[str]:
-        found = next((b for b in timeline.version(blob).blocks if b.key == key), None)
+        found = _nth_block(timeline.version(blob).blocks, key, nth)
         return found.text.splitlines(keepends=True) if found else []
 
     lines = difflib.unified_diff(
@@ -258,18 +289,35 @@ def _frame_diff(timeline: Timeline, change: Change, frame: Frame) -> str:
 
 
 def introduced_by(
-    timeline: Timeline, agent_id: str, st: Statement, frame: Frame | None
+    timeline: Timeline, agent_id: str, st: Statement, frame: Frame | None, soul: Soul | None = None
 ) -> Change | None:
-    """The oldest commit whose version of the file holds the statement in the same frame."""
-    key = " ".join(frame.heading.split()) if frame else None
+    """The oldest commit whose version of the file holds the statement in the same frame: the
+    frame found by its place among the frames of its heading (a file may repeat a heading,
+    "## Frame 216 — 2026-03-22" three times), not by its heading alone."""
+    key, nth = _block_key(soul, frame) if frame is not None and soul is not None else (None, 0)
     for change in reversed(timeline.history(agent_id)):
-        version = timeline.version(change.new_blob)
-        for block in version.blocks:
-            if key is not None and block.key != key:
-                continue
-            if _holds(block.text, st.text):
+        blocks = timeline.version(change.new_blob).blocks
+        if key is not None:
+            found = _nth_block(blocks, key, nth)
+            if found is not None and _holds(found.text, st.text):
                 return change
+        elif any(_holds(block.text, st.text) for block in blocks):
+            return change
     return None
+
+
+def _block_key(soul: Soul, frame: Frame) -> tuple[str, int]:
+    """A frame's heading as blocks key it, and how many frames above it share that heading."""
+    key = " ".join(frame.heading.split())
+    columns = soul.frames.columns
+    nth = sum(" ".join(columns.heading(i).split()) == key for i in range(frame.index))
+    return key, nth
+
+
+def _nth_block(blocks: Sequence[Any], key: str, nth: int) -> Any:
+    """The ``nth`` block (0: the first) of a version with the heading ``key``, or None."""
+    found = [b for b in blocks if b.key == key]
+    return found[nth] if nth < len(found) else None
 
 
 def _holds(source: str, text: str) -> bool:
@@ -320,24 +368,47 @@ def _before(other: Moment, moment: Moment | None) -> bool:
     return moment is not None and when.ordered(other, moment) and other.key < moment.key
 
 
-def _state_of(index: MentionIndex, agent: str, moment: Moment | None) -> InfluencerState:
-    """The influencer's own frame latest before the statement's, and what it held then."""
+def _state_of(
+    index: MentionIndex, agent: str, moment: Moment | None, threads: Sequence[int] = ()
+) -> InfluencerState:
+    """The influencer's own frame latest before the statement's, what it held then, and what
+    it wrote before it on the threads the statement's frame names."""
     entry = index.agents.get(agent)
     if entry is None:
         return InfluencerState(agent, present=False)
+    state = _held(index, agent, moment)
+    lines = [
+        p
+        for n in threads
+        for p in entry.threads.get(n, ())
+        if p.moment is not None and _before(p.moment, moment)
+    ]
+    lines.sort(key=lambda p: (p.order, p.line), reverse=True)
+    return replace(state, lines=tuple(lines[:MAX_INFLUENCER_LINES]))
+
+
+def _held(index: MentionIndex, agent: str, moment: Moment | None) -> InfluencerState:
+    """The influencer's own frame latest before the statement's, and what it held then."""
+    entry = index.agents[agent]
     soul = entry.soul
     before = [i for i, m in enumerate(entry.moments) if _before(m, moment)]
+    header = _header_statement(entry.statements, soul)
     if not before:
         # No frame known to come before it; the latest one the headings cannot order against it
-        # (the same day without a time of day) is where a reader looks, said as such.
+        # (the same day without a time of day) is where a reader looks, said as such; else what
+        # its memory held above its first frame (undated: said as such).
         tied = [i for i, m in enumerate(entry.moments) if moment and not when.ordered(m, moment)]
         around = max(tied, key=lambda i: entry.moments[i].key) if tied else None
+        if around is None and header is not None:
+            return InfluencerState(
+                agent, present=True, line=header.line, becoming=header.text, undated=True
+            )
         return InfluencerState(agent, present=True, around_index=around)
     best = soul.frames[max(before, key=lambda i: entry.moments[i].key)]
     held = [
         s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index
     ]
-    latest = held[-1] if held else None
+    latest = held[-1] if held else header
     return InfluencerState(
         agent=agent,
         present=True,
@@ -349,6 +420,14 @@ def _state_of(index: MentionIndex, agent: str, moment: Moment | None) -> Influen
         number=best.number,
         time=best.time,
     )
+
+
+def _header_statement(statements: Sequence[Statement], soul: Soul) -> Statement | None:
+    """The latest identity statement above a file's first frame (its header's sections)."""
+    starts = soul.frames.columns.lines
+    first = starts[0] if len(starts) else None
+    above = [s for s in statements if s.frame_index is None and (first is None or s.line < first)]
+    return above[-1] if above else None
 
 
 def _precursors(
@@ -442,11 +521,12 @@ def _posts(
     seen = _seen_in_log(why.frame_log)
     out: list[PostInfo] = []
     for n in why.threads:
-        mentions = tuple(
+        before = [
             m
             for m in index.mentions(n)
             if m.agent != why.agent_id and m.moment is not None and _before(m.moment, why.moment)
-        )[:MAX_MENTIONS]
+        ]
+        mentions = tuple(reversed(before[-MAX_MENTIONS:]))  # the closest before it first
         post = store.get(n)
         if post is not None and why.moment is not None:
             posted = Moment(str(post.date)[:10] or None, None, 0, post.frame)
