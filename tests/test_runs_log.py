@@ -1,0 +1,148 @@
+"""The world log (``soulscope log``): every frame of every agent in the frames' own time, each with
+the commit that brought it; on the real history and on worlds made by hand with plain git."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import one_sentence, soulscope
+from tests.support.paths import corpus_dir
+from tests.support.repos import clone_bundle, commit, git, init
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return clone_bundle(tmp_path_factory.mktemp("bundle") / "rappterbook")
+
+
+def log_json(*args: str) -> list[dict]:
+    done = soulscope("log", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_history_log_has_every_frame_agents_counts_in_time_order(bundle: Path) -> None:
+    agents = json.loads(soulscope("agents", "--world", str(bundle), "--json").stdout)
+    log = log_json("--world", str(bundle))
+    assert len(log) == sum(a["frames"] for a in agents) == 289
+    for a in agents:  # each agent's frames, each once
+        mine = [e for e in log if e["agent"] == a["id"]]
+        assert len(mine) == a["frames"]
+        assert len({e["line"] for e in mine}) == a["frames"]
+    dates = [e["date"] for e in log]
+    assert dates == sorted(dates)
+    # frames that give their minute come in the order of their minutes
+    timed = [(e["date"], e["time"]) for e in log if e["precision"] == "minute"]
+    assert timed == sorted(timed)
+
+
+def test_each_frame_names_the_commit_that_brought_its_heading(bundle: Path) -> None:
+    log = log_json("--world", str(bundle))
+    assert all(e["commit"] for e in log)
+    for e in log[::23]:
+        path = f"state/memory/{e['agent']}.md"
+        at = git(bundle, "show", f"{e['commit']}:{path}")
+        assert e["heading"] in at
+        before = subprocess.run(
+            ["git", "show", f"{e['commit']}^:{path}"], cwd=bundle, capture_output=True, text=True
+        )
+        # the parent held fewer frames with that heading (none, or the other copies)
+        heading_line = f"## {e['heading']}"
+        assert before.stdout.count(heading_line) < at.count(heading_line)
+
+
+def test_from_and_to_cut_the_log_by_date(bundle: Path) -> None:
+    whole = log_json("--world", str(bundle))
+    cut = log_json("--world", str(bundle), "--from", "2026-03-14", "--to", "2026-03-14")
+    expected = [e for e in whole if e["date"] == "2026-03-14"]
+    assert cut == expected and len(cut) > 10
+    evening = log_json("--world", str(bundle), "--from", "2026-03-15 19:00")
+    assert evening == [
+        e for e in whole if e["date"] and (e["date"], e["time"] or "") >= ("2026-03-15", "19:00")
+    ]
+    assert all(e["time"] and e["time"] >= "19:00" for e in evening if e["date"] == "2026-03-15")
+
+
+def test_the_real_world_without_git_has_no_commits() -> None:
+    world = corpus_dir("rappterbook")
+    agents = json.loads(soulscope("agents", "--world", str(world), "--json").stdout)
+    done = soulscope("log", "--world", str(world), "--json")
+    assert done.returncode == 0 and done.stderr == ""
+    log = json.loads(done.stdout)
+    assert len(log) == sum(a["frames"] for a in agents)
+    assert {e["commit"] for e in log} == {None}
+    dates = [e["date"] for e in log]
+    assert dates == sorted(dates)
+
+
+SOUL = "# {name}\n\n## Identity\n- **ID:** {id}\n\n"
+
+
+def _world(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """Two agents whose frames were committed out of their time order, one not yet committed."""
+    root = init(tmp_path / "w")
+    memory = root / "memory"
+    memory.mkdir()
+    late = memory / "Storyteller.02.md"  # punctuation and capitals in an id
+    early = memory / "ada_lovelace-1.md"
+    late.write_text(
+        SOUL.format(name="Story", id="Storyteller.02")
+        + "## Frame 12 — 2026-03-05 (18:00 UTC)\n- Posted #12.\n\n"
+    )
+    shas = {"late": commit(root, "late first", "2026-03-06T00:00:00+00:00")}
+    early.write_text(
+        SOUL.format(name="Ada", id="ada_lovelace-1")
+        + "## Frame 10 — 2026-03-01T09:30:00Z\n- Read #3.\n\n"
+        + "## Frame 11 — 2026-03-03\n- Becoming: a reader.\n\n"
+    )
+    shas["early"] = commit(root, "early second", "2026-03-07T00:00:00+00:00")
+    with late.open("a") as f:
+        f.write("## Frame 13 — 2026-03-08 (07:15 UTC)\n- Becoming: a teller.\n\n")
+    return root, shas
+
+
+def test_a_hand_made_world_in_git_is_ordered_by_its_frames_not_its_commits(tmp_path: Path) -> None:
+    root, shas = _world(tmp_path)
+    log = log_json("--world", str(root))
+    assert [(e["agent"], e["frame"], e["commit"]) for e in log] == [
+        ("ada_lovelace-1", 10, shas["early"]),
+        ("ada_lovelace-1", 11, shas["early"]),
+        ("Storyteller.02", 12, shas["late"]),
+        ("Storyteller.02", 13, None),  # not committed yet
+    ]
+    assert log[0]["time"] == "09:30" and log[0]["line"] == 6
+    assert log[1]["precision"] == "day"
+
+
+def test_points_name_frames_and_revisions(tmp_path: Path) -> None:
+    root, shas = _world(tmp_path)
+    w = ("--world", str(root))
+    assert [e["frame"] for e in log_json(*w, "--from", "11", "--to", "frame 12")] == [11, 12]
+    # up to a revision: the frames it held; from one: those it brought and after
+    assert [e["frame"] for e in log_json(*w, "--to", shas["late"])] == [12]
+    assert [e["frame"] for e in log_json(*w, "--from", shas["early"][:8])] == [10, 11, 13]
+    assert [e["frame"] for e in log_json(*w, "--agent", "Storyteller.02")] == [12, 13]
+    text = soulscope("log", *w, "--from", "2026-03-02").stdout
+    assert "2026-03-03" in text and "2026-03-01" not in text
+    assert "Storyteller.02" in text and "frames of 2 agents" in text
+
+
+def test_bad_points_and_agents_are_one_sentence(tmp_path: Path) -> None:
+    root, _ = _world(tmp_path)
+    w = ("--world", str(root))
+    assert "not a date of the calendar" in one_sentence(
+        soulscope("log", *w, "--from", "2026-02-30")
+    )
+    assert "numbered 10 to 13" in one_sentence(soulscope("log", *w, "--from", "99"))
+    assert "no agent 'nobody'" in one_sentence(soulscope("log", *w, "--agent", "nobody"))
+    said = one_sentence(soulscope("log", *w, "--to", "no-such-branch"))
+    assert "not a date, a frame number nor a revision" in said
+    plain = tmp_path / "plain"
+    (plain / "memory").mkdir(parents=True)
+    (plain / "memory" / "ada.md").write_text("# Ada\n\n## Frame 1 — 2026-03-01\n- Hi.\n")
+    said = one_sentence(soulscope("log", "--world", str(plain), "--to", "HEAD~1"))
+    assert "not a date, a frame number nor a revision" in said
