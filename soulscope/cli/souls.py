@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--frame",
         help="frame number or label (237, 500b), a date (2026-03-15, 2026-03-15 19:50), or #K for "
-        "the K-th frame in the file; the nearest frame is named when none matches",
+        "the K-th frame in the file (#-1: the last); the nearest frame is named when none matches",
     )
     add_world_option(p)
     add_json_option(p)

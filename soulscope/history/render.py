@@ -218,7 +218,8 @@ def _precursors(out: Text, why: Why) -> None:
     for p in why.precursors:
         whose = "its own memory" if p.own else "elsewhere"
         out.append(f'  "{p.word}" first in {whose} {p.citation}', style="dim")
-        out.append(f", {p.frames_before} frames before\n" if p.frames_before else "\n", style="dim")
+        n = p.frames_before
+        out.append(f", {n} {'frame' if n == 1 else 'frames'} before\n" if n else "\n", style="dim")
         out.append(f"    {p.place.text}\n")
 
 

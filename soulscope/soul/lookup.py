@@ -38,7 +38,8 @@ def describe(frame: Frame) -> str:
 
 
 def find_frame(soul: Soul, spec: str) -> FrameLookup:
-    """The frames ``spec`` names: a number or label, a date (with a time), or ``#K`` (K-th in file)."""
+    """The frames ``spec`` names: a number or label, a date (with a time), or ``#K`` (K-th in
+    file; ``#-K``: K-th from the end)."""
     spec = spec.strip()
     frames = soul.frames
     who = soul.agent_id or "this soul"
@@ -70,6 +71,8 @@ def _by_position(spec: str, frames: tuple[Frame, ...], who: str) -> FrameLookup:
         return FrameLookup(spec, (), None, f"'{spec}' is not a frame position (#1, #2, ...).")
     if 1 <= k <= len(frames):
         return FrameLookup(spec, (frames[k - 1],))
+    if -len(frames) <= k <= -1:  # counted from the end: #-1 is the last frame
+        return FrameLookup(spec, (frames[k],))
     nearest = frames[0] if k < 1 else frames[-1]
     return FrameLookup(
         spec,

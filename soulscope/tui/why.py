@@ -95,8 +95,11 @@ class WhyScreen(ModalScreen[None]):
         self.query_one("#why-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_scroll(self, direction: str) -> None:
+        # A line per key, from where the keys before it left the view: an animated scroll
+        # starts from where the view is drawn, and a burst of keys would be lost in it.
         scroll = self.query_one("#why-scroll", VerticalScroll)
-        scroll.scroll_down() if direction == "down" else scroll.scroll_up()
+        step = 1 if direction == "down" else -1
+        scroll.scroll_to(y=scroll.scroll_target_y + step, animate=False, immediate=True)
 
     # -- following the trail -------------------------------------------------------------------
     def action_influencer(self) -> None:

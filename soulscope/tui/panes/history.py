@@ -204,6 +204,16 @@ def change_row(fc: FileChange, change: Change | None = None) -> tuple[Text, ...]
     return (Text(utc(c.timestamp)[5:]), *marks, Text(clean(c.message)), flags)
 
 
+def statement_changes(changes: list[Change], label: str) -> str:
+    """How many commits changed the identity statement's words (whatever its kind), and how many
+    of them shifted it: "Evolving position changed in 7 (2 shifts)"."""
+    changed = sum(
+        bool(c.becoming_before) and c.becoming_after != c.becoming_before for c in changes
+    )
+    shifts = sum(c.becoming_changed for c in changes)
+    return f"{label} changed in {changed}" + (f" ({plural(shifts, 'shift')})" if shifts else "")
+
+
 def flag_text(change: Change) -> str:
     return " ".join(change.flags)
 
@@ -448,12 +458,20 @@ class HistoryPane(Pane):
         mark = Text("●" if fc is self.marked else "", style="bold")
         return (mark, *change_row(fc, self.changes[row] if self.changes else None))
 
+    def _label(self) -> str:
+        """The label of the arc whose statement changes are counted (the soul's, once read)."""
+        from soulscope.soul.trajectory import DEFAULT_LABEL, arc_label
+
+        configured = getattr(self.app, "arc_label", None)
+        return arc_label(self.soul, configured) if self.soul else configured or DEFAULT_LABEL
+
     def _status(self, text: str | None = None) -> None:
         if text is None:
             n = len(self.commits)
-            shifts = sum(c.becoming_changed for c in self.changes)
             text = f"{self.agent_id} · {n} commits · " + (
-                f"Becoming changed in {shifts}" if self.changes else "reading frames…"
+                statement_changes(self.changes, self._label())
+                if self.changes
+                else "reading frames…"
             )
             if self.marked is not None:
                 text += f" · marked {self.marked.commit.short} (m again clears)"
