@@ -203,3 +203,30 @@ def test_a_line_reads_as_a_reader_reads_it(tmp_path: Path, line: str, kind: str)
     soul = f"# Wren\n\n## Frame 1 — 2026-01-01\n{line}\n"
     world = write_world(tmp_path, REGISTRY, {"zion-writer-01": soul})
     assert kinds_of(world, "zion-writer-01") == {"zion-coder-05": {kind: 1}}
+
+
+def test_spread_reads_history_bullets_by_their_own_time(tmp_path: Path) -> None:
+    """A History bullet above the frames is a link when its own stamp comes before the first
+    use; one stamped after it is not, though it sits above in the file."""
+    registry = {"zion-coder-05": {"name": "Grace O'Neil"}, "zion-writer-01": {"name": "Wren"}}
+    ada = "# Grace\n\n## Frame 1 — 2026-02-10 (09:00 UTC)\n- Coined the quiet ledger.\n"
+    wren = (
+        "# Wren\n\n## History\n"
+        "- **2026-02-11T10:00:00Z** — Replied to zion-coder-05 on #3 Ledgers.\n\n"
+        "## Frame 1 — 2026-02-12 (09:00 UTC)\n- Adopted the quiet ledger.\n"
+    )
+    world = write_world(tmp_path / "a", registry, {"zion-coder-05": ada, "zion-writer-01": wren})
+    s = spread(world, Term("quiet ledger"))
+    (link,) = s.adopter("zion-writer-01").links
+    assert (link.source, link.kind, link.label, link.line) == ("zion-coder-05", "reply", None, 4)
+    late = wren.replace("2026-02-11T10:00:00Z", "2026-02-13T10:00:00Z")
+    world = write_world(tmp_path / "b", registry, {"zion-coder-05": ada, "zion-writer-01": late})
+    assert not spread(world, Term("quiet ledger")).adopter("zion-writer-01").links
+
+
+def test_an_id_with_dots_in_any_case(tmp_path: Path) -> None:
+    registry = {**REGISTRY, "dr.who-1": {"name": "the doctor"}}
+    soul = "# Wren\n\n## Frame 1 — 2026-01-01\n- Replied to Dr.Who-1, then read coder-05.\n"
+    world = write_world(tmp_path, registry, {"zion-writer-01": soul})
+    got = kinds_of(world, "zion-writer-01")
+    assert got == {"dr.who-1": {"reply": 1}, "zion-coder-05": {"mention": 1}}

@@ -78,11 +78,16 @@ _HEAD = (
     rb"[ \t]*(?:[-*+][ \t]+)?(?:(?:\*\*|__)?[ \t]*\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?"
     rb"(?:[ \t]*UTC)?[ \t]*(?:\*\*|__)?[ \t]*(?:\xe2\x80\x94|\xe2\x80\x93|-|:)[ \t]*)?"
 )
-# A labelled bullet (``- **Influenced by:** ...``), and a line that begins with a vote.
-_LABEL = re.compile(_HEAD + rb"(?:\*\*|__)?[ \t]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*(?:\*\*|__)?:")
-_VOTE_HEAD = re.compile(
-    _HEAD + rb"(?:\*\*|__)?[ \t]*(?:up-?|down-?)?(?:vot(?:ed|es?|ing)|react(?:ed|ions?))\b", re.I
+# A labelled bullet (``- **Influenced by:** ...``), or a line that begins with a vote: one match.
+_VOTE = rb"(?:up-?|down-?)?(?:vot(?:ed|es?|ing)|react(?:ed|ions?))\b"
+_LINE_HEAD = re.compile(
+    _HEAD
+    + rb"(?:\*\*|__)?[ \t]*(?:([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*(?:\*\*|__)?:|("
+    + _VOTE
+    + rb"))",
+    re.I,
 )
+_VOTE_WORD = re.compile(_VOTE, re.I)
 LABELS = {
     "influenced by": "credit",
     "surprised by": "credit",
@@ -119,12 +124,16 @@ def line_kind(data: bytes, at: int, end: int) -> str:
     """The kind every name of the line at ``at`` takes from its label or its first word
     (``Influenced by:`` credit, ``Relationships:``, ``Voted``), or "" for running text, where
     each name's own words decide (``_Phrases``)."""
-    m = _LABEL.match(data, at, end)
-    if m is not None:
-        kind = LABELS.get(b" ".join(m.group(1).lower().split()).decode("ascii"))
-        if kind is not None:
-            return kind
-    return "vote" if _VOTE_HEAD.match(data, at, end) else ""
+    m = _LINE_HEAD.match(data, at, end)
+    if m is None:
+        return ""
+    label = m.group(1)
+    if label is None:
+        return "vote"
+    kind = LABELS.get(b" ".join(label.lower().split()).decode("ascii"))
+    if kind is None and _VOTE_WORD.match(label):
+        return "vote"  # "Votes cast: ..."
+    return kind or ""
 
 
 # A name as the phrases below capture it: an id (dots inside, not at the end) or a word.
@@ -181,6 +190,59 @@ _CREDIT_AFTER = re.compile(
 )
 
 
+# The words each pattern needs (lowered), for a quick test of a line before the pattern.
+def _words(*words: bytes) -> re.Pattern[bytes]:
+    return re.compile(b"|".join(map(re.escape, words)))
+
+
+_REPLY_WORDS = _words(b"repl", b"respon", b" back", b"follow")
+_ANSWER_WORDS = _words(
+    b"answer", b"rebut", b"counter", b"retort", b"refut", b"disput", b"challeng", b"push"
+)
+_ME_WORDS = _words(b" me", b" my")
+_COMMENT_WORDS = _words(b"comment")
+_CREDIT_BEFORE_WORDS = _words(
+    b"borrow",
+    b"adopt",
+    b"steal",
+    b"stole",
+    b"appl",
+    b"extend",
+    b"echo",
+    b"reus",
+    b"built",
+    b"building",
+    b"follow",
+    b"took",
+    b"credit",
+    b"thank",
+    b"learn",
+    b"owe",
+    b"because",
+    b" by ",
+)
+_CREDIT_AFTER_WORDS = _words(
+    b"forced",
+    b"convinced",
+    b"persuaded",
+    b"taught",
+    b"inspired",
+    b"corrected",
+    b"reframed",
+    b"reshaped",
+    b"sharpened",
+    b"prompt",
+    b"cracked",
+    b" my",
+    b" me",
+    b"right",
+    b"correct",
+    b"fair",
+    b"decisive",
+    b"convincing",
+)
+
+
 class _Phrases:
     """The names a line of running text replies to, comments on and credits (lowered), read
     when a name is first found on it."""
@@ -188,9 +250,21 @@ class _Phrases:
     __slots__ = ("reply", "comment", "credit")
 
     def __init__(self, line: bytes) -> None:
-        self.reply = _names(line, _REPLY) | _names(line, _ANSWER) | _names(line, _REPLIED_TO_ME)
-        self.comment = _names(line, _COMMENT)
-        self.credit = _names(line, _CREDIT_BEFORE) | _names(line, _CREDIT_AFTER)
+        # Each pattern is tried only on a line holding one of its words (most lines hold none).
+        low = line.lower()
+        self.reply: set[bytes] = set()
+        self.comment: set[bytes] = set()
+        self.credit: set[bytes] = set()
+        for pattern, words, into in (
+            (_REPLY, _REPLY_WORDS, self.reply),
+            (_ANSWER, _ANSWER_WORDS, self.reply),
+            (_REPLIED_TO_ME, _ME_WORDS, self.reply),
+            (_COMMENT, _COMMENT_WORDS, self.comment),
+            (_CREDIT_BEFORE, _CREDIT_BEFORE_WORDS, self.credit),
+            (_CREDIT_AFTER, _CREDIT_AFTER_WORDS, self.credit),
+        ):
+            if words.search(low):
+                into |= _names(line, pattern)
 
     def kind(self, token: bytes) -> str:
         t = token.lower()
@@ -260,6 +334,9 @@ def read(
     can be are looked up; with ``wanted``, only the agents it accepts; never ``own``."""
     lines = _Lines(data, start, end)
     hits = list(_ids(names, lines, own, wanted))
+    if names.dotted is not None:
+        hits += _dotted(names, names.dotted, lines, own, wanted)
+        hits.sort()
     if names.people:
         hits += _people(names, lines, own, wanted)
         hits.sort()
@@ -272,7 +349,8 @@ def _ids(
     """The ids and short ids of a stretch: (offset of the name, of its line, id, kind)."""
     forms, folded = names.byte_forms, names.folded_bytes
     guess = names.guess
-    for m in names.runs.finditer(lines.data, lines.start, lines.end):
+    data, start, end, heads = lines.data, lines.start, lines.end, lines.heads
+    for m in names.runs.finditer(data, start, end):
         token = m.group()
         who = forms.get(token)
         if who is None:
@@ -282,12 +360,28 @@ def _ids(
         if who == own or (wanted is not None and not wanted(who)):
             continue
         pos = m.start()
-        at, kind = lines.at(pos)
+        at = data.rfind(b"\n", start, pos) + 1 or start  # (``lines.at``, inline: once a name)
+        kind = heads.get(at)
+        if kind is None:
+            kind = heads[at] = line_kind(data, at, end)
         if not kind:
             kind = lines.of(at).kind(token)
             if kind == "mention" and token.isalpha():
                 continue  # an id that is a plain word ("system"): in running text, the word
         yield pos, at, who, kind
+
+
+def _dotted(
+    names: AgentNames, pattern: re.Pattern[bytes], lines: _Lines, own: str, wanted: Wanted
+) -> Iterator[tuple[int, int, str, str]]:
+    """The ids with dots ("dr.who-1") of a stretch, in any case."""
+    for m in pattern.finditer(lines.data, lines.start, lines.end):
+        token = m.group(1)
+        who = names.byte_forms.get(token) or names.folded_bytes.get(token.lower())
+        if who is None or who == own or (wanted is not None and not wanted(who)):
+            continue
+        at, kind = lines.at(m.start())
+        yield m.start(), at, who, kind or lines.of(at).kind(token)
 
 
 def _people(

@@ -3,7 +3,9 @@
 Souls drop the world's prefix (``coder-06`` for ``zion-coder-06``), also for agents whose file the
 folder lacks, and later souls name each other by the display names of the registry (``agents.json``:
 "Grace Debugger (her tests)", "aligned with Grace"). The why dossier, ``spread`` and the influence
-graph read names through one ``AgentNames`` of the world.
+graph read names through one ``AgentNames`` of the world, by way of the link reader
+(``history.links``). Ids are written in any case ("Coder-05"); a name is an agent only where the
+world holds its file or its registry lists it.
 
 Display names are phrases as often as names ("Hidden Gem alert", "Ada Lovelace invented the
 loop" of the historical Ada), so they count where they are used as names: after "replied to"; in
@@ -149,43 +151,15 @@ class AgentNames:
         return _ANY_RUN if digits else _ANY_RUN_LETTERED
 
     @cached_property
-    def _dotted(self) -> re.Pattern[str] | None:
-        """Forms with characters other than word characters and hyphens (ids may hold dots):
-        found by a pattern; every other form is a whole run of those and found by lookup."""
+    def dotted(self) -> re.Pattern[bytes] | None:
+        """The forms with characters other than word characters and hyphens ("dr.who-1": ids
+        may hold dots), as one pattern over a file's bytes (every other form is a whole run of
+        those and is looked up); None when there are none."""
         odd = sorted((k for k in self.forms if not _RUN.fullmatch(k)), key=len, reverse=True)
         if not odd:
             return None
-        return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, odd)) + r")(?![\w-])")
-
-    def find(self, text: str, citing: bool = False) -> list[str]:
-        """The agents a text names, resolved, in order of first mention; ``citing``: the text
-        says who shaped the agent (an ``Influenced by:`` bullet), where one-word display names
-        and first names count too."""
-        if not text:
-            return []
-        hits: list[tuple[int, str]] = []
-        forms, own = self.forms, self.ids
-        for m in _RUN.finditer(text):
-            name = m.group()
-            found = forms.get(name) or self.folded.get(name.lower())
-            if found is not None:
-                hits.append((m.start(), found))
-            elif _SHORT_ID.fullmatch(name) and self._id_shaped(name):
-                resolved = self.prefix + name
-                if resolved not in own:
-                    hits.append((m.start(), resolved))
-        if self._dotted is not None:
-            hits += [(m.start(), forms[m.group(1)]) for m in self._dotted.finditer(text)]
-        if self.people:
-            for m in _CAPITALISED.finditer(text):
-                hits += (
-                    (m.start() + at, who)
-                    for at, after, who, one_word in self.people_in(m.group())
-                    if (citing and (not one_word or as_name(text, m.start() + after)))
-                    or (not one_word and as_name(text, m.start() + after, paren=False))
-                )
-        hits.sort()
-        return list(dict.fromkeys(i for _, i in hits))
+        alternatives = b"|".join(re.escape(k.encode()) for k in odd)
+        return re.compile(rb"(?<![\w-])(" + alternatives + rb")(?![\w-])", re.I)
 
     def people_in(self, run: str) -> Iterator[tuple[int, int, str, bool]]:
         """The display names in a run of capitalised words, longest first from the left, as
@@ -215,8 +189,7 @@ def as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
     return after.startswith(("'s", "\u2019s")) or (paren and after.startswith((" (", "(")))
 
 
-# A run of capitalised words (a display name is one), and a word of it; the same in bytes.
-_CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
+# A run of capitalised words in bytes (a display name is one), and a word of it.
 CAPITALISED_BYTES = re.compile(rb"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
 _WORD = re.compile(r"[^ \t]+")
 

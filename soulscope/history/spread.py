@@ -6,8 +6,8 @@ the earliest of its ``uses``), and agents are ordered by their frames' own times
 same day without a time of day, the same minute) is marked ``tied`` rather than placed as if it
 were known.
 
-An adopter's ``links`` are the earlier adopters its memory names at or before the frame of its
-first use, read by ``history.links`` (one per agent, its strongest kind: a credit, a reply, a
+An adopter's ``links`` are the earlier adopters its memory names at or before its first use (in
+its frames, and outside frames a History bullet by its own time), read by ``history.links`` (one per agent, its strongest kind: a credit, a reply, a
 comment, a relationship or a mention of that user of the idea); each cites its line (frame and
 line). A vote ("Voted: 🚀 wildcard-04/#5578") says the agent saw a post, not that the idea
 passed on: it is never a link, and the earlier adopters an agent only voted on are its
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from soulscope.history.first import Headings, Use, first_use
+from soulscope.history.first import Headings, Use, dated_line, first_use
 from soulscope.history.links import Link, read, stronger
 from soulscope.history.mentions import trim
 from soulscope.history.names import AgentNames
@@ -166,9 +166,8 @@ def _links(
     earlier = _Earlier(adopters, i, rank)
     best: dict[str, Link] = {}
     votes: dict[str, Link] = {}
-    columns = headings.columns
-    end = columns.ends[frames.last]
-    for at, src, kind in read(names, data, columns.starts[0], end, a.agent_id, earlier):
+    end = headings.columns.ends[frames.last]
+    for at, src, kind in read(names, data, 0, end, a.agent_id, earlier):
         m = frames.moment(at)
         if m is None:
             continue
@@ -203,9 +202,10 @@ class _Earlier:
 
 
 class _Frames:
-    """The frames of a file that can hold a link of an adopter: up to its first use's, and
-    any later in the file that its heading places before it (timestamps go backwards in real
-    files); each name placed in its frame (names come in order)."""
+    """The lines of a file that can hold a link of an adopter: its header and the frames up to
+    its first use's, any frame later in the file that its heading places before it (timestamps
+    go backwards in real files), and the sections between them; each name placed in its frame,
+    or outside frames on its own line (names come in order)."""
 
     def __init__(self, data: bytes, headings: Headings, me: when.Moment) -> None:
         self.data, self.headings, self.me = data, headings, me
@@ -216,33 +216,51 @@ class _Frames:
                 last = j
                 break
         self.last = last
-        self.j, self.stop, self.m, self.keep = -1, -1, me, False
+        self.j, self.stop, self.m, self.keep, self.framed = -1, -1, me, False, False
 
     def moment(self, at: int) -> when.Moment | None:
-        """The moment of the frame holding the line at ``at``, or None where it cannot hold a
-        link: after the first use by time, or appended after it and not placed before it by
-        its heading (a frame of the same day further down, without a time of day, may have
-        come after it), or a section between frames."""
+        """The moment of the frame or line holding the line at ``at``, or None where it cannot
+        hold a link (``_frame_moment``, ``_line_moment``)."""
         if at >= self.stop:
-            columns, me = self.headings.columns, self.me
+            columns = self.headings.columns
             j = self.j = bisect_right(columns.starts, at) - 1
-            self.stop = columns.ends[j]
-            m = self.m = self.headings.moment(j)
-            self.keep = (
-                at < self.stop and m.key <= me.key and (j <= me.position or when.ordered(m, me))
-            )
-            if at >= self.stop:  # a section after frame j: up to the next frame
-                starts = columns.starts
-                self.stop = starts[j + 1] if j + 1 < len(starts) else len(self.data)
+            self.framed = j >= 0 and at < columns.ends[j]
+            if self.framed:
+                self.stop = columns.ends[j]
+                self.m, self.keep = self._frame_moment(j)
+            else:
+                end = self.data.find(b"\n", at)
+                self.stop = len(self.data) if end < 0 else end
+                self.m, self.keep = self._line_moment(at, j)
         return self.m if self.keep else None
 
+    def _frame_moment(self, j: int) -> tuple[when.Moment, bool]:
+        """Frame ``j``: kept where not after the first use by time, and either appended before
+        it or placed before it by its heading (a frame of the same day further down, without a
+        time of day, may have come after it)."""
+        m, me = self.headings.moment(j), self.me
+        return m, m.key <= me.key and (j <= me.position or when.ordered(m, me))
+
+    def _line_moment(self, at: int, above: int) -> tuple[when.Moment, bool]:
+        """A line outside frames (below frame ``above``; -1: the header): a History bullet
+        by its own time, kept where that is known to come before the first use; another line
+        where the file holds it above the first use's frame."""
+        raw = self.data[at : self.stop]
+        m = self.headings.line_moment(raw, -1, above)
+        if dated_line(raw) is not None:
+            return m, when.ordered(m, self.me) and m.key < self.me.key
+        return m, above < self.me.position
+
     def link(self, src: str, target: str, kind: str, at: int, m: when.Moment) -> Link:
-        """The link of the line at ``at`` in the current frame."""
-        columns, j = self.headings.columns, self.j
+        """The link of the line at ``at``: in the current frame, or a line outside frames."""
         end = self.data.find(b"\n", at, self.stop)
         raw = self.data[at : self.stop if end < 0 else end]
-        line = columns.lines[j] + self.data.count(b"\n", columns.starts[j], at)
         text = trim(raw.decode("utf-8", ENCODING_ERRORS))
+        columns, j = self.headings.columns, self.j
+        if not self.framed:
+            line = self.data.count(b"\n", 0, at) + 1
+            return Link(src, target, kind, None, None, line, text, m)
+        line = columns.lines[j] + self.data.count(b"\n", columns.starts[j], at)
         return Link(src, target, kind, columns.number(j), columns.label(j), line, text, m)
 
 
