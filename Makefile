@@ -8,11 +8,15 @@ demo:
 	@[ -d demo-world/.git ] || .venv/bin/soulscope demo demo-world
 	.venv/bin/soulscope demo-world
 
-# The suite, then the wheel as a user installs it (a clean environment outside the checkout); the
-# wheel is checked even when a test failed, and either failure fails the command.
+# The suite on every core (pytest-xdist; tests/conftest.py groups the tests that share a worker),
+# then the wheel as a user installs it (a clean environment outside the checkout); the wheel is
+# checked even when a test failed, and either failure fails the command. WORKERS=0 runs it in
+# this one process.
+WORKERS ?= auto
 test:
 	@scripts/setup test
-	@.venv/bin/python -m pytest -q; tests=$$?; scripts/check-wheel; wheel=$$?; \
+	@.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup --durations=20; tests=$$?; \
+	scripts/check-wheel; wheel=$$?; \
 	[ $$tests -eq 0 ] && [ $$wheel -eq 0 ]
 
 # ruff (lint and format) and mypy at the versions pinned in pyproject.toml; mypy against a

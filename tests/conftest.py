@@ -17,6 +17,27 @@ from tests.support.models import Distilled
 from tests.support.paths import corpus_dir
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Which tests share a worker under pytest-xdist (``make test``: ``--dist loadgroup``): a
+    module's tests that use a fixture built once per module or class run on one worker (built
+    once, not once per worker), so do the tests of the static model (distilled once), and the
+    tests marked ``serial`` (they wait on the dashboard's timing) run one after another on one
+    worker, never beside each other."""
+    for item in items:
+        if item.get_closest_marker("serial") is not None:
+            item.add_marker(pytest.mark.xdist_group("serial"))
+            continue
+        if "static_distilled" in getattr(item, "fixturenames", ()):
+            # One worker distils the static model and runs its tests; the other never waits.
+            item.add_marker(pytest.mark.xdist_group("static-model"))
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(d[-1].scope in ("module", "class", "package") for d in defs if d):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory, monkeypatch):
     """Keep the developer's own config, cache and LLM endpoint out of every test."""
@@ -32,6 +53,9 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
     # No embedding is started in a process of its own unless a test asks for one.
     monkeypatch.setenv("SOULSCOPE_BACKGROUND", "0")
     for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    # Output as where it is piped (pytest-xdist's workers are given COLUMNS=80 and LINES=24).
+    for var in ("COLUMNS", "LINES"):
         monkeypatch.delenv(var, raising=False)
     # The config file is one this test controls: absent unless a test writes it.
     monkeypatch.setenv("SOULSCOPE_CONFIG", str(home / "config" / "soulscope" / "config.toml"))
@@ -76,14 +100,38 @@ def embedding_endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[EmbeddingSer
 
 
 @pytest.fixture(scope="session")
-def static_distilled(tmp_path_factory) -> Distilled:
+def static_distilled(tmp_path_factory: pytest.TempPathFactory) -> Distilled:
     """The static model, distilled once per test run from the packaged MiniLM (about a minute
-    on one core), and what the distillation touched: attempts to reach the network, files opened."""
+    on one core), and what the distillation touched: attempts to reach the network, files opened.
+
+    Under pytest-xdist the workers share one distillation: the first to ask distils into the
+    run's shared temp folder under a lock, the others wait for it and read what it touched."""
+    import fcntl
+    import json
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # every worker's temp folder sits in the run's one
+    folder = shared / "static-distilled"
+    folder.mkdir(exist_ok=True)
+    record = folder / "touched.json"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.is_file():
+            touched = _distil(folder / "static.npy", tmp_path_factory)
+            record.write_text(
+                json.dumps({"network": touched.network, "opened": [str(p) for p in touched.opened]})
+            )
+    kept = json.loads(record.read_text())
+    return Distilled(folder / "static.npy", kept["network"], [Path(p) for p in kept["opened"]])
+
+
+def _distil(table: Path, tmp_path_factory: pytest.TempPathFactory) -> Distilled:
     import sys
 
     from soulscope.recall.static import distil
 
-    touched = Distilled(tmp_path_factory.mktemp("static") / "static.npy")
+    touched = Distilled(table)
     watching = [True]
 
     def watch(event: str, args: tuple) -> None:

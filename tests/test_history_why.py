@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -509,9 +510,11 @@ def _frames_named(value, path="") -> list[tuple[str, object]]:
     return out
 
 
-def test_every_json_view_names_a_frame_by_its_number(later_world: Path) -> None:
+def test_every_json_view_names_a_frame_by_its_number(later_world: Path, tmp_path: Path) -> None:
     """ "frame" is the integer frame number or null in every --json view."""
-    w = str(later_world)
+    # A copy outside any repository: the corpus itself may sit in one (a checkout holding it),
+    # where "first" would read its commits.
+    w = str(shutil.copytree(later_world, tmp_path / "later"))
     views = [
         ("becoming", "zion-coder-06"),
         ("compare", "zion-coder-06", "zion-coder-09"),

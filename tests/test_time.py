@@ -87,9 +87,13 @@ def test_first_orders_a_world_imported_at_once_by_its_frames(imported: Path) -> 
     assert _check(World.open(imported), imported / "memory", terms) >= 25
 
 
-def test_first_without_git_reads_the_frames_times(early_world: Path, imported: Path) -> None:
+def test_first_without_git_reads_the_frames_times(
+    early_world: Path, imported: Path, tmp_path: Path
+) -> None:
+    # A copy: the corpus itself may sit inside some git repository (a checkout holding it).
+    shutil.copytree(early_world / "memory", tmp_path / "plain" / "memory")
     terms = _sample_terms(early_world / "memory", 12)
-    plain, repo = World.open(early_world), World.open(imported)
+    plain, repo = World.open(tmp_path / "plain"), World.open(imported)
     for term in terms:
         a, b = first_mention(plain, term), first_mention(repo, term)
         assert (a is None) == (b is None)

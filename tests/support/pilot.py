@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -16,6 +19,17 @@ async def settle(pilot: Pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def until(pilot: Pilot, check: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Let the app run until ``check()`` holds (failing after ``timeout`` seconds): on a busy
+    machine a timer or a worker may end after ``settle`` returned, so a test that needs a state
+    waits for that state, not for a time."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        assert loop.time() < end, f"still not so after {timeout} s: {check.__doc__ or check}"
+        await pilot.pause(0.05)
 
 
 def cells(table: VirtualTable, row: str) -> dict[str, str]:

@@ -90,6 +90,7 @@ def llm(monkeypatch):
         yield server
 
 
+@pytest.mark.serial  # times the dashboard's answer stream
 async def test_waiting_then_streaming_then_answered(world: World, embeddings, llm) -> None:
     llm.latency = 2.5  # the LLM thinks before its first word
     llm.pace = 0.05
@@ -107,6 +108,7 @@ async def test_waiting_then_streaming_then_answered(world: World, embeddings, ll
         assert answers(pane)[0].endswith("w39")
 
 
+@pytest.mark.serial  # times the dashboard's answer stream
 async def test_a_cancelled_answer_says_cancelled(world: World, embeddings, llm) -> None:
     llm.pace = 0.2  # eight seconds to stream it all
     app = SoulscopeApp(world)

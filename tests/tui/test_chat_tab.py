@@ -91,11 +91,7 @@ async def test_streams_from_the_endpoint_in_the_agents_voice(tmp_path: Path, mon
     assert [p.startswith("Below is part") for p in prompts] == [False, False, True, True]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="under load the new question's Enter can arrive after the whole answer streamed; "
-    "passes on a quiet machine (23 s); the cause (since the staged index) is not yet found",
-)
+@pytest.mark.serial  # times the dashboard's answer stream
 async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, monkeypatch) -> None:
     # Paragraphs of ten words, as answers come; two minutes to stream it all: both answers are
     # cancelled long before, even where the machine is so busy that keys arrive slowly.
