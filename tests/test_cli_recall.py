@@ -18,7 +18,7 @@ from tests.support.paths import ROOT
 
 HIT_KEYS = {"time", "precision", "tied",
     "agent", "frame", "label", "date", "heading", "line", "score", "citation", "text", "best",
-    "time_order",
+    "time_order", "holds",
 }  # fmt: skip
 
 

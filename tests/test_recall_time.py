@@ -119,3 +119,60 @@ def test_search_json_says_it_reordered_by_time(later_world: Path) -> None:
     text = soulscope("search", "when did coder-06 start caring about ownership?", "-w",
                str(later_world), "--mode", "bm25")  # fmt: skip
     assert text.stdout.startswith("read as: earliest first, agent zion-coder-06")
+
+
+def test_time_questions_start_at_a_frame_holding_the_asked_words(
+    early_world: Path, later_world: Path
+) -> None:
+    """Real worlds of both eras and a hand-made one: stem neighbours ("digest" for
+    "digestion"), one word of a phrase, or words apart never lead a time-ordered answer; where
+    nothing holds the words the search says so (``tests.support.timequestions``)."""
+    from tests.support.timequestions import QUESTIONS, run_questions, sampled
+
+    rows = run_questions()
+    assert len(rows) == len(QUESTIONS) >= 25
+    assert [r["question"] for r in rows if not r["ok"]] == []
+    rows = run_questions(sampled(early_world / "memory", 25, seed=11))
+    assert [r["question"] for r in rows if not r["ok"]] == []
+
+
+def test_a_phrase_is_held_as_written_or_said_missing(tmp_path: Path) -> None:
+    from tests.support.timequestions import made_world
+
+    index = RecallIndex.for_world(World.open(made_world(tmp_path / "w")))
+    # "lantern" and "guild" apart come first (ann.b); the Lantern Guild as written later (Bo-7)
+    found = index.find("When did the Lantern Guild first come up?", k=3, mode="bm25")
+    assert (found.held, found.hits[0].chunk.agent) == ("as written", "Bo-7")
+    assert all("LANTERN GUILD" in h.chunk.text.upper() for h in found.hits[: found.timely])
+    # a brisket protocol is no Brisket Protocol: nothing holds it, and no time order is claimed
+    found = index.find("when did the Brisket Protocol first come up?", k=3, mode="bm25")
+    assert (found.held, found.timely, found.reordered) == ("nothing", 0, None)
+    out = soulscope("search", "when did the Brisket Protocol first come up?", "-w",
+                    str(tmp_path / "w"), "--mode", "bm25")  # fmt: skip
+    assert 'no frame holds "Brisket Protocol"' in out.stdout
+    # words asked apart may be held apart, and the answer says so
+    found = index.find("when did anyone first write about the kiln and the quay?", mode="bm25")
+    assert found.held == "as words" and found.hits[0].chunk.agent == "ann.b"
+    # a word held by stem only: said, and still in time order
+    found = index.find("when did sortitioning first come up?", k=3, mode="bm25")
+    assert found.held == "by stem" and found.hits[0].chunk.agent == "ann.b"
+    out = soulscope("search", "first mention of sortitioning", "-w", str(tmp_path / "w"),
+                    "--mode", "bm25", "--json")  # fmt: skip
+    assert json.loads(out.stdout)[0]["holds"] == "by stem"
+
+
+def test_when_did_it_come_up_agrees_with_first(early_world: Path) -> None:
+    """A question about when a word came up starts at a frame ``first`` names (or ties)."""
+    from tests.support import frametimes
+
+    world = World.open(early_world)
+    index = RecallIndex.for_world(world)
+    checked = 0
+    for term, expected in frametimes.first_day_terms(early_world / "memory", 12):
+        found = index.find(f"when did {term} first come up?", k=1, mode="bm25")
+        mention = first_mention(world, term)
+        said = {mention.agent_id, *(u.agent_id for u in mention.ties)}
+        assert found.timely and found.hits[0].chunk.agent in said, term
+        assert said == frametimes.possible_firsts(expected), term
+        checked += 1
+    assert checked == 12

@@ -145,9 +145,13 @@ def _open(args: argparse.Namespace) -> World:
         raise CommandError(str(exc)) from exc
 
 
-def hit_dict(hit: Hit, order: str | None = None, tied: bool = False) -> dict[str, Any]:
+def hit_dict(
+    hit: Hit, order: str | None = None, tied: bool = False, holds: str | None = None
+) -> dict[str, Any]:
     """A hit as JSON; ``order`` ("earliest"/"latest") marks a hit placed by time, not score;
-    ``tied``, one whose frame the headings cannot place apart from the hit before it."""
+    ``tied``, one whose frame the headings cannot place apart from the hit before it;
+    ``holds``, how a hit placed by time holds the asked words ("as written", "as words", "by
+    stem")."""
     c = hit.chunk
     return {
         "agent": c.agent,
@@ -164,14 +168,28 @@ def hit_dict(hit: Hit, order: str | None = None, tied: bool = False) -> dict[str
         "best": hit.best,
         "time_order": order,
         "tied": tied,
+        "holds": holds,
     }
 
 
 def found_hits(found: Found) -> list[dict[str, Any]]:
     return [
-        hit_dict(h, found.reordered if i < found.timely else None, i in found.ties)
+        hit_dict(h, *((found.reordered, i in found.ties, found.held) if i < found.timely else ()))
         for i, h in enumerate(found.hits)
     ]
+
+
+def held_note(found: Found) -> str | None:
+    """One line where the hits do not hold the asked words as asked: none holds them, or only
+    each word apart, or only by stem."""
+    asked = found.intent.asked
+    if asked is None or found.held in (None, "as written"):
+        return None
+    if found.held == "nothing":
+        return f'no frame holds "{asked.phrase}": the hits are by relevance, none in time order'
+    if found.held == "as words":
+        return f'no frame holds "{asked.phrase}" as written; these hold each of its words'
+    return f'no frame holds "{asked.phrase}" as a word; these hold its stem'
 
 
 def _check_agent(world: World, agent: str | None) -> None:
@@ -433,6 +451,7 @@ def run_search(args: argparse.Namespace) -> int:
                         "model": index.model if mode != "bm25" else None,
                         "time_order": found.reordered,
                         "read_as": found.intent.describe(),
+                        "held": found.held,
                         "hits": found_hits(found),
                     }
                 )
@@ -444,17 +463,25 @@ def run_search(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(found_hits(found))
         return 0
-    hits = found.hits
+    print_found(found)
+    return 0
+
+
+def print_found(found: Found) -> None:
+    """Hits as text: how the question was read, then each hit with its lines."""
     read_as = found.intent.describe() if found.reordered or found.intent.filters else ""
     if read_as:
         note = f"read as: {read_as}"
         if found.reordered:
             note += f" (the first {found.timely} in time order, then by relevance)"
         print_text(note, style="dim")
-    if not hits:
+    held = held_note(found)
+    if held:
+        print_text(held, style="dim")
+    if not found.hits:
         print("no matches")
-        return 0
-    for i, h in enumerate(hits, 1):
+        return
+    for i, h in enumerate(found.hits, 1):
         placed = ""
         if i <= found.timely:
             m = h.chunk.moment
@@ -472,7 +499,6 @@ def run_search(args: argparse.Namespace) -> int:
         shown = (best + rest)[:4]
         excerpt = "\n".join("   " + line for line in shown)
         print_text(excerpt + ("\n   …" if len(body) > len(shown) else ""))
-    return 0
 
 
 def _say_dense_problem(index: RecallIndex) -> None:

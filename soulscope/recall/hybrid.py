@@ -45,7 +45,7 @@ from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, Unit, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
 from soulscope.recall.prepared import PreparedCache, unit_counts, world_index
 from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError, Progress, embed
-from soulscope.recall.temporal import GATE, TOP, Intent, read_intent
+from soulscope.recall.temporal import GATE, HOLDS, TOP, Intent, read_intent
 from soulscope.soul import when
 from soulscope.world import World
 
@@ -83,6 +83,10 @@ class Found:
     intent: Intent
     timely: int = 0  # the first ``timely`` hits are in ``intent.order``, the rest by score
     ties: frozenset[int] = frozenset()  # timely hits not placed apart from the one before
+    # How the timely hits hold the asked words (``temporal.HOLDS``: "as written", "as words",
+    # "by stem"); "nothing" where no frame holds them (then no hit is in time order); None
+    # where the question asked no order.
+    held: str | None = None
 
     @property
     def reordered(self) -> str | None:
@@ -334,26 +338,34 @@ class RecallIndex:
             return Found(self.search(intent.words, k, mode, agent, frames), intent)
         ranked = self.search(intent.words, len(self.chunks), mode, agent, frames)
         about = self._about(intent.topic)
-        pool = [h for h in ranked if h.chunk.kind == "frame" and id(h.chunk) in about]
-        if not pool:
-            return Found(ranked[:k], replace(intent, order=None))
         if mode == "bm25":  # without the model, relevance to the topic is all BM25 can judge
-            topical = self.search("", len(self.chunks), mode, agent, frames, list(intent.topic))
-            pool = [h for h in topical if id(h.chunk) in about and h.chunk.kind == "frame"]
-        gate = GATE * pool[0].score if pool[0].score > 0 else 0.0
-        timely = pool[: max(TOP, sum(h.score >= gate for h in pool))]  # still by relevance
+            ranked_topic = self.search(
+                "", len(self.chunks), mode, agent, frames, list(intent.topic)
+            )
+        else:
+            ranked_topic = ranked
+        pool = [h for h in ranked_topic if h.chunk.kind == "frame" and id(h.chunk) in about]
+        pool, held = _best_held(pool, intent)
+        if not pool:
+            return Found(ranked[:k], replace(intent, order=None), held="nothing")
+        if intent.mention:  # when the words came up: every frame holding them, as ``first``
+            timely = pool
+        else:
+            gate = GATE * pool[0].score if pool[0].score > 0 else 0.0
+            timely = pool[: max(TOP, sum(h.score >= gate for h in pool))]  # still by relevance
         timely.sort(key=lambda h: _when(h, agent is not None), reverse=intent.order == "latest")
         chosen = {id(h.chunk) for h in timely}
         rest = [h for h in ranked if id(h.chunk) not in chosen]
-        return Found((timely + rest)[:k], intent, len(timely), _ties(timely))
+        timely = [_holding_bullet(h, intent) for h in timely[:k]]
+        return Found((timely + rest)[:k], intent, len(timely), _ties(timely), held)
 
     def _about(self, topic: tuple[str, ...]) -> set[int]:
-        """ids of the chunks whose units hold every topic word, else any of them."""
+        """ids of the chunks whose units hold every topic word (by stem): one word of several
+        alone does not make a chunk about them."""
         sets = [set(self._owner[self.lexical.containing(t)].tolist()) for t in topic]
         if not sets:
             return set()
-        rows = set.intersection(*sets) or set.union(*sets)
-        return {id(self.chunks[r]) for r in rows}
+        return {id(self.chunks[r]) for r in set.intersection(*sets)}
 
     def unit_scores(
         self, query: str, mode: str, rows: np.ndarray, tokens: list[str] | None = None
@@ -460,13 +472,39 @@ class RecallIndex:
         return rows
 
 
+def _best_held(hits: list[Hit], intent: Intent) -> tuple[list[Hit], str]:
+    """The hits that hold the asked words best (``temporal.Asked.holds``: as written, else as
+    words, else by stem), in the order given, and how they hold them."""
+    asked = intent.asked
+    if asked is None or not hits:
+        return hits, HOLDS[-1] if hits else "nothing"
+    tiers: list[list[Hit]] = [[], [], [], []]  # the last: hits that do not hold them
+    for h in hits:
+        tiers[asked.holds(h.chunk.text)].append(h)
+    best = next((i for i, tier in enumerate(tiers[:-1]) if tier), None)
+    if best is None:
+        return [], "nothing"
+    return tiers[best], HOLDS[best]
+
+
+def _holding_bullet(hit: Hit, intent: Intent) -> Hit:
+    """``hit`` shown by its bullet that holds the asked words best, where one holds them better
+    than the bullet that scored it."""
+    asked, bullets = intent.asked, hit.chunk.bullets
+    if asked is None or not bullets:
+        return hit
+    best = min(range(len(bullets)), key=lambda i: (asked.holds(bullets[i]), i != hit.bullet))
+    return replace(hit, bullet=best)
+
+
 def _when(hit: Hit, one_agent: bool) -> tuple:
-    """Time order (``soul.when``): date, then time of day (a date-only frame at the start of its
-    day), undated frames last; one agent's frames then in file order. Frames of several agents
-    at the same moment keep the order they come in (by relevance)."""
+    """Time order (``soul.when``): date, then time of day (a date-only frame at its file's
+    bound, else the start of its day), undated frames last; one agent's frames then in file
+    order, a frame's parts in order. Frames of several agents at the same moment keep the order
+    they come in (by relevance)."""
     m = hit.chunk.moment
     key = m.key if m is not None else (when.UNDATED, "", 0)
-    return key if one_agent else key[:3]
+    return (key if one_agent else key[:3], hit.chunk.part)
 
 
 def _ties(hits: list[Hit]) -> frozenset[int]:
