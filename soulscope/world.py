@@ -210,7 +210,9 @@ class World:
         return parse(self.source(agent_id), agent_id=agent_id)
 
     def registry(self) -> dict[str, dict]:
-        """``agents.json`` as ``{id: fields}``; empty when absent or unreadable."""
+        """``agents.json`` as ``{id: fields}``, without entries whose key is no valid agent id (a
+        control character in a graph node id makes a GraphML file nobody reads); empty when
+        absent or unreadable."""
         if self._registry is None:
             self._registry = {}
             path = self.root / "agents.json"
@@ -220,8 +222,10 @@ class World:
             except (OSError, ValueError, RecursionError):
                 return self._registry
             agents = data.get("agents", data) if isinstance(data, dict) else {}
-            if isinstance(agents, dict):
-                self._registry = {k: v for k, v in agents.items() if isinstance(v, dict)}
+            if isinstance(agents, dict):  # its ids pass the rule of ids from file names
+                self._registry = {
+                    k: v for k, v in agents.items() if isinstance(v, dict) and not id_problem(k)
+                }
         return self._registry
 
     def display_name(self, agent_id: str) -> str | None:

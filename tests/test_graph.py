@@ -140,7 +140,8 @@ def test_graph_json_is_the_text_of_graph_dict(
 ) -> None:
     """`graph --json` writes its text from the graph directly (half a million edges are not built
     as dicts): exactly json.dumps(graph_dict(g), indent=2), and printed as emit_json prints the
-    dict, for odd names (a registry id with quotes, DEL and a C1 control) and empty parts."""
+    dict, for odd names (a registry id with quotes, DEL and a C1 control, which is no node) and
+    empty parts."""
     import gc
 
     from soulscope.cli.output import emit_json
@@ -171,9 +172,9 @@ def test_graph_json_is_the_text_of_graph_dict(
         assert main(["graph", "-w", str(tmp_path / name), "--json"]) == 0
         assert capsys.readouterr().out == expected, name
         assert gc.isenabled()  # (paused while the graph is built and written, then back)
-        if name == "odd":  # the registry's id, its controls escaped for the terminal
-            assert weird in {e["from"] for e in json.loads(expected)["edges"]}
-            assert "\\u007f\\u009b" in expected
+        if name == "odd":  # the registry's odd id is no agent id: no node, its name no one's
+            assert {n["agent"] for n in json.loads(expected)["nodes"]} == {"ada-1", "bob-1"}
+            assert "ird" not in expected
 
 
 def test_cli_json_graphml_and_bad_dates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -234,3 +235,31 @@ def test_the_same_world_gives_the_same_graph_in_every_process(early_world: Path)
         argv = [sys.executable, "-m", "soulscope", "graph", "-w", str(early_world), "--json"]
         outs.add(subprocess.run(argv, env=env, capture_output=True, check=True).stdout)
     assert len(outs) == 1
+
+
+def test_registry_ids_with_controls_are_no_nodes(tmp_path: Path) -> None:
+    """A registry key with a control character or U+FFFF is no agent id (as a file name with one
+    is not): it is no node, even where a soul names it by its display name, and
+    ``graph --graphml`` writes a file networkx reads back."""
+    bad = {
+        "ev\x01il-1": "Eve Ill",
+        "no\uffffn-2": "Nora Non",
+        "ta\tb-3": "Tab Bee",
+        "sp ace-4": "Spa Ace",
+        "../up-5": "Upton Up",
+    }
+    registry = {i: {"name": name} for i, name in bad.items()}
+    registry["Good-2"] = {"name": "Cy Good"}
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "agents.json").write_text(json.dumps({"agents": registry}), encoding="utf-8")
+    (tmp_path / "memory" / "ada-1.md").write_text(
+        "# Ada\n\n## Frame 1 — 2026-01-01\n- Influenced by: Eve Ill, Good-2\n"
+        "- Read Nora Non's post, Tab Bee's, Spa Ace's and Upton Up's\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "g.graphml"
+    assert main(["graph", "-w", str(tmp_path), "--graphml", str(out)]) == 0
+    g = nx.read_graphml(out)
+    assert set(g.nodes) == {"ada-1", "Good-2"}
+    assert list(g.edges) == [("Good-2", "ada-1")]
+    assert set(World.open(tmp_path).registry()) == {"Good-2"}
