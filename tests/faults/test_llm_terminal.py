@@ -87,6 +87,52 @@ def strings(value: object) -> list[str]:
     return [s for item in items for s in strings(item)]
 
 
+BIDI = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: what follows reads backwards
+EVERY_BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def test_visible_shows_bidi_controls_and_json_escapes_them() -> None:
+    """Bidi controls reorder what a reader sees ("Trojan Source"): shown, one for one, like C1."""
+    text = f"pay{EVERY_BIDI}me \u05e9\u05dc\u05d5\u05dd"  # Hebrew letters themselves stay
+    shown = visible(text)
+    assert shown == "pay" + "\ufffd" * len(EVERY_BIDI) + "me \u05e9\u05dc\u05d5\u05dd"
+    from soulscope.controls import json_escaped
+
+    encoded = json_escaped(json.dumps(text, ensure_ascii=False))
+    assert not any(c in encoded for c in EVERY_BIDI) and json.loads(encoded) == text
+
+
+@pytest.fixture
+def reversed_world(world: Path) -> Path:
+    """A soul whose title and Becoming line hold a right-to-left override, and a registry name."""
+    soul = world / "memory" / f"{AGENT}.md"
+    text = soul.read_text(encoding="utf-8")
+    soul.write_text(
+        text.replace("\n", f" {BIDI}lanigiro\n", 1)
+        + f"## Frame 2 — 2026-03-03\n- Becoming: the mirror{BIDI}gnitirw. Overrode it.\n\n",
+        encoding="utf-8",
+    )
+    commit(world, f"frame 2 {BIDI}")
+    return world
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("show", AGENT), ("becoming", AGENT), ("agents",), ("first", "overrode"), ("overview",)],
+    ids=lambda c: " ".join(c),
+)
+def test_no_command_lets_a_bidi_control_through(
+    command: tuple[str, ...], reversed_world: Path, soulscope: Run
+) -> None:
+    code, out, err = soulscope(*command, "-w", str(reversed_world))
+    assert code == 0, err
+    assert BIDI not in out + err
+    code, out, err = soulscope(*command, "-w", str(reversed_world), "--json")
+    if code == 0:  # (overview has no --json)
+        assert BIDI not in out
+        assert any(BIDI in s for s in strings(json.loads(out)))  # the value is unchanged
+
+
 def test_markup_in_soul_text_is_shown_literally(hostile: Path, soulscope: Run) -> None:
     _, out, _ = soulscope("show", AGENT, "--frame", "2", "-w", str(hostile))
     assert "to [bold red]loud[/]." in out
