@@ -61,10 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list == ["--version"]:
         print(f"soulscope {__version__}")
         return 0
-    from soulscope.cli.output import CommandError, print_error
+    from soulscope.cli.output import CommandError, fit_stdout, print_error
     from soulscope.config import load_settings
     from soulscope.errors import SoulscopeError
 
+    fit_stdout()
     settings = load_settings()
     try:
         first = args_list[0] if args_list else ""

@@ -92,6 +92,29 @@ def open_world(path: str | None) -> World:
         raise CommandError(f"cannot open {path}: {exc.strerror or exc}") from exc
 
 
+def _escaped(exc: UnicodeError) -> tuple[str, int]:
+    """The characters an encoding cannot take, as JSON's ``\\u`` escapes (a pair past U+FFFF)."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    units = exc.object[exc.start : exc.end].encode("utf-16-be", "surrogatepass")
+    codes = (int.from_bytes(units[i : i + 2], "big") for i in range(0, len(units), 2))
+    return "".join(f"\\u{c:04x}" for c in codes), exc.end
+
+
+codecs.register_error("soulscope-escape", _escaped)
+
+
+def fit_stdout() -> None:
+    """Make stdout write what its encoding cannot take (``LANG=C``: ASCII) as ``\\u`` escapes,
+    never fail: JSON stays JSON of the same value (as ``ensure_ascii`` writes it), and a table
+    shows ``\\u2014`` where the terminal has no dash."""
+    if _is_utf8(getattr(sys.stdout, "encoding", None)):
+        return
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="soulscope-escape")
+
+
 def emit_json(value: Any) -> None:
     """``value`` as indented JSON, the text of ``json.dumps(value, indent=2)`` with every iterator
     made a list. An iterator (``map``, a generator) is written item by item, so a whole soul is
