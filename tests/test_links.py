@@ -230,3 +230,26 @@ def test_an_id_with_dots_in_any_case(tmp_path: Path) -> None:
     world = write_world(tmp_path, registry, {"zion-writer-01": soul})
     got = kinds_of(world, "zion-writer-01")
     assert got == {"dr.who-1": {"reply": 1}, "zion-coder-05": {"mention": 1}}
+
+
+def test_every_arc_cites_the_line_that_says_it(early_world: Path) -> None:
+    """``graph``: each arc names its strongest kind and cites the line of the target's file
+    that says it, and that line says so (a vote line for a vote, a reply's verb for a reply)."""
+    world = World.open(early_world)
+    g = influence(world, measures=False)
+    registry = world.registry()
+    files: dict[str, list[str]] = {}
+    replying = re.compile(r"repl|respon|answer|rebut|counter|challeng|push|back", re.I)
+    for (src, dst), arc in sorted(g.arcs.items())[::7]:
+        lines = files.setdefault(
+            dst, (early_world / "memory" / f"{dst}.md").read_text("utf-8", "replace").split("\n")
+        )
+        assert arc.kind is not None and arc.line is not None
+        line = lines[arc.line - 1].lower()
+        name = str(registry.get(src, {}).get("name", "")).lower()
+        assert src.removeprefix("zion-") in line or (name and name.split()[0] in line), arc
+        if arc.kind == "vote":
+            assert VOTE_LINE.match(line), arc
+        if arc.kind == "reply":
+            assert replying.search(line), arc
+        assert arc.kinds[arc.kind] >= 1

@@ -59,6 +59,10 @@ class Arc:
     counts: tuple[int, ...] = (0,) * len(KINDS)
     first: str | None = None  # the earliest date of those frames
     last: str | None = None
+    # the line that says it most strongly: its kind, and where it is in the target's file (the
+    # latest of that kind; 1-based)
+    kind: str | None = None
+    line: int | None = None
 
     @property
     def kinds(self) -> Counter[str]:
@@ -164,6 +168,8 @@ class Influence:
                 weight=a.weight,
                 first=a.first or "",
                 last=a.last or "",
+                kind=a.kind or "",
+                line=-1 if a.line is None else a.line,
                 **{k: a.kinds.get(k, 0) for k in KINDS},
             )
         return g
@@ -271,17 +277,20 @@ def _tally(
     ):
         place = units.of(at)
         if place is not None:
-            _count(rows, who, place, _KIND_INDEX[kind])
+            _count(rows, who, place, _KIND_INDEX[kind], at)
+    _lines_of(rows, data)
     return rows
 
 
-def _count(rows: dict[str, list], who: str, place: tuple[int, str | None], k: int) -> None:
+def _count(rows: dict[str, list], who: str, place: tuple[int, str | None], k: int, at: int) -> None:
     """One name of a unit into ``_tally``'s rows: the unit counted once for the agent, and
-    once under each kind it names the agent in."""
+    once under each kind it names the agent in; the line of its strongest kind kept."""
     unit, d = place
     row = rows.get(who)
     if row is None:
-        row = rows[who] = [0, d, d, None, *_NO_COUNTS, *_NO_UNITS]
+        row = rows[who] = [0, d, d, None, *_NO_COUNTS, *_NO_UNITS, k, at]
+    elif k <= row[_BEST]:  # as strong or stronger: the later line cites it
+        row[_BEST], row[_BEST + 1] = k, at
     if row[3] != unit:  # the first time this unit names it
         row[0] += 1
         row[3] = unit
@@ -293,6 +302,16 @@ def _count(rows: dict[str, list], who: str, place: tuple[int, str | None], k: in
     if row[_LAST + k] != unit:  # the first time this unit names it so
         row[4 + k] += 1
         row[_LAST + k] = unit
+
+
+def _lines_of(rows: dict[str, list], data: bytes) -> None:
+    """Each row's cited offset made a 1-based line number (counted once through the file)."""
+    line, last = 1, 0
+    for row in sorted(rows.values(), key=lambda r: r[_BEST + 1]):
+        at = row[_BEST + 1]
+        line += data.count(b"\n", last, at)
+        last = at
+        row[_BEST + 1] = line
 
 
 class _Units:
@@ -367,9 +386,14 @@ def _add(arcs: dict[tuple[str, str], Arc], target: str, rows: dict[str, list]) -
     for who, row in rows.items():
         key = (who, target)
         arc = arcs.get(key)
+        kind = KINDS[row[_BEST]]
         if arc is None:
-            arcs[key] = Arc(who, target, row[0], tuple(row[4:_LAST]), row[1], row[2])
+            arcs[key] = Arc(
+                who, target, row[0], tuple(row[4:_LAST]), row[1], row[2], kind, row[_BEST + 1]
+            )
             continue
+        if arc.kind is None or _KIND_INDEX[kind] < _KIND_INDEX[arc.kind]:
+            arc.kind, arc.line = kind, row[_BEST + 1]
         arc.weight += row[0]
         arc.counts = tuple(x + y for x, y in zip(arc.counts, row[4:_LAST], strict=True))
         arc.first = min((x for x in (arc.first, row[1]) if x is not None), default=None)
@@ -420,6 +444,7 @@ _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 _NO_COUNTS = (0,) * len(KINDS)
 _NO_UNITS = (None,) * len(KINDS)
 _LAST = 4 + len(KINDS)  # where a row of ``_tally`` keeps the last unit counted under each kind
+_BEST = _LAST + len(KINDS)  # then the rank of its strongest kind, and that line's offset
 
 
 def _dates(dates: list[str | None]) -> list[str | None]:
@@ -532,6 +557,8 @@ def graph_dict(g: Influence) -> dict:
                     "kinds": {k: c for k, c in zip(KINDS, a.counts, strict=True) if c},
                     "first": a.first,
                     "last": a.last,
+                    "kind": a.kind,
+                    "line": a.line,
                 }
                 for a in g.strongest()
             ],
@@ -541,7 +568,7 @@ def graph_dict(g: Influence) -> dict:
 
 _EDGE = (  # an edge of graph_json, each line as json.dumps(indent=2) writes it
     '{\n      "from": %s,\n      "to": %s,\n      "weight": %s,\n      "kinds": %s,'
-    '\n      "first": %s,\n      "last": %s\n    }'
+    '\n      "first": %s,\n      "last": %s,\n      "kind": %s,\n      "line": %s\n    }'
 )
 _NODE = (
     '{\n      "agent": %s,\n      "present": %s,\n      "pagerank": %s,\n      "influences": %s,'
@@ -604,7 +631,16 @@ def _graph_text(g: Influence) -> Iterator[str]:
                 last = dates[a.last] = _value(a.last)
             edges.append(
                 _EDGE
-                % (_string(a.source), _string(a.target), _value(a.weight), counted, first, last)
+                % (
+                    _string(a.source),
+                    _string(a.target),
+                    _value(a.weight),
+                    counted,
+                    first,
+                    last,
+                    _value(a.kind),
+                    _value(a.line),
+                )
             )
         yield ("[\n    " if i == 0 else ",\n    ") + ",\n    ".join(edges)
     if arcs:
@@ -673,6 +709,8 @@ def influence_of(answer: dict) -> Influence:
             tuple(int(e["kinds"].get(k, 0)) for k in KINDS),
             e["first"],
             e["last"],
+            e.get("kind"),
+            e.get("line"),
         )
         for e in answer["edges"]
     }

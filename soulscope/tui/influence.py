@@ -448,7 +448,8 @@ class InfluenceScreen(_Dialog):
             (who, "bold"),
             (
                 f"  {arc.weight} frame{'s' if arc.weight != 1 else ''} ({how}), "
-                f"{arc.first or '?'} → {arc.last or '?'}",
+                f"{arc.first or '?'} → {arc.last or '?'}"
+                + (f", {arc.kind} at line {arc.line} of {arc.target}" if arc.line else ""),
                 "dim",
             ),
         )
