@@ -8,12 +8,14 @@ from typing import Any
 
 from soulscope.cli.output import (
     CommandError,
+    add_at_option,
     add_json_option,
     add_match_option,
     add_world_option,
     emit_json,
     match_term,
     open_world,
+    open_world_at,
     print_table,
     print_text,
 )
@@ -47,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("term", help="a word or phrase, matched as a word in any letter case")
     p.add_argument("--agent", help="only this agent's memory (default: the whole world)")
     add_match_option(p)
+    add_at_option(p)
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_first)
@@ -70,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="write the narrative without the configured LLM (a deterministic summary)",
     )
+    add_at_option(p)
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_why)
@@ -179,7 +183,7 @@ def run_first(args: argparse.Namespace) -> int:
     from soulscope.history.export import mention_dict
     from soulscope.history.timeline import first_mention
 
-    world = _world(args)
+    world = open_world_at(args)
     term = match_term(args)
     found = _guard(lambda: first_mention(world, term, args.agent))
     if found is None:
@@ -223,7 +227,7 @@ def run_why(args: argparse.Namespace) -> int:
     from soulscope.history.export import why_dict
     from soulscope.history.why import explain
 
-    world = _world(args)
+    world = open_world_at(args)
     llm = None
     if not args.offline:
         from soulscope.llm import LLM, Endpoint

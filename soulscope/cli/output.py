@@ -45,6 +45,16 @@ def add_world_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+AT_HELP = (
+    "the world as it stood then: a revision (sha, tag, HEAD~5), a date (2026-03-14, "
+    "'2026-03-14 20:12', UTC) or a frame number (237); outside git, its frames up to then"
+)
+
+
+def add_at_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--at", metavar="POINT", help=AT_HELP)
+
+
 def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
@@ -113,6 +123,20 @@ def fit_stdout() -> None:
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(errors="soulscope-escape")
+
+
+def open_world_at(args: argparse.Namespace) -> World:
+    """The world named by ``--world``, as it stood at ``--at`` when given (``runs.asof``)."""
+    world = open_world(args.world)
+    at = getattr(args, "at", None)
+    if not at:
+        return world
+    from soulscope.runs.asof import world_as_of
+
+    try:
+        return world_as_of(world, at)
+    except SoulscopeError as exc:
+        raise CommandError(str(exc)) from exc
 
 
 def emit_json(value: Any) -> None:

@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from soulscope.cli.output import (
     CommandError,
+    add_at_option,
     add_json_option,
     add_world_option,
     emit_json,
     emit_json_line,
     open_world,
+    open_world_at,
     print_error,
     print_text,
     write,
@@ -61,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
     _add_mode_option(p)
     p.add_argument("--frames", help="frame range by number: 220-240, 220-, -240 or 231")
-    _add_at_option(p)
+    add_at_option(p)
     p.add_argument(
         "--queries",
         metavar="FILE",
@@ -79,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("question")
     _add_mode_option(p)
     p.add_argument("-k", type=int, default=6, help="how many entries go into the prompt")
-    _add_at_option(p)
+    add_at_option(p)
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_ask)
@@ -121,28 +123,6 @@ def _add_mode_option(p: argparse.ArgumentParser) -> None:
         "rest is embedded in the background), hybrid (waits for the embeddings), bm25 (no model "
         "load) or dense",
     )
-
-
-def _add_at_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--at",
-        metavar="REV",
-        help="memory as it stood at a git revision (sha, tag, HEAD~5, a date)",
-    )
-
-
-def _open(args: argparse.Namespace) -> World:
-    """The world named by --world, as of --at when given."""
-    world = open_world(args.world)
-    if not getattr(args, "at", None):
-        return world
-    from soulscope.history.git import HistoryError
-    from soulscope.history.timeline import world_at
-
-    try:
-        return world_at(world, args.at)
-    except HistoryError as exc:
-        raise CommandError(str(exc)) from exc
 
 
 def hit_dict(
@@ -434,7 +414,7 @@ def run_search(args: argparse.Namespace) -> int:
         raise CommandError("give a query, or --queries FILE")
     if args.k < 1:
         raise CommandError("-k must be at least 1")
-    world = _open(args)
+    world = open_world_at(args)
     index, _ = build_index(world, args.agent, args.mode, args.settings)
     mode = answered_with(index, args.mode)
     try:
@@ -539,7 +519,7 @@ def run_ask(args: argparse.Namespace) -> int:
     from soulscope.llm import LLMError
 
     started = time.perf_counter()
-    world = _open(args)
+    world = open_world_at(args)
     index, ready = build_index(world, args.agent, args.mode, args.settings)
     indexed = time.perf_counter()
     session = ChatSession(world, index, _llm(args.settings), agent=args.agent, k=args.k)

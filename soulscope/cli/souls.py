@@ -7,10 +7,12 @@ from collections.abc import Sequence
 
 from soulscope.cli.output import (
     CommandError,
+    add_at_option,
     add_json_option,
     add_world_option,
     emit_json,
     open_world,
+    open_world_at,
     print_error,
     print_table,
     print_text,
@@ -26,6 +28,7 @@ from soulscope.world import World, WorldError
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("agents", help="list the agents of a world")
+    add_at_option(p)
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_agents)
@@ -69,6 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("overview", help="every agent's latest Becoming, shifts and frames")
     p.add_argument("--label", help="the arcs' label")
+    add_at_option(p)
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_overview)
@@ -106,7 +110,7 @@ def report_skipped(world: World, unreadable: Sequence[Entry], as_json: bool) -> 
 
 
 def run_agents(args: argparse.Namespace) -> int:
-    world = open_world(args.world)
+    world = open_world_at(args)
     entries, unreadable = indexed(world)
     rows = [
         {
@@ -341,7 +345,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_overview(args: argparse.Namespace) -> int:
-    world = open_world(args.world)
+    world = open_world_at(args)
     entries, unreadable = indexed(world, args.label)
     summaries = [e.summary for e in entries]
     if args.json:

@@ -10,13 +10,14 @@ from collections.abc import Sequence
 
 from soulscope.cli.output import (
     CommandError,
+    add_at_option,
     add_json_option,
     add_match_option,
     add_world_option,
     emit_kept,
     json_text,
     match_term,
-    open_world,
+    open_world_at,
     print_error,
     print_table,
     print_text,
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("term", help="a word or phrase, matched as a word in any letter case")
     add_match_option(p)
+    add_at_option(p)
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_spread)
@@ -50,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON instead of tables")
     out.add_argument("--graphml", metavar="FILE", help="write the graph as GraphML (Gephi)")
+    add_at_option(p)
     add_world_option(p)
     p.set_defaults(run=run_graph)
 
@@ -68,7 +71,7 @@ def sparkline(values: Sequence[int], width: int = CURVE_WIDTH) -> str:
 def run_spread(args: argparse.Namespace) -> int:
     from soulscope.history.spread import daily, spread, spread_dict
 
-    world = open_world(args.world)
+    world = open_world_at(args)
     term = match_term(args)
     memo = Memo(world, "spread.json", term.text, term.mode)
     answer = _kept_answer(memo, args.json)
@@ -202,7 +205,7 @@ def run_graph(args: argparse.Namespace) -> int:
         write_graphml,
     )
 
-    world = open_world(args.world)
+    world = open_world_at(args)
     memo = graph_memo(world, args.since, args.until)
     answer = None if args.graphml else _kept_answer(memo, args.json)
     if answer is None:

@@ -237,11 +237,11 @@ class Git:
         )
         return [c for commit, changes in _parse_log(out) for c in changes[:1]]
 
-    def pickaxe(self, search: list[str], paths: list[str]) -> list[FileChange]:
-        """``git log SEARCH --reverse -- PATHS`` (``SEARCH`` is ``-STERM`` or ``-GREGEX -i``):
-        oldest first, each matching file of each commit."""
+    def pickaxe(self, search: list[str], paths: list[str], rev: str = "HEAD") -> list[FileChange]:
+        """``git log SEARCH --reverse REV -- PATHS`` (``SEARCH`` is ``-STERM`` or ``-GREGEX -i``):
+        oldest first, each matching file of each commit up to ``rev``."""
         out = self._run(
-            "log", *search, "--reverse", "-z", "--raw", "--no-abbrev", _LOG_FORMAT, "HEAD",
+            "log", *search, "--reverse", "-z", "--raw", "--no-abbrev", _LOG_FORMAT, rev,
             "--", *paths,
         )  # fmt: skip
         return [c for commit, changes in _parse_log(out) for c in changes]

@@ -310,8 +310,11 @@ class Timeline:
 
     # -- first mention --------------------------------------------------------------------------
 
-    def first_mention(self, term: Term | str, agent_id: str | None = None) -> Mention | None:
-        """When ``term`` first appeared in one agent's memory or the whole world's.
+    def first_mention(
+        self, term: Term | str, agent_id: str | None = None, rev: str = "HEAD"
+    ) -> Mention | None:
+        """When ``term`` first appeared in one agent's memory or the whole world's, in the
+        history up to ``rev`` (a snapshot's commit: the answer a checkout of it gives).
 
         The commit is git's own answer (``git log`` with the term's filter, ``-S`` or ``-G``, on
         the same paths, every name the agent's file has had). Among the lines that commit
@@ -323,16 +326,16 @@ class Timeline:
         self.git.require_full_history()
         search = term.git_filter()
         if agent_id is None:
-            found = self.git.pickaxe(search, self.memory_paths())
+            found = self.git.pickaxe(search, self.memory_paths(), rev)
         else:
             # Search the current name while the follow log tells the older names, if any.
             current = self.path_of(agent_id)
             with ThreadPoolExecutor(1) as pool:
-                job = pool.submit(self.git.pickaxe, search, [current])
+                job = pool.submit(self.git.pickaxe, search, [current], rev)
                 names = sorted({current} | {c.path for c in self.commits(agent_id)})
                 found = job.result()
             if names != [current]:
-                found = self.git.pickaxe(search, names)
+                found = self.git.pickaxe(search, names, rev)
         by_commit: dict[str, list[FileChange]] = {}
         for fc in found:  # oldest commit first
             by_commit.setdefault(fc.commit.sha, []).append(fc)
@@ -533,7 +536,8 @@ def first_mention(world: World, term: Term | str, agent_id: str | None = None) -
         else:
             pairs = [(a.id, a.path) for a in world.agents()]
         return first_in_files(pairs, term, world.root)
-    return timeline.first_mention(term, agent_id)
+    rev = world.commit.sha if isinstance(world, WorldAt) else "HEAD"
+    return timeline.first_mention(term, agent_id, rev)
 
 
 def diff(world: World, agent_id: str, rev_a: str, rev_b: str) -> SoulDiff:
