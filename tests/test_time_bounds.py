@@ -198,3 +198,51 @@ def test_the_statement_before_is_the_one_before_in_time(tmp_path: Path) -> None:
     assert not [p for p in own if p.word == "undertow"], own
     second = explain(world, "O.Neil-7", index=2)
     assert second.previous is not None and second.previous.text.endswith("undertow charts")
+
+
+def _frame_spans(path: Path) -> dict[int, tuple[str, str]]:
+    """Each line of a soul file inside a dated frame -> the span its frame can have, read by
+    ``frametimes`` (a reader of its own)."""
+    lines = path.read_text("utf-8", "replace").splitlines()
+    placed = frametimes.frame_times(lines)
+    frames = {p[0]: (p[1], p[2]) for p in placed if p is not None}
+    order = sorted(frames)
+    spans = dict(zip(order, frametimes.spans_of([frames[i] for i in order]), strict=True))
+    out = {}
+    for n, p in enumerate(placed, 1):
+        if p is not None:
+            low, high = spans[p[0]]
+            out[n] = (f"{p[1]} {low}", f"{p[1]} {high}")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("era", "agent"),
+    [("bundle", "zion-coder-04"), ("bundle", "zion-debater-06"), ("later", "zion-coder-06")],
+)
+def test_no_dossier_cites_a_later_statement_as_the_one_before(
+    era: str, agent: str, tmp_path: Path
+) -> None:
+    """Real files of both eras (the early ones with their git history): the statement a dossier
+    gives as the one before is never one its headings place after the statement."""
+    from soulscope.history.why import explain
+    from soulscope.soul.trajectory import arc
+    from tests.support.paths import corpus_dir
+    from tests.support.repos import clone_bundle
+
+    if era == "bundle":
+        root = clone_bundle(tmp_path / "repo") / "state"
+    else:
+        root = corpus_dir("rappterbook-later")
+    world = World.open(root)
+    spans = _frame_spans(root / "memory" / f"{agent}.md")
+    count = 0
+    for index in range(1, len(arc(world.read(agent))) + 1):
+        why = explain(world, agent, index=index)
+        if why.previous is None or why.statement.line not in spans:
+            continue
+        count += 1
+        _, high = spans[why.statement.line]
+        low, _ = spans[why.previous.line]
+        assert low <= high, (agent, why.statement.line, why.previous.line)
+    assert count >= 5
