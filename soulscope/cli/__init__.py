@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from soulscope import __version__
 
 # Each area's module and the commands its ``register(subparsers)`` adds (with ``set_defaults(run=...)``)
-# or extends (history adds ``--at`` to ``show``), in the order they are registered.
+# or extends (history adds ``--at`` to ``show``, runs adds ``diff`` to ``graph``), in the order they are registered.
 AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.souls": ("agents", "becoming", "show", "compare", "overview"),
     "soulscope.cli.history": ("history", "diff", "first", "why", "show"),
     "soulscope.cli.frames": ("init", "register", "frame", "demo"),
     "soulscope.cli.recall": ("search", "ask", "chat", "embed"),
     "soulscope.cli.spread": ("spread", "graph"),
-    "soulscope.cli.runs": ("log",),
+    "soulscope.cli.runs": ("log", "graph"),
 }
 
 

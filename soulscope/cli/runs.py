@@ -1,9 +1,11 @@
-"""Commands over a world's run: ``log`` (every frame of every agent, in time)."""
+"""Commands over a world's run: ``log`` (every frame of every agent, in time) and ``graph diff``
+(how the influence graph changed between two points)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from soulscope.cli.output import (
@@ -39,6 +41,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_log)
+
+    # ``graph diff A B``: the graph command belongs to the spread area; the diff is added to it
+    # here (when it is there: a command of this area alone is parsed without it).
+    graph = sub.choices.get("graph")
+    if graph is not None:
+        graph.add_argument(
+            "compare",
+            nargs="*",
+            metavar="diff A B",
+            help=f"how the graph changed from point A to point B ({POINT_HELP})",
+        )
+        graph.set_defaults(run=_with_diff(graph.get_default("run")))
 
 
 def entry_dict(entry: Any) -> dict[str, Any]:
@@ -96,3 +110,85 @@ def run_log(args: argparse.Namespace) -> int:
         style="dim",
     )
     return 0
+
+
+def _with_diff(
+    run_graph: Callable[[argparse.Namespace], int],
+) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        if not args.compare:
+            return run_graph(args)
+        if args.compare[0] != "diff" or len(args.compare) != 3:
+            raise CommandError("graph takes 'diff A B' (two points) or no argument")
+        if args.at or args.graphml:
+            raise CommandError("graph diff takes its two points, not --at nor --graphml")
+        return run_graph_diff(args, args.compare[1], args.compare[2])
+
+    return run
+
+
+def _side(world: Any, spec: str, args: argparse.Namespace) -> dict[str, Any]:
+    from soulscope.errors import SoulscopeError
+    from soulscope.runs.asof import world_as_of
+    from soulscope.runs.graphdiff import graph_answer
+
+    try:
+        answer = graph_answer(world_as_of(world, spec), args.since, args.until)
+    except SoulscopeError as exc:
+        raise CommandError(str(exc)) from exc
+    for problem in answer.pop("unreadable", ()):
+        print_error(f"skipped: {problem}")
+    return answer
+
+
+def run_graph_diff(args: argparse.Namespace, a: str, b: str) -> int:
+    from soulscope.runs.graphdiff import diff_dict, graph_diff
+
+    world = open_world(args.world)
+    before, after = _side(world, a, args), _side(world, b, args)
+    d = graph_diff(before, after)
+    if args.json:
+        emit_json(diff_dict(d, a, b))
+        return 0
+    for line in diff_lines(d, a, b):
+        print_text(line)
+    return 0
+
+
+LISTED = 15  # items of each kind shown; the rest counted
+
+
+def _listed(title: str, items: list[str]) -> list[str]:
+    if not items:
+        return []
+    more = f" … and {len(items) - LISTED} more" if len(items) > LISTED else ""
+    return [f"{title} ({len(items)}): " + "; ".join(items[:LISTED]) + more]
+
+
+def diff_lines(d: Any, a: str, b: str) -> list[str]:
+    """``graph diff`` for people: one line per kind of change."""
+    out = [
+        f"the influence graph from {a} to {b}: {len(d.gained)} arcs gained, {len(d.lost)} lost, "
+        f"{len(d.moved)} moved; {len(d.up)} agents up, {len(d.down)} down, "
+        f"{len(d.entered)} entered, {len(d.left)} left; {len(d.groups)} group changes"
+    ]
+    out += _listed("arcs gained", [f"{c.source} → {c.target} {c.after}" for c in d.gained])
+    out += _listed("arcs lost", [f"{c.source} → {c.target} {c.before}" for c in d.lost])
+    out += _listed(
+        "weights moved",
+        [f"{c.source} → {c.target} {c.before}→{c.after} ({c.delta:+d})" for c in d.moved],
+    )
+    rank = "{m.agent} #{m.rank_before}→#{m.rank_after}"
+    out += _listed("PageRank up", [rank.format(m=m) for m in d.up])
+    out += _listed("PageRank down", [rank.format(m=m) for m in d.down])
+    out += _listed("entered", [f"{m.agent} #{m.rank_after}" for m in d.entered])
+    out += _listed("left", [f"{m.agent} (was #{m.rank_before})" for m in d.left])
+    for g in d.groups:
+        shown = [" + ".join(_group(x) for x in side) or "—" for side in (g.before, g.after)]
+        out.append(f"group {g.kind}: {shown[0]} → {shown[1]}")
+    return out
+
+
+def _group(members: tuple[str, ...]) -> str:
+    head = ", ".join(members[:6])
+    return "{" + head + (f", … {len(members) - 6} more" if len(members) > 6 else "") + "}"

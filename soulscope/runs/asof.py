@@ -3,8 +3,8 @@
 In git, a point is a commit and the world is read from git's objects into a read-only snapshot
 (``history.timeline.world_at``), never checked out in the user's folder: the answer is the one a
 checkout of that commit gives. A date is the last commit on or before it (UTC; a bare date, the
-end of that day); a frame number, the commit that brought the world's last frame of that number
-(``runs.log``).
+end of that day); a date before the first commit, the frames up to that date (as outside git);
+a frame number, the commit that brought the world's last frame of that number (``runs.log``).
 
 A world outside git (or a frame not committed yet) is answered from its frames up to that time:
 a read-only copy whose soul files keep their header and the frames the log places at or before
@@ -63,8 +63,16 @@ def world_as_of(world: World, spec: str) -> World:
                 f"'{spec}' is not a date nor a frame number, and {world.root} is not in git"
             )
         return cut_world(world, at)
-    if at.kind != "frame":
+    if at.kind == "rev":
         return world_at(world, spec)
+    if at.kind == "date":
+        try:
+            return world_at(world, spec)
+        except HistoryError as exc:
+            if "no commit on or before" not in str(exc):
+                raise
+            # before the history began: the frames of then, as the files tell them
+            return cut_world(world, at)
     sha = _frame_commit(world, timeline, at)
     return world_at(world, sha) if sha else cut_world(world, at)
 
