@@ -8,7 +8,10 @@ so the same script measures any version of soulscope:
 - reply lines: lines that say the agent replied to another agent of the world (any form of
   either era, History bullets included) whose arc in ``graph --json`` carries a reply;
 - credits: identity statements that name another agent of the world, whose ``why`` lists that
-  agent as an influencer with its state (a frame of its own before the statement).
+  agent as an influencer with its state (a frame of its own before the statement, one the
+  headings cannot order against it, or what its file held above its first frame);
+- later evidence: dossiers (every identity statement's ``why``) that cite a frame the headings
+  place after the statement.
 
 The reply lines and credits are found by this script's own patterns over the files, not by
 soulscope's reader. The worlds: the early-era corpus, and the later-era files with the
@@ -118,41 +121,57 @@ def reply_arcs(src: Path, cache: Path, world: Path) -> tuple[int, int]:
 
 WHY = """
 import json, re, sys
+from soulscope.history.mentions import index_for
 from soulscope.history.why import explain
+from soulscope.soul import when
 from soulscope.soul.trajectory import arc
 from soulscope.world import World
 world = World.open(sys.argv[1])
 forms = json.loads(sys.argv[2])
 present = {a.id for a in world.agents()}
 run = re.compile(r"(?<![\\w-])[\\w][\\w-]*")
-asked = hit = 0
+index = index_for(world)
+asked = hit = dossiers = later = 0
 
 
 def held(s):
     # a frame before the statement, one the headings cannot order, or what its file held
-    return s.frame or s.around_index is not None or s.becoming
+    return s.frame or s.around_index is not None or getattr(s, "becoming", None)
+
+
+def cites_later(w):
+    # a cited frame (not its own) that the headings place after the statement
+    mine = w.moment
+    for agent, i in w.citations().values():
+        entry = index.agents.get(agent)
+        if mine is None or i is None or entry is None or (agent, i) == (w.agent_id, w.statement.frame_index):
+            continue
+        m = entry.moments[i]
+        if when.ordered(mine, m) and mine.key < m.key:
+            return True
+    return False
 
 
 for agent in sorted(present):
     statements = arc(world.read(agent))
     for i, st in enumerate(statements, 1):
+        w = explain(world, agent, index=i, mentions=index)
+        dossiers += 1
+        later += cites_later(w)
         named = {forms.get(t.lower()) for t in run.findall(st.text)} - {None, agent}
         if not named:
             continue
         asked += 1
-        w = explain(world, agent, index=i)
         states = {s.agent: s for s in w.influencer_states}
-        hit += all(
-            n in states and (n not in present or held(states[n]))
-            for n in named
-        )
-print(json.dumps([hit, asked]))
+        hit += all(n in states and (n not in present or held(states[n])) for n in named)
+print(json.dumps([hit, asked, later, dossiers]))
 """
 
 
-def credits(src: Path, cache: Path, world: Path) -> tuple[int, int]:
+def dossiers(src: Path, cache: Path, world: Path) -> tuple[int, int, int, int]:
     """(statements naming an agent whose why lists each as an influencer with its state,
-    statements naming an agent)."""
+    statements naming an agent, dossiers citing a frame placed after their statement,
+    dossiers), over every identity statement of the world."""
     env = {**os.environ, "PYTHONPATH": str(src), "SOULSCOPE_CACHE": str(cache)}
     done = subprocess.run(
         [sys.executable, "-c", WHY, str(world), json.dumps(resolver(world))],
@@ -161,8 +180,8 @@ def credits(src: Path, cache: Path, world: Path) -> tuple[int, int]:
         check=True,
         cwd=src,
     )
-    hit, asked = json.loads(done.stdout)
-    return hit, asked
+    hit, asked, later, total = json.loads(done.stdout)
+    return hit, asked, later, total
 
 
 def worlds(tmp: Path) -> list[tuple[str, Path]]:
@@ -188,14 +207,19 @@ def main() -> int:
             cache = tmp / f"cache-{version}"
             votes, froms = vote_froms(src, cache, where)
             replies, lines = reply_arcs(src, cache, where)
-            credited, statements = credits(src, cache, where)
-            rows.append((name, version, votes, froms, replies, lines, credited, statements))
-    print("| world | version | froms on votes alone | reply lines as reply arcs | credits listed |")
-    print("|---|---|---|---|---|")
-    for name, version, votes, froms, replies, lines, credited, statements in rows:
+            credited, statements, later, total = dossiers(src, cache, where)
+            rows.append(
+                (name, version, votes, froms, replies, lines, credited, statements, later, total)
+            )
+    print(
+        "| world | version | froms on votes alone | reply lines as reply arcs "
+        "| credits listed with a state | dossiers citing later frames |"
+    )
+    print("|---|---|---|---|---|---|")
+    for name, version, votes, froms, replies, lines, credited, statements, later, total in rows:
         print(
             f"| {name} | {version} | {votes} of {froms} | {replies} of {lines} "
-            f"| {credited} of {statements} |"
+            f"| {credited} of {statements} | {later} of {total} |"
         )
     shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -197,6 +197,9 @@ def test_only_agents_of_the_world_are_named(tmp_path: Path) -> None:
         ("- Pushed back on Coder-05's schema.", "reply"),
         ("- Responding to coder-05: the schema is fine.", "reply"),
         ("- Saw coder-05 at the meetup.", "mention"),
+        ("- Coder-05 replied with a challenge of its own.", "reply"),
+        ("- Replied with fresh data to coder-05.", "reply"),
+        ("- Replied with coder-05's numbers in hand.", "mention"),
     ],
 )
 def test_a_line_reads_as_a_reader_reads_it(tmp_path: Path, line: str, kind: str) -> None:

@@ -144,7 +144,7 @@ _REPLY = re.compile(
     rb"\b(?:repl(?:ied|ies|y|ying)|respon(?:ded|ds|d|ding|se|ses)|wr(?:ote|ites?|iting)[ \t]+back"
     rb"|follow(?:ed|s|ing)?[ \t]+up|circl(?:ed|es|ing)[ \t]+back)"
     rb"(?:[ \t]+(?:on|in|under|at|for|via)[ \t]+[^\s,;]+(?:[ \t]*\([^)\n]{0,160}\))?)?"
-    rb"[ \t]*[,(]?[ \t]*\b(?:to|with|for)[ \t]+" + _NAME,
+    rb"(?:[ \t]+with(?:[ \t]+[^\s,;:]+){1,3}?)?[ \t]*[,(]?[ \t]*\bto[ \t]+" + _NAME,
     re.I,
 )
 _ANSWER = re.compile(
@@ -153,9 +153,12 @@ _ANSWER = re.compile(
     rb"|push(?:ed|es|ing)?[ \t]+back[ \t]+(?:on|against|at))[ \t]+" + _NAME,
     re.I,
 )
+# The other replied to this agent: "coder-05 replied to my post", "debater-06 answered",
+# "philosopher-09 replied with a challenge" (not "coder-05 replied to debater-06").
 _REPLIED_TO_ME = re.compile(
-    _NAME + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:replied|responded|answered|commented|wrote)"
-    rb"[ \t]+(?:back[ \t]+)?(?:to|on|under)[ \t]+(?:me|my)\b",
+    _NAME + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:replied|responded|answered|commented|wrote"
+    rb"[ \t]+back)\b(?:[ \t]+(?:back[ \t]+)?(?:to|on|under)[ \t]+(?:me|my)\b"
+    rb"|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b))",
     re.I,
 )
 # More names in the same list: "Replied to coder-05 and coder-07".
@@ -199,7 +202,7 @@ _REPLY_WORDS = _words(b"repl", b"respon", b" back", b"follow")
 _ANSWER_WORDS = _words(
     b"answer", b"rebut", b"counter", b"retort", b"refut", b"disput", b"challeng", b"push"
 )
-_ME_WORDS = _words(b" me", b" my")
+_ME_WORDS = _words(b"replied", b"responded", b"answered", b"commented", b"back")
 _COMMENT_WORDS = _words(b"comment")
 _CREDIT_BEFORE_WORDS = _words(
     b"borrow",
