@@ -130,11 +130,14 @@ def test_an_offset_in_a_history_stamp_is_read_in_utc(tmp_path: Path) -> None:
         ("2026-03-14 23:00", "2026-03-14", "23:00"),
         ("2026-03-14T23:00:59Z", "2026-03-14", "23:00"),
         ("March 14, 2026 (23:00 UTC)", "2026-03-14", "23:00"),
+        ("7 — 14 March 2026 (23:00 UTC)", "2026-03-14", "23:00"),
+        ("Mar 14 2026 23:10", "2026-03-14", "23:10"),
+        ("3 — 2nd Sept. 2026", "2026-09-02", None),
         # a span of time, not an offset
         ("2026-03-15 (01:30-02:15 UTC) — Pass 2", "2026-03-15", "01:30"),
     ],
 )
-def test_heading_times_are_read_in_utc(heading: str, date: str, time: str) -> None:
+def test_heading_times_are_read_in_utc(heading: str, date: str, time: str | None) -> None:
     _number, _suffix, got_date, got_time, _title = parse_heading(f"Frame {heading}")
     assert (got_date, got_time) == (date, time)
     soul = parse(_soul("ab", [(heading, "x")]).encode(), agent_id="ab")

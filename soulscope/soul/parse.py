@@ -33,28 +33,20 @@ _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(:\d{2}(?:\.\d+)?)?")
 # A UTC offset right after a time of day: ``-05:00`` after an ISO time or seconds, ``+05:30``,
 # ``UTC-05:00``; ``18:15-18:45`` is a span of time, not an offset.
 _HEADING_OFFSET = re.compile(r"\s?(?:(UTC|GMT)\s?)?([+-]\d{2}(?::?\d{2})?)(?![\d:])")
+# ``March 14, 2026``, ``Mar 14 2026``, ``14 March 2026``, ``14th Sept. 2026``
+_MONTH = (
+    r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
 _MONTH_DATE = re.compile(
-    r"(January|February|March|April|May|June|July|August|September|October|November|December)"
-    r"\s+(\d{1,2}),?\s+(\d{4})",
+    rf"\b(?:{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH},?\s+(\d{{4}}))\b",
     re.I,
 )
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     )
 }
 _NUMBER = re.compile(r"(\d{1,6})([A-Za-z]?)(?![\d-])")
@@ -533,7 +525,8 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     if dm:
         date = dm.group(0)
     else:
-        date = f"{found.group(3)}-{_MONTHS[found.group(1).lower()]:02d}-{int(found.group(2)):02d}"
+        month, day, year = found.group(1, 2, 3) if found.group(1) else found.group(5, 4, 6)
+        date = f"{year}-{_MONTHS[month[:3].lower()]:02d}-{int(day):02d}"
     tm = _TIME.search(heading, found.end())
     # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says its
     # zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
