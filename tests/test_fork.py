@@ -1,0 +1,174 @@
+"""fork: a demo world taken back to a frame, changed, and run on, the original never touched."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from soulscope.sim.demo import make_demo
+from soulscope.soul.parse import read_soul
+from tests.support.cli import one_sentence, soulscope
+from tests.support.repos import git_out
+
+FORK_AT = 34  # the demo starts at frame 24; 20 frames bring it to 44
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_demo(tmp_path_factory.mktemp("demo") / "world", frames=20).root
+
+
+def everything(root: Path) -> dict[str, bytes]:
+    """Every file under ``root``, ``.git`` included."""
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def world_files(root: Path) -> dict[str, bytes]:
+    return {
+        k: v
+        for k, v in everything(root).items()
+        if not k.startswith((".git/", ".soulscope/")) and k != ".git"
+    }
+
+
+def frames_of(path: Path) -> list[int]:
+    return [f.number for f in read_soul(path).frames if f.number is not None]
+
+
+def test_a_plain_fork_replays_ten_frames_identically(demo: Path, tmp_path: Path) -> None:
+    before = everything(demo)
+    fork = tmp_path / "fork"
+    out = soulscope("fork", str(fork), "--at", str(FORK_AT), "--world", str(demo), "--json")
+    assert out.returncode == 0, out.stderr
+    made = json.loads(out.stdout)
+    assert made["frame"] == FORK_AT and made["interventions"] == []
+    assert json.loads((fork / "world.json").read_text())["frame"] == FORK_AT
+    assert max(frames_of(fork / "memory" / "coder-ines.md")) == FORK_AT
+    ran = soulscope("frame", "--world", str(fork), "--steps", "10", "--json")
+    assert ran.returncode == 0, ran.stderr
+    assert world_files(fork) == world_files(demo)
+    # The same seed, the same frames: the very same commits.
+    assert git_out(fork, "rev-parse", "HEAD") == git_out(demo, "rev-parse", "HEAD")
+    assert git_out(fork, "branch", "--show-current").strip() == f"fork-at-frame-{FORK_AT}"
+    assert everything(demo) == before
+
+
+def test_a_fork_without_an_agent_has_no_frame_of_it_after_the_point(
+    demo: Path, tmp_path: Path
+) -> None:
+    before = everything(demo)
+    fork = tmp_path / "fork"
+    out = soulscope(
+        "fork",
+        str(fork),
+        "--at",
+        f"frame {FORK_AT}",
+        "--without",
+        "coder-ines",
+        "--world",
+        str(demo),
+    )
+    assert out.returncode == 0, out.stderr
+    assert "fork: without coder-ines" in out.stdout
+    body = git_out(fork, "log", "-1", "--format=%B")
+    assert body.startswith("fork: without coder-ines") and "'removed'" in body
+    assert git_out(fork, "show", "--name-only", "--format=", "HEAD").split() == ["agents.json"]
+    ran = soulscope("frame", "--world", str(fork), "--steps", "5", "--json")
+    assert ran.returncode == 0, ran.stderr
+    assert [r["agents"] for r in json.loads(ran.stdout)] == [9] * 5
+    assert max(frames_of(fork / "memory" / "coder-ines.md")) == FORK_AT
+    assert max(frames_of(fork / "memory" / "researcher-kit.md")) == FORK_AT + 5
+    for n in range(FORK_AT + 1, FORK_AT + 6):
+        assert not (fork / "frames" / str(n) / "coder-ines.json").exists()
+    posts = [json.loads(x) for x in (fork / "community" / "posts.jsonl").read_text().splitlines()]
+    assert not [p for p in posts if p["author"] == "coder-ines" and p["frame"] > FORK_AT]
+    assert everything(demo) == before
+
+
+def test_drop_post_and_edit_are_one_commit_each(demo: Path, tmp_path: Path) -> None:
+    fork = tmp_path / "fork"
+    line = (demo / "memory" / "philosopher-oren.md").read_text().splitlines()[4]
+    out = soulscope(
+        "fork",
+        str(fork),
+        "--at",
+        str(FORK_AT),
+        "--drop-post",
+        "3",
+        "--edit",
+        "philosopher-oren:5=**Voice:** curt, and tired of it",
+        "--world",
+        str(demo),
+    )
+    assert out.returncode == 0, out.stderr
+    subjects = git_out(fork, "log", "-2", "--format=%s").splitlines()
+    assert subjects == ["fork: edit memory/philosopher-oren.md line 5", "fork: drop post #3"]
+    assert f"- {line}\n+ **Voice:** curt, and tired of it" in git_out(
+        fork, "log", "-1", "--format=%B"
+    )
+    assert (fork / "memory" / "philosopher-oren.md").read_text().splitlines()[4] == (
+        "**Voice:** curt, and tired of it"
+    )
+    community = fork / "community"
+    posts = [json.loads(x) for x in (community / "posts.jsonl").read_text().splitlines()]
+    comments = [json.loads(x) for x in (community / "comments.jsonl").read_text().splitlines()]
+    assert 3 not in {p["id"] for p in posts} and 4 in {p["id"] for p in posts}
+    assert not [c for c in comments if c["post"] == 3]
+    dropped = git_out(fork, "show", "--stat", "--format=%b", "HEAD~1")
+    assert "community/posts.jsonl" in dropped and "comments" in dropped
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--at", "34", "--without", "Coder-Ines"], "no agent 'Coder-Ines'"),
+        (["--at", "34", "--edit", "nobody.here:3=x"], "no agent 'nobody.here'"),
+        (["--at", "45"], "there is no frame 45"),
+        (["--at", "12"], "there is no frame 12"),
+        (["--at", "no-such-rev"], "neither a frame number nor a revision"),
+        (["--at", "34", "--drop-post", "100000"], "no post #100000"),
+        (["--at", "34", "--edit", "coder-ines:100000=x"], "there is no line 100000"),
+        (["--at", "34", "--edit", "coder-ines=x"], "not an edit of the form AGENT:LINE=TEXT"),
+    ],
+)
+def test_bad_input_is_refused_in_one_sentence(
+    demo: Path, tmp_path: Path, args: list[str], says: str
+) -> None:
+    before = everything(demo)
+    fork = tmp_path / "fork"
+    said = one_sentence(soulscope("fork", str(fork), *args, "--world", str(demo)))
+    assert says in said
+    assert not fork.exists()
+    assert everything(demo) == before
+
+
+def test_a_dirty_world_or_a_used_folder_is_refused(demo: Path, tmp_path: Path) -> None:
+    world = tmp_path / "world"
+    shutil.copytree(demo, world)
+    soul = world / "memory" / "coder-ines.md"
+    soul.write_text(soul.read_text() + "\nhand-written\n")
+    said = one_sentence(soulscope("fork", str(tmp_path / "f"), "--at", "30", "--world", str(world)))
+    assert "uncommitted changes (memory/coder-ines.md)" in said
+    assert not (tmp_path / "f").exists()
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "notes.txt").write_text("mine")
+    said = one_sentence(soulscope("fork", str(used), "--at", "30", "--world", str(demo)))
+    assert "not empty" in said and (used / "notes.txt").read_text() == "mine"
+
+
+def test_a_fork_at_the_frame_before_the_first_commit_and_at_a_revision(
+    demo: Path, tmp_path: Path
+) -> None:
+    out = soulscope("fork", str(tmp_path / "a"), "--at", "24", "--world", str(demo), "--json")
+    assert out.returncode == 0, out.stderr
+    assert git_out(tmp_path / "a", "log", "-1", "--format=%s").startswith("world: ")
+    sha = git_out(demo, "rev-parse", "HEAD~3").strip()
+    out = soulscope("fork", str(tmp_path / "b"), "--at", sha[:10], "--world", str(demo), "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["frame"] == 41 and json.loads(out.stdout)["point"] == sha
