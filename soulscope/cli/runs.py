@@ -10,10 +10,13 @@ from typing import Any
 
 from soulscope.cli.output import (
     CommandError,
+    add_at_option,
     add_json_option,
+    add_match_option,
     add_world_option,
     emit_json,
     open_world,
+    open_world_at,
     print_error,
     print_text,
 )
@@ -41,6 +44,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_world_option(p)
     add_json_option(p)
     p.set_defaults(run=run_log)
+
+    p = sub.add_parser(
+        "trends",
+        help="per day or frame, how many agents had used each term so far and in that period, "
+        "against the agents active then; first majority and peak marked",
+    )
+    p.add_argument("terms", nargs="+", metavar="TERM", help="words or phrases, matched as words")
+    add_match_option(p)
+    p.add_argument(
+        "--by", choices=("day", "frame"), default="day", help="the period (default: day)"
+    )
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    out.add_argument("--csv", action="store_true", help="print CSV, one row per period and term")
+    p.add_argument("--plot", metavar="FILE", help="also draw the trends into FILE (.png or .svg)")
+    add_at_option(p)
+    add_world_option(p)
+    p.set_defaults(run=run_trends)
 
     # ``graph diff A B``: the graph command belongs to the spread area; the diff is added to it
     # here (when it is there: a command of this area alone is parsed without it).
@@ -192,3 +213,92 @@ def diff_lines(d: Any, a: str, b: str) -> list[str]:
 def _group(members: tuple[str, ...]) -> str:
     head = ", ".join(members[:6])
     return "{" + head + (f", … {len(members) - 6} more" if len(members) > 6 else "") + "}"
+
+
+def run_trends(args: argparse.Namespace) -> int:
+    from soulscope.runs.log import world_log
+    from soulscope.runs.trends import trend, trend_dict
+    from soulscope.soul.terms import Term
+
+    world = open_world_at(args)
+    try:
+        terms = [Term(t, args.match) for t in args.terms]
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    log = world_log(world)
+    trends = [trend(world, log, t, args.by) for t in terms]
+    for problem in dict.fromkeys(p for t in trends for p in t.unreadable):
+        print_error(f"skipped: {problem}")
+    if not any(t.periods for t in trends):
+        why = "no frame has a number" if args.by == "frame" else "no frame has a date"
+        raise CommandError(f"{world.name} has no period to count: {why}", code=1)
+    if args.plot:
+        _plot(args.plot, trends, args.by, world.name)
+    if args.json:
+        emit_json({"world": world.name, "by": args.by, "terms": [trend_dict(t) for t in trends]})
+    elif args.csv:
+        _csv(trends)
+    else:
+        _trend_tables(trends, args.by)
+    return 0
+
+
+def _plot(path: str, trends: list[Any], by: str, world: str) -> None:
+    from pathlib import Path
+
+    from soulscope.runs.plot import PlotError, layout, write_plot
+
+    try:
+        write_plot(Path(path), layout(trends, by, world))
+    except PlotError as exc:
+        raise CommandError(str(exc)) from exc
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    print_error(f"chart written to {path}")
+
+
+def _csv(trends: list[Any]) -> None:
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(["period", "term", "so_far", "in_period", "active", "share", "mark"])
+    for t in trends:
+        for p in t.periods:
+            marks = [
+                m
+                for m, at in (("first majority", t.first_majority), ("peak", t.peak))
+                if at == p.period
+            ]
+            writer.writerow(
+                [
+                    p.period,
+                    t.term.text,
+                    p.so_far,
+                    p.in_period,
+                    p.active,
+                    f"{p.share:.4f}",
+                    " ".join(marks),
+                ]
+            )
+
+
+def _trend_tables(trends: list[Any], by: str) -> None:
+    from soulscope.cli.output import print_table
+
+    for t in trends:
+        rows = []
+        for p in t.periods:
+            marks = [
+                m
+                for m, at in (("first majority", t.first_majority), ("peak", t.peak))
+                if at == p.period
+            ]
+            rows.append(
+                (p.period, p.so_far, p.in_period, p.active, f"{p.share:.0%}", ", ".join(marks))
+            )
+        print_table(
+            [by, "so far", f"in that {by}", "active", "share", ""],
+            rows,
+            title=f"'{t.term.text}': agents that had used it so far, used it in that {by}, "
+            f"wrote a frame then (share: of those active)",
+        )
