@@ -172,3 +172,70 @@ def test_a_fork_at_the_frame_before_the_first_commit_and_at_a_revision(
     out = soulscope("fork", str(tmp_path / "b"), "--at", sha[:10], "--world", str(demo), "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["frame"] == 41 and json.loads(out.stdout)["point"] == sha
+
+
+def entries(path: Path) -> dict[int, str]:
+    """Each frame's entry of a soul file, by frame number, split on the headings by hand."""
+    out = {}
+    for part in path.read_text().split("\n## Frame ")[1:]:
+        out[int(part.split(" ", 1)[0])] = part
+    return out
+
+
+def test_compare_runs_names_where_each_agent_first_diverged(demo: Path, tmp_path: Path) -> None:
+    fork = tmp_path / "fork"
+    made = soulscope(
+        "fork", str(fork), "--at", "34", "--without", "coder-ines", "--world", str(demo)
+    )
+    assert made.returncode == 0, made.stderr
+    assert soulscope("frame", "--world", str(fork), "--steps", "10").returncode == 0
+    out = soulscope("compare-runs", str(demo), str(fork), "--json", "--term", "testing")
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout)
+    assert found["fork_point"] == {
+        "commit": git_out(demo, "rev-parse", "HEAD~10").strip(),
+        "frame": 34,
+    }
+    by_agent = {a["agent"]: a for a in found["agents"]}
+    assert len(by_agent) == 10
+    ines = by_agent["coder-ines"]
+    assert ines["first_difference"]["frame"] == 35
+    assert ines["left"]["statements"] == 10 and ines["right"]["statements"] == 0
+    for agent, got in by_agent.items():
+        left, right = (
+            entries(demo / "memory" / f"{agent}.md"),
+            entries(fork / "memory" / f"{agent}.md"),
+        )
+        differ = [n for n in sorted(left) if left[n] != right.get(n)]
+        assert got["first_difference"]["frame"] == differ[0], agent
+        assert all(left[n] == right[n] for n in left if n < differ[0])
+        if agent != "coder-ines":
+            assert 0 <= got["drift"] <= 1
+            assert {r["frame"] for r in got["rows"]} <= {str(n) for n in range(35, 45)}
+    curves = found["terms"]["testing"]
+    spread_left = json.loads(soulscope("spread", "testing", "--world", str(demo), "--json").stdout)
+    assert curves["left"] == spread_left["timeline"]
+    table = soulscope("compare-runs", str(demo), str(fork))
+    assert "fork point: frame 34" in table.stdout and "coder-ines" in table.stdout
+
+
+def test_compare_runs_finds_an_edit_in_the_header_and_frames_run_only_in_one(
+    demo: Path, tmp_path: Path
+) -> None:
+    fork = tmp_path / "fork"
+    soulscope(
+        "fork",
+        str(fork),
+        "--at",
+        "40",
+        "--edit",
+        "welcomer-pell:3=# Pell, edited",
+        "--world",
+        str(demo),
+    )
+    found = json.loads(soulscope("compare-runs", str(demo), str(fork), "--json").stdout)
+    assert found["fork_point"]["frame"] == 40
+    diffs = {a["agent"]: a["first_difference"] for a in found["agents"]}
+    assert diffs.pop("welcomer-pell") == {"frame": None, "heading": None, "line": 3}
+    # The original ran on to frame 44; the fork was not run: each differs at frame 41.
+    assert {d["frame"] for d in diffs.values()} == {41}

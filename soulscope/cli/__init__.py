@@ -24,7 +24,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.recall": ("search", "ask", "chat", "embed"),
     "soulscope.cli.spread": ("spread", "graph"),
     "soulscope.cli.runs": ("log", "trends", "graph"),
-    "soulscope.cli.forks": ("fork",),
+    "soulscope.cli.forks": ("fork", "compare-runs"),
 }
 
 

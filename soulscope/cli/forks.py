@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from soulscope.cli.output import (
     CommandError,
     add_json_option,
+    add_match_option,
     add_world_option,
     emit_json,
     open_world,
+    print_table,
     print_text,
 )
 from soulscope.world import WorldError
+
+if TYPE_CHECKING:
+    from soulscope.runs.compare import RunsComparison
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,6 +59,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json_option(p)
     p.set_defaults(run=run_fork)
 
+    p = sub.add_parser(
+        "compare-runs",
+        help="two runs of a world side by side: the fork point, where each agent diverged, the arcs",
+    )
+    p.add_argument("left", help="a world (the original, or a fork)")
+    p.add_argument("right", help="another run of it (a fork)")
+    p.add_argument(
+        "--term", action="append", default=[], help="also compare how this term spread; repeat"
+    )
+    add_match_option(p)
+    add_json_option(p)
+    p.set_defaults(run=run_compare_runs)
+
 
 def run_fork(args: argparse.Namespace) -> int:
     from soulscope.runs.fork import fork, parse_edit
@@ -81,3 +100,61 @@ def run_fork(args: argparse.Namespace) -> int:
         print_text(f"  {sha[:8]} {subject}")
     print_text(f"advance it with: soulscope frame --world {args.dir}")
     return 0
+
+
+def run_compare_runs(args: argparse.Namespace) -> int:
+    from soulscope.runs.compare import compare_runs, comparison_dict
+
+    left, right = open_world(args.left), open_world(args.right)
+    try:
+        found = compare_runs(left, right, args.term, args.match)
+    except (WorldError, OSError, ValueError) as exc:
+        raise CommandError(str(exc)) from exc
+    if args.json:
+        emit_json(comparison_dict(found))
+        return 0
+    _print_comparison(found)
+    return 0
+
+
+def _pair(a: object, b: object) -> str:
+    return f"{'-' if a is None else a} / {'-' if b is None else b}"
+
+
+def _print_comparison(c: RunsComparison) -> None:
+    if c.point is None:
+        print_text(f"{c.left} and {c.right} share no commit: they are not runs of one world")
+    else:
+        at = f"frame {c.point_frame}" if c.point_frame is not None else "a commit"
+        print_text(f"fork point: {at} ({c.point[:8]}); left {c.left}, right {c.right}")
+    rows = []
+    for a in c.agents:
+        d = a.difference
+        where = "same" if d is None else f"frame {d.frame}" if d.frame is not None else "header"
+        left, right = a.left, a.right
+        rows.append(
+            (
+                a.agent,
+                where,
+                _pair(left and left.statements, right and right.statements),
+                _pair(left and left.turning_points, right and right.turning_points),
+                _pair(left and len(left.chapters), right and len(right.chapters)),
+                "-" if a.drift is None else f"{a.drift:.2f}",
+            )
+        )
+    print_table(
+        ["agent", "first differs", "statements", "turning points", "chapters", "drift"],
+        rows,
+        title="after the fork point, left / right",
+    )
+    for term, (left_curve, right_curve) in c.curves.items():
+        dates = sorted({d for d, _ in left_curve} | {d for d, _ in right_curve})
+        print_table(
+            ["date", "left", "right"],
+            [(d, _count_by(left_curve, d), _count_by(right_curve, d)) for d in dates],
+            title=f"agents that had used '{term}'",
+        )
+
+
+def _count_by(curve: tuple[tuple[str, int], ...], day: str) -> int:
+    return max((n for d, n in curve if d <= day), default=0)

@@ -78,7 +78,7 @@ def frame_shas(top: Path, rev: str = "HEAD") -> list[tuple[int, str]]:
     return found
 
 
-def _frame_at(top: Path, sha: str) -> int | None:
+def frame_at(top: Path, sha: str) -> int | None:
     """The frame the world's clock says at commit ``sha``."""
     done = repo.git(top, "show", f"{sha}:{WORLD_FILE}", check=False)
     try:
@@ -114,7 +114,7 @@ def resolve_point(top: Path, at: str) -> tuple[str, int | None]:
     if done.returncode != 0 or not spec:
         raise ForkError(f"'{at}' is neither a frame number nor a revision of {top}")
     sha = done.stdout.decode().strip()
-    return sha, _frame_at(top, sha)
+    return sha, frame_at(top, sha)
 
 
 def dirty(top: Path) -> list[str]:
