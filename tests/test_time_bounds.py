@@ -75,6 +75,9 @@ def test_a_date_only_frame_lies_between_its_files_timed_frames(tmp_path: Path) -
     out = soulscope("first", "Quillwort Accord", "--world", str(tmp_path), "--json")
     data = json.loads(out.stdout)
     assert {data["agent"], *(t["agent"] for t in data["ties"])} == {"Ann-Marie", "bo.b", "eve"}
+    spans = {p["agent"]: p["span"] for p in [data, *data["ties"]]}
+    assert spans["Ann-Marie"] == ["2026-03-14 18:54", "2026-03-14 20:50"]
+    assert spans["eve"] == ["2026-03-14 00:00", "2026-03-14 23:59"]
 
 
 def test_a_file_whose_clock_went_backwards_bounds_both_ways(tmp_path: Path) -> None:

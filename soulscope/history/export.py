@@ -12,7 +12,7 @@ from soulscope.history.timeline import Change, SoulDiff
 from soulscope.soul.export import statement_dict
 from soulscope.soul.format import BY_LABEL, label_key
 from soulscope.soul.model import clean
-from soulscope.soul.when import Moment, utc_iso
+from soulscope.soul.when import UNDATED, Moment, utc_iso
 
 
 def commit_dict(c: Commit) -> dict[str, Any]:
@@ -63,8 +63,12 @@ def diff_dict(d: SoulDiff) -> dict[str, Any]:
 
 
 def moment_dict(m: Moment) -> dict[str, Any]:
-    """A frame's place in time: its date, time of day (UTC) and how precisely it is known."""
-    return {"date": m.date, "time": m.time, "precision": m.precision}
+    """A frame's place in time: its date, time of day (UTC), how precisely it is known, and
+    the earliest and latest ``YYYY-MM-DD HH:MM`` (UTC) it can have (``Moment.span``; null where
+    nothing bounds it: a date-only frame lies between its file's timed frames of its date)."""
+    low, high = m.span
+    span = [low or None, None if high == UNDATED else high]
+    return {"date": m.date, "time": m.time, "precision": m.precision, "span": span}
 
 
 def use_dict(u: Use) -> dict[str, Any]:
