@@ -23,6 +23,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.frames": ("init", "register", "frame", "demo"),
     "soulscope.cli.recall": ("search", "ask", "chat", "embed"),
     "soulscope.cli.spread": ("spread", "graph"),
+    "soulscope.cli.export": ("export",),
     "soulscope.cli.runs": ("log", "trends", "graph"),
     "soulscope.cli.forks": ("fork", "compare-runs"),
 }
