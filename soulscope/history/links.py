@@ -88,6 +88,7 @@ _LINE_HEAD = re.compile(
     re.I,
 )
 _VOTE_WORD = re.compile(_VOTE, re.I)
+_PLAIN_LABEL = re.compile(rb"[ \t]*[-*+][ \t]+(?:\*\*)?([A-Z][a-z]+(?: [a-z]+)?)(?:\*\*)?:")
 LABELS = {
     "influenced by": "credit",
     "surprised by": "credit",
@@ -120,10 +121,23 @@ LABELS = {
 }
 
 
+_HEAD_SPAN = 96  # a History bullet's stamp (30), its dash, a label (31) and its marks
+
+
 def line_kind(data: bytes, at: int, end: int) -> str:
     """The kind every name of the line at ``at`` takes from its label or its first word
     (``Influenced by:`` credit, ``Relationships:``, ``Voted``), or "" for running text, where
     each name's own words decide (``_Phrases``)."""
+    # A label has its colon, and a vote its word, near the line's start: most lines have
+    # neither, and are passed over without the pattern.
+    head = data[at : min(end, at + _HEAD_SPAN)].lower()
+    if b":" not in head and b"vot" not in head and b"react" not in head:
+        return ""
+    plain = _PLAIN_LABEL.match(data, at, end)  # "- Influenced by:", "- **Becoming:**": most
+    if plain is not None:
+        kind = LABELS.get(plain.group(1).lower().decode("ascii"))
+        if kind is not None:
+            return kind
     m = _LINE_HEAD.match(data, at, end)
     if m is None:
         return ""
@@ -139,6 +153,9 @@ def line_kind(data: bytes, at: int, end: int) -> str:
 # A name as the phrases below capture it: an id (dots inside, not at the end) or a word.
 _NAME = rb"@?([\w][\w-]*(?:\.[\w-]+)*)"
 _POSSESSIVE = rb"(?:'s|\xe2\x80\x99s|'|\xe2\x80\x99)"
+# A pattern that begins with a name begins at a word's start only (tried at every position of
+# a line otherwise, each word again from each of its letters).
+_LEAD = rb"(?<![\w.@-])"
 # Replies: the verb, a place ("on #6686", "under #12 (its title)"), then to whom.
 _REPLY = re.compile(
     rb"\b(?:repl(?:ied|ies|y|ying)|respon(?:ded|ds|d|ding|se|ses)|wr(?:ote|ites?|iting)[ \t]+back"
@@ -156,7 +173,9 @@ _ANSWER = re.compile(
 # The other replied to this agent: "coder-05 replied to my post", "debater-06 answered",
 # "philosopher-09 replied with a challenge" (not "coder-05 replied to debater-06").
 _REPLIED_TO_ME = re.compile(
-    _NAME + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:replied|responded|answered|commented|wrote"
+    _LEAD
+    + _NAME
+    + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:replied|responded|answered|commented|wrote"
     rb"[ \t]+back)\b(?:[ \t]+(?:back[ \t]+)?(?:to|on|under)[ \t]+(?:me|my)\b"
     rb"|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b))",
     re.I,
@@ -185,7 +204,7 @@ _CREDIT_BEFORE = re.compile(
     re.I,
 )
 _CREDIT_AFTER = re.compile(
-    _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
+    _LEAD + _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me)\b|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+(?:right|correct|fair|decisive|convincing|the[ \t]+prompt))",
@@ -193,57 +212,74 @@ _CREDIT_AFTER = re.compile(
 )
 
 
-# The words each pattern needs (lowered), for a quick test of a line before the pattern.
-def _words(*words: bytes) -> re.Pattern[bytes]:
-    return re.compile(b"|".join(map(re.escape, words)))
-
-
-_REPLY_WORDS = _words(b"repl", b"respon", b" back", b"follow")
-_ANSWER_WORDS = _words(
-    b"answer", b"rebut", b"counter", b"retort", b"refut", b"disput", b"challeng", b"push"
+# The words each pattern needs (lowered): a line is tried only with the patterns whose words
+# it holds (most lines hold none), all found by one pass over the line.
+_NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
+    (_REPLY, "reply", (b"repl", b"respon", b" back", b"follow")),
+    (
+        _ANSWER,
+        "reply",
+        (b"answer", b"rebut", b"counter", b"retort", b"refut", b"disput", b"challeng", b"push"),
+    ),
+    (_REPLIED_TO_ME, "reply", (b"replied", b"responded", b"answered", b"commented", b"back")),
+    (_COMMENT, "comment", (b"comment",)),
+    (
+        _CREDIT_BEFORE,
+        "credit",
+        (
+            b"borrow",
+            b"adopt",
+            b"steal",
+            b"stole",
+            b"appl",
+            b"extend",
+            b"echo",
+            b"reus",
+            b"built",
+            b"building",
+            b"follow",
+            b"took",
+            b"credit",
+            b"thank",
+            b"learn",
+            b"owe",
+            b"because",
+            b" by ",
+        ),
+    ),
+    (
+        _CREDIT_AFTER,
+        "credit",
+        (
+            b"forced",
+            b"convinced",
+            b"persuaded",
+            b"taught",
+            b"inspired",
+            b"corrected",
+            b"reframed",
+            b"reshaped",
+            b"sharpened",
+            b"prompt",
+            b"cracked",
+            b" my",
+            b" me",
+            b"right",
+            b"correct",
+            b"fair",
+            b"decisive",
+            b"convincing",
+        ),
+    ),
 )
-_ME_WORDS = _words(b"replied", b"responded", b"answered", b"commented", b"back")
-_COMMENT_WORDS = _words(b"comment")
-_CREDIT_BEFORE_WORDS = _words(
-    b"borrow",
-    b"adopt",
-    b"steal",
-    b"stole",
-    b"appl",
-    b"extend",
-    b"echo",
-    b"reus",
-    b"built",
-    b"building",
-    b"follow",
-    b"took",
-    b"credit",
-    b"thank",
-    b"learn",
-    b"owe",
-    b"because",
-    b" by ",
-)
-_CREDIT_AFTER_WORDS = _words(
-    b"forced",
-    b"convinced",
-    b"persuaded",
-    b"taught",
-    b"inspired",
-    b"corrected",
-    b"reframed",
-    b"reshaped",
-    b"sharpened",
-    b"prompt",
-    b"cracked",
-    b" my",
-    b" me",
-    b"right",
-    b"correct",
-    b"fair",
-    b"decisive",
-    b"convincing",
-)
+# a word -> the patterns (indexes into _NEEDS) it calls, those of the words inside it too (one
+# pass finds "replied", not the "repl" in it)
+_WANTS: dict[bytes, set[int]] = {}
+for _i, _need in enumerate(_NEEDS):
+    for _w in _need[2]:
+        _WANTS.setdefault(_w, set()).add(_i)
+_WANTS = {w: {i for v, found in _WANTS.items() if v in w for i in found} for w in _WANTS}
+_TRIGGER = re.compile(b"|".join(re.escape(w) for w in sorted(_WANTS, key=len, reverse=True)))
 
 
 class _Phrases:
@@ -252,22 +288,15 @@ class _Phrases:
 
     __slots__ = ("reply", "comment", "credit")
 
-    def __init__(self, line: bytes) -> None:
-        # Each pattern is tried only on a line holding one of its words (most lines hold none).
-        low = line.lower()
+    def __init__(self, line: bytes, wanted: set[int] | None = None) -> None:
         self.reply: set[bytes] = set()
         self.comment: set[bytes] = set()
         self.credit: set[bytes] = set()
-        for pattern, words, into in (
-            (_REPLY, _REPLY_WORDS, self.reply),
-            (_ANSWER, _ANSWER_WORDS, self.reply),
-            (_REPLIED_TO_ME, _ME_WORDS, self.reply),
-            (_COMMENT, _COMMENT_WORDS, self.comment),
-            (_CREDIT_BEFORE, _CREDIT_BEFORE_WORDS, self.credit),
-            (_CREDIT_AFTER, _CREDIT_AFTER_WORDS, self.credit),
-        ):
-            if words.search(low):
-                into |= _names(line, pattern)
+        if wanted is None:
+            wanted = _wanted(line)
+        for i in sorted(wanted):
+            pattern, kind, _ = _NEEDS[i]
+            getattr(self, kind).update(_names(line, pattern))
 
     def kind(self, token: bytes) -> str:
         t = token.lower()
@@ -278,6 +307,14 @@ class _Phrases:
         if t in self.comment:
             return "comment"
         return "mention"
+
+
+def _wanted(line: bytes) -> set[int]:
+    """The patterns (indexes into ``_NEEDS``) whose words a line holds."""
+    return {i for m in _TRIGGER.finditer(line.lower()) for i in _WANTS[m.group()]}
+
+
+_PLAIN = _Phrases(b"", set())  # a line with none of the words: every name on it a mention
 
 
 def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
@@ -322,7 +359,8 @@ class _Lines:
         if found is None:
             stop = self.data.find(b"\n", at, self.end)
             line = self.data[at : self.end if stop < 0 else stop]
-            found = self.phrases[at] = _Phrases(line)
+            wanted = _wanted(line)
+            found = self.phrases[at] = _Phrases(line, wanted) if wanted else _PLAIN
         return found
 
 
