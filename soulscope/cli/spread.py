@@ -44,8 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "graph",
-        help="who shapes whom: influence between agents (Influenced by, Relationships, "
-        "replies, mentions), the most influential, the bridges and the groups",
+        help="who shapes whom: influence between agents (credits, replies, comments, "
+        "relationships, mentions, votes), the most influential, the bridges and the groups",
     )
     p.add_argument("--since", metavar="DATE", help="only frames on or after this date")
     p.add_argument("--until", metavar="DATE", help="only frames on or before this date")
