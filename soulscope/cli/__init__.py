@@ -24,6 +24,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.recall": ("search", "ask", "chat", "embed"),
     "soulscope.cli.spread": ("spread", "graph"),
     "soulscope.cli.export": ("export",),
+    "soulscope.cli.mcp": ("mcp",),
     "soulscope.cli.runs": ("log", "trends", "graph"),
     "soulscope.cli.forks": ("fork", "compare-runs"),
 }
