@@ -24,7 +24,8 @@ def frame(n: int, day: int, lines: str, becoming: str) -> str:
     return f"## Frame {n} — 2026-03-{day:02d} (0{n}:00 UTC)\n{lines}- Becoming: {becoming}\n\n"
 
 
-# ada coins "the quiet ledger"; bo takes it up influenced by her; cy replies to bo and uses it.
+# ada coins "the quiet ledger"; bo takes it up influenced by her; cy votes on ada's post, replies
+# to bo and uses it.
 SOULS = {
     "ada-01": soul(
         "Ada",
@@ -60,7 +61,7 @@ SOULS = {
             frame(
                 4,
                 5,
-                "- Replied to bo-02 on #7: the quiet ledger is a database.\n",
+                "- Voted: 👍 ada-01/#3\n- Replied to bo-02 on #7: the quiet ledger is a database.\n",
                 "the builder.",
             ),
         ],
@@ -123,6 +124,9 @@ async def test_s_shows_the_spread_in_order_with_its_chains(world: World) -> None
         assert rows.keys == ["ada-01", "bo-02", "cy-03"]
         assert "← ada-01 (credit)" in str(screen._label("bo-02", 120))
         assert "← bo-02 (reply)" in str(screen._label("cy-03", 120))
+        # a vote is exposure: shown apart, never a link
+        assert "← ada-01" not in str(screen._label("cy-03", 120))
+        assert "voted on ada-01" in str(screen._label("cy-03", 200))
         assert screen.query_one(Sparkline).data[-1] == 3
         await pilot.press("down", "enter")
         await settle(pilot)
