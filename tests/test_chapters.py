@@ -34,7 +34,7 @@ def test_an_arc_of_three_stretches_turns_where_each_begins_and_names_them() -> N
 
 def test_turning_points_by_meaning_follow_the_vectors() -> None:
     # Vectors that change direction twice, with the words saying nothing apart.
-    texts = [f"the same words again, number {i}" for i in range(15)]
+    texts = [f"the same plain words said again, number {i}" for i in range(15)]
     vectors = np.zeros((15, 3))
     vectors[:6, 0] = 1
     vectors[6:11, 1] = 1

@@ -175,7 +175,7 @@ def run_becoming(args: argparse.Namespace) -> int:
         c = titles.get(s.index)
         return f"{c.number} {c.title}" if c else ""
 
-    columns = ["#", "frame", "date", "kind", "drift", "turn", "chapter"]
+    columns = ["#", "frame", "when", "kind", "drift", "turn", "chapter"]
     columns += ["statement"] if statements.position else ["role", "statement"]
     print_table(
         columns,
@@ -183,7 +183,7 @@ def run_becoming(args: argparse.Namespace) -> int:
             (
                 s.index + 1,
                 s.frame_label,
-                s.date,
+                s.when,
                 s.kind + (" (from ≠ previous)" if s.from_mismatch else ""),
                 f"{m:.2f}",
                 TURN_MARK if s.turning_point else "",
@@ -226,13 +226,13 @@ def print_chapters(args: argparse.Namespace, soul: Soul, statements: Arc) -> int
                     first.frame_label if first.number is not None else None,
                     last.frame_label if last.number is not None else None,
                 ),
-                span(first.date, last.date),
+                span(first.when, last.when),
                 len(c),
                 c.title,
             )
         )
     print_table(
-        ["chapter", "statements", "frames", "dates", "n", "title"],
+        ["chapter", "statements", "frames", "when", "n", "title"],
         rows,
         title=f"{soul.name or args.agent}: {len(chapters)} chapters, "
         f"{len(statements.turning_positions())} turning points "

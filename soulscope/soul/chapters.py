@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 
+from soulscope.soul import turns
 from soulscope.soul.counters import NUMBER_WORDS, is_counter, strip_counters
 
 
@@ -37,10 +38,18 @@ def _words_in(text: str) -> list[str]:
     return text.split()
 
 
-WINDOW = 3  # statements on each side of a place whose words are compared
-MIN_CHAPTER = 3  # statements at least in a chapter: no turning points closer than this
-CUT = 1.0  # standard deviations above the mean depth of this arc's places that turn
-SINGLE_OUT = 10  # an arc this long has at least one turning point
+WINDOW = 4  # statements on each side of a place whose words are compared
+EVEN = 0.8  # a peak this deep against the deepest turns, whatever the spread of the others
+MIN_CHAPTER = 2  # statements at least between two turns by words, and from the arc's ends
+MEAN_CHAPTER = 3  # statements at least in a chapter on average: an arc of n has n/3 at most
+CUT = (
+    -0.5
+)  # a turn by words is a peak at least this arc's mean peak depth less half a deviation (Hearst)
+SINGLE_OUT = 10  # an arc this long has at least one turning point, and turns by its words too
+DECLARED = 0.6  # words of change this rare in an arc make a turning point (``turns.declared``)
+MIN_DECLARED_GAP = 2  # statements at least between a declared turn and another turn
+THEME = 0.5  # a word said in this share of two stretches' statements makes them one...
+ELSEWHERE = 0.25  # ...when the arc's other statements say it less than this
 MOST_SHARE = 0.3  # at most this share of an arc's statements are turning points (at least 3)
 SEEN_TEXTS = 4096  # texts whose words are kept while reading an arc (it repeats its wording)
 TURN_MARK = "◆"  # a turning point, where the CLI and the dashboard show one
@@ -168,11 +177,21 @@ class Words:
         self.pair_words: list[tuple[int, int]] = []
         self.pair_forms: list[Counter[str]] = []  # each phrase's forms as written
         self._seen: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.masks = bytearray()  # each statement's words of change (``turns.cue_mask``)
+        self.topic_ids = array("q")  # each statement's heading's seed, as an id into ``topics``
+        self.topics: list[frozenset[str]] = []
+        self._topic_ids: dict[frozenset[str], int] = {}
 
     def __len__(self) -> int:
         return len(self.ends)
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, heading: str = "") -> None:
+        """Add the next statement, with the heading of its frame (the world's seed, if named)."""
+        topic = turns.topic_of(heading)
+        self.topic_ids.append(self._topic_ids.setdefault(topic, len(self._topic_ids)))
+        if len(self.topics) < len(self._topic_ids):
+            self.topics.append(topic)
+        self.masks.append(turns.cue_mask(text))
         seen = self._seen.get(text)
         if seen is None:
             seen = self._seen[text] = self._read(text)
@@ -192,7 +211,7 @@ class Words:
         pairs: list[int] = []
         previous = -1
         last = ""
-        for key, word, joined in content_words(text):
+        for key, word, joined in content_words(turns.without_past(text)):
             i = ids.get(key)
             if i is None:
                 i = ids[key] = len(ids)
@@ -331,8 +350,8 @@ def moves_from_band(band: Sequence, n: int, window: int = WINDOW):
 
 def most_turning_points(n: int) -> int:
     """The most turning points an arc of ``n`` statements may have: max(3, 30%), and few enough
-    that every chapter keeps ``MIN_CHAPTER`` statements."""
-    return max(0, min(max(3, int(MOST_SHARE * n)), n // MIN_CHAPTER - 1))
+    that its chapters keep ``MEAN_CHAPTER`` statements on average."""
+    return max(0, min(max(3, int(MOST_SHARE * n)), n // MEAN_CHAPTER - 1))
 
 
 def depths(moves: Sequence[float]):
@@ -360,43 +379,121 @@ def depths(moves: Sequence[float]):
     return np.where(peak, (m - left) + (m - right), 0.0)  # (peaks alone: the rest are slopes)
 
 
-def turning_points(moves: Sequence[float]) -> list[int]:
-    """The places whose move stands out from this arc's usual moves, in arc order.
+def most_short(n: int) -> int:
+    """The most turning points of an arc shorter than ``SINGLE_OUT``: those the world or the
+    agent declares (a new seed, words of change), about one in two statements at most."""
+    return max(0, (n - 1) // 2)
 
-    A candidate is a peak (``depths``); it turns when its depth is at least this arc's usual
-    peak depth (their mean, less ``CUT`` standard deviations), the deepest first, none closer
-    than ``MIN_CHAPTER`` to another or to the arc's ends, ``most_turning_points`` at most. An arc
-    of ``SINGLE_OUT``+ statements has at least its deepest peak: something always stands out.
+
+def _room(chosen: list[int], place: int, gap: int) -> bool:
+    """Whether ``place`` is at least ``gap`` statements from every place ``chosen`` (sorted)."""
+    at = bisect_left(chosen, place)
+    if at > 0 and place - chosen[at - 1] < gap:
+        return False
+    return not (at < len(chosen) and chosen[at] - place < gap)
+
+
+def _by_moves(moves, chosen: list[int], blocked: Sequence[bool], most: int) -> None:
+    """Add to ``chosen`` the places whose move stands out from this arc's usual moves.
+
+    A candidate is a peak (``depths``) that is no fragment; it turns when its depth is at least
+    this arc's usual peak depth (their mean, plus ``CUT`` standard deviations), the deepest first,
+    none closer than ``MIN_CHAPTER`` to another or to the arc's ends, until ``most``. An arc of
+    ``SINGLE_OUT``+ statements has at least its deepest peak: something always stands out.
     """
     import numpy as np
 
     n = len(moves)
-    most = most_turning_points(n)
-    if most <= 0:
-        return []
     places = np.arange(MIN_CHAPTER, n - MIN_CHAPTER + 1)
+    if not len(places):
+        return
     # Depths over every place but the first (it moves from nothing); chosen within ``places``.
     depth = depths(np.asarray(moves, dtype=float)[1:])[places - 1]
-    bar = float(depth.mean() + CUT * depth.std()) if len(depth) else 0.0
-    chosen: list[int] = []
+    depth = np.where([blocked[int(p)] for p in places], 0.0, depth)
+    peaks = depth[depth > 0]
+    # Hearst's cut over the peaks; few peaks of like depth all stand out (their spread is no bar).
+    bar = float(min(peaks.mean() + CUT * peaks.std(), EVEN * peaks.max())) if len(peaks) else 0.0
     for j in np.argsort(-depth, kind="stable"):
         place, value = int(places[j]), float(depth[j])
-        if value <= 0 or (value < bar and (chosen or n < SINGLE_OUT)):
+        if len(chosen) >= most or value <= 0 or (value < bar and chosen):
             break
-        at = bisect_left(chosen, place)
-        if at > 0 and place - chosen[at - 1] < MIN_CHAPTER:
-            continue
-        if at < len(chosen) and chosen[at] - place < MIN_CHAPTER:
-            continue
-        insort(chosen, place)
-        if len(chosen) >= most:
-            break
-    if not chosen and n >= SINGLE_OUT:
+        if _room(chosen, place, MIN_CHAPTER):
+            insort(chosen, place)
+    if not chosen:
         # No peak within reach of the ends (the moves rise or fall throughout): the largest move.
-        values = np.asarray(moves, dtype=float)[places]
+        values = np.where([blocked[int(p)] for p in places], 0.0, np.asarray(moves)[places])
         if values.max() > 0:
             chosen.append(int(places[int(np.argmax(values))]))
+
+
+def turning_points(
+    moves: Sequence[float],
+    new_topic: Sequence[bool] | None = None,
+    declared: Sequence[float] | None = None,
+    fragment: Sequence[bool] | None = None,
+) -> list[int]:
+    """The places where the arc turns, in arc order: first those under a new seed (the world
+    named a new topic, ``turns.new_topics``), then those where the agent declares a change in
+    words rare in its arc (``declared`` at least ``DECLARED``, at least ``MIN_DECLARED_GAP``
+    from another turn), then those whose words move most (``_by_moves``: arcs of
+    ``SINGLE_OUT``+ only). A fragment never turns; ``most_turning_points`` at most."""
+    n = len(moves)
+    new_topic = new_topic or [False] * n
+    declared = declared or [0.0] * n
+    fragment = fragment or [False] * n
+    most = most_turning_points(n) if n >= SINGLE_OUT else most_short(n)
+    chosen: list[int] = []
+    for p in range(1, n):
+        if new_topic[p] and not fragment[p] and len(chosen) < most:
+            chosen.append(p)
+    for p in sorted(range(1, n), key=lambda q: -declared[q]):
+        if declared[p] < DECLARED or len(chosen) >= most:
+            break
+        if not fragment[p] and _room(chosen, p, MIN_DECLARED_GAP):
+            insort(chosen, p)
+    if n >= SINGLE_OUT:
+        _by_moves(moves, chosen, fragment, most)
     return chosen
+
+
+def one_stretch(words: Words, a: int, p: int, b: int) -> bool:
+    """Whether statements ``a`` to ``p`` and ``p`` to ``b`` (one past) say the same thing: a word
+    said in at least ``THEME`` of each, and in less than ``ELSEWHERE`` of the arc's other
+    statements (its theme, not the agent's every word)."""
+    n = len(words)
+
+    def shares(lo: int, hi: int) -> Counter[int]:
+        found: Counter[int] = Counter()
+        for q in range(lo, hi):
+            found.update(words.of(q))
+        return found
+
+    first, second = shares(a, p), shares(p, b)
+    outside = shares(0, a) + shares(b, n)
+    rest = max(n - (b - a), 1)
+    return any(
+        first[w] >= THEME * (p - a)
+        and second[w] >= THEME * (b - p)
+        and outside[w] < ELSEWHERE * rest
+        for w in first
+    )
+
+
+def merged(words: Words, places: list[int], kept: set[int]) -> list[int]:
+    """``places`` without the turns by words between two stretches that say the same thing
+    (``one_stretch``); those in ``kept`` (a seed, a declared change) stay."""
+    places = list(places)
+    changed = True
+    while changed:
+        changed = False
+        for k, p in enumerate(places):
+            a = places[k - 1] if k else 0
+            b = places[k + 1] if k + 1 < len(places) else len(words)
+            if p not in kept and one_stretch(words, a, p, b):
+                del places[k]
+                changed = True
+                break
+    return places
 
 
 def titles(words: Words, spans: Sequence[tuple[int, int]]) -> list[str]:
@@ -434,7 +531,9 @@ def _title(
     first = {w: -k for k, w in reversed(list(enumerate(opening)))}
 
     def score(item: int) -> tuple[float, int]:
-        phrase = 1.5 if item < 0 else 1.0
+        # A phrase names more than a word; a word that names an action ("proposing",
+        # "demanded") names less than one that names a thing or a role.
+        phrase = 2.0 if item < 0 else 0.4 if words.key(item).endswith(("ing", "ed")) else 1.0
         rarity = math.log(1 + chapters / used_by[item])
         return (support[item] / size * rarity * phrase, first.get(item, -len(opening)))
 
@@ -459,33 +558,86 @@ def _title(
         picked.append(words.phrase(-1 - item) if item < 0 else words.word(item))
         taken.update(ids)
         count += len(ids)
-        if count >= TITLE_WORDS:
-            break
+        if count >= TITLE_WORDS or (item < 0 and len(picked) == 1 and 2 * support[item] >= size):
+            break  # (a phrase said in half the chapter names it alone: "decidability boundary")
     return ", ".join(picked)
 
 
-def outline(
-    texts: Iterable[str] | Words, vectors: object | None = None, titled: bool = True
-) -> Outline:
-    """The turning points and chapters of an arc, from its statements' texts (in arc order, or
-    as ``Words`` already). Moves by words, or by meaning with ``vectors`` (one embedding row per
-    statement); chapter titles are words either way (``titled`` False: none, for counting)."""
+def as_words(texts: Iterable[str] | Words, headings: Iterable[str] | None = None) -> Words:
+    """Statements (with their frames' headings) as ``Words``."""
     if isinstance(texts, Words):
-        words = texts
-    else:
-        words = Words()
+        return texts
+    words = Words()
+    if headings is None:
         for text in texts:
             words.add(text)
+    else:
+        for text, heading in zip(texts, headings, strict=True):
+            words.add(text, heading)
+    return words
+
+
+def _said(words: Words) -> list[frozenset[str]]:
+    """Each statement's words as ``turns`` compares them with a seed's (accents folded)."""
+    folded = [turns.fold(k) for k in words.keys]
+    start = 0
+    out = []
+    for end in words.ends:
+        out.append(frozenset(folded[i] for i in words.entries[start:end]))
+        start = end
+    return out
+
+
+def seed_changes(words: Words) -> list[bool]:
+    """Each statement: whether it is the first under a seed its arc was not under
+    (``turns.new_topics``)."""
+    if not any(words.topics):  # no heading names a seed
+        return [False] * len(words)
+    return turns.new_topics(_said(words), [words.topics[t] for t in words.topic_ids])
+
+
+def _moves_and_turns(words: Words, vectors: object | None) -> tuple[array, list[int]]:
+    """Each statement's move (0 in an arc too short to turn by its words) and the turning
+    points (``turning_points``)."""
+    import numpy as np
+
     n = len(words)
-    if most_turning_points(n) <= 0:
-        # Too short to turn (no two chapters of ``MIN_CHAPTER``): no moves worth measuring.
-        moves, places = array("d", bytes(8 * n)), []
+    if n < 2:
+        return array("d", bytes(8 * n)), []
+    if n < SINGLE_OUT:  # a short arc turns by seeds and words of change alone
+        measured = np.zeros(n)
     else:
         width = 2 * WINDOW
         band = _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
-        measured = moves_from_band(band, n)
-        places = turning_points(measured)
-        moves = array("d", measured.round(3).tolist())
+        measured = moves_from_band(band, n, WINDOW).round(3)  # (no turn on rounding noise)
+    counts = [words.ends[p] - (words.ends[p - 1] if p else 0) for p in range(n)]
+    seeds, declared = seed_changes(words), turns.declared(words.masks)
+    places = turning_points(
+        measured.tolist(),
+        new_topic=seeds,
+        declared=declared,
+        fragment=[c < turns.MIN_WORDS for c in counts],
+    )
+    kept = {p for p in places if seeds[p] or declared[p] >= DECLARED}
+    places = merged(words, places, kept)
+    if not places and n >= SINGLE_OUT:  # (merging left none: the arc still has its largest)
+        places = turning_points(measured.tolist())[:1]
+    return array("d", measured.tolist()), places
+
+
+def outline(
+    texts: Iterable[str] | Words,
+    vectors: object | None = None,
+    titled: bool = True,
+    headings: Iterable[str] | None = None,
+) -> Outline:
+    """The turning points and chapters of an arc, from its statements' texts (in arc order, or
+    as ``Words`` already) and their frames' ``headings`` (the world's seeds). Moves by words, or
+    by meaning with ``vectors`` (one embedding row per statement); chapter titles are words
+    either way (``titled`` False: none, for counting)."""
+    words = as_words(texts, headings)
+    n = len(words)
+    moves, places = _moves_and_turns(words, vectors)
     turning = bytearray(n)
     for p in places:
         turning[p] = 1

@@ -46,12 +46,10 @@ def is_counter(word: str) -> bool:
     return _COUNTER_WORD.match(word) is not None
 
 
-# A leading sentence that only counts ("Twenty-eighth bet.", "Tenth deployment.", "#3.").
-_COUNTER_PREFIX = re.compile(
-    rf"^\s*(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*,\s*)*"
-    rf"(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}\s*[.;:—–]\s*",
-    re.I,
-)
+# A leading sentence that only counts: the counter first ("Twenty-eighth bet.", "Tenth
+# deployment.", "#3.") or last ("Bet #27.", "Session 14:", "Proof no. 3.").
+_COUNTED = rf"(?:(?:the\s+)?{_COUNTER}(?:\s+[\w'-]+){{0,3}}|(?:[\w'-]+\s+){{1,3}}{_COUNTER})"
+_COUNTER_PREFIX = re.compile(rf"^\s*(?:{_COUNTED}\s*,\s*)*{_COUNTED}\s*[.;:—–]\s*", re.I)
 
 
 def strip_counters(text: str) -> str:

@@ -465,8 +465,16 @@ class Arc(Sequence[Statement]):
         if outline is None or len(outline.turning) != len(self.texts):
             from soulscope.soul.chapters import outline as make
 
-            outline = self._outline = make(self.texts)
+            outline = self._outline = make(self.texts, headings=self.headings())
         return outline
+
+    def headings(self) -> list[str]:
+        """Each statement's frame heading (its section's title outside frames)."""
+        f = self.frames
+        return [
+            f.heading(frame) if f is not None and frame >= 0 else self.titles[i]
+            for i, frame in enumerate(self.frame_indices)
+        ]
 
     def set_outline(self, outline: Outline) -> None:
         """The outline of these statements made elsewhere (received in pieces)."""
@@ -692,7 +700,7 @@ def summarize(
             count += 1
             shifted += s.shift
             drifts.append(s.magnitude)
-            words.add(s.text)
+            words.add(s.text, s.heading)
             if newest.offer(-1 if s.frame_index is None else s.frame_index):
                 latest = s
         shape = outline(words, titled=False)

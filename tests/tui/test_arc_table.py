@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.becoming import DRIFT_POINTS, FIT_ROWS, plotted
@@ -71,8 +72,9 @@ def test_the_drift_plot_of_a_long_arc_keeps_its_largest_shifts() -> None:
 async def test_unnumbered_frames_leave_the_frame_column_as_narrow_as_its_title(
     tmp_path: Path,
 ) -> None:
-    # Frames named by their date and time alone: the frame column shows "—", the date column
-    # the date (the frame's label is its date; it is not given the frame column's width).
+    # Frames named by their date and time alone: the frame column shows "—", the When column
+    # the date and time of day (the frame's label is its date; it is not given the frame
+    # column's width).
     entries = [
         f"## Frame 2026-03-{day:02d} (1{day}:00 UTC)\n- Acted.\n- Becoming: the maker, take {day}.\n\n"
         for day in range(1, 6)
@@ -82,6 +84,42 @@ async def test_unnumbered_frames_leave_the_frame_column_as_narrow_as_its_title(
         table = await arc_table(pilot)
         rows = table_rows(table)
         assert [row["frame"] for row in rows] == ["—"] * 5
-        assert [row["date"] for row in rows] == [f"2026-03-0{day}" for day in range(1, 6)]
+        assert [row["date"] for row in rows] == [f"2026-03-0{day} 1{day}:00" for day in range(1, 6)]
         frame_width = table.column_widths(table.scrollable_content_region.width)[1]
         assert frame_width == len("Frame")
+
+
+async def test_at_80_columns_the_role_keeps_its_room_and_the_chapter_gives_way(
+    tmp_path: Path,
+) -> None:
+    # One day's frames at different times, long roles and long chapter titles.
+    entries = [
+        f"## Frame {n} — 2026-03-14 ({8 + n}:{n * 5:02d} UTC)\n- Acted.\n"
+        f"- Becoming: the {kind} cartographer of the northern shoals, take {n}. "
+        f"Charting {topic} for the harbour pilots.\n\n"
+        for n, (kind, topic) in enumerate(
+            [("patient", "tidal channels and sandbars")] * 6
+            + [("restless", "storm surges over the breakwater walls")] * 6,
+            1,
+        )
+    ]
+    app = SoulscopeApp(one_agent(tmp_path, soul("Lo", "lo-01", "Maker", entries)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await arc_table(pilot)
+        rows = table_rows(table)
+        # The time of day tells the frames of one day apart.
+        assert [row["date"] for row in rows[:2]] == ["2026-03-14 09:05", "2026-03-14 10:10"]
+        widths = dict(
+            zip(
+                [c.key for c in table.columns],
+                table.column_widths(table.scrollable_content_region.width),
+                strict=True,
+            )
+        )
+        assert widths["role"] >= 18, widths
+        assert rows[0]["role"].startswith("patient cartograp")
+        # The highlighted statement is shown whole below the table, wrapped to its width.
+        detail = str(app.query_one("#arc-detail", Static).render())
+        assert "Charting tidal channels and sandbars for the harbour pilots." in " ".join(
+            detail.split()
+        )

@@ -69,3 +69,39 @@ def test_compare_view(snap_compare, tmp_path: Path) -> None:
 
     app = SoulscopeApp(small_world(tmp_path))
     assert snap_compare(app, terminal_size=SIZES["80x24"], run_before=run_before)
+
+
+def timed_world(tmp_path: Path) -> World:
+    """One agent whose frames of one day carry the time of day, with long statements and a new
+    seed named by a heading: the Becoming tab's times, turning point and detail line."""
+    from tests.support.worlds import soul, write_world
+
+    stretch = [
+        ("the patient cartographer of the northern shoals", "tidal channels and sandbars"),
+    ] * 5 + [("the storm reader of the breakwater", "storm surges over the breakwater walls")] * 5
+    frames = []
+    for n, (role, topic) in enumerate(stretch, 1):
+        seed = " — SEED: The Drowned Orchard" if n > 8 else ""
+        frames.append(
+            f"## Frame {n} — 2026-03-14 ({8 + n:02d}:{n * 5:02d} UTC){seed}\n- Charted.\n"
+            f"- Becoming: {role}, take {n}. Charting {topic} for the harbour pilots.\n\n"
+        )
+    return World.open(
+        write_world(tmp_path / "world", {"lo-01": soul("Lo", "lo-01", "Maker", frames)})
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_becoming_tab_with_times(snap_compare, tmp_path: Path, size: str) -> None:
+    """The Becoming tab at both sizes: the time of day in the When column, the role readable,
+    the highlighted statement whole below the table."""
+
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.query_one("#filter", Input).cursor_blink = False
+        await settle(pilot)
+        for key in ("2", "j", "j", "j", "j", "j"):
+            await pilot.press(key)
+            await settle(pilot)
+
+    app = SoulscopeApp(timed_world(tmp_path))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)

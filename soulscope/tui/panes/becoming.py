@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the embedding modules load only when semantic drift is aske
 ARC_COLUMNS = (
     Column("index", "#", "right"),
     Column("frame", "Frame"),
-    Column("date", "Date"),
+    Column("date", "When"),  # the date, and the time of day where the heading has one
     Column("mark", ""),
     Column("turn", ""),
     Column("chapter", "Chapter", least=12),
@@ -254,7 +254,7 @@ class BecomingPane(Pane):
         return (
             Text(str(s.index + 1)),
             Text(frame_cell(s)),
-            Text(s.date or "—"),
+            Text(s.when or "—"),
             mark(s),
             Text(TURN_MARK if s.turning_point else "", style="bold"),
             chapter_cell(s, self._chapter(s)),
@@ -264,9 +264,11 @@ class BecomingPane(Pane):
     def _fit(self, s: Statement) -> None:
         table = self.table
         table.fit("frame", len(frame_cell(s)))
-        table.fit("date", len(s.date or "—"))
+        table.fit("date", len(s.when or "—"))
         table.fit("mark", mark(s).cell_len)
         table.fit("turn", 1)
+        # The role (a position's words) asks for its room: the chapter column gives way to it.
+        table.fit("role", len(s.headline))
 
     # -- drift ------------------------------------------------------------------------------
     def _show_drift(self, values: Sequence[float], kind: str) -> None:
