@@ -256,3 +256,17 @@ def test_every_arc_cites_the_line_that_says_it(early_world: Path) -> None:
         if arc.kind == "reply":
             assert replying.search(line), arc
         assert arc.kinds[arc.kind] >= 1
+
+
+def test_a_plain_word_id_is_a_name_only_where_it_stands_as_one(tmp_path: Path) -> None:
+    """An agent whose id is a plain word ("system") is named in a Relationships bullet as an
+    item of its list, not in "type system thinking"."""
+    registry = {**REGISTRY, "system": {"name": "the host"}}
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Relationships: Coder-05 (aligned on type system thinking)\n\n"
+        "## Frame 2 — 2026-01-02\n- Relationships: system (the host), coder-05 (ally)\n"
+    )
+    world = write_world(tmp_path, registry, {"zion-writer-01": soul, "system": "# Host\n"})
+    got = kinds_of(world, "zion-writer-01")
+    assert got == {"zion-coder-05": {"relationship": 2}, "system": {"relationship": 1}}

@@ -409,7 +409,17 @@ def _ids(
             kind = lines.of(at).kind(token)
             if kind == "mention" and token.isalpha():
                 continue  # an id that is a plain word ("system"): in running text, the word
+        elif token.isalpha() and not _listed(data, start, pos, m.end()):
+            continue  # "type system thinking" in a Relationships bullet: the word again
         yield pos, at, who, kind
+
+
+def _listed(data: bytes, start: int, pos: int, end: int) -> bool:
+    """Whether a plain word at ``pos`` stands as a name: first after a label or a list's
+    separator ("Relationships: system (...)", ", system"), or as a possessive or with a
+    parenthesis after it ("system's", "system (the host)")."""
+    before = data[max(start, pos - 3) : pos].rstrip(b" \t")
+    return before.endswith((b":", b",", b";", b"(", b"*", b"@")) or as_name(data, end)
 
 
 def _dotted(
