@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -352,7 +352,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "why.up", "k", "scroll('up')", "Scroll the explanation up", context="why", palette=False
     ),
-    # -- search, spread and influences (dialogs; soulscope/tui/influence.py) -------------------
+    # -- search, spread and influences (dialogs; soulscope/tui/dialogs/influence.py) -------------------
     Action(
         "search.first",
         "f",
@@ -441,7 +441,7 @@ ACTIONS: tuple[Action, ...] = (
 BY_ID: dict[str, Action] = {a.id: a for a in ACTIONS}
 
 
-def bindings(context: str, *, only: Iterable[str] | None = None) -> list[Binding]:
+def bindings(context: str, *, only: Iterable[str] | None = None) -> list[BindingType]:
     """The ``BINDINGS`` of the class that holds ``context`` (``only``: these ids of it)."""
     wanted = set(only) if only is not None else None
     return [

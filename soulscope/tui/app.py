@@ -14,29 +14,34 @@ How the parts talk (read this before adding a tab):
   ``pane.soul`` when the parsed ``Soul`` arrives (``watch_soul``; None while loading or when the file
   cannot be read). The whole world is parsed in the background and each pane's
   ``summaries_changed(summaries)`` is called with every batch of ``ArcSummary``.
-- How a pane asks the app for something: call the app's methods
-  ``app.select_agent(agent_id)``, ``app.open_frame(agent_id, frame_index)`` (Soul tab, scrolled to
-  that frame; the agent is selected and parsed first when needed), ``app.open_line(agent_id, line)``,
-  ``app.show_tab(tab_id)``, ``app.reload_world()`` (after files changed on disk, e.g. a frame was
-  run) and ``app.notify(text)`` for messages (plain text, control characters shown). ``app.world`` is the
-  ``World``; ``app.cache.load(agent_id)`` returns ``(Soul, ArcSummary)`` from any thread
-  (parsing only when the file is new or changed); ``app.arc_label`` is the configured arc label.
+- How a pane or a dialog reaches the app: ``self.dashboard`` (``Pane.dashboard``,
+  ``Dialog.dashboard``; ``soulscope.tui.reach.dashboard(widget)`` from any widget) is this app,
+  typed (``self.app`` is Textual's ``App[object]``, which the type checker knows nothing of). Call
+  ``dashboard.select_agent(agent_id)``, ``dashboard.open_frame(agent_id, frame_index)`` (Soul tab,
+  scrolled to that frame; the agent is selected and parsed first when needed),
+  ``dashboard.open_line(agent_id, line)``, ``dashboard.show_arc_at(agent_id, frame_index)``,
+  ``dashboard.show_commit(sha)``, ``dashboard.show_tab(tab_id)``, ``dashboard.reload_world()``
+  (after files changed on disk, e.g. a frame was run) and ``dashboard.notify(text)`` for messages
+  (plain text, control characters shown). ``dashboard.world`` is the ``World``;
+  ``dashboard.cache.load(agent_id)`` returns ``(Soul, ArcSummary)`` from any thread (parsing only
+  when the file is new or changed); ``dashboard.arc_label`` is the configured arc label.
+- Dialogs (``soulscope/tui/dialogs/``, one module each) subclass ``Dialog``: they ask the app,
+  never a pane, for what they need and what they open.
 - Blocking work (parsing, git, models) runs in thread workers (``@work(thread=True, exclusive=True,
   group=..., exit_on_error=False)``) that post typed messages (``soulscope/tui/messages.py``); an
-  error in a worker becomes a notification, never a crash. A big soul (``EARLY_TEXT_BYTES`` and
-  more) is parsed in a process of its own (``soulscope/tui/loader.py``), so that the UI thread
-  keeps the interpreter while it loads; its worker thread only receives what the process sends.
+  error in a worker becomes a notification, never a crash. Loading the selected soul is
+  ``soul_loading.py`` (a big one in a process of its own), running frames is the ``FrameBar``
+  (``widgets/frame_bar.py``), the help screen's rows and the palette's entries are ``palette.py``.
 - Soul-file text is data: widgets get ``rich.text.Text`` / ``Content`` built from it, never markup.
 """
 
 from __future__ import annotations
 
 import os
-from array import array
 from collections.abc import Iterable
 from functools import partial
-from pathlib import Path
 from time import monotonic, perf_counter
+from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -53,15 +58,11 @@ from soulscope.config import Settings, load_settings
 from soulscope.controls import visible
 from soulscope.errors import SoulscopeError
 from soulscope.index import Entry, WorldIndex
-from soulscope.sim.frame import frame_errors
 from soulscope.soul.lookup import find_frame
-from soulscope.soul.model import Soul, clean, decoded_pieces
-from soulscope.soul.pieces import ArcPieces, SoulPieces
+from soulscope.soul.model import Soul
 from soulscope.tui.actions import (
     ACTIONS,
     BY_ID,
-    CONTEXTS,
-    DIALOG_CONTEXTS,
     TABS,
     Action,
     bindings,
@@ -69,53 +70,41 @@ from soulscope.tui.actions import (
 )
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.commands import AgentCommands, ChatCommands
-from soulscope.tui.file_lines import FileLines
+from soulscope.tui.dialogs.help import HelpScreen
+from soulscope.tui.dialogs.pick import PickScreen
+from soulscope.tui.dialogs.prompt import PromptScreen
 from soulscope.tui.focus import focus_now
-from soulscope.tui.loader import LoadError, SoulLoader
 from soulscope.tui.messages import (
-    FrameLanded,
-    FramesFinished,
     SoulFailed,
     SoulLoaded,
     SoulTextRead,
     WorldParsed,
     WorldProgress,
 )
+from soulscope.tui.palette import help_rows, system_commands
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.panes.becoming import BecomingPane
+from soulscope.tui.panes.chat import ChatPane
+from soulscope.tui.panes.history import HistoryPane
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.panes.world import WorldPane
-from soulscope.tui.screens import HelpScreen, MainScreen, PickScreen, PromptScreen
+from soulscope.tui.screens import MainScreen
+from soulscope.tui.soul_loading import SoulLoading
 from soulscope.tui.widgets.agent_list import AgentChosen, AgentList
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.key_footer import KeyFooter
-from soulscope.tui.widgets.soul_text import LongLines, display_lines
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.workarounds.heap import Heap
 from soulscope.tui.workarounds.key_order import KeyHandled, KeyOrder
 from soulscope.world import World, WorldError
 
+if TYPE_CHECKING:
+    from soulscope.recall.hybrid import RecallIndex
+
 STYLES = bundled("styles") / "app.tcss"
 
 # The tabs' panes, in the order of ``TABS``.
 PANES: list[type[Pane]] = [tab.pane_class() for tab in TABS]
-
-# The most frames one N may run (a typo of 100000 should not lock the world for hours).
-MAX_FRAMES_AT_ONCE = 1000
-
-# A file at least this big is shown as text while it is parsed (parsing 20 MB takes seconds).
-EARLY_TEXT_BYTES = 1_000_000
-
-
-def _array(data: bytes) -> array:
-    """The ints (``array("q")``) that ``data`` holds."""
-    numbers = array("q")
-    numbers.frombytes(data)
-    return numbers
-
-
-# Reads of a big file that changed while it was read, before the dashboard says so.
-READ_TRIES = 3
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
@@ -157,7 +146,7 @@ class SoulscopeApp(App[None]):
         self.soul: Soul | None = None  # the selected agent's, once parsed
         self._pending: tuple[str, int] | None = None  # ("line"|"frame", n): where to go once parsed
         self._world_started = 0.0
-        self._loaders: set[SoulLoader] = set()  # the processes parsing big souls (one, mostly)
+        self.loading = SoulLoading(self)  # the selected soul's, in a worker
         self.heap = Heap()  # the garbage collector's policy while the dashboard runs
         self.key_order = KeyOrder(self, super().on_event)  # keys handled in the order typed
 
@@ -252,6 +241,20 @@ class SoulscopeApp(App[None]):
         self.show_tab(BecomingPane.TAB_ID)
         self.select_agent(agent_id)
 
+    def show_commit(self, sha: str) -> None:
+        """The History tab, on the selected agent's commit ``sha``."""
+        self.show_tab(HistoryPane.TAB_ID)
+        self.query_one(HistoryPane).select_commit(sha)
+
+    def recall_index(self) -> RecallIndex:
+        """The search index over the world as it is on disk now, shared with the Chat tab (safe
+        from any thread)."""
+        return self.query_one(ChatPane)._ensure_index()
+
+    def test_connection(self) -> None:
+        """Say in one sentence whether the chat's LLM endpoint answers (the Chat tab's test)."""
+        self.query_one(ChatPane).test_connection()
+
     def select_agent(self, agent_id: str) -> None:
         """Show ``agent_id`` in every pane (parsing its file in a worker unless cached)."""
         if agent_id == self.agent_id:
@@ -329,7 +332,7 @@ class SoulscopeApp(App[None]):
         previous, tab = self.agent_id, self.query_one(TabbedPanes).active
         self.workers.cancel_group(self, "world")
         self.workers.cancel_group(self, "soul")
-        self._stop_loading()
+        self.loading.stop()
         self.world = world
         self.cache = SoulCache(world, self.arc_label)
         self.soul = None
@@ -343,7 +346,7 @@ class SoulscopeApp(App[None]):
 
     # -- selection and parsing ---------------------------------------------------------------
     def watch_agent_id(self, agent_id: str | None) -> None:
-        self._stop_loading()
+        self.loading.stop()
         if agent_id is None:
             return
         self.soul = None
@@ -357,98 +360,21 @@ class SoulscopeApp(App[None]):
         else:
             self.load_soul(agent_id, self.query_one(SoulPane).view.layout_width)
 
-    def _stop_loading(self) -> None:
-        """End the process parsing the soul chosen before, if it still runs."""
-        for loader in list(self._loaders):
-            loader.close()
-
     def on_unmount(self) -> None:
-        self._stop_loading()  # quitting while a big soul loads leaves no process behind
+        self.loading.stop()  # quitting while a big soul loads leaves no process behind
         self.heap.stop()
 
-    @work(thread=True, exclusive=True, group="soul", exit_on_error=False)
     def load_soul(self, agent_id: str, width: int = -1) -> None:
-        """Parse ``agent_id``'s soul; a big file in a process of its own (``_load_big``), its text
-        shown first (its long lines found for about the Soul view's ``width``)."""
-        started = perf_counter()
-        try:
-            listed = self.world.agent(agent_id)
-            if listed.size >= EARLY_TEXT_BYTES:
-                # The collector's full passes walk every object the app holds, on whichever
-                # thread allocates, and the UI waits for them: while a big soul loads, they walk
-                # only what is new (the app's objects, alive as long as it runs, are set aside).
-                self.heap.set_aside()
-                self._load_big(agent_id, listed.path, width, started)
-                return
-            soul, summary = self.cache.load(agent_id)
-        except WorldError as exc:
-            self.post_message(SoulFailed(agent_id, str(exc)))
-            return
-        # Ready before the UI asks: the Soul tab's text and the Becoming tab's arc.
-        soul.display_text  # noqa: B018
-        self.cache.arc(agent_id, soul)
-        self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
-
-    def _load_big(self, agent_id: str, path: Path, width: int, started: float) -> None:
-        """Show a big file's text at once, and parse it (and find its arc, and cut its lines) in
-        a process of its own: a thread would share the interpreter with the UI, whose every turn
-        then waits behind it. Only what the UI needs comes back, in pieces cheap to receive."""
-        for _ in range(READ_TRIES):
-            stamp = self.cache.stamp(agent_id)
-            parsed = self.cache.parsed(agent_id, stamp)  # (the world's worker may have parsed it)
-            if parsed is not None:
-                data = parsed[0].data
-                break
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise WorldError(f"cannot read {path}: {exc.strerror}") from exc
-            if len(data) == stamp[1] and self.cache.stamp(agent_id) == stamp:
-                break  # one version of the file, whole (a frame may be landing: read it again)
-        else:
-            keys = " or ".join(self.keys_of(BY_ID["app.reload"]))
-            raise WorldError(f"{path} kept changing while it was read; {keys} reads it again.")
-        # Its beginning, where the view opens, while the whole file is cut into lines.
-        first = next(decoded_pieces(data), "")
-        if len(first) < len(data):
-            self.post_message(SoulTextRead(agent_id, display_lines([clean(first)])))
-        length = max(width // 2 - 8, 20)  # lines that wrap a little narrower than now, or more
-        worker = get_current_worker()
-        try:
-            loader = SoulLoader(data, agent_id, self.arc_label, length, send_soul=parsed is None)
-        except OSError as exc:
-            raise WorldError(f"{path} could not be parsed: {exc.strerror}") from exc
-        self._loaders.add(loader)
-        if worker.is_cancelled:  # (another agent was chosen meanwhile)
-            loader.close()
-        pieces, arc, summary, shown, kind = SoulPieces(data), ArcPieces(), None, None, ""
-        try:
-            for kind, value in loader.messages():
-                if worker.is_cancelled:
-                    loader.close()
-                elif kind == "lines":
-                    bounds, length, indices, lengths, plain = value
-                    shown = (
-                        FileLines(data, _array(bounds)),
-                        LongLines(length, _array(indices), _array(lengths), plain),
-                    )
-                    self.post_message(SoulTextRead(agent_id, *shown))
-                elif kind == "arc":
-                    arc.add(value)
-                elif kind == "summary":
-                    summary = value
-                elif kind != "done":
-                    pieces.add(kind, value)
-        except LoadError as exc:
-            raise WorldError(f"{path} could not be parsed: {exc}") from exc
-        finally:
-            self._loaders.discard(loader)
-        if worker.is_cancelled or kind != "done":
-            return
-        soul, summary = parsed or self.cache.keep(agent_id, stamp, pieces.soul(), summary)
-        self.cache.keep_arc(agent_id, soul, arc.arc(soul.frames.columns), shown)
-        self.heap.set_aside()  # and its arc's tens of thousands of strings, from now on
-        self.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
+        """Parse ``agent_id``'s soul in a worker (``soul_loading.py``); its text, then the soul,
+        come back as messages."""
+        self.run_worker(
+            partial(self.loading.load, agent_id, width),
+            name=f"load {agent_id}",
+            group="soul",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
 
     def on_soul_text_read(self, message: SoulTextRead) -> None:
         if self.is_running and message.agent_id == self.agent_id and self.soul is None:
@@ -556,22 +482,12 @@ class SoulscopeApp(App[None]):
 
     # -- actions -----------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(list(self.help_rows())))
+        self.push_screen(HelpScreen(list(help_rows(self))))
 
     def keys_of(self, action: Action) -> list[str]:
         """The keys bound to ``action`` now (the user's keymap first), as Textual displays them."""
         keys = self._keymap.get(action.id, action.keys)
         return [self.get_key_display(Binding(k.strip(), "")) for k in keys.split(",") if k.strip()]
-
-    def help_rows(self) -> Iterable[tuple[str, str, str, str]]:
-        """(where, keys, what it does, action id) for every action of the registry."""
-        for action in ACTIONS:
-            yield (
-                CONTEXTS[action.context],
-                " ".join(self.keys_of(action)),
-                action.description,
-                action.id,
-            )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The keys handled as they arrive (those that move the focus) act on the main screen
@@ -620,12 +536,12 @@ class SoulscopeApp(App[None]):
             )
 
     def action_search(self) -> None:
-        from soulscope.tui.influence import SearchScreen
+        from soulscope.tui.dialogs.influence import SearchScreen
 
         self.push_screen(SearchScreen())
 
     def action_influence(self) -> None:
-        from soulscope.tui.influence import InfluenceScreen
+        from soulscope.tui.dialogs.influence import InfluenceScreen
 
         if self.agent_id is None:
             self.notify("Choose an agent first.", severity="warning")
@@ -698,60 +614,14 @@ class SoulscopeApp(App[None]):
         )
 
     def action_advance(self, steps: int = 1) -> None:
-        """Run ``steps`` frames in a worker; each lands as one commit and the views refresh."""
-        if self.world.read_only:
-            self.notify(
-                f"{self.world.name} is the world as it was at a past commit, read-only; "
-                "o in the History tab comes back to now.",
-                severity="warning",
-            )
-            return
-        if self.world.only is not None:
-            self.notify("A single soul file has no world to advance.", severity="warning")
-            return
-        if not self.query_one(FrameBar).advance(self.world.root, steps):
-            self.notify("Frames are already running; they land one at a time.")
+        """Run ``steps`` frames; each lands as one commit and the views refresh (``FrameBar``)."""
+        self.query_one(FrameBar).advance_world(steps)
 
     def action_advance_many(self) -> None:
-        def go(answer: str | None) -> None:
-            if answer is None:
-                return
-            if not answer.isdigit() or not 1 <= int(answer) <= MAX_FRAMES_AT_ONCE:
-                self.notify(
-                    f"Give a number of frames from 1 to {MAX_FRAMES_AT_ONCE}.",
-                    severity="warning",
-                )
-                return
-            self.action_advance(int(answer))
-
-        self.push_screen(PromptScreen("Run how many frames?", "a number, e.g. 10"), go)
+        self.query_one(FrameBar).ask_steps()
 
     def action_stop_frames(self) -> None:
-        bar = self.query_one(FrameBar)
-        if not bar.running:
-            self.notify("No frames are running.")
-            return
-        bar.stop()
-        self.notify("Frames stop once the one running has landed.")
-
-    def on_frame_landed(self, message: FrameLanded) -> None:
-        self.reload_world()
-        result = message.result
-        for note in result.notes:
-            self.notify(f"{note[0].upper()}{note[1:]}.")
-        errors = frame_errors(result)
-        if errors:
-            more = f"\n…and {len(errors) - 5} more" if len(errors) > 5 else ""
-            self.notify("\n".join(errors[:5]) + more, severity="warning")
-        if message.step == message.steps:
-            lurked = len(result.errors) + len(result.skipped)
-            note = f"; {lurked} agents lurked or sat out on errors" if lurked else ""
-            self.notify(f"{result.message} ({message.brain} brain{note}).")
-
-    def on_frames_finished(self, message: FramesFinished) -> None:
-        if message.error:
-            ran = f" after {message.done} of {message.steps} frames" if message.done else ""
-            self.notify(f"Frames stopped{ran}: {message.error}", severity="error")
+        self.query_one(FrameBar).stop_frames()
 
     def action_problems(self) -> None:
         soul = self.soul
@@ -788,28 +658,4 @@ class SoulscopeApp(App[None]):
         self.push_screen(PickScreen(f"Compare the arc of {current} with", choices), go)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for action in ACTIONS:
-            # A dialog's actions are offered while that dialog is open.
-            if not action.palette or (
-                action.context in DIALOG_CONTEXTS and screen.id != action.context
-            ):
-                continue
-            keys = " or ".join(self.keys_of(action))
-            where = CONTEXTS[action.context]
-            yield SystemCommand(
-                action.description,
-                f"{where} · {keys}" if keys else where,
-                partial(self.run_registered, action),
-            )
-
-    async def run_registered(self, action: Action) -> None:
-        """Run an action of the registry from anywhere: a tab's action shows that tab first."""
-        if action.context == "app":
-            await self.run_action(action.action)
-            return
-        if action.context in DIALOG_CONTEXTS:
-            await self.run_action(action.action, self.screen)
-            return
-        self.show_tab(action.context)
-        await self.run_action(action.action, self.pane(action.context))
+        return system_commands(self, screen)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from soulscope.tui.reach import dashboard
 
-def highlight(candidate: str, offsets: tuple[int, ...], style: str) -> Content:
+
+def highlight(candidate: str, offsets: Sequence[int], style: str) -> Content:
     """The candidate as plain content (never markup: names are data) with matched letters styled."""
     content = Content(candidate)
     for offset in offsets:
@@ -21,7 +24,7 @@ class AgentCommands(Provider):
     """``Go to agent <id>  <name>`` for every agent of the world."""
 
     def _candidates(self) -> list[tuple[str, str]]:
-        app = self.app
+        app = dashboard(self.screen)
         return [
             (
                 a.id,
@@ -34,7 +37,9 @@ class AgentCommands(Provider):
     async def discover(self) -> Hits:
         for agent_id, title in self._candidates():
             yield DiscoveryHit(
-                Content(title), partial(self.app.select_agent, agent_id), help="Show this agent"
+                Content(title),
+                partial(dashboard(self.screen).select_agent, agent_id),
+                help="Show this agent",
             )
 
     async def search(self, query: str) -> Hits:
@@ -45,7 +50,7 @@ class AgentCommands(Provider):
                 yield Hit(
                     score,
                     highlight(title, offsets, "reverse"),
-                    partial(self.app.select_agent, agent_id),
+                    partial(dashboard(self.screen).select_agent, agent_id),
                     help="Show this agent",
                 )
 
@@ -57,9 +62,7 @@ class ChatCommands(Provider):
     HELP = "Ask the configured OpenAI-compatible endpoint for its models"
 
     def _run(self) -> None:
-        from soulscope.tui.panes.chat import ChatPane
-
-        self.app.query_one(ChatPane).test_connection()
+        dashboard(self.screen).test_connection()
 
     async def discover(self) -> Hits:
         yield DiscoveryHit(Content(self.TITLE), self._run, help=self.HELP)

@@ -13,9 +13,10 @@ from soulscope.soul.model import clean, decoded_pieces
 from soulscope.soul.parse import parse
 from soulscope.soul.pieces import ArcPieces, SoulPieces
 from soulscope.soul.trajectory import arc, summarize
-from soulscope.tui.app import EARLY_TEXT_BYTES, READ_TRIES, SoulscopeApp
+from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.cache import SoulCache
 from soulscope.tui.loader import LoadError, SoulLoader
+from soulscope.tui.soul_loading import EARLY_TEXT_BYTES, READ_TRIES
 from soulscope.tui.widgets.soul_text import SoulText, display_lines
 from soulscope.world import World
 from tests.support.bigworld import frame_entries, soul_header

@@ -8,9 +8,11 @@ from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
 from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.dialogs.help import HelpScreen
+from soulscope.tui.dialogs.pick import PickScreen
+from soulscope.tui.dialogs.prompt import PromptScreen
 from soulscope.tui.messages import SoulLoaded, WorldParsed, WorldProgress
 from soulscope.tui.panes.soul import SoulPane
-from soulscope.tui.screens import HelpScreen, PickScreen, PromptScreen
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from soulscope.soul.parse import read_soul
 from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.dialogs.prompt import PromptScreen
 from soulscope.tui.messages import FrameLanded, FrameProgress, FramesFinished
-from soulscope.tui.screens import PromptScreen
 from soulscope.tui.widgets.frame_bar import FrameBar
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.world import World

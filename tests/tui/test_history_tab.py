@@ -11,13 +11,13 @@ from textual.widgets import Input, Static
 
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.dialogs.why import WhyScreen
 from soulscope.tui.panes.history import (
     DiffView,
     HistoryLoaded,
     HistoryPane,
     SoulAtScreen,
 )
-from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.support.pilot import cells, settle

@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Sparkline
 
 from soulscope.tui.app import SoulscopeApp
-from soulscope.tui.influence import InfluenceScreen, SearchScreen, SpreadScreen
+from soulscope.tui.dialogs.influence import InfluenceScreen, SearchScreen, SpreadScreen
 from soulscope.tui.panes.soul import SoulPane
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_list import VirtualList
@@ -181,7 +181,7 @@ async def test_the_dashboard_reads_and_keeps_the_graph_the_command_line_keeps(
     one is read back by the other, until a file changes."""
     from soulscope import memo
     from soulscope import world as world_module
-    from soulscope.tui import influence
+    from soulscope.tui.dialogs import influence
     from tests.support.cli import soulscope
 
     monkeypatch.setattr(

@@ -12,11 +12,13 @@ from soulscope.config import load_settings
 from soulscope.history.timeline import WorldAt
 from soulscope.tui.actions import ACTIONS, BY_ID, CONTEXTS, DIALOG_CONTEXTS, TABS
 from soulscope.tui.app import PANES, SoulscopeApp
+from soulscope.tui.dialogs.help import HelpScreen
+from soulscope.tui.dialogs.pick import PickScreen
+from soulscope.tui.dialogs.why import WhyScreen
 from soulscope.tui.focus import focus_now
+from soulscope.tui.palette import help_rows, run_registered
 from soulscope.tui.panes.becoming import BecomingPane
 from soulscope.tui.panes.history import HistoryPane
-from soulscope.tui.screens import HelpScreen, PickScreen
-from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.key_footer import KeyFooter
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
@@ -292,14 +294,14 @@ async def test_palette_holds_every_action_and_help_lists_no_class_names(small_wo
         # Keys in the palette are the live ones, as Textual shows them.
         assert commands[BY_ID["history.layout"].description] == "History tab · t"
         assert commands[BY_ID["app.next_frame"].description] == "everywhere · ]"
-        rows = list(app.help_rows())
+        rows = list(help_rows(app))
         wheres = {r[0] for r in rows}
         assert wheres <= set(CONTEXTS.values())
         assert not any(
             name in " ".join(map(str, rows)) for name in ("VirtualList", "SoulText", "Pane")
         )
         # Running a tab's action from the palette shows that tab and acts there.
-        await app.run_registered(BY_ID["history.layout"])
+        await run_registered(app, BY_ID["history.layout"])
         await settle(pilot)
         assert tab(app) == "history" and app.query_one(HistoryPane).side_by_side
 

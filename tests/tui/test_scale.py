@@ -6,8 +6,9 @@ from pathlib import Path
 
 from soulscope.soul.parse import parse
 from soulscope.soul.trajectory import arc
-from soulscope.tui.app import EARLY_TEXT_BYTES, SoulscopeApp
+from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.messages import SoulLoaded, SoulTextRead, WorldParsed, WorldProgress
+from soulscope.tui.soul_loading import EARLY_TEXT_BYTES
 from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World

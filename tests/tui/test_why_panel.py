@@ -7,10 +7,10 @@ from pathlib import Path
 from textual.widgets import Input, Sparkline, Static
 
 from soulscope.tui.app import SoulscopeApp
+from soulscope.tui.dialogs.pick import PickScreen
+from soulscope.tui.dialogs.why import WhyScreen
 from soulscope.tui.panes.becoming import BecomingPane
 from soulscope.tui.panes.soul import SoulPane
-from soulscope.tui.screens import PickScreen
-from soulscope.tui.why import WhyScreen
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.containers import Vertical
 from textual.reactive import reactive
@@ -11,6 +11,10 @@ from textual.reactive import reactive
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.focus import focus_now
+from soulscope.tui.reach import dashboard
+
+if TYPE_CHECKING:
+    from soulscope.tui.app import SoulscopeApp
 
 
 class Pane(Vertical):
@@ -25,6 +29,8 @@ class Pane(Vertical):
     - ``soul``: set by the app once that agent's soul is parsed (None while it loads or when its file
       cannot be read). Always for the current ``agent_id``;
     - ``summaries_changed(summaries)``: called as the world-parsing worker reports batches of agents.
+
+    It reaches the app through ``dashboard`` (typed), never ``self.app``.
     """
 
     TAB_ID: ClassVar[str]
@@ -33,6 +39,11 @@ class Pane(Vertical):
     agent_id: reactive[str | None] = reactive(None, init=False)
     # always_update: a new Soul replaces the old one without comparing two large values.
     soul: reactive[Soul | None] = reactive(None, init=False, always_update=True)
+
+    @property
+    def dashboard(self) -> SoulscopeApp:
+        """The dashboard, typed (``soulscope.tui.reach``)."""
+        return dashboard(self)
 
     def focus_content(self) -> None:
         """Focus the widget that takes this tab's keys (its tab key, opening an agent, a dialog's end)."""

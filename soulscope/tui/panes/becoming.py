@@ -173,7 +173,7 @@ class BecomingPane(Pane):
 
     def watch_soul(self, soul: Soul | None) -> None:
         self.statements = (
-            self.app.cache.arc(self.agent_id, soul) if soul and self.agent_id else Arc()
+            self.dashboard.cache.arc(self.agent_id, soul) if soul and self.agent_id else Arc()
         )
         self._outline_by = "words"
         # A hidden tab fills its table when it is shown: switching agents pays only for what is seen.
@@ -307,7 +307,7 @@ class BecomingPane(Pane):
 
         try:
             if self._encoder is None:
-                self._encoder = (load_encoder(self.app.settings), EmbeddingCache())
+                self._encoder = (load_encoder(self.dashboard.settings), EmbeddingCache())
             encoder, cache = self._encoder
             vectors = embed(statements.texts, encoder, cache)
         except EncoderError as exc:
@@ -321,7 +321,7 @@ class BecomingPane(Pane):
     def on_semantic_drift(self, message: SemanticDrift) -> None:
         message.stop()
         if message.error:
-            self.app.notify(message.error, severity="error")
+            self.dashboard.notify(message.error, severity="error")
             self._show_drift(self.statements.magnitudes, "lexical")
         elif message.agent_id == self.agent_id and len(message.values) == len(self.statements):
             self._show_drift(message.values, "semantic")
@@ -366,9 +366,9 @@ class BecomingPane(Pane):
             return
         s = self.statement_at(row)
         if s.frame_index is not None:
-            self.app.open_frame(self.agent_id, s.frame_index)
+            self.dashboard.open_frame(self.agent_id, s.frame_index)
         else:
-            self.app.open_line(self.agent_id, s.line)
+            self.dashboard.open_line(self.agent_id, s.line)
 
     def action_why(self) -> None:
         """Open the "why" panel for the highlighted statement."""
@@ -376,12 +376,12 @@ class BecomingPane(Pane):
         if self.agent_id is None or not 0 <= row < len(self.rows):
             return
         from soulscope.llm import LLM, Endpoint
-        from soulscope.tui.why import WhyScreen
+        from soulscope.tui.dialogs.why import WhyScreen
 
         # The narrative is the configured LLM's when there is one, else written offline.
-        endpoint = Endpoint.from_settings(self.app.settings)
+        endpoint = Endpoint.from_settings(self.dashboard.settings)
         llm = LLM(endpoint) if endpoint else None
-        self.app.push_screen(WhyScreen(self.agent_id, self.rows[row] + 1, self.soul, llm))
+        self.dashboard.push_screen(WhyScreen(self.agent_id, self.rows[row] + 1, self.soul, llm))
 
     def action_toggle_shifts(self) -> None:
         """Show only the statements that shift the arc, or every statement (the cursor stays on
@@ -447,18 +447,18 @@ class BecomingPane(Pane):
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _load_other(self, agent_id: str) -> None:
         try:
-            soul, _ = self.app.cache.load(agent_id)
+            soul, _ = self.dashboard.cache.load(agent_id)
         except WorldError as exc:
             self.post_message(OtherArcLoaded(agent_id, Arc(), str(exc)))
             return
-        self.post_message(OtherArcLoaded(agent_id, arc(soul, self.app.arc_label)))
+        self.post_message(OtherArcLoaded(agent_id, arc(soul, self.dashboard.arc_label)))
 
     def on_other_arc_loaded(self, message: OtherArcLoaded) -> None:
         message.stop()
         if message.agent_id != self.other_id:
             return
         if message.error:
-            self.app.notify(message.error, severity="error")
+            self.dashboard.notify(message.error, severity="error")
             self.action_close_compare()
             return
         self.other = message.statements

@@ -109,7 +109,7 @@ class ChatPane(Pane):
 
     @property
     def settings(self) -> Settings:
-        return self.app.settings
+        return self.dashboard.settings
 
     def on_mount(self) -> None:
         endpoint = Endpoint.from_settings(self.settings)
@@ -169,7 +169,7 @@ class ChatPane(Pane):
         reloaded): the embedding cache then embeds only the new chunks.
         """
         with self._index_lock:
-            world = self.app.world
+            world = self.dashboard.world
             stamp = tuple((a.id, a.size, a.mtime) for a in world.agents())
             if self.index is None or stamp != self._index_stamp:
                 index = RecallIndex.for_world(world)
@@ -251,7 +251,7 @@ class ChatPane(Pane):
         target = self.target
         session = self._sessions.get(target)
         if session is None:
-            session = ChatSession(self.app.world, index, self.llm, agent=target)
+            session = ChatSession(self.dashboard.world, index, self.llm, agent=target)
             self._sessions[target] = session
         return session
 
@@ -262,7 +262,7 @@ class ChatPane(Pane):
                 return None
             # The user's file is the live world's, also while the dashboard shows the past (a
             # snapshot is read-only, and a message kept there would be lost with it).
-            world = self.app.world
+            world = self.dashboard.world
             live = getattr(world, "live", world)  # (a WorldAt keeps the world it came from)
             self.distiller = Distiller(
                 live.root / "users",
@@ -403,11 +403,11 @@ class ChatPane(Pane):
         chunk = citation.chunk
         # Focus left in this (now hidden) tab would make the tabs come back here.
         self.screen.set_focus(None)
-        self.app.call_after_refresh(lambda: self.app.active_pane.focus_content())
+        self.dashboard.call_after_refresh(lambda: self.dashboard.active_pane.focus_content())
         if chunk.frame_index is not None:
-            self.app.open_frame(chunk.agent, chunk.frame_index)
+            self.dashboard.open_frame(chunk.agent, chunk.frame_index)
         else:
-            self.app.open_line(chunk.agent, chunk.line)
+            self.dashboard.open_line(chunk.agent, chunk.line)
 
     # -- actions -----------------------------------------------------------------------------
     def action_cancel(self) -> None:
@@ -417,7 +417,7 @@ class ChatPane(Pane):
         )
         if answering:
             self.workers.cancel_group(self, "chat-answer")
-        elif isinstance(self.app.focused, Input):
+        elif isinstance(self.dashboard.focused, Input):
             focus_now(self.query_one("#chat-log"))
 
     def action_toggle_target(self) -> None:
@@ -438,7 +438,7 @@ class ChatPane(Pane):
         except LLMError as exc:
             text, severity = str(exc), "error"
         text = text[:1].upper() + text[1:] + "."
-        self.app.call_from_thread(self.notify, visible(text), severity=severity)
+        self.dashboard.call_from_thread(self.notify, visible(text), severity=severity)
 
     def on_unmount(self) -> None:
         self._stop_ticking()

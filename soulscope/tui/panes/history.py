@@ -25,7 +25,6 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
@@ -36,9 +35,8 @@ from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
 from soulscope.soul.model import Soul, clean
 from soulscope.soul.when import utc
 from soulscope.tui.actions import bindings
-from soulscope.tui.focus import focus_now
+from soulscope.tui.dialogs.soul_at import SoulAtScreen
 from soulscope.tui.panes.base import Pane
-from soulscope.tui.widgets.soul_text import SoulText
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.tui.widgets.virtual_table import Column, VirtualTable
 from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
@@ -258,27 +256,6 @@ def change_title(change: Change | FileChange) -> Text:
     return out
 
 
-class SoulAtScreen(ModalScreen[None]):
-    """The memory of an agent as it was at one commit (read-only)."""
-
-    BINDINGS = bindings("dialog", only=["dialog.close"])
-
-    def __init__(self, title: str, text: str) -> None:
-        super().__init__(id="soul-at")
-        self.title_text = title
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(Text(self.title_text), classes="dialog-title")
-            yield SoulText(id="soul-at-text")
-
-    def on_mount(self) -> None:
-        view = self.query_one(SoulText)
-        view.set_text(self.text)
-        focus_now(view)
-
-
 class HistoryPane(Pane):
     """The selected agent's commits and, beside them, what the highlighted commit changed."""
 
@@ -319,7 +296,7 @@ class HistoryPane(Pane):
 
     @property
     def timeline(self) -> Timeline:
-        return timeline_for(self.app.world)
+        return timeline_for(self.dashboard.world)
 
     # -- loading -----------------------------------------------------------------------------
     def watch_agent_id(self, agent_id: str | None) -> None:
@@ -381,9 +358,9 @@ class HistoryPane(Pane):
             self.post_message(HistoryFailed(agent_id, str(exc)))
             return
         if commits is self.commits:  # HEAD did not move: what is shown is current
-            self.app.call_from_thread(self._status)
+            self.dashboard.call_from_thread(self._status)
             return
-        world = self.app.world
+        world = self.dashboard.world
         # In a past world, the commits after its snapshot had not happened yet.
         cut = (
             next(
@@ -462,7 +439,7 @@ class HistoryPane(Pane):
         """The label of the arc whose statement changes are counted (the soul's, once read)."""
         from soulscope.soul.trajectory import DEFAULT_LABEL, arc_label
 
-        configured = getattr(self.app, "arc_label", None)
+        configured = self.dashboard.arc_label
         return arc_label(self.soul, configured) if self.soul else configured or DEFAULT_LABEL
 
     def _status(self, text: str | None = None) -> None:
@@ -475,7 +452,7 @@ class HistoryPane(Pane):
             )
             if self.marked is not None:
                 text += f" · marked {self.marked.commit.short} (m again clears)"
-            world = self.app.world
+            world = self.dashboard.world
             if isinstance(world, WorldAt):
                 text += f" · viewing the world as of {world.commit.short}, read-only (o: back)"
         self.query_one("#history-status", Static).update(Text(text))
@@ -584,7 +561,7 @@ class HistoryPane(Pane):
                 )
         except HistoryError as exc:
             title, body = Text(str(exc)), Text("")
-        lines = render_diff(self.app.console, body, width)
+        lines = render_diff(self.dashboard.console, body, width)
         return DiffReady(agent_id, key, title, body, lines, width)
 
     def on_diff_ready(self, message: DiffReady) -> None:
@@ -605,7 +582,7 @@ class HistoryPane(Pane):
         # It keeps the height of the tallest title shown since the list came: a step to a shorter
         # one leaves the diff where it was, and only a taller one lays the screen out (12 to 20 ms
         # at 160x48, in a step that paints in about as much).
-        rows = len(title.wrap(self.app.console, max(widget.content_region.width, 1)))
+        rows = len(title.wrap(self.dashboard.console, max(widget.content_region.width, 1)))
         if rows > self._title_lines:
             self._keep_title_rows(rows)
         widget.update(title, layout=False)
@@ -624,11 +601,11 @@ class HistoryPane(Pane):
 
     def action_step(self, delta: int) -> None:
         if not self.commits:
-            self.app.bell()
+            self.dashboard.bell()
             return
         row = self.table.cursor_row + delta
         if not 0 <= row < len(self.commits):
-            self.app.bell()
+            self.dashboard.bell()
             return
         self._direction = 1 if delta > 0 else -1
         # The diff now, with the cursor, not when a Highlighted message arrives: that comes after
@@ -669,7 +646,7 @@ class HistoryPane(Pane):
         if current is None or self.agent_id is None:
             return
         if current.new_blob is None:
-            self.app.notify(
+            self.dashboard.notify(
                 f"{self.agent_id}'s soul file was deleted in {current.commit.short}.",
             )
             return
@@ -684,12 +661,14 @@ class HistoryPane(Pane):
             f"{agent_id} as of {change.commit.short} ({utc(change.commit.timestamp)} UTC): "
             f"{len(soul.frames)} frames · escape closes"
         )
-        self.app.call_from_thread(self.app.push_screen, SoulAtScreen(title, soul.display_text))
+        self.dashboard.call_from_thread(
+            self.dashboard.push_screen, SoulAtScreen(title, soul.display_text)
+        )
 
     def action_travel(self) -> None:
-        world = self.app.world
+        world = self.dashboard.world
         if isinstance(world, WorldAt):
-            self.app.open_world(world.live)
+            self.dashboard.open_world(world.live)
             return
         current = self.current
         if current is None:
@@ -701,6 +680,6 @@ class HistoryPane(Pane):
         try:
             snapshot = self.timeline.world_at(sha)
         except HistoryError as exc:
-            self.app.call_from_thread(self.app.notify, str(exc), severity="error")
+            self.dashboard.call_from_thread(self.dashboard.notify, str(exc), severity="error")
             return
-        self.app.call_from_thread(self.app.open_world, snapshot)
+        self.dashboard.call_from_thread(self.dashboard.open_world, snapshot)

@@ -57,7 +57,7 @@ class SoulPane(Pane):
         top = self.view.top_line
         early, self._early = self._early, None
         # A big soul: the lines of its file, decoded as they are shown (the cache keeps them).
-        shown = self.app.cache.shown(self.agent_id, soul) if soul and self.agent_id else None
+        shown = self.dashboard.cache.shown(self.agent_id, soul) if soul and self.agent_id else None
         if shown is None:
             self.view.set_text(soul.display_text if soul else "")
         elif shown[0] is not early:  # the lines shown while parsing stay, where the reader is

@@ -111,14 +111,14 @@ class WorldPane(Pane):
         """Posts and comments per agent, where the world keeps a community store."""
         from soulscope.sim.community import COMMUNITY_DIR, Community
 
-        root = self.app.world.root
+        root = self.dashboard.world.root
         if not (root / COMMUNITY_DIR).is_dir():
             return
         try:
             activity = Community.load(root).activity
         except OSError:
             return
-        self.app.call_from_thread(self._show_activity, activity)
+        self.dashboard.call_from_thread(self._show_activity, activity)
 
     def _show_activity(self, activity: dict[str, tuple[int, int]]) -> None:
         self._activity = activity
@@ -176,7 +176,7 @@ class WorldPane(Pane):
             Text(str(s.frames)),
             Text(str(s.shifts)),
             Text(str(s.turning_points)),
-            drift_line(s.drift, self.app.console),
+            drift_line(s.drift, self.dashboard.console),
             Text(s.last_date or "—"),
             Text(f"{counts[0]} / {counts[1]}" if counts else "—"),
             Text(visible(s.latest.headline) if s.latest else "—"),
@@ -252,11 +252,11 @@ class WorldPane(Pane):
         if done < total:
             status.show(Text(f"parsing the world… {done}/{total} agents"))
         else:
-            keys = " / ".join(self.app.keys_of(BY_ID["world.sort"]))
+            keys = " / ".join(self.dashboard.keys_of(BY_ID["world.sort"]))
             status.show(
                 Text(f"{total} agents  (enter selects one · {keys} or a click on a header sorts)")
             )
 
     def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
-        self.app.select_agent(event.key)
+        self.dashboard.select_agent(event.key)

@@ -15,17 +15,17 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from soulscope.controls import visible
 from soulscope.history.dossier import InfluencerState, PostInfo, Why
 from soulscope.history.git import HistoryError
 from soulscope.history.why import explain
-from soulscope.llm import LLMError
+from soulscope.llm import LLM, LLMError
 from soulscope.soul.model import Soul
 from soulscope.tui.actions import bindings
-from soulscope.tui.screens import PickScreen
+from soulscope.tui.dialogs.base import Dialog
+from soulscope.tui.dialogs.pick import PickScreen
 from soulscope.world import WorldError
 
 KEYS = "a: influencer then · o: cited frame · c: commit · p: previous · esc"
@@ -39,19 +39,19 @@ class WhyReady(Message):
     error: str | None = None
 
 
-class WhyScreen(ModalScreen[None]):
+class WhyScreen(Dialog[None]):
     """Why ``agent_id`` holds its ``index``-th statement (1-based, as the Becoming tab numbers it)."""
 
     BINDINGS = bindings("why")  # keys, palette and help: soulscope/tui/actions.py
 
     def __init__(
-        self, agent_id: str, index: int, soul: Soul | None = None, llm: object = None
+        self, agent_id: str, index: int, soul: Soul | None = None, llm: LLM | None = None
     ) -> None:
         super().__init__(id="why")
         self.agent_id = agent_id
         self.index = index
         self.soul = soul
-        self.llm = llm  # a soulscope.llm.LLM writes the narrative; None: offline
+        self.llm = llm  # writes the narrative; None: offline
         self.why: Why | None = None
 
     def compose(self) -> ComposeResult:
@@ -73,11 +73,11 @@ class WhyScreen(ModalScreen[None]):
     def load(self) -> None:
         try:
             why = explain(
-                self.app.world,
+                self.dashboard.world,
                 self.agent_id,
                 index=self.index,
                 soul=self.soul,
-                label=self.app.arc_label,
+                label=self.dashboard.arc_label,
                 llm=self.llm,
             )
         except (HistoryError, WorldError, LLMError) as exc:
@@ -112,7 +112,7 @@ class WhyScreen(ModalScreen[None]):
             if len(states) == 1:
                 s = states[0]
                 if s.frame_index is None and s.around_index is not None:
-                    self.app.notify(
+                    self.dashboard.notify(
                         f"No frame of {s.agent} is known to come before this one; showing its "
                         "statement of the same day (the headings cannot order them)."
                     )
@@ -127,26 +127,28 @@ class WhyScreen(ModalScreen[None]):
                 )
                 for s in states
             ]
-            self.app.push_screen(PickScreen("Whose arc, at that time?", choices), self._open_arc)
+            self.dashboard.push_screen(
+                PickScreen("Whose arc, at that time?", choices), self._open_arc
+            )
             return
         # No influencer with a file here: the agents the frame names, as before.
-        known = {a.id for a in self.app.world.agents()}
+        known = {a.id for a in self.dashboard.world.agents()}
         agents = [a for a in why.agents if a in known]
         if not agents:
-            self.app.notify("This statement names no agent of this world.")
+            self.dashboard.notify("This statement names no agent of this world.")
             return
         choices = [(f"{a}\t", a) for a in agents]
         if len(choices) == 1:
             self._open_arc(choices[0][0])
         else:
-            self.app.push_screen(PickScreen("Go to which agent?", choices), self._open_arc)
+            self.dashboard.push_screen(PickScreen("Go to which agent?", choices), self._open_arc)
 
     def _open_arc(self, choice: str | None) -> None:
         if choice is None:
             return
         agent_id, _, at = choice.partition("\t")
         self.dismiss()
-        self.app.show_arc_at(agent_id, int(at) if at not in ("", "None") else None)
+        self.dashboard.show_arc_at(agent_id, int(at) if at not in ("", "None") else None)
 
     def action_cited(self) -> None:
         """Open a cited frame in the Soul tab: posts' authors first, then mentions, precursors."""
@@ -163,10 +165,10 @@ class WhyScreen(ModalScreen[None]):
         ordered = [c for c in (self._post_choice(p) for p in why.posts) if c in labels]
         ordered += [c for c, _ in choices if c not in ordered]
         if not ordered:
-            self.app.notify("The dossier cites no other frame.")
+            self.dashboard.notify("The dossier cites no other frame.")
             return
         items = [(c, self._label(c, labels[c])) for c in ordered]
-        self.app.push_screen(PickScreen("Open which cited frame?", items), self._open_frame)
+        self.dashboard.push_screen(PickScreen("Open which cited frame?", items), self._open_frame)
 
     @staticmethod
     def _post_choice(post: PostInfo) -> str:
@@ -184,13 +186,13 @@ class WhyScreen(ModalScreen[None]):
             return
         agent_id, _, index = choice.partition("\t")
         self.dismiss()
-        self.app.open_frame(agent_id, int(index))
+        self.dashboard.open_frame(agent_id, int(index))
 
     def action_previous(self) -> None:
         """The dossier of the statement before this one."""
         why = self.why
         if why is None or why.previous is None:
-            self.app.notify("This is the arc's first statement.")
+            self.dashboard.notify("This is the arc's first statement.")
             return
         self.index = why.previous.index + 1
         self.why = None
@@ -200,15 +202,12 @@ class WhyScreen(ModalScreen[None]):
     def action_commit(self) -> None:
         why = self.why
         if why is None or why.commit is None:
-            self.app.notify(
+            self.dashboard.notify(
                 (why.note if why and why.note else "No commit is known for this statement."),
             )
             return
-        from soulscope.tui.panes.history import HistoryPane
-
         self.dismiss()
-        self.app.show_tab(HistoryPane.TAB_ID)
-        self.app.query_one(HistoryPane).select_commit(why.commit.sha)
+        self.dashboard.show_commit(why.commit.sha)
 
 
 def _target(state: InfluencerState) -> int | None:

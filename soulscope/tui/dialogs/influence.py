@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -27,7 +27,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Input, Sparkline, Static
 
 from soulscope.history.graph import (
@@ -44,12 +43,9 @@ from soulscope.recall.hybrid import Hit, RecallError
 from soulscope.soul.model import clean
 from soulscope.soul.terms import Term
 from soulscope.tui.actions import bindings
-from soulscope.tui.panes.chat import ChatPane
+from soulscope.tui.dialogs.base import Dialog
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import World, WorldError
-
-if TYPE_CHECKING:
-    from soulscope.tui.app import SoulscopeApp
 
 SEARCH_HITS = 30
 _GRAPHS: dict[int, tuple[tuple, Influence]] = {}  # id(world) -> (its files' stamp, graph)
@@ -88,20 +84,6 @@ def _fixed(x: float) -> str:
     return f"{x:.{decimals}f}".rstrip("0").rstrip(".") or "0"
 
 
-class _Dialog(ModalScreen[None]):
-    """A dialog over the dashboard: ``dashboard`` is the app, typed."""
-
-    @property
-    def dashboard(self) -> SoulscopeApp:
-        return cast("SoulscopeApp", self.app)
-
-
-def _back_to_main(app: Any) -> None:
-    """Close every dialog: what was chosen opens on the main screen."""
-    while len(app.screen_stack) > 1:
-        app.pop_screen()
-
-
 def _text(*parts: tuple[str, str] | str) -> Text:
     """Soul-file text shown as plain text (never markup), control characters made safe."""
     return Text.assemble(
@@ -126,7 +108,7 @@ class FirstFound(Message):
     error: str | None = None
 
 
-class SearchScreen(_Dialog):
+class SearchScreen(Dialog[None]):
     """Search the world's memory; the hits cite their agent and frame."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings("search")]
@@ -178,7 +160,7 @@ class SearchScreen(_Dialog):
     def run_search(self, query: str) -> None:
         self.dashboard.call_from_thread(self._status, "searching…")
         try:
-            index = self.dashboard.query_one(ChatPane)._ensure_index()
+            index = self.dashboard.recall_index()
             mode = "hybrid" if index.dense_ready else "bm25"
             hits = index.search(query, k=SEARCH_HITS, mode=mode)
         except (RecallError, WorldError, OSError) as exc:
@@ -206,7 +188,7 @@ class SearchScreen(_Dialog):
     def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
         event.stop()
         hit = self.hits[int(event.key)]
-        _back_to_main(self.app)
+        self.close_all()
         self.dashboard.open_line(hit.chunk.agent, hit.chunk.line)
 
     def action_spread(self) -> None:
@@ -235,7 +217,7 @@ class SearchScreen(_Dialog):
         first = s.adopters[0]
         tied = [a.agent_id for a in s.adopters[1:] if a.tied][:3]
         note = f"; tied with {', '.join(tied)}" if first.tied and tied else ""
-        _back_to_main(self.app)
+        self.close_all()
         self.dashboard.notify(
             f"First mention of '{s.term.text}': {first.agent_id}, "
             f"{first.first.moment.text}, line {first.first.line}{note}"
@@ -255,7 +237,7 @@ class SpreadDone(Message):
     error: str | None = None
 
 
-class SpreadScreen(_Dialog):
+class SpreadScreen(Dialog[None]):
     """Every agent that used a term, in order of first use, from whom, and the curve."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings("spread")]
@@ -346,7 +328,7 @@ class SpreadScreen(_Dialog):
         event.stop()
         a = self.spread.adopter(event.key) if self.spread else None
         if a is not None:
-            _back_to_main(self.app)
+            self.close_all()
             self.dashboard.open_line(a.agent_id, a.first.line)
 
     def action_toggle_stem(self) -> None:
@@ -375,7 +357,7 @@ class GraphDone(Message):
     error: str | None = None
 
 
-class InfluenceScreen(_Dialog):
+class InfluenceScreen(Dialog[None]):
     """Who shaped ``agent_id`` and whom it shaped, strongest first; enter opens an arc."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings("influence")]
@@ -460,6 +442,6 @@ class InfluenceScreen(_Dialog):
         if kind == "head":
             return
         who = value.source if kind == "in" else value.target
-        _back_to_main(self.app)
+        self.close_all()
         self.dashboard.select_agent(who)
         self.dashboard.show_tab("becoming")
