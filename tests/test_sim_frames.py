@@ -259,3 +259,24 @@ def test_a_runner_kept_open_refuses_bytes_appended_that_are_not_utf8(world: Path
         ),
     )
     assert soul.read_bytes().endswith(b"caf\xe9\n")
+
+
+def test_new_posts_take_ids_above_every_thread_number_the_souls_name(tmp_path: Path) -> None:
+    """A world grown elsewhere: its souls name threads its community files never held."""
+    from soulscope.sim.community import Community
+    from soulscope.sim.frame import run_frames
+    from soulscope.sim.offline import OfflineBrain
+    from tests.support.repos import git
+
+    world = make_world(tmp_path / "w", agents=3)
+    soul = world / "memory" / "zion-coder-01.md"
+    soul.write_text(
+        soul.read_text()
+        + "\n## Frame 7 — 2026-02-27\n- Replied on #104 to Ada, &#8217;quoted&#8217; &#65533;"
+        " and #2026x\n- Upvoted #99.\n"
+    )
+    git(world, "add", "-A")
+    git(world, "commit", "-q", "-m", "grown elsewhere")
+    run_frames(world, OfflineBrain(), steps=2)
+    ids = [p.id for p in Community.load(world).posts]
+    assert ids and min(ids) == 105 and ids == sorted(set(ids))

@@ -42,7 +42,11 @@ def test_valid_answers_become_the_frame(world: Path) -> None:
     prompt = server.requests[0]["messages"][1]["content"]
     assert "# Your soul file" in prompt and "## Identity" in prompt
     log = json.loads((world / "frames" / "1" / "zion-coder-01.json").read_text())
-    assert log["brain"] == "llm" and log["context"][0]["role"] == "system"
+    assert log["brain"] == "llm" and log["context"]["messages"][0]["role"] == "system"
+    assert log["context"]["messages"] == server.requests[0]["messages"] or any(
+        log["context"]["messages"] == r["messages"] for r in server.requests
+    )
+    assert log["context"]["model"] == "m" and log["context"]["tokens"]["completion_tokens"] > 0
     assert json.loads(log["raw"])["named"] == "The Loopback Insight"
     assert {p.author for p in Community.load(world).posts} == {
         "zion-coder-01",
@@ -81,9 +85,9 @@ def test_garbage_for_one_agent_lets_the_others_go_on(world: Path) -> None:
             "the agent read and value 1 or -1",
         ),
     )
-    frame = read_soul(world / "memory" / "zion-debater-03.md").last_frame
-    assert frame is not None and frame.actions[0].startswith("Lurked")
-    assert "invalid answer" in frame.actions[0]
+    # A failed answer is no experience of the agent's: its soul takes no entry.
+    assert len(read_soul(world / "memory" / "zion-debater-03.md").frames) == 0
+    assert len(read_soul(world / "memory" / "zion-coder-01.md").frames) == 1
     log = json.loads((world / "frames" / "1" / "zion-debater-03.json").read_text())
     assert log["error"].startswith("invalid answer") and "4242" in log["raw"]
 
@@ -100,13 +104,18 @@ def test_a_server_without_structured_output_gets_plain_json(world: Path) -> None
 
 
 def test_slow_endpoint_times_out_and_the_frame_completes(world: Path) -> None:
+    before = {p.name: p.read_bytes() for p in (world / "memory").glob("*.md")}
     with OpenAIServer(
         answer=lambda agent, body: (200, valid_answer(body)), latency=2.0, models=("m",)
     ) as server:
         result = run_frames(world, brain(server.base_url, timeout=0.3))[0]
     assert result.frame == 1 and len(result.errors) == 4
     assert all(e == "no answer within 0.3 s" for _, e in result.errors)
-    assert git_out(world, "log", "-1", "--format=%s").startswith("frame 1: 4 agents, 0 posts")
+    assert git_out(world, "log", "-1", "--format=%s").startswith("frame 1: 0 agents, 0 posts")
+    # The timeout is in each frame log, and in no soul.
+    assert {p.name: p.read_bytes() for p in (world / "memory").glob("*.md")} == before
+    log = json.loads((world / "frames" / "1" / "zion-coder-01.json").read_text())
+    assert log["error"] == "no answer within 0.3 s" and log["context"]["model"] == "m"
 
 
 def test_endpoint_down_every_agent_lurks_with_the_reason(world: Path) -> None:
@@ -172,3 +181,19 @@ def test_json_that_python_refuses_makes_one_agent_lurk_not_the_frame_fail(world:
     assert errors.keys() == {"zion-coder-01", "zion-debater-03"}
     assert "not valid JSON (Exceeds the limit (4300 digits)" in errors["zion-coder-01"]
     assert "not valid JSON (nested too deeply)" in errors["zion-debater-03"]
+
+
+def test_a_timeout_is_said_on_screen_and_kept_in_the_log_not_the_soul(world: Path) -> None:
+    from tests.support.cli import soulscope
+
+    before = {p.name: p.read_bytes() for p in (world / "memory").glob("*.md")}
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), latency=2.0, models=("m",)
+    ) as server:
+        env = {"OPENAI_BASE_URL": server.base_url, "SOULSCOPE_LLM_TIMEOUT": "0.3"}
+        out = soulscope("frame", "--world", str(world), "--brain", "llm", env=env)
+    assert out.returncode == 0, out.stderr
+    said = out.stdout + out.stderr
+    assert "zion-coder-01 wrote nothing: no answer within 0.3 s (kept in frames/1/" in said
+    assert {p.name: p.read_bytes() for p in (world / "memory").glob("*.md")} == before
+    assert "no answer" not in git_out(world, "show", "HEAD", "--", "memory")

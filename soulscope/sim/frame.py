@@ -18,7 +18,7 @@ import random
 import re
 import stat
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,8 @@ FEED_REPLIES = 5
 FEED_RELATED = 5
 FRAMES_DIR = "frames"
 _AGENT_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+# A thread number as soul files write it ("#104", "on #5725"); not an HTML entity ("&#39;").
+_THREAD_REF = re.compile(rb"(?<![&\w])#(\d{1,9})\b")
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
 
@@ -82,7 +84,8 @@ class FrameResult:
     votes: int
     follows: int
     commit: str
-    errors: tuple[tuple[str, str], ...] = ()  # (agent, why it lurked)
+    # (agent, why its brain gave no usable answer): its soul took no entry, its frame log says why
+    errors: tuple[tuple[str, str], ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()  # (agent, why its file could not take an entry)
     notes: tuple[str, ...] = ()  # recovery of an earlier run, a stale lock
     timings: dict[str, float] = field(default_factory=dict, compare=False)
@@ -93,10 +96,11 @@ class FrameResult:
 
 
 def frame_errors(result: FrameResult) -> list[str]:
-    """One line per agent that lurked on an error or sat the frame out, as every face shows them."""
-    return [f"frame {result.frame}: {a} lurked: {e}" for a, e in result.errors] + [
-        f"frame {result.frame}: {a} sat it out: {e}" for a, e in result.skipped
-    ]
+    """One line per agent whose brain failed or that sat the frame out, as every face shows them."""
+    return [
+        f"frame {result.frame}: {a} wrote nothing: {e} (kept in {FRAMES_DIR}/{result.frame}/{a}.json)"
+        for a, e in result.errors
+    ] + [f"frame {result.frame}: {a} sat it out: {e}" for a, e in result.skipped]
 
 
 def commit_message(frame: int, agents: int, posts: int, comments: int) -> str:
@@ -254,16 +258,43 @@ def _decision_dict(decision: Decision) -> dict[str, Any]:
     }
 
 
+def _entry(
+    clock: Clock, request: Request, decision: Decision, bullets: list[str], threads: list[int]
+) -> str:
+    """The soul entry of one agent's frame."""
+    if not bullets:
+        seen = len(request.feed.posts)
+        bullets.append(f"Lurked, read {seen} post{'s' * (seen != 1)} and wrote nothing")
+    observations = [  # in the order of soul.format.ENTRY_LABELS
+        *((x.label, decision.text(x.field)) for x in TEXT_LABELS if x.field),
+        (
+            "Relationships",
+            ", ".join(f"{a} ({n})" if n else a for a, n in decision.relationships),
+        ),
+        ("Connected", ", ".join(f"#{t}" for t in dict.fromkeys(threads))),
+    ]
+    return render_entry(clock.frame, clock.date, bullets, observations)
+
+
+def highest_thread(texts: Iterable[bytes]) -> int:
+    """The highest thread number soul files name (0: none): a world grown elsewhere has threads
+    its community files do not hold, and a new post must not take one of their numbers."""
+    return max((int(m) for data in texts for m in _THREAD_REF.findall(data)), default=0)
+
+
 def apply(
     clock: Clock,
     requests: list[Request],
     outcomes: list[Outcome],
     community: Community,
     brain: str,
+    threads_named: int = 0,
 ) -> _Applied:
-    """Turn decisions into community records, soul entries and frame logs (ids in agent order)."""
+    """Turn decisions into community records, soul entries and frame logs (ids in agent order);
+    new posts take ids above the community's and above ``threads_named``."""
     out = _Applied()
-    next_post, next_comment = community.next_post_id, community.next_comment_id
+    next_post = max(community.next_post_id, threads_named + 1)
+    next_comment = community.next_comment_id
     following = {r.agent: community.following(r.agent) for r in requests}
     for request, outcome in zip(requests, outcomes, strict=True):
         agent, decision = request.agent, outcome.decision
@@ -277,19 +308,11 @@ def apply(
         for kind, n in turn.counts.items():
             out.counts[kind] = out.counts.get(kind, 0) + n
         bullets, threads = turn.bullets, turn.threads
-        if not bullets:
-            seen = len(request.feed.posts)
-            why = f" ({outcome.error})" if outcome.error else ""
-            bullets.append(f"Lurked, read {seen} post{'s' * (seen != 1)} and wrote nothing{why}")
-        observations = [  # in the order of soul.format.ENTRY_LABELS
-            *((x.label, decision.text(x.field)) for x in TEXT_LABELS if x.field),
-            (
-                "Relationships",
-                ", ".join(f"{a} ({n})" if n else a for a, n in decision.relationships),
-            ),
-            ("Connected", ", ".join(f"#{t}" for t in dict.fromkeys(threads))),
-        ]
-        out.entries[agent] = render_entry(clock.frame, clock.date, bullets, observations)
+        # A brain that gave no usable answer (a timeout, an endpoint down, an answer invalid
+        # after its repair) is no experience of the agent's: its frame log keeps the reason,
+        # its soul takes no entry.
+        if not outcome.error:
+            out.entries[agent] = _entry(clock, request, decision, bullets, threads)
         log = {
             "frame": clock.frame,
             "agent": agent,
@@ -335,6 +358,11 @@ def read_soul_file(path: Path, checked: bytes = b"") -> _Read | str:
     return _Read(data, st.st_size, _stamp_of(st))
 
 
+def _bytes_or_empty(path: Path) -> bytes:
+    read = read_soul_file(path)
+    return read.data if isinstance(read, _Read) else b""
+
+
 def _stamp_of(st: os.stat_result) -> tuple[int, ...]:
     # The change time too: an edit of the same size whose mtime was put back still changes it.
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
@@ -370,6 +398,7 @@ class FrameRunner:
         # whom each agent follows.
         self._souls: dict[str, GrowingSoul] = {}
         self._community = CommunityReader(self.root, records=("posts", "comments"))
+        self._threads_named: int | None = None  # read from every soul file at the first frame
 
     def __enter__(self) -> FrameRunner:
         problem = repo.branch_problem(self.top)
@@ -440,6 +469,17 @@ class FrameRunner:
                         "frame again"
                     )
 
+    def _threads(self, known: dict, files: dict[str, _Read]) -> int:
+        """The highest thread number the world's soul files name, read once per runner (the
+        frames after it write their posts to the community files, which ``apply`` reads)."""
+        if self._threads_named is None:
+            texts = (
+                files[a].data if a in files else _bytes_or_empty(agent.path)
+                for a, agent in known.items()
+            )
+            self._threads_named = highest_thread(texts)
+        return self._threads_named
+
     def step(
         self,
         agents: Sequence[str] | None = None,
@@ -456,8 +496,8 @@ class FrameRunner:
         if (self.root / WORLD_FILE).exists() or (self.root / WORLD_FILE).is_symlink():
             clock = read_clock(self.root)
         else:
-            files = (read_soul_file(a.path) for a in known.values())
-            clock = read_clock(self.root, (parse(f.data) for f in files if isinstance(f, _Read)))
+            reads = (read_soul_file(a.path) for a in known.values())
+            clock = read_clock(self.root, (parse(f.data) for f in reads if isinstance(f, _Read)))
         if seed is not None:
             clock = replace(clock, seed=seed)
         chosen = choose_agents(self.world, clock, agents, sample)
@@ -503,7 +543,9 @@ class FrameRunner:
             requests, (lambda d, n: progress("deciding", d, n)) if progress else None
         )
         t2 = time.perf_counter()
-        changes = apply(clock, requests, outcomes, community, self.brain.name)
+        changes = apply(
+            clock, requests, outcomes, community, self.brain.name, self._threads(known, files)
+        )
         result = self._write(clock, chosen, changes, known, files, progress)
         t3 = time.perf_counter()
         notes, self.notes = tuple(self.notes), []
@@ -517,6 +559,23 @@ class FrameRunner:
             notes=notes,
             timings={"read": t1 - t0, "decide": t2 - t1, "write": t3 - t2 - git_s, "git": git_s},
         )
+
+    def _refuse_changed(
+        self, clock: Clock, chosen: list[str], known: dict, files: dict[str, _Read]
+    ) -> None:
+        """Refuse to write over a file that changed while the brain decided."""
+        for agent in chosen:
+            if _stamp(known[agent].path) != files[agent].stamp:
+                raise WorldError(
+                    f"memory/{known[agent].path.name} changed while frame {clock.frame} was "
+                    "being decided; nothing was written, run the frame again"
+                )
+        for path, was in self._watched.items():
+            if _stamp(path) != was:
+                raise WorldError(
+                    f"{os.path.relpath(path, self.root)} changed while frame {clock.frame} was "
+                    "being decided; nothing was written, run the frame again"
+                )
 
     def _write(
         self,
@@ -534,39 +593,12 @@ class FrameRunner:
             raise WorldError(
                 f"{log_dir} already holds logs of frame {clock.frame}; the world's clock is behind its frames"
             )
-        # Every append, planned to the byte before anything is written: (file, bytes, old size).
-        appends: list[tuple[Path, bytes, int | None]] = []
-        touches: list[Touch] = []
-        for path, data in store.encode(root, changes.records).items():
-            end = read_end(path)
-            size = end[0] if end else None
-            if end and end[1] and not end[1].endswith(b"\n"):
-                data = b"\n" + data  # a committed torn line stays a line of its own
-            touches.append(append_touch(root, path, end[1] if end else None, size or 0, data))
-            appends.append((path, data, size))
-        for agent, log in zip(chosen, logs, strict=True):
-            path, read = known[agent].path, files[agent]
-            data = entry_bytes(read.data, changes.entries[agent])
-            touches.append(append_touch(root, path, read.data, read.size, data))
-            appends.append((path, data, read.size))
-            touches.append(append_touch(root, log, None, 0, changes.logs[agent]))
-            appends.append((log, changes.logs[agent], None))
+        appends, touches = _plan(root, chosen, changes, known, files, logs)
         clock_file = root / WORLD_FILE
         touches.append(replace_touch(root, clock_file, clock.to_json()))
-        for agent in chosen:
-            if _stamp(known[agent].path) != files[agent].stamp:
-                raise WorldError(
-                    f"memory/{known[agent].path.name} changed while frame {clock.frame} was "
-                    "being decided; nothing was written, run the frame again"
-                )
-        for path, was in self._watched.items():
-            if _stamp(path) != was:
-                raise WorldError(
-                    f"{os.path.relpath(path, root)} changed while frame {clock.frame} was being "
-                    "decided; nothing was written, run the frame again"
-                )
+        self._refuse_changed(clock, chosen, known, files)
         self._refuse_links([p for p, _, _ in appends] + [clock_file])
-        message = commit_message(clock.frame, len(chosen), changes.posts, changes.comments)
+        message = commit_message(clock.frame, len(changes.entries), changes.posts, changes.comments)
         journal = Journal(
             frame=clock.frame,
             date=clock.date,
@@ -602,7 +634,7 @@ class FrameRunner:
         return FrameResult(
             frame=clock.frame,
             date=clock.date,
-            agents=len(chosen),
+            agents=len(changes.entries),
             posts=changes.posts,
             comments=changes.comments,
             votes=changes.votes,
@@ -610,6 +642,36 @@ class FrameRunner:
             commit=sha,
             timings={"git": git_s},
         )
+
+
+def _plan(
+    root: Path,
+    chosen: list[str],
+    changes: _Applied,
+    known: dict,
+    files: dict[str, _Read],
+    logs: list[Path],
+) -> tuple[list[tuple[Path, bytes, int | None]], list[Touch]]:
+    """Every append of a frame, planned to the byte before anything is written: (file, bytes,
+    old size), and the journal's record of each."""
+    appends: list[tuple[Path, bytes, int | None]] = []
+    touches: list[Touch] = []
+    for path, data in store.encode(root, changes.records).items():
+        end = read_end(path)
+        size = end[0] if end else None
+        if end and end[1] and not end[1].endswith(b"\n"):
+            data = b"\n" + data  # a committed torn line stays a line of its own
+        touches.append(append_touch(root, path, end[1] if end else None, size or 0, data))
+        appends.append((path, data, size))
+    for agent, log in zip(chosen, logs, strict=True):
+        if agent in changes.entries:  # (an agent whose brain failed writes only its log)
+            path, read = known[agent].path, files[agent]
+            data = entry_bytes(read.data, changes.entries[agent])
+            touches.append(append_touch(root, path, read.data, read.size, data))
+            appends.append((path, data, read.size))
+        touches.append(append_touch(root, log, None, 0, changes.logs[agent]))
+        appends.append((log, changes.logs[agent], None))
+    return appends, touches
 
 
 def run_frames(

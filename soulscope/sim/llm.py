@@ -29,6 +29,7 @@ from soulscope.sim.brain import (
     Outcome,
     Progress,
     Request,
+    context_of,
     validate,
 )
 from soulscope.sim.community import Comment, Post
@@ -152,6 +153,14 @@ def _json_problem(exc: ValueError) -> str:
     return str(exc).split(":")[0]
 
 
+def _count(tokens: dict[str, int], usage: Any) -> None:
+    """Add a reply's token counts (where the endpoint gives them) to ``tokens``."""
+    for name in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = getattr(usage, name, None)
+        if isinstance(value, int):
+            tokens[name] = tokens.get(name, 0) + value
+
+
 async def _first_model(client: Any) -> str:
     """The first model the server lists (what a model-less configuration means, as in chat)."""
     try:
@@ -204,7 +213,8 @@ class LlmBrain:
         finally:
             await client.close()
 
-    async def _ask(self, client: Any, messages: list[dict[str, str]]) -> str:
+    async def _ask(self, client: Any, messages: list[dict[str, str]], tokens: dict) -> str:
+        """The answer's text; the tokens the endpoint counted are added to ``tokens``."""
         import openai
 
         kwargs: dict[str, Any] = {"model": self.model or "default", "messages": messages}
@@ -222,21 +232,36 @@ class LlmBrain:
             self.structured = False
             kwargs.pop("response_format")
             reply = await asyncio.wait_for(client.chat.completions.create(**kwargs), self.timeout)
+        _count(tokens, getattr(reply, "usage", None))
         return reply_text(reply)
+
+    def _context(self, request: Request, messages: list[dict[str, str]], tokens: dict) -> dict:
+        """What the brain was given, for the frame log: what every brain's log holds (the soul in
+        brief, the community items it read), and the model, the exact messages (the soul excerpt
+        and the items as the prompt wrote them) and the tokens the endpoint counted."""
+        return {
+            **context_of(request),
+            "model": self.model,
+            "endpoint": self.endpoint.shown,
+            "messages": messages,
+            "tokens": tokens or None,
+        }
 
     async def _decide_one(self, client: Any, request: Request) -> Outcome:
         import openai
 
         messages = messages_for(request)
         answers: list[str] = []
+        tokens: dict[str, int] = {}
         try:
             for attempt in range(2):
                 # (a server may echo the request's secrets into its answer: never written)
-                answer = self.endpoint.hide(capped(await self._ask(client, messages)))
+                answer = self.endpoint.hide(capped(await self._ask(client, messages, tokens)))
                 answers.append(answer)
                 try:
                     decision = validate(parse_answer(answer), request)
-                    return Outcome(decision, "\n\n".join(answers), messages)
+                    context = self._context(request, messages, tokens)
+                    return Outcome(decision, "\n\n".join(answers), context)
                 except DecisionError as exc:
                     error = str(exc)
                     if attempt == 0:
@@ -264,4 +289,5 @@ class LlmBrain:
         except RecursionError:
             reason = "the endpoint's reply is nested too deep to read"
         reason = self.endpoint.redact(reason)
-        return Outcome(Decision.lurk(), "\n\n".join(answers), messages, error=reason)
+        context = self._context(request, messages, tokens)
+        return Outcome(Decision.lurk(), "\n\n".join(answers), context, error=reason)

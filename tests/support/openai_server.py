@@ -56,6 +56,13 @@ def agent_of(body: dict[str, Any]) -> str:
     return m.group(1) if m else "?"
 
 
+def usage(body: dict[str, Any], content: str) -> dict[str, int]:
+    """Token counts as a server reports them: here, words."""
+    prompt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
+    done = len(content.split())
+    return {"prompt_tokens": prompt, "completion_tokens": done, "total_tokens": prompt + done}
+
+
 def valid_answer(body: dict[str, Any]) -> str:
     """A decision that fits what the prompt allowed: a post in the agent's first channel."""
     channels = _CHANNELS.search(body["messages"][0]["content"]).group(1).split(", ")
@@ -230,6 +237,7 @@ class OpenAIServer:
                     )
                 if not self._authorized():
                     return
+                self.body = body
                 status, content = server._decide(body)
                 try:
                     if status == 404:
@@ -263,6 +271,7 @@ class OpenAIServer:
                             "message": {"role": "assistant", "content": content},
                         }
                     ],
+                    "usage": usage(self.body, content),
                 }
                 data = json.dumps(payload).encode()
                 if server.failure == "deep":
