@@ -56,9 +56,11 @@ def test_a_frame_that_cannot_reach_the_llm_writes_no_secret(
     monkeypatch.setenv("SOULSCOPE_MODEL", "tiny")
     code, out, err = soulscope("frame", "--brain", "llm", "-w", str(world))
     assert code == 0, err
-    soul = (world / "memory" / "zion-coder-01.md").read_text()
-    assert "cannot reach the LLM endpoint at http://***@127.0.0.1:" in soul
-    assert "/v1?api_key=***)" in soul
+    # The reason is said and kept in the frame log (never in the soul), with no secret.
+    log = (world / "frames" / "1" / "zion-coder-01.json").read_text()
+    assert "cannot reach the LLM endpoint at http://***@127.0.0.1:" in log
+    assert "/v1?api_key=***" in log and "/v1?api_key=***" in out + err
+    assert "cannot reach" not in (world / "memory" / "zion-coder-01.md").read_text()
     assert not any(s in out + err + everything_written(world) for s in SECRETS)
 
 
