@@ -40,6 +40,7 @@ TABS: tuple[Tab, ...] = (
     Tab("world", "World", "3", "world:WorldPane"),
     Tab("history", "History", "4", "history:HistoryPane"),
     Tab("chat", "Chat", "5", "chat:ChatPane"),
+    Tab("log", "Log", "6", "log:LogPane"),
 )
 
 # Contexts held by a dialog, not a tab: their actions are offered while that dialog is open.
@@ -275,6 +276,52 @@ ACTIONS: tuple[Action, ...] = (
         "Open the whole world as of this commit (read-only), or come back",
         context="history",
         short="World then / now",
+        show=True,
+    ),
+    # -- Log tab -------------------------------------------------------------------------------
+    Action(
+        "log.next_frame",
+        "right_square_bracket",
+        "step(1)",
+        "Next frame of the world",
+        context="log",
+        short="Next frame",
+        show=True,
+    ),
+    Action(
+        "log.previous_frame",
+        "left_square_bracket",
+        "step(-1)",
+        "Previous frame of the world",
+        context="log",
+        short="Prev frame",
+        show=True,
+    ),
+    Action(
+        "log.next_day",
+        "right_curly_bracket",
+        "step_day(True)",
+        "First frame of the next day",
+        context="log",
+        short="Next day",
+        show=True,
+    ),
+    Action(
+        "log.previous_day",
+        "left_curly_bracket",
+        "step_day(False)",
+        "First frame of this day, then of the day before",
+        context="log",
+        short="Prev day",
+        show=True,
+    ),
+    Action(
+        "log.follow",
+        "f",
+        "follow",
+        "Follow the world as frames land (a simulation running beside), or stop",
+        context="log",
+        short="Follow",
         show=True,
     ),
     # -- Chat tab ------------------------------------------------------------------------------

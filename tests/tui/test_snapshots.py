@@ -28,6 +28,7 @@ VIEWS = {
     "history": ("4", "right_square_bracket"),
     "side_by_side": ("4", "t"),
     "help": ("question_mark",),
+    "log": ("6", "right_square_bracket", "right_curly_bracket"),
 }
 
 
@@ -42,7 +43,7 @@ def test_view(snap_compare, tmp_path: Path, view: str, size: str) -> None:
     # The History views need commits: the world whose frames are real commits.
     world = (
         World.open(history_world(tmp_path))
-        if view in ("history", "side_by_side")
+        if view in ("history", "side_by_side", "log")
         else (small_world(tmp_path))
     )
 
