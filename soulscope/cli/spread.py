@@ -197,6 +197,7 @@ def _frame(label: str | None) -> str:
 
 def run_graph(args: argparse.Namespace) -> int:
     from soulscope.history.graph import (
+        estimated,
         graph_dict,
         graph_memo,
         graph_text,
@@ -227,6 +228,8 @@ def run_graph(args: argparse.Namespace) -> int:
         return 0
     nodes = answer["nodes"]  # the most influential first
     print_text(f"{world.name}: {summary(answer)}", style="bold")
+    if note := estimated(len(nodes)):
+        print_text(note)
     print_table(
         ["agent", "pagerank", "shapes", "shaped by", "bridge", "group"],
         [
