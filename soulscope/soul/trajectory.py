@@ -343,59 +343,67 @@ def iter_arc(
     used = arc_label(soul, label)
     key, position = label_key(used), is_position_label(used)
     reading = ArcReading() if reading is None else reading
-    count, held, prev_key, prev = reading.count, reading.held, reading.prev_key, reading.prev
-    # Only the frames that hold the label's first word can hold the label: the others are skipped
-    # unbuilt.
+    for block in _blocks(soul, key, reading):
+        for obs in block.observations:
+            if obs.key == key and obs.text:
+                yield _read(reading, block, obs.text, obs.line, position)
+    reading.frames = len(soul.frames)
+
+
+def _blocks(soul: Soul, key: str, reading: ArcReading) -> Iterable[Section | Frame]:
+    """The blocks that may hold statements of label ``key`` not read yet: only those that hold
+    the label's first word (the others are skipped unbuilt)."""
     word = key.split()[0] if key.strip() else None
-    blocks: Iterable[Section | Frame]
     if reading.frames >= 0:  # the frames appended since
         columns, rest = soul.frames.columns, soul.frames[reading.frames :]
-        blocks = (columns.build(columns, i) for i in rest.mentioning(word)) if word else rest
-    else:
-        blocks = soul.blocks.mentioning(word) if word else soul.blocks
-    for block in blocks:
-        frame = block if isinstance(block, Frame) else None
-        for obs in block.observations:
-            if obs.key != key or not obs.text:
-                continue
-            role = role_of(obs.text)
-            rkey = role_key(role)
-            candidates = held.get(rkey[-1], []) if rkey else []
-            kind = classify(obs.text, prev, [*candidates, prev_key or ()], position)
-            m = _FROM_TO.search(obs.text)
-            from_role = m.group(1).strip() if m else None
-            mismatch = bool(
-                not position
-                and from_role
-                and prev_key is not None
-                and names_role(from_role)
-                and not same_role(role_key(role_of(from_role)), prev_key)
-            )
-            yield Statement(
-                index=count,
-                text=obs.text,
-                line=obs.line,
-                heading=frame.heading if frame else block.title,
-                frame_index=frame.index if frame else None,
-                number=frame.number if frame else None,
-                suffix=frame.suffix if frame else "",
-                date=frame.date if frame else None,
-                time=frame.time if frame else None,
-                role=role,
-                from_role=from_role,
-                to_role=m.group(2).strip() if m else None,
-                kind=kind,
-                magnitude=0.0 if prev is None else magnitude(prev, obs.text, position),
-                from_mismatch=mismatch,
-                duplicate_frame=bool(frame and frame.duplicate_of is not None),
-                position=position,
-            )
-            count += 1
-            if rkey and rkey not in held.setdefault(rkey[-1], []):
-                held[rkey[-1]].append(rkey)
-            prev_key, prev = rkey, obs.text
-            reading.count, reading.prev_key, reading.prev = count, prev_key, prev
-    reading.frames = len(soul.frames)
+        return (columns.build(columns, i) for i in rest.mentioning(word)) if word else rest
+    return soul.blocks.mentioning(word) if word else soul.blocks
+
+
+def _read(
+    reading: ArcReading, block: Section | Frame, text: str, line: int, position: bool
+) -> Statement:
+    """The next statement of the arc, classified against what ``reading`` holds (then updated)."""
+    frame = block if isinstance(block, Frame) else None
+    heading = frame.heading if frame else block.title
+    prev_key, prev, held = reading.prev_key, reading.prev, reading.held
+    role = role_of(text)
+    rkey = role_key(role)
+    candidates = held.get(rkey[-1], []) if rkey else []
+    kind = classify(text, prev, [*candidates, prev_key or ()], position)
+    m = _FROM_TO.search(text)
+    from_role = m.group(1).strip() if m else None
+    mismatch = bool(
+        not position
+        and from_role
+        and prev_key is not None
+        and names_role(from_role)
+        and not same_role(role_key(role_of(from_role)), prev_key)
+    )
+    statement = Statement(
+        index=reading.count,
+        text=text,
+        line=line,
+        heading=heading,
+        frame_index=frame.index if frame else None,
+        number=frame.number if frame else None,
+        suffix=frame.suffix if frame else "",
+        date=frame.date if frame else None,
+        time=frame.time if frame else None,
+        role=role,
+        from_role=from_role,
+        to_role=m.group(2).strip() if m else None,
+        kind=kind,
+        magnitude=0.0 if prev is None else magnitude(prev, text, position),
+        from_mismatch=mismatch,
+        duplicate_frame=bool(frame and frame.duplicate_of is not None),
+        position=position,
+    )
+    if rkey and rkey not in held.setdefault(rkey[-1], []):
+        held[rkey[-1]].append(rkey)
+    reading.count += 1
+    reading.prev_key, reading.prev = rkey, text
+    return statement
 
 
 class Arc(Sequence[Statement]):
