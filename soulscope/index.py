@@ -10,7 +10,7 @@ from the files; where the cache folder cannot be written it is kept in memory fo
 
 A stat says a file is unchanged only when it was taken after the file's last change could show
 in it: an edit of the same size whose mtime was put back still changes the change time, which no
-user sets. A file changed within ``world.RACY_NS`` of being indexed (two writes in one tick of a coarse
+user sets. A file changed within ``keep.fresh.RACY_NS`` of being indexed (two writes in one tick of a coarse
 clock look alike) gets a hash of the bytes parsed, and is read and hashed again before its row is
 used (git's "racy" entries).
 """
@@ -21,22 +21,18 @@ import dataclasses
 import hashlib
 import json
 import sqlite3
-import threading
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass
 from pathlib import Path
 
-import soulscope
 from soulscope import collector
-from soulscope.config import cache_dir
-from soulscope.soul import chapters, counters, model, parse, trajectory, when
-from soulscope.soul import format as grammar
+from soulscope.keep import WORLD_INDEX
+from soulscope.keep.entries import trim
+from soulscope.keep.fresh import racy
+from soulscope.soul import parse
 from soulscope.soul.model import Soul
 from soulscope.soul.trajectory import ArcSummary, Statement, summarize
-from soulscope.world import AgentFile, World, racy
-
-# Bump when the rows' meaning changes; the code of the parser and of arcs is fingerprinted too.
-INDEX_FORMAT = 3
+from soulscope.world import AgentFile, World
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,29 +63,16 @@ class Entry:
 
 
 def _racy(file: AgentFile) -> bool:
-    """Changed too recently for its stat to show the next change (``world.racy``): its row
+    """Changed too recently for its stat to show the next change (``keep.fresh.racy``): its row
     holds a hash of its bytes."""
     return racy(file.mtime_ns, file.ctime_ns)
 
 
-_fingerprint_lock = threading.Lock()
-_fingerprint: str | None = None
-
-
 def fingerprint() -> str:
-    """What the rows depend on: the index format, soulscope's version, the code that parses soul
-    files and builds arcs (and their chapters), and the fields of the summaries. Another value
-    means a stale index."""
-    global _fingerprint
-    with _fingerprint_lock:
-        if _fingerprint is None:
-            h = hashlib.sha256(f"{INDEX_FORMAT} {soulscope.__version__}".encode())
-            for module in (model, parse, grammar, counters, trajectory, when, chapters):
-                h.update(Path(module.__file__).read_bytes())
-            for kind in (ArcSummary, Statement):
-                h.update(" ".join(f.name for f in dataclasses.fields(kind)).encode())
-            _fingerprint = h.hexdigest()[:32]
-        return _fingerprint
+    """What the rows depend on: this module and every module it imports (the parser, the
+    grammar, arcs and their chapters, ...), as ``keep.WORLD_INDEX``'s fingerprint. Another
+    value means a stale index."""
+    return WORLD_INDEX.fingerprint()
 
 
 def index_path(world: World, label: str | None = None) -> Path:
@@ -97,7 +80,7 @@ def index_path(world: World, label: str | None = None) -> Path:
     # (surrogatepass: a folder name with a non-UTF-8 byte is a lone surrogate in a str)
     named = f"{world.memory_dir}\0{label or ''}".encode("utf-8", "surrogatepass")
     key = hashlib.sha256(named).hexdigest()[:24]
-    return cache_dir() / "index" / f"{key}.sqlite"
+    return WORLD_INDEX.path / f"{key}.sqlite"
 
 
 def _summary_json(summary: ArcSummary) -> str:
@@ -158,9 +141,11 @@ class WorldIndex:
         if self.path is not None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                return self._prepare(
-                    sqlite3.connect(self.path, timeout=10, check_same_thread=False)
-                )
+                new = not self.path.exists()
+                db = self._prepare(sqlite3.connect(self.path, timeout=10, check_same_thread=False))
+                if new:  # one world more: the indexes of the worlds used least go
+                    trim(self.path.parent, WORLD_INDEX.max_entries, WORLD_INDEX.max_bytes)
+                return db
             except (OSError, sqlite3.DatabaseError) as exc:
                 # Corrupt, or not ours: it is disposable. Start again from the files.
                 why = getattr(exc, "strerror", None) or str(exc)

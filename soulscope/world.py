@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,18 +19,6 @@ _AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # soulscope's own checkout (its worlds are not advanced in place) and the built-in demo world.
 PROJECT_ROOT = SOURCE_ROOT
 DEMO_WORLD = bundled("state")
-
-
-# A stat taken this soon after a file's last change may not show the next one: two writes in one
-# tick of a coarse file system clock, the same size, look alike (git's "racy" entries). The world
-# index hashes such a file's bytes; kept answers (``soulscope.memo``) are not kept.
-RACY_NS = 2_000_000_000
-
-
-def racy(mtime_ns: int, ctime_ns: int, now_ns: int | None = None) -> bool:
-    """Whether a stat of a file changed at ``mtime_ns``/``ctime_ns`` may miss its next change."""
-    now = time.time_ns() if now_ns is None else now_ns
-    return now - max(mtime_ns, ctime_ns) < RACY_NS
 
 
 class WorldError(SoulscopeError):

@@ -118,12 +118,12 @@ def static_distilled(tmp_path_factory: pytest.TempPathFactory) -> Distilled:
     with open(folder / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not record.is_file():
-            touched = _distil(folder / "static.npy", tmp_path_factory)
+            touched = _distil(folder / "static.table", tmp_path_factory)
             record.write_text(
                 json.dumps({"network": touched.network, "opened": [str(p) for p in touched.opened]})
             )
     kept = json.loads(record.read_text())
-    return Distilled(folder / "static.npy", kept["network"], [Path(p) for p in kept["opened"]])
+    return Distilled(folder / "static.table", kept["network"], [Path(p) for p in kept["opened"]])
 
 
 def _distil(table: Path, tmp_path_factory: pytest.TempPathFactory) -> Distilled:

@@ -13,13 +13,13 @@ PACKAGE = ROOT / "soulscope"
 
 # From the bottom up; a module may import from its own layer and the ones below.
 LAYERS = [
-    {"soulscope", "errors", "controls", "bundled", "atomic", "config", "collector"},
+    {"soulscope", "errors", "controls", "bundled", "atomic", "config", "collector", "keep"},
     {"bugs", "soul"},
     {"world"},
     {"index", "memo", "llm"},
     {"recall", "sim"},
     {"chat", "history"},
-    {"runs"},
+    {"runs", "tables", "tablefiles"},
     {"cli", "tui"},
     {"__main__"},
 ]

@@ -7,15 +7,17 @@ import json
 import os
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from soulscope import memo
-from soulscope import world as world_module
+from soulscope.keep import ANSWERS, KINDS, fresh
 from soulscope.memo import Memo
 from soulscope.world import World
 from tests.support.cli import soulscope
+from tests.support.kept import kept_text, rewrite
 
 
 @pytest.fixture
@@ -23,12 +25,12 @@ def world(early_world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     """A copy of the real world whose files count as settled (no racy stat) at once."""
     copy = tmp_path / "world"
     shutil.copytree(early_world, copy)
-    monkeypatch.setattr(world_module, "RACY_NS", 0)
+    monkeypatch.setattr(fresh, "RACY_NS", 0)
     return copy
 
 
 def kept(kind: str) -> list[Path]:
-    return sorted((memo.cache_dir() / "memo").glob(f"*/{kind}-*"))
+    return sorted(ANSWERS.path.glob(f"*/{kind}-*"))
 
 
 def append_frame(path: Path, text: str) -> None:
@@ -40,9 +42,9 @@ def test_graph_asked_again_prints_the_kept_answer_until_a_file_changes(world: Pa
     first = soulscope("graph", "--world", str(world), "--json")
     assert first.returncode == 0, first.stderr
     (entry,) = kept("graph.json")
-    assert entry.read_text(encoding="utf-8") == first.stdout
+    assert kept_text(entry) == first.stdout
     # The kept text is what the next run prints (here marked, to tell it from a new answer).
-    entry.write_text(first.stdout.replace('"frames": ', '"frames":  '), encoding="utf-8")
+    rewrite(entry, first.stdout.replace('"frames": ', '"frames":  '))
     again = soulscope("graph", "--world", str(world), "--json")
     assert again.stdout != first.stdout and json.loads(again.stdout) == json.loads(first.stdout)
 
@@ -102,26 +104,27 @@ def test_files_just_written_keep_no_answer(early_world: Path, tmp_path: Path) ->
 
 
 def test_each_world_keeps_its_newest_answers(world: Path) -> None:
-    for n in range(memo.KEEP + 3):
+    for n in range(ANSWERS.max_entries + 3):
         assert soulscope("spread", f"term{n}", "--world", str(world), "--json").returncode == 0
-    assert len(kept("spread.json")) == memo.KEEP
+    assert len(kept("spread.json")) == ANSWERS.max_entries
 
 
 def test_the_tables_are_drawn_from_the_kept_answer(world: Path) -> None:
     args = ("spread", "sortition", "--world", str(world))
     table = soulscope(*args)
     (entry,) = kept("spread.json")  # the table kept the answer it was drawn from
-    answer = json.loads(entry.read_text(encoding="utf-8"))
+    answer = json.loads(kept_text(entry))
     first = answer["agents"][0]
     assert first["agent"] in table.stdout and first["text"] in table.stdout
-    assert soulscope(*args, "--json").stdout == entry.read_text(encoding="utf-8")
+    assert soulscope(*args, "--json").stdout == kept_text(entry)
     # what the next table shows is the kept answer's (here marked)
     first["text"] = "MARKED SENTENCE"
-    entry.write_text(json.dumps(answer), encoding="utf-8")
+    rewrite(entry, json.dumps(answer))
     assert "MARKED SENTENCE" in soulscope(*args).stdout
-    # a damaged kept answer is made again
+    # a damaged kept answer is made again, and said
     entry.write_text("{not json", encoding="utf-8")
-    assert soulscope(*args).stdout == table.stdout
+    again = soulscope(*args)
+    assert again.stdout == table.stdout and "was unreadable" in again.stderr
 
     graph = soulscope("graph", "--world", str(world))
     assert graph.returncode == 0 and "influence arcs among" in graph.stdout
@@ -148,11 +151,13 @@ def test_a_kept_graph_reads_back_as_the_graph_it_was(world: Path) -> None:
 
 
 def test_big_answers_are_kept_within_a_size(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(memo, "KEEP_BYTES", 1)  # every answer is too big but the newest
+    # every answer is too big but the newest
+    monkeypatch.setitem(KINDS, "kept answer", replace(ANSWERS, max_bytes=1))
+    monkeypatch.setattr(memo, "ANSWERS", KINDS["kept answer"])
     for term in ("sortition", "ledger", "consensus"):
         soulscope("spread", term, "--world", str(world), "--json")
     (newest,) = kept("spread.json")
-    assert '"term": "consensus"' in newest.read_text(encoding="utf-8")
+    assert '"term": "consensus"' in kept_text(newest)
 
 
 def test_a_write_killed_before_its_rename_leaves_nothing_for_long(world: Path) -> None:

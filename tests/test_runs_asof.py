@@ -153,8 +153,8 @@ def test_outside_git_the_frames_up_to_then_answer(tmp_path: Path) -> None:
 
 def test_as_of_answers_are_kept(bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A snapshot's files were written just now: like any file changed within the racy window,
-    # no answer is kept over them until their stat can show a change (``world.racy``).
-    monkeypatch.setattr("soulscope.world.RACY_NS", 0)
+    # no answer is kept over them until their stat can show a change (``keep.fresh.racy``).
+    monkeypatch.setattr("soulscope.keep.fresh.RACY_NS", 0)
     rev = revisions(bundle)[1]
     first = soulscope("graph", "--world", str(bundle), "--at", rev, "--json").stdout
     memo = Path(os.environ["XDG_CACHE_HOME"]) / "soulscope" / "memo"

@@ -11,11 +11,9 @@ import argparse
 import codecs
 import json
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring as _string
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from soulscope.controls import json_escaped, visible
@@ -131,12 +129,16 @@ def open_world_at(args: argparse.Namespace) -> World:
     at = getattr(args, "at", None)
     if not at:
         return world
+    from soulscope.history.timeline import WorldAt
     from soulscope.runs.asof import world_as_of
 
     try:
-        return world_as_of(world, at)
+        past = world_as_of(world, at)
     except SoulscopeError as exc:
         raise CommandError(str(exc)) from exc
+    for note in past.notes if isinstance(past, WorldAt) else ():
+        print_error(note)  # a kept snapshot found damaged and extracted again
+    return past
 
 
 def emit_json(value: Any) -> None:
@@ -202,24 +204,15 @@ def json_text(value: Any) -> str:
     return "".join(parts)
 
 
-def emit_kept(path: Path | None) -> bool:
-    """Print a kept answer (``soulscope.memo``: UTF-8 text) as it was printed when it was made;
-    False when there is none to print."""
-    if path is None:
-        return False
-    try:
-        f = path.open("rb")
-    except OSError:
-        return False
-    with f:
-        sys.stdout.flush()
-        target = getattr(sys.stdout, "buffer", None)
-        if _is_utf8(getattr(sys.stdout, "encoding", None)) and target is not None:
-            shutil.copyfileobj(f, target, 1 << 20)
-            target.flush()
-        else:  # a terminal or pipe of another encoding: as ``print`` would have written it
-            sys.stdout.write(f.read().decode("utf-8"))
-    return True
+def emit_kept(data: bytes) -> None:
+    """Print a kept answer (``soulscope.memo``: UTF-8 text) as it was printed when it was made."""
+    sys.stdout.flush()
+    target = getattr(sys.stdout, "buffer", None)
+    if _is_utf8(getattr(sys.stdout, "encoding", None)) and target is not None:
+        target.write(data)
+        target.flush()
+    else:  # a terminal or pipe of another encoding: as ``print`` would have written it
+        sys.stdout.write(data.decode("utf-8"))
 
 
 def _is_utf8(encoding: str | None) -> bool:

@@ -115,15 +115,16 @@ def run_agents(args: argparse.Namespace) -> int:
     rows = [
         {
             "id": e.file.id,
-            "name": e.summary.name or world.display_name(e.file.id),
+            "name": summary.name or world.display_name(e.file.id),
             "path": str(e.file.path),
-            "frames": e.summary.frames,
-            "becoming": e.summary.statements,
+            "frames": summary.frames,
+            "becoming": summary.statements,
             "bytes": e.file.size,
             "last_frame": e.last_frame,
             "problems": e.problems,
         }
         for e in entries
+        if (summary := e.summary) is not None  # (always: the unreadable ones have none)
     ]
     if args.json:
         emit_json(rows)
@@ -347,7 +348,7 @@ def run_compare(args: argparse.Namespace) -> int:
 def run_overview(args: argparse.Namespace) -> int:
     world = open_world_at(args)
     entries, unreadable = indexed(world, args.label)
-    summaries = [e.summary for e in entries]
+    summaries = [e.summary for e in entries if e.summary is not None]
     if args.json:
         emit_json(
             [

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from soulscope.cli.output import (
     CommandError,
@@ -74,7 +74,7 @@ def run_spread(args: argparse.Namespace) -> int:
     world = open_world_at(args)
     term = match_term(args)
     memo = Memo(world, "spread.json", term.text, term.mode)
-    answer = _kept_answer(memo, args.json)
+    answer = _kept_answer(memo, args.json, _spread_shape)
     if answer is None:
         s = spread(world, term)
         for problem in s.unreadable:  # beside JSON too: on stderr
@@ -147,19 +147,63 @@ def _by_target(edges: Sequence[dict]) -> dict[str, list[dict]]:
     return out
 
 
-def _kept_answer(memo: Memo, as_json: bool) -> dict | None:
-    """The kept answer: printed as it is for ``--json`` (then ``{}``), else read back; None when
-    there is none (or it cannot be read: it is made again)."""
+def _kept_answer(memo: Memo, as_json: bool, check: Callable[[dict], object]) -> dict | None:
+    """The kept answer: printed as it is for ``--json`` (then ``{}``: it is whole and this code
+    wrote it, ``soulscope.memo``), else read back and ``check``ed (which raises on a field that
+    is not there or not of its kind); None when there is none, or one that cannot be used (it
+    is made again, and said)."""
     found = memo.get()
+    if found is not None and not as_json:
+        try:
+            answer = json.loads(found)
+            check(answer)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+            memo.unusable(f"not an answer to this question: {type(exc).__name__} {exc}")
+            found = None
+    if memo.problem is not None:
+        print_error(memo.problem)
     if found is None:
         return None
     if as_json:
-        return {} if emit_kept(found) else None
-    try:
-        answer = json.loads(found.read_bytes())
-    except (OSError, ValueError):
-        return None
-    return answer if isinstance(answer, dict) else None
+        emit_kept(found)
+        return {}
+    return answer
+
+
+def _fields(value: object, **kinds: type | tuple[type, ...]) -> None:
+    """Raise unless ``value`` is a dict holding each of ``kinds``' fields, of its kind."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{type(value).__name__} where an object was")
+    for key, kind in kinds.items():
+        if not isinstance(value[key], kind):
+            raise TypeError(f"'{key}' is a {type(value[key]).__name__}")
+
+
+def _spread_shape(answer: dict) -> None:
+    """Every field the spread's text reads, of its kind."""
+    _fields(answer, agents=list, started_by=list, files=int, edges=list, timeline=list)
+    _fields(answer, undated=(int, type(None)))
+    for t in answer["timeline"]:
+        _fields(t, date=str, agents=int)
+    optional = (str, type(None))
+    for a in answer["agents"]:
+        _fields(a, agent=str, line=int, uses=int, text=str, tied=bool, label=optional)
+        _fields(a, date=optional, time=optional, section=optional, when=optional)
+    for edge in [*answer["edges"], *answer.get("votes", ())]:
+        _fields(edge, **{"from": str}, to=str, line=int, label=optional, kind=str)
+        KIND_TEXT[edge["kind"]]  # noqa: B018 (a kind the text cannot name: KeyError)
+
+
+def _graph_shape(answer: dict) -> None:
+    """Every field the graph's text reads, of its kind."""
+    from soulscope.history.graph import influence_of
+
+    influence_of(answer)  # (raises on a field that is not there)
+    for n in answer["nodes"]:
+        _fields(n, agent=str, pagerank=(int, float), betweenness=(int, float))
+        _fields(n, influences=int, influenced_by=int, group=(int, type(None)))
+    for e in answer["edges"]:
+        _fields(e, kinds=dict)
 
 
 def _answer(text: str, memo: Memo, keep: bool, show: bool) -> None:
@@ -208,7 +252,7 @@ def run_graph(args: argparse.Namespace) -> int:
 
     world = open_world_at(args)
     memo = graph_memo(world, args.since, args.until)
-    answer = None if args.graphml else _kept_answer(memo, args.json)
+    answer = None if args.graphml else _kept_answer(memo, args.json, _graph_shape)
     if answer is None:
         g = influence(world, since=args.since, until=args.until)  # GraphError: one sentence
         for problem in g.unreadable:

@@ -721,8 +721,9 @@ def kept_influence(memo: Memo) -> Influence | None:
         return None
     try:
         with collector.paused():
-            return influence_of(json.loads(found.read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return influence_of(json.loads(found))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        memo.unusable(f"not an influence graph: {type(exc).__name__} {exc}")
         return None
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from soulscope.history.first import Mention, Use, earliest, first_in_files, new_lines, uses
 from soulscope.history.git import Commit, FileChange, Git, HistoryError
 from soulscope.history.versions import EMPTY, Block, FrameDiff, Version, Versions, frame_diff
+from soulscope.keep import SNAPSHOTS, folders
 from soulscope.soul.model import Soul
 from soulscope.soul.parse import parse
 from soulscope.soul.terms import Term
@@ -118,10 +119,12 @@ class WorldAt(World):
         *,
         live: World,
         commit: Commit,
+        notes: tuple[str, ...] = (),
     ) -> None:
         super().__init__(root, memory_dir, only)
         self.live = live  # the world this snapshot was taken from
         self.commit = commit
+        self.notes = notes  # what was done about its kept copy (extracted again), one sentence each
 
     def __repr__(self) -> str:
         return f"WorldAt({str(self.live.root)!r}, {self.commit.short})"
@@ -359,45 +362,60 @@ class Timeline:
     # -- the whole world at a commit ------------------------------------------------------------
 
     def world_at(self, rev: str) -> WorldAt:
-        """A read-only snapshot of the whole world as it stood at ``rev``."""
-        from soulscope.config import cache_dir
+        """A read-only snapshot of the whole world as it stood at ``rev``.
 
+        Snapshots are kept (``keep.SNAPSHOTS``): a commit never changes, so one extraction
+        serves every visit of the same part of the repository, while every file its manifest
+        lists is still there as extracted; one that is not whole is extracted again, which the
+        snapshot's ``notes`` say."""
         commit = self.git.resolve(rev)
         world = self.world
         rel_root = self.git.relpath(world.root)
         rel_memory = self.git.relpath(world.memory_dir)
         rel_only = self.git.relpath(world.only) if world.only else None
-        # Snapshots are immutable (a commit never changes), so one extraction serves every visit
-        # of the same part of the repository: a single soul file's snapshot is not its world's.
+        # A single soul file's snapshot is not its world's.
         repo_key = re.sub(r"[^A-Za-z0-9]+", "-", str(self.git.root)).strip("-")[-80:]
         part = rel_only or rel_root
         part_key = hashlib.sha256(os.fsencode(part)).hexdigest()[:12]
-        base = cache_dir() / "snapshots" / repo_key / f"{commit.sha}-{part_key}"
+        base = SNAPSHOTS.path / repo_key / f"{commit.sha}-{part_key}"
         try:
             base.parent.mkdir(parents=True, exist_ok=True)
         except OSError:
             # A cache folder that cannot be written: a snapshot of this run's own, removed at exit.
             base = _scratch() / f"{commit.sha}-{part_key}"
+        notes: tuple[str, ...] = ()
+        if base.exists():
+            problem = folders.check(base, SNAPSHOTS.name, SNAPSHOTS.fingerprint())
+            if problem is not None:
+                notes = (SNAPSHOTS.rebuilt(base, problem),)
+                folders.remove(base)
         if not base.exists():
-            tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=base.parent))
-            try:
-                if not self.git.extract(commit.sha, part, tmp):
-                    raise HistoryError(f"the world {world.root} did not exist at {rev}")
-                _make_read_only(tmp)
-                # Another process may have extracted the same commit first: theirs is as good.
-                with contextlib.suppress(OSError):
-                    os.replace(tmp, base)
-            finally:
-                if tmp.exists():
-                    _make_writable(tmp)
-                    shutil.rmtree(tmp, ignore_errors=True)
+            self._extract(commit.sha, part, base, rev)
         return WorldAt(
             base / rel_root,
             base / rel_memory,
             base / rel_only if rel_only else None,
             live=world,
             commit=commit,
+            notes=notes,
         )
+
+    def _extract(self, sha: str, part: str, base: Path, rev: str) -> None:
+        """The snapshot of ``part`` at ``sha``, put at ``base`` whole and sealed, or not at all."""
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=base.parent))
+        try:
+            if not self.git.extract(sha, part, tmp):
+                raise HistoryError(f"the world {self.world.root} did not exist at {rev}")
+            _make_read_only(tmp)
+            folders.seal(tmp, SNAPSHOTS.name, SNAPSHOTS.fingerprint(), at=base)
+            # Another process may have extracted the same commit first: theirs is as good.
+            with contextlib.suppress(OSError):
+                os.replace(tmp, base)
+            folders.trim(base.parent, SNAPSHOTS.max_entries, SNAPSHOTS.max_bytes)
+        finally:
+            if tmp.exists():
+                _make_writable(tmp)
+                shutil.rmtree(tmp, ignore_errors=True)
 
 
 _scratch_dir: Path | None = None

@@ -29,37 +29,22 @@ from pathlib import Path
 
 import numpy as np
 
-import soulscope
-from soulscope.config import cache_dir
-from soulscope.recall import chunks as chunks_module
-from soulscope.recall import lexical
+from soulscope.keep import PREPARED
 from soulscope.recall.chunks import CONTEXT_BULLETS, Chunk, chunk_soul
 from soulscope.recall.lexical import LexicalIndex, TermCounts, tokenize
-from soulscope.soul import model, parse, when
+from soulscope.soul import parse
 from soulscope.soul.when import Moment
 from soulscope.world import World, WorldError
 
-FORMAT = 1  # bump when an entry's layout or meaning changes
 _CHUNK_FIELDS = [f.name for f in dataclasses.fields(Chunk)]
 _HEADER = struct.Struct("<4sII")  # magic, lengths of the JSON part and of the arrays' spec
 _MAGIC = b"SSP1"
 
-_fingerprint_lock = threading.Lock()
-_fingerprint: bytes | None = None
-
 
 def fingerprint() -> bytes:
-    """What an entry depends on: its format, soulscope's version and the code that makes it."""
-    global _fingerprint
-    with _fingerprint_lock:
-        if _fingerprint is None:
-            fields = [_CHUNK_FIELDS, [f.name for f in dataclasses.fields(Moment)]]
-            h = hashlib.sha256(f"{FORMAT} {soulscope.__version__} {fields}".encode())
-            for module in (model, parse, when, chunks_module, lexical):
-                h.update(Path(str(module.__file__)).read_bytes())
-            h.update(Path(__file__).read_bytes())
-            _fingerprint = h.digest()
-        return _fingerprint
+    """What an entry depends on: this module and every module it imports (the parser, the
+    chunker, the tokenizer, ...), as ``keep.PREPARED``'s fingerprint."""
+    return bytes.fromhex(PREPARED.fingerprint())
 
 
 def unit_counts(chunks: Sequence[Chunk], context: int = CONTEXT_BULLETS) -> TermCounts:
@@ -206,7 +191,7 @@ class PreparedCache:
     file; safe across threads and processes. Every failure to read or write is a miss."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or cache_dir() / "prepared.sqlite3"
+        self.path = path or PREPARED.path
         self._local = threading.local()
         self.broken = False  # the file cannot be opened or written: run without it
 

@@ -27,6 +27,7 @@ import numpy as np
 from soulscope.atomic import write_atomic
 from soulscope.config import cache_dir
 from soulscope.errors import SoulscopeError
+from soulscope.keep import VECTORS
 from soulscope.soul.model import UNDECODED
 
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -218,7 +219,7 @@ class EmbeddingCache:
     _rebuild_lock = threading.Lock()
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or cache_dir() / "embeddings.sqlite3"
+        self.path = path or VECTORS.path
         self.notes: list[str] = []  # one sentence for each thing the cache did about itself
         self._local = threading.local()
         self._memory: sqlite3.Connection | None = None  # the cache of a run that cannot write

@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from soulscope.atomic import write_atomic
 from soulscope.config import cache_dir
+from soulscope.keep import STATIC_MODEL
+from soulscope.keep.entries import read_entry, write_entry
 from soulscope.recall.semantic import (
     LOCAL_NAME,
     WEIGHTS_SHA256,
@@ -52,7 +53,7 @@ _UNUSED = re.compile(r"\[unused\d+\]")  # placeholders in BERT's vocabulary, nev
 
 def static_path() -> Path:
     """Where the distilled table of the installed MiniLM lives."""
-    return cache_dir() / "models" / f"{RECIPE}-{WEIGHTS_SHA256[:16]}.npy"
+    return cache_dir() / "models" / f"{RECIPE}-{WEIGHTS_SHA256[:16]}.table"
 
 
 def tokenizer() -> Any:
@@ -112,8 +113,14 @@ def distil(path: Path | None = None, progress: Progress | None = None) -> Path:
     table[used] = _weighted(_principal(rows, DIMENSIONS))
     buffer = io.BytesIO()
     np.save(buffer, table.astype(np.float16))
-    write_atomic(path, buffer.getvalue())
+    write_entry(path, STATIC_MODEL.name, _key(), buffer.getvalue())
     return path
+
+
+def _key() -> str:
+    """What the table is made from: the recipe and the MiniLM weights' digest (its entry
+    header says so, with the table's own sha256, checked on every load)."""
+    return f"{RECIPE}-{WEIGHTS_SHA256}"
 
 
 def _principal(rows: np.ndarray, k: int) -> np.ndarray:
@@ -140,8 +147,13 @@ class StaticModel:
     def __init__(self, path: Path | None = None) -> None:
         path = path or static_path()
         self._tok = tokenizer()
+        kept = read_entry(path, STATIC_MODEL.name, _key())  # (its checksum checked)
+        if kept.payload is None:
+            raise EncoderError(
+                f"the static model {path} cannot be read ({kept.problem or 'absent'})"
+            )
         try:
-            table = np.load(path, allow_pickle=False)
+            table = np.load(io.BytesIO(kept.payload), allow_pickle=False)
         except (OSError, ValueError, EOFError) as exc:
             raise EncoderError(f"the static model {path} cannot be read ({exc})") from exc
         if table.shape != (self._tok.get_vocab_size(), DIMENSIONS) or not np.all(

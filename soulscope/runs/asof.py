@@ -22,9 +22,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from soulscope.config import cache_dir
 from soulscope.history.git import HistoryError
 from soulscope.history.timeline import Timeline, timeline_for, world_at
+from soulscope.keep import CUTS, folders
 from soulscope.memo import world_state
 from soulscope.runs.log import cut, world_log
 from soulscope.runs.points import Point, PointError, point
@@ -109,7 +109,9 @@ def cut_world(world: World, at: Point) -> WorldCut:
         kept.setdefault(e.agent, set()).add(e.line)
     state = world_state(world) or f"now {os.getpid()} {id(world)}"
     key = hashlib.sha256(f"{CUT_FORMAT}\0{state}\0{at.kind}\0{at.text}".encode()).hexdigest()[:32]
-    base = cache_dir() / "cuts" / key
+    base = CUTS.path / key
+    if base.exists() and folders.check(base, CUTS.name, CUTS.fingerprint()) is not None:
+        folders.remove(base)  # a file of it deleted or changed: cut again
     if not base.exists():
         _write_cut(world, kept, base)
     return WorldCut(base, base / "memory", live=world, at=at)
@@ -128,8 +130,10 @@ def _write_cut(world: World, kept: dict[str, set[int]], base: Path) -> None:
             part = _frames_kept(data, kept.get(agent.id, set()))
             if part is not None:
                 (tmp / "memory" / agent.path.name).write_bytes(part)
+        folders.seal(tmp, CUTS.name, CUTS.fingerprint(), at=base)
         with contextlib.suppress(OSError):  # another process made the same cut: as good
             os.replace(tmp, base)
+        folders.trim(base.parent, CUTS.max_entries, CUTS.max_bytes)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -200,10 +200,10 @@ def graph_answer(
     found = memo.get()
     if found is not None:
         try:
-            answer = json.loads(found.read_bytes())
+            answer = json.loads(found)  # (whole and this code's: ``soulscope.memo``)
             if isinstance(answer, dict):
                 return answer
-        except (OSError, ValueError):
+        except ValueError:
             pass  # made again
     g = influence(world, since=since, until=until)
     text = graph_text(g)

@@ -179,14 +179,12 @@ async def test_the_dashboard_reads_and_keeps_the_graph_the_command_line_keeps(
 ) -> None:
     """``soulscope graph`` and the dashboard's influences share one kept answer: a graph made by
     one is read back by the other, until a file changes."""
-    from soulscope import memo
-    from soulscope import world as world_module
+    from soulscope.keep import ANSWERS, fresh
     from soulscope.tui.dialogs import influence
     from tests.support.cli import soulscope
+    from tests.support.kept import kept_text, rewrite
 
-    monkeypatch.setattr(
-        world_module, "RACY_NS", 0
-    )  # the files were just written: count them settled
+    monkeypatch.setattr(fresh, "RACY_NS", 0)  # the files were just written: count them settled
 
     async def shaped_bo(world: World) -> int:
         """The weight the dashboard shows for ada-01 -> bo-02 in bo-02's influences."""
@@ -196,10 +194,10 @@ async def test_the_dashboard_reads_and_keeps_the_graph_the_command_line_keeps(
             return arc.weight
 
     assert await shaped_bo(world) == 1
-    (kept,) = (memo.cache_dir() / "memo").glob("*/graph.json-*")  # kept by the dashboard
+    (kept,) = ANSWERS.path.glob("*/graph.json-*")  # kept by the dashboard
     printed = soulscope("graph", "--world", str(world.root), "--json").stdout
-    assert printed == kept.read_text(encoding="utf-8")
+    assert printed == kept_text(kept)
     # What the dashboard shows next is the kept answer (here with another weight)
-    kept.write_text(printed.replace('"weight": 1', '"weight": 7'), encoding="utf-8")
+    rewrite(kept, printed.replace('"weight": 1', '"weight": 7'))
     influence._GRAPHS.clear()  # (a new dashboard)
     assert await shaped_bo(World.open(world.root)) == 7

@@ -32,11 +32,11 @@ async def open_and_collect(root: Path) -> tuple[list, SoulscopeApp]:
 async def test_a_second_opening_lists_unchanged_agents_from_the_index(
     tmp_path: Path, monkeypatch
 ) -> None:
-    import soulscope.world
+    import soulscope.keep.fresh
 
     # Files written a moment ago are checked by their bytes before their rows are used (a "racy"
     # row); these were written long enough ago, as a world opened a second time usually is.
-    monkeypatch.setattr(soulscope.world, "RACY_NS", 0)
+    monkeypatch.setattr(soulscope.keep.fresh, "RACY_NS", 0)
     for i in range(12):
         write_soul(tmp_path / "w" / "memory" / f"agent-{i:02d}.md", 5 + i, seed=i, i=i)
     await open_and_collect(tmp_path / "w")

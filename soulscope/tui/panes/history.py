@@ -682,4 +682,6 @@ class HistoryPane(Pane):
         except HistoryError as exc:
             self.dashboard.call_from_thread(self.dashboard.notify, str(exc), severity="error")
             return
+        for note in snapshot.notes:  # a kept snapshot found damaged and extracted again
+            self.dashboard.call_from_thread(self.dashboard.notify, note, severity="warning")
         self.dashboard.call_from_thread(self.dashboard.open_world, snapshot)
