@@ -176,7 +176,7 @@ class Words:
         self._pair_ids: dict[tuple[int, int], int] = {}
         self.pair_words: list[tuple[int, int]] = []
         self.pair_forms: list[Counter[str]] = []  # each phrase's forms as written
-        self._seen: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._seen: dict[str, tuple[tuple[int, ...], tuple[int, ...], int]] = {}
         self.masks = bytearray()  # each statement's words of change (``turns.cue_mask``)
         self.topic_ids = array("q")  # each statement's heading's seed, as an id into ``topics``
         self.topics: list[frozenset[str]] = []
@@ -187,17 +187,19 @@ class Words:
 
     def add(self, text: str, heading: str = "") -> None:
         """Add the next statement, with the heading of its frame (the world's seed, if named)."""
-        topic = turns.topic_of(heading)
-        self.topic_ids.append(self._topic_ids.setdefault(topic, len(self._topic_ids)))
-        if len(self.topics) < len(self._topic_ids):
+        topic = turns.topic_of(heading) if heading else turns.NO_TOPIC
+        topic_id = self._topic_ids.get(topic)
+        if topic_id is None:
+            topic_id = self._topic_ids[topic] = len(self.topics)
             self.topics.append(topic)
-        self.masks.append(turns.cue_mask(text))
+        self.topic_ids.append(topic_id)
         seen = self._seen.get(text)
         if seen is None:
-            seen = self._seen[text] = self._read(text)
+            seen = self._seen[text] = (*self._read(text), turns.cue_mask(text))
             if len(self._seen) > SEEN_TEXTS:
                 self._seen.clear()
-        ids, pairs = seen
+        ids, pairs, mask = seen
+        self.masks.append(mask)
         self.entries.extend(ids)
         self.ends.append(len(self.entries))
         if self.phrases:
@@ -456,44 +458,49 @@ def turning_points(
     return chosen
 
 
-def one_stretch(words: Words, a: int, p: int, b: int) -> bool:
-    """Whether statements ``a`` to ``p`` and ``p`` to ``b`` (one past) say the same thing: a word
-    said in at least ``THEME`` of each, and in less than ``ELSEWHERE`` of the arc's other
-    statements (its theme, not the agent's every word)."""
-    n = len(words)
+def _said_in(words: Words, lo: int, hi: int) -> Counter[int]:
+    """In how many of statements ``lo`` to ``hi`` (one past) each word is."""
+    found: Counter[int] = Counter()
+    for q in range(lo, hi):
+        found.update(words.of(q))
+    return found
 
-    def shares(lo: int, hi: int) -> Counter[int]:
-        found: Counter[int] = Counter()
-        for q in range(lo, hi):
-            found.update(words.of(q))
-        return found
 
-    first, second = shares(a, p), shares(p, b)
-    outside = shares(0, a) + shares(b, n)
-    rest = max(n - (b - a), 1)
+def one_stretch(
+    first: Counter[int], second: Counter[int], total: Counter[int], sizes: tuple[int, int, int]
+) -> bool:
+    """Whether two stretches say the same thing: a word said in at least ``THEME`` of the
+    statements of each (``first``, ``second``: in how many each word is; ``sizes``: their
+    statements and the arc's), and in less than ``ELSEWHERE`` of the arc's other statements (its
+    theme, not the agent's every word)."""
+    size_a, size_b, n = sizes
+    rest = max(n - size_a - size_b, 1)
     return any(
-        first[w] >= THEME * (p - a)
-        and second[w] >= THEME * (b - p)
-        and outside[w] < ELSEWHERE * rest
-        for w in first
+        count >= THEME * size_a
+        and second[w] >= THEME * size_b
+        and total[w] - count - second[w] < ELSEWHERE * rest
+        for w, count in first.items()
     )
 
 
 def merged(words: Words, places: list[int], kept: set[int]) -> list[int]:
     """``places`` without the turns by words between two stretches that say the same thing
-    (``one_stretch``); those in ``kept`` (a seed, a declared change) stay."""
-    places = list(places)
-    changed = True
-    while changed:
-        changed = False
-        for k, p in enumerate(places):
-            a = places[k - 1] if k else 0
-            b = places[k + 1] if k + 1 < len(places) else len(words)
-            if p not in kept and one_stretch(words, a, p, b):
-                del places[k]
-                changed = True
-                break
-    return places
+    (``one_stretch``), in one pass from the start; those in ``kept`` (a seed, a declared change)
+    stay."""
+    n = len(words)
+    total = _said_in(words, 0, n)
+    out: list[int] = []
+    a = 0
+    first = _said_in(words, 0, places[0]) if places else Counter()
+    for k, p in enumerate(places):
+        b = places[k + 1] if k + 1 < len(places) else n
+        second = _said_in(words, p, b)
+        if p not in kept and one_stretch(first, second, total, (p - a, b - p, n)):
+            first += second  # one stretch from ``a`` on
+        else:
+            out.append(p)
+            a, first = p, second
+    return out
 
 
 def titles(words: Words, spans: Sequence[tuple[int, int]]) -> list[str]:

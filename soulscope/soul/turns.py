@@ -105,12 +105,21 @@ def _key(word: str) -> str:
     return word
 
 
-@lru_cache(maxsize=4096)
+NO_TOPIC: frozenset[str] = frozenset()
+
+
 def topic_of(heading: str) -> frozenset[str]:
     """The words of the seed a frame heading names ("SEED: Mars Colony 500 Sols" ->
     {"mars", "colony", "sol"}); empty for a heading that names no seed."""
+    if "seed" not in heading.lower():  # (most headings: no pattern run for them)
+        return NO_TOPIC
+    return _seed_words(heading)
+
+
+@lru_cache(maxsize=4096)
+def _seed_words(heading: str) -> frozenset[str]:
     if not _SEED.search(heading):
-        return frozenset()
+        return NO_TOPIC
     body = _HEADING_NOISE.sub(" ", heading)
     words = (_key(w) for w in _WORD.findall(body))
     return frozenset(w for w in words if len(w) > 2 and w not in _GENERIC)
