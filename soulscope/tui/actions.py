@@ -316,6 +316,15 @@ ACTIONS: tuple[Action, ...] = (
         show=True,
     ),
     Action(
+        "log.trends",
+        "t",
+        "trends",
+        "Chart how terms spread through the world, per day",
+        context="log",
+        short="Trends",
+        show=True,
+    ),
+    Action(
         "log.follow",
         "f",
         "follow",

@@ -101,3 +101,25 @@ async def test_time_travel_carries_into_the_log(tmp_path: Path) -> None:
         pane.table.focus()
         await pilot.press("f")  # a past world does not move
         assert not pane.following
+
+
+async def test_t_charts_how_terms_spread_per_day(tmp_path: Path) -> None:
+    from soulscope.tui.dialogs.trends import TrendScreen
+
+    app = SoulscopeApp(World.open(history_world(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_log(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        await pilot.press(*"cataloguer", "comma", *" rebuttal", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TrendScreen))
+        screen = app.screen
+        assert isinstance(screen, TrendScreen)
+        assert [t.term.text for t in screen.trends] == ["cataloguer", "rebuttal"]
+        text = str(screen.query_one("#trend-chart").render())
+        # ada-01 was "the cataloguer." from 2026-03-01: 1 of the 2 agents active then
+        assert "2026-03-01" in text and "1 so far · 1 that day of 2 active" in text
+        assert "★ peak" in text
+        assert "first majority" not in text  # 1 of 2 agents is not more than half
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TrendScreen)

@@ -29,6 +29,7 @@ VIEWS = {
     "side_by_side": ("4", "t"),
     "help": ("question_mark",),
     "log": ("6", "right_square_bracket", "right_curly_bracket"),
+    "trends": ("6", "t", *"cataloguer", "enter"),
 }
 
 
@@ -43,7 +44,7 @@ def test_view(snap_compare, tmp_path: Path, view: str, size: str) -> None:
     # The History views need commits: the world whose frames are real commits.
     world = (
         World.open(history_world(tmp_path))
-        if view in ("history", "side_by_side", "log")
+        if view in ("history", "side_by_side", "log", "trends")
         else (small_world(tmp_path))
     )
 

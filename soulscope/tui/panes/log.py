@@ -189,6 +189,38 @@ class LogPane(Pane):
     def _status(self, text: Text) -> None:
         self.query_one("#log-status", StatusLine).show(text)
 
+    # -- trends -------------------------------------------------------------------------------
+    def action_trends(self) -> None:
+        """Ask for terms, then chart how they spread, per day."""
+        from soulscope.tui.dialogs.prompt import PromptScreen
+
+        def asked(text: str | None) -> None:
+            terms = [t.strip() for t in (text or "").split(",") if t.strip()]
+            if terms:
+                self.chart_trends(terms)
+
+        self.app.push_screen(PromptScreen("Chart which terms?", "words, comma-separated"), asked)
+
+    @work(thread=True, exclusive=True, group="log-trends", exit_on_error=False)
+    def chart_trends(self, terms: list[str]) -> None:
+        from soulscope.runs.trends import trend
+        from soulscope.soul.terms import Term
+
+        world = self.world
+        try:
+            wanted = [Term(t) for t in terms]
+        except ValueError as exc:
+            self.app.call_from_thread(self.app.notify, str(exc), severity="error")
+            return
+        log = world_log(world)
+        found = [trend(world, log, t) for t in wanted]
+        self.app.call_from_thread(self._show_trends, found, world.name)
+
+    def _show_trends(self, found: list, world: str) -> None:
+        from soulscope.tui.dialogs.trends import TrendScreen
+
+        self.app.push_screen(TrendScreen(found, world))
+
     # -- following a running world -------------------------------------------------------------
     def action_follow(self) -> None:
         """Follow the world as frames land, or stop following."""
