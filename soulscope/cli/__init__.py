@@ -60,7 +60,38 @@ def _dashboard_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    """Run the command line ``argv`` (default: this process's own, which then ends with it: its
+    background work stopped, see ``_end``)."""
+    if argv is not None:  # (in a process that goes on: its background work is stopped)
+        try:
+            return _run(list(argv))
+        finally:
+            _end(None, leave=False)
+    code: int | str | None = 1
+    try:
+        code = _run(sys.argv[1:])
+    except SystemExit as exc:  # SIGTERM in chat, argparse's --help
+        code = exc.code
+        raise
+    finally:
+        _end(code)
+    return code
+
+
+def _end(code: int | str | None, leave: bool = True) -> None:
+    """Stop the background embedding of a command (``chat``, the dashboard), if one was started,
+    before the process exits with ``code``; one still inside its model ends the process now
+    (``leave``)."""
+    background = sys.modules.get("soulscope.recall.background")
+    if background is None:
+        return
+    if not leave:
+        background.stop_all()
+        return
+    background.leave(code if isinstance(code, int) else 0 if code is None else 1)
+
+
+def _run(args_list: list[str]) -> int:
     if args_list == ["--version"]:
         print(f"soulscope {__version__}")
         return 0

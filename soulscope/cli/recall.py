@@ -35,6 +35,7 @@ from soulscope.cli.output import (
     write,
 )
 from soulscope.config import Settings
+from soulscope.recall.background import Background
 from soulscope.recall.catchup import (
     DISTILLING,
     Catchup,
@@ -310,12 +311,12 @@ class _Background:
         self.final = encoder_name(settings)
         self._index, self._settings = index, settings
         self._on_index, self._on_final = on_index, on_final
-        threading.Thread(target=self._run, name="soulscope-embed", daemon=True).start()
+        Background(self._run, "soulscope-embed")  # stopped when the command ends
 
     def _progress(self, stage: str, done: int, total: int) -> None:
         self.stage, self.done, self.total = stage, done, total
 
-    def _run(self) -> None:
+    def _run(self, stop: threading.Event) -> None:
         cache = EmbeddingCache()
 
         def ready(index: RecallIndex) -> None:
@@ -325,7 +326,7 @@ class _Background:
 
         try:
             try:
-                catch_up(self._index, self._settings, cache, ready, self._progress)
+                catch_up(self._index, self._settings, cache, ready, self._progress, stop)
             finally:
                 for note in cache.notes:
                     print_error(note)

@@ -23,12 +23,14 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from soulscope.atomic import write_atomic
 from soulscope.config import Settings, cache_dir
+from soulscope.recall.background import check
 from soulscope.recall.encoders import encoder_name, load_encoder, static_first
 from soulscope.recall.hybrid import RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError, text_digest
@@ -93,35 +95,49 @@ def catch_up(
     cache: EmbeddingCache,
     ready: Callable[[RecallIndex], None] | None = None,
     progress: StageProgress | None = None,
+    stop: threading.Event | None = None,
 ) -> RecallIndex:
     """Embed ``index``'s dense texts stage by stage, each batch cached as it lands: the static
     model first (distilled when absent and the world is large enough, see ``DISTIL_FROM``), then
     the configured encoder. After each stage ``ready`` gets a new index that searches with it;
     ``index`` is left as it is. Returns the last one. The static stage failing (the table cannot
-    be made or kept) leaves it out; the configured encoder failing raises ``EncoderError``."""
+    be made or kept) leaves it out; the configured encoder failing raises ``EncoderError``.
+    ``stop`` set, it raises ``background.Stopped`` at the next batch's end (or before loading
+    the next model), what it cached kept."""
     final = encoder_name(settings)
     missing = readiness(index, final, cache)
     worth = distilled() or missing.total - missing.embedded >= DISTIL_FROM
     if static_first(settings) and not missing.ready and worth:
         try:
-            static = load_static(_stage(progress, DISTILLING))
-            early = index.dense_copy(static, cache, _stage(progress, static.name))
+            static = load_static(_stage(progress, DISTILLING, stop))
+            early = index.dense_copy(static, cache, _stage(progress, static.name, stop))
         except (EncoderError, OSError) as exc:
             cache.notes.append(f"the static model is left out ({exc})")
         else:
             if ready:
                 ready(early)
+    check(stop)
     encoder = load_encoder(settings)
-    last = index.dense_copy(encoder, cache, _stage(progress, encoder.name))
+    check(stop)
+    last = index.dense_copy(encoder, cache, _stage(progress, encoder.name, stop))
     if ready:
         ready(last)
     return last
 
 
-def _stage(progress: StageProgress | None, stage: str) -> Callable[[int, int], None] | None:
-    if progress is None:
+def _stage(
+    progress: StageProgress | None, stage: str, stop: threading.Event | None = None
+) -> Callable[[int, int], None] | None:
+    """The progress of one stage; it raises ``Stopped`` between batches once ``stop`` is set."""
+    if progress is None and stop is None:
         return None
-    return lambda done, total: progress(stage, done, total)
+
+    def report(done: int, total: int) -> None:
+        check(stop)
+        if progress is not None:
+            progress(stage, done, total)
+
+    return report
 
 
 @dataclass(frozen=True, slots=True)

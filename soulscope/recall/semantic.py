@@ -408,7 +408,18 @@ def _vector(blob: object) -> np.ndarray | None:
     return vector
 
 
-EMBED_BATCH = 256  # texts per batch that is encoded, cached and reported before the next
+EMBED_BATCH = 256  # texts per batch that is encoded, cached and reported before the next, at most
+
+
+def batch_of(encoder: Encoder) -> int:
+    """Texts per batch for ``encoder``: what it encodes at once (its batches, and an endpoint's
+    requests in flight together), up to ``EMBED_BATCH``. Background work stops between two
+    batches, so a stop waits for one model call at most, and a batch in flight is all it loses."""
+    size = getattr(encoder, "batch_size", None)
+    if not isinstance(size, int) or size < 1:
+        return EMBED_BATCH
+    together = getattr(getattr(encoder, "endpoint", None), "concurrency", 1)
+    return min(EMBED_BATCH, size * max(1, together if isinstance(together, int) else 1))
 
 
 Progress = Callable[[int, int], None]  # (texts embedded so far, texts to embed)
@@ -419,9 +430,10 @@ def embed(
     encoder: Encoder,
     cache: EmbeddingCache | None,
     progress: Progress | None = None,
-    batch: int = EMBED_BATCH,
+    batch: int | None = None,
 ) -> np.ndarray:
-    """Unit vectors for ``texts``: cached ones read back, the rest encoded batch by batch.
+    """Unit vectors for ``texts``: cached ones read back, the rest encoded batch by batch
+    (``batch_of(encoder)`` texts each unless ``batch`` says).
 
     Missing texts are sorted by length, so a batch pads little, and every batch is stored as
     soon as it is encoded: an interrupted first embedding keeps what it did, and the next call
@@ -441,6 +453,7 @@ def embed(
         if d not in known and d not in missing:
             missing[d] = t
     order = sorted(missing, key=lambda d: len(missing[d]))
+    batch = batch or batch_of(encoder)
     if order and progress:
         progress(0, len(order))
     for start in range(0, len(order), batch):

@@ -37,6 +37,7 @@ from soulscope.chat.session import ChatSession, Citation, offline_answer
 from soulscope.config import Settings
 from soulscope.controls import visible
 from soulscope.llm import LLM, Endpoint, LLMError
+from soulscope.recall.background import Background
 from soulscope.recall.catchup import DISTILLING, catch_up
 from soulscope.recall.encoders import encoder_name, model_label
 from soulscope.recall.hybrid import RecallIndex
@@ -91,6 +92,7 @@ class ChatPane(Pane):
         self._final: str | None = None  # the configured encoder's name, once the worker knows it
         self._final_encoder: Encoder | None = None  # distillation's model, once its stage is in
         self._started = False
+        self._embedding: Background | None = None  # the index's embedding, once started
         self.activity = ""  # what the latest answer is doing, as the line above the input says
         self._asked = 0  # questions asked: a cancelled one's last word must not cover a newer one
         self._ticking: Timer | None = None
@@ -185,10 +187,15 @@ class ChatPane(Pane):
     def build_index(self) -> None:
         index = self._ensure_index()
         self.post_message(IndexReady(None))
-        try:
-            self._final = encoder_name(self.settings)
-            # Outside the lock: questions meanwhile are answered by what is ready.
-            catch_up(index, self.settings, EmbeddingCache(), self._swap, self._embedded)
+        self._final = encoder_name(self.settings)
+        # In a thread of its own, which quitting stops between two batches (and does not wait
+        # for); this worker ends with it, or as soon as it is asked to stop.
+        self._embedding = Background(lambda stop: self._catch_up(index, stop), "soulscope-embed")
+        self._embedding.wait()
+
+    def _catch_up(self, index: RecallIndex, stop: threading.Event) -> None:
+        try:  # outside the lock: questions meanwhile are answered by what is ready
+            catch_up(index, self.settings, EmbeddingCache(), self._swap, self._embedded, stop)
         except EncoderError as exc:
             self.post_message(IndexReady(self.index.model if self.index else None, str(exc)))
 
@@ -441,6 +448,8 @@ class ChatPane(Pane):
         self.dashboard.call_from_thread(self.notify, visible(text), severity=severity)
 
     def on_unmount(self) -> None:
+        if self._embedding is not None:
+            self._embedding.stop()  # what it cached is kept; the rest is made next time
         self._stop_ticking()
         self._distilling.shutdown(wait=True)  # the exchanges already answered, in order
         # Quitting the dashboard distils what the conversation left in the buffer.
