@@ -130,3 +130,18 @@ def test_a_short_arc_that_the_world_turns_has_its_turn(n: int) -> None:
     headings = [f"Frame {i}" for i in range(n - 1)] + ["Frame 9 — SEED: Drowned Orchard"]
     assert outline(texts, headings=headings).turning_positions() == [n - 1]
     assert outline(texts).turning_positions() == []  # (no heading names it: nothing says so)
+
+
+def test_turning_points_by_meaning_keep_the_seed_changes(later_world, capsys) -> None:
+    # zion-reviewer-01's frames name a new seed each ("(decay seed)", "(murder mystery seed"):
+    # judged by meaning (the embedding model), the arc still turns where the world did.
+    import json
+
+    from soulscope.cli import main
+
+    args = ["becoming", "zion-reviewer-01", "--world", str(later_world), "--json"]
+    main(args)
+    by_words = [r["line"] for r in json.loads(capsys.readouterr().out) if r["turning_point"]]
+    main([*args, "--semantic"])
+    rows = json.loads(capsys.readouterr().out)
+    assert by_words and [r["line"] for r in rows if r["turning_point"]] == by_words

@@ -256,7 +256,9 @@ def semantic_arc(statements: Arc, settings: Settings) -> list[float]:
         vectors = embed(statements.texts, encoder, cache)
     except EncoderError as exc:
         raise CommandError(str(exc)) from exc
-    statements.set_outline(outline(statements.texts, vectors=vectors))
+    statements.set_outline(
+        outline(statements.texts, vectors=vectors, headings=statements.headings())
+    )
     return drift(statements, lambda _texts: vectors)
 
 

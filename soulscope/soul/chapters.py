@@ -487,6 +487,8 @@ def merged(words: Words, places: list[int], kept: set[int]) -> list[int]:
     """``places`` without the turns by words between two stretches that say the same thing
     (``one_stretch``), in one pass from the start; those in ``kept`` (a seed, a declared change)
     stay."""
+    if all(p in kept for p in places):
+        return places
     n = len(words)
     total = _said_in(words, 0, n)
     out: list[int] = []

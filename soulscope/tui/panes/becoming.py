@@ -315,7 +315,11 @@ class BecomingPane(Pane):
             return
         values = drift(statements, lambda _texts: vectors)
         self.post_message(
-            SemanticDrift(agent_id, values, outline(statements.texts, vectors=vectors))
+            SemanticDrift(
+                agent_id,
+                values,
+                outline(statements.texts, vectors=vectors, headings=statements.headings()),
+            )
         )
 
     def on_semantic_drift(self, message: SemanticDrift) -> None:
