@@ -64,6 +64,7 @@ class Settings:
     llm_timeout: float = 60.0
     embed_device: str | None = None
     embed_base_url: str | None = None
+    embed_base_urls: tuple[str, ...] = ()  # a pool of servers (the first is embed_base_url)
     embed_model: str | None = None
     embed_api_key: str | None = None
     embed_batch: int = 64
@@ -149,15 +150,22 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     llm_timeout = number(
         "the LLM timeout", env.get("SOULSCOPE_LLM_TIMEOUT") or llm.get("timeout"), 60.0, 0.1, MAX_S
     )
+    embed_urls = tuple(
+        u
+        for u in (
+            url("the embeddings base URL", v)
+            for v in url_list(env.get("SOULSCOPE_EMBED_BASE_URL"), emb, problems)
+        )
+        if u
+    )
     settings = Settings(
         base_url=url("the LLM base URL", pick("OPENAI_BASE_URL", llm, "base_url")),
         api_key=pick("OPENAI_API_KEY", llm, "api_key"),
         model=pick("SOULSCOPE_MODEL", llm, "model"),
         llm_timeout=llm_timeout,
         embed_device=pick("SOULSCOPE_DEVICE", emb, "device"),
-        embed_base_url=url(
-            "the embeddings base URL", pick("SOULSCOPE_EMBED_BASE_URL", emb, "base_url")
-        ),
+        embed_base_url=embed_urls[0] if embed_urls else None,
+        embed_base_urls=embed_urls,
         embed_model=pick("SOULSCOPE_EMBED_MODEL", emb, "model"),
         embed_api_key=pick("SOULSCOPE_EMBED_API_KEY", emb, "api_key"),
         embed_batch=int(number("[embeddings] batch", emb.get("batch"), 64, 1, 100_000)),
@@ -173,6 +181,20 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         keys=keys,
     )
     return replace(settings, problem="; ".join(problems) if problems else None)
+
+
+def url_list(variable: str | None, section: dict, problems: list[str]) -> list[str]:
+    """The servers of a pool: the variable's URLs (several, separated by commas or spaces), else
+    the section's ``base_urls`` (a list) and ``base_url``."""
+    if variable:
+        return variable.replace(",", " ").split()
+    listed = section.get("base_urls")
+    urls = [str(section["base_url"])] if section.get("base_url") else []
+    if isinstance(listed, list) and all(isinstance(u, str) for u in listed):
+        urls += [u for u in listed if u not in urls]
+    elif listed is not None:
+        problems.append("base_urls should be a list of URLs; it is not used")
+    return urls
 
 
 MAX_S = 86_400.0  # the longest timeout: a day (past it a socket's timeout overflows)

@@ -6,10 +6,18 @@ big for one CPU is embedded by an engine that scales out, not by code of ours. R
 text, numbers only, the same dimension throughout) and rows are scaled to unit length, as the
 local model's are. Vectors are cached under the model's name, so two servers that serve the same
 model share the cache. Every failure is an :class:`EncoderError` of one sentence.
+
+A pool of servers (``[embeddings] base_urls``) takes the batches in turn, each server at most
+``concurrency`` at once; a batch a server fails (it is down, too slow, answers an error or a
+reply that is not embeddings) is asked of the next server, and the failed server is asked
+again only when every other has failed too. Each batch is cached as soon as it is embedded
+(``semantic.embed``), so a run that is killed resumes where it stopped, whichever server
+embedded what.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -43,6 +51,11 @@ class EmbeddingEndpoint:
     concurrency: int = 4
     timeout: float = 60.0
     note: str | None = None  # what normalize_base_url changed
+    pool: tuple[str, ...] = ()  # the other servers of a pool, after ``base_url``
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        return (self.base_url, *self.pool)
 
     @property
     def cache_name(self) -> str:
@@ -58,15 +71,17 @@ class EmbeddingEndpoint:
             raise EncoderError(
                 "[embeddings] base_url is set but model is not: name the model the server serves"
             )
-        url, note = normalize_base_url(settings.embed_base_url)
+        urls = settings.embed_base_urls or (settings.embed_base_url,)
+        normal = [normalize_base_url(u) for u in dict.fromkeys(urls)]
         return cls(
-            url,
+            normal[0][0],
             settings.embed_model,
             settings.embed_api_key or _PLACEHOLDER_KEY,
             max(1, settings.embed_batch),
             max(1, settings.embed_concurrency),
             settings.embed_timeout,
-            note,
+            "; ".join(n for _, n in normal if n) or None,
+            tuple(u for u, _ in normal[1:]),
         )
 
 
@@ -80,26 +95,37 @@ class EndpointEncoder:
     def __init__(self, endpoint: EmbeddingEndpoint) -> None:
         self.endpoint = endpoint
         self.name = endpoint.cache_name
-        self.device = f"endpoint {redact(endpoint.base_url)}"
+        urls = endpoint.urls
+        shown = ", ".join(redact(u) for u in urls)
+        self.device = f"endpoint {shown}" if len(urls) == 1 else f"endpoints {shown}"
         self.batch_size = endpoint.batch
         self.dimensions: int | None = None  # set by the first reply
         self.texts_encoded = 0
-        self._client: Any = None
+        self.asked: dict[str, int] = dict.fromkeys(urls, 0)  # batches each server embedded
+        self._clients: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self._slots = {u: threading.BoundedSemaphore(endpoint.concurrency) for u in urls}
+        self._turn = itertools.count()
+        self._failed: set[str] = set()
 
     @property
     def _as_llm_endpoint(self) -> Endpoint:
         e = self.endpoint
         return Endpoint(e.base_url, e.api_key, e.model, e.timeout)
 
-    def _sync(self) -> Any:
-        if self._client is None:
-            self._client = make_client(self._as_llm_endpoint)
-        return self._client
-
-    def _drop_client(self) -> None:
+    def _sync(self, url: str) -> Any:
         with self._lock:
-            client, self._client = self._client, None
+            client = self._clients.get(url)
+            if client is None:
+                e = self.endpoint
+                client = self._clients[url] = make_client(
+                    Endpoint(url, e.api_key, e.model, e.timeout)
+                )
+        return client
+
+    def _drop_client(self, url: str) -> None:
+        with self._lock:
+            client = self._clients.pop(url, None)
         if client is not None:
             client.close()
 
@@ -115,10 +141,11 @@ class EndpointEncoder:
             [readable(t) for t in texts[i : i + self.batch_size]]
             for i in range(0, len(texts), self.batch_size)
         ]
-        if len(batches) == 1 or self.endpoint.concurrency == 1:
+        workers = self.endpoint.concurrency * len(self.endpoint.urls)
+        if len(batches) == 1 or workers == 1:
             rows = [self._request(b) for b in batches]
         else:
-            with ThreadPoolExecutor(min(self.endpoint.concurrency, len(batches))) as pool:
+            with ThreadPoolExecutor(min(workers, len(batches))) as pool:
                 rows = list(pool.map(self._request, batches))
         vectors = np.concatenate(rows)
         with self._lock:
@@ -126,17 +153,41 @@ class EndpointEncoder:
         return vectors
 
     def _request(self, texts: list[str]) -> np.ndarray:
+        """The batch's vectors from the next server of the pool, or from the others in turn
+        when it fails; the last failure when every server failed."""
+        urls = self.endpoint.urls
+        start = next(self._turn)
+        order = [urls[(start + i) % len(urls)] for i in range(len(urls))]
+        order.sort(key=lambda u: u in self._failed)  # (stable: the turn among the healthy)
+        failure: EncoderError | None = None
+        for url in order:
+            try:
+                with self._slots[url]:
+                    vectors = self._ask(url, texts)
+            except EncoderError as exc:
+                failure = exc
+                with self._lock:
+                    self._failed.add(url)
+                continue
+            with self._lock:
+                self._failed.discard(url)
+                self.asked[url] += 1
+            return vectors
+        assert failure is not None
+        raise failure
+
+    def _ask(self, base_url: str, texts: list[str]) -> np.ndarray:
         import openai
 
-        url, model = redact(self.endpoint.base_url), self.endpoint.model
-        client = self._sync()
+        url, model = redact(base_url), self.endpoint.model
+        client = self._sync(base_url)
         try:
             # A whole answer within twice the timeout between bytes: a server that sends one
             # now and then would reset the client's own timeout forever.
             reply = within(
                 WORDLESS * self.endpoint.timeout,
                 lambda: client.embeddings.create(model=model, input=texts, encoding_format="float"),
-                self._drop_client,
+                lambda: self._drop_client(base_url),
             )
         except (openai.APITimeoutError, TimeoutError) as exc:
             raise EncoderError(
@@ -156,10 +207,9 @@ class EndpointEncoder:
             raise EncoderError(
                 f"the embeddings endpoint at {url} sent a reply that is not JSON embeddings"
             ) from exc
-        return self._check(reply, len(texts))
+        return self._check(reply, len(texts), url)
 
-    def _check(self, reply: Any, count: int) -> np.ndarray:
-        url = redact(self.endpoint.base_url)
+    def _check(self, reply: Any, count: int, url: str) -> np.ndarray:
         data = getattr(reply, "data", None)
         if not isinstance(data, list):
             raise EncoderError(
