@@ -56,6 +56,15 @@ def cache_dir() -> Path:
     return Path(base) / "soulscope"
 
 
+def data_dir() -> Path:
+    """Where soulscope keeps what is the user's, not a world's: what chats learnt about them."""
+    explicit = os.environ.get("SOULSCOPE_DATA")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "soulscope"
+
+
 @dataclass(frozen=True)
 class Settings:
     base_url: str | None = None

@@ -44,6 +44,7 @@ def _isolated_settings(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))  # what chats keep about users
     # Every SOULSCOPE_* variable (SOULSCOPE_ARC_LABEL, SOULSCOPE_DEVICE, SOULSCOPE_USER, ...), not a
     # list that a new setting would slip past; SOULSCOPE_SHARED only says where the corpus is.
     for var in list(os.environ):

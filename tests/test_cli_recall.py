@@ -15,6 +15,7 @@ import pytest
 from tests.support.cli import process_env, soulscope
 from tests.support.openai_server import OpenAIServer
 from tests.support.paths import ROOT
+from tests.support.users import users_folder
 
 HIT_KEYS = {"time", "precision", "tied",
     "agent", "frame", "label", "date", "heading", "line", "score", "citation", "text", "best",
@@ -169,7 +170,7 @@ def test_chat_distils_what_the_user_said_at_the_end(later_world: Path, tmp_path:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("Offline mode") == 2
-    soul = (world / "users" / "ann.txt").read_text()
+    soul = (users_folder(world) / "ann.txt").read_text()
     assert "## Turns 1-2\n- I maintain a Rust crate for parsers.\n" in soul
 
 
@@ -195,7 +196,7 @@ def test_sigterm_distils_before_exit(later_world: Path, tmp_path: Path) -> None:
         cwd=ROOT,
         env=process_env(),
     )
-    buffer = world / "users" / "bo.buffer.jsonl"
+    buffer = users_folder(world) / "bo.buffer.jsonl"
     try:
         proc.stdin.write("My boat is called Heron.\nI sail on Lake Geneva.\n")
         proc.stdin.flush()
@@ -209,7 +210,7 @@ def test_sigterm_distils_before_exit(later_world: Path, tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert proc.returncode == 128 + signal.SIGTERM, err
-    soul = (world / "users" / "bo.txt").read_text()
+    soul = (users_folder(world) / "bo.txt").read_text()
     assert "## Turns 1-2\n- My boat is called Heron.\n- I sail on Lake Geneva.\n" in soul
     assert buffer.read_text() == '{"through": 2}\n'
 

@@ -54,8 +54,15 @@ _BLOCK = re.compile(r"^## Turns (\d+)-(\d+)\s*$", re.M)
 _LISTED = re.compile(r"^\s*[-*] \S", re.M)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _ASKING = re.compile(
-    r"^(what|who|whom|whose|when|where|why|how|which|can|could|would|should|will|is|are|am|do|"
-    r"does|did|tell|explain|describe|show|give|list|please|hey|hi|hello|thanks|thank)\b",
+    r"^(?:(?:and|so|but|ok|okay|also|then|now|well|oh)\b[\s,]*)?"  # "and who started it"
+    r"(?:what|who|whom|whose|when|where|why|how|which|can|could|would|should|will|is|are|am|do|"
+    r"does|did|tell|explain|describe|show|give|list|please|hey|hi|hello|thanks|thank|remind|"
+    r"any\s+idea|wondering|i\s+wonder|i'?m\s+wondering|i\s+am\s+wondering|i'?m\s+curious|"
+    r"i\s+am\s+curious|curious\s+(?:whether|if|about|what|who|how)|let\s+me\s+know|"
+    r"i(?:\s+want|\s+would\s+(?:like|love)|'d\s+(?:like|love)|\s+need)\s+to\s+"
+    r"(?:know|find\s+out|understand)|"
+    r"(?:has|have|had|was|were|may|might|shall)\s+(?:you|it|he|she|they|anyone|anybody|"
+    r"someone|any|there|the)\b)\b",
     re.I,
 )
 # Where a fact joins clauses: "I paused X, now fully focused on Y", "... Pixel and she ...".
@@ -71,8 +78,9 @@ _FACTS_PER_BLOCK = 12
 DISTIL_PROMPT = (
     "Below is part of a conversation. List the short facts about the user that are worth "
     "remembering in later conversations (who they are, what they do, own, like, plan, and the "
-    "people and projects they mention). One fact per line, each starting with '- '. Write "
-    "nothing else; if there are none, write '- none'."
+    "people and projects they mention). What the user asked or requested is not a fact about "
+    "them: leave questions out. One fact per line, each starting with '- '. Write nothing "
+    "else; if there are none, write '- none'."
 )
 
 
@@ -379,7 +387,7 @@ class Distiller:
                         "without a list of facts"
                     )
                 self.last_error = None
-                return _bullets(reply)
+                return [f for f in _bullets(reply) if not asking(f)]
             except LLMError as exc:
                 self.last_error = str(exc)  # fall back to extractive: the turns must not be lost
         return extract_facts([m["text"] for m in messages if m["role"] == "user"])
@@ -486,18 +494,20 @@ def fact_pieces(text: str) -> list[str]:
     return out
 
 
+def asking(sentence: str) -> bool:
+    """Whether a sentence asks or requests rather than tells: a question is never a fact about
+    the user, with its question mark or without ("remind me what my cat is called")."""
+    text = sentence.strip().lstrip("-*• ").strip()
+    return text.endswith("?") or _ASKING.match(text) is not None
+
+
 def extract_facts(statements: Sequence[str]) -> list[str]:
     """The user's own statements, sentence by sentence, without questions, requests or greetings."""
     facts: list[str] = []
     for statement in statements:
         for sentence in _SENTENCE.split(" ".join(statement.split())):
             sentence = sentence.strip()
-            if (
-                len(sentence.split()) < 3
-                or sentence.endswith("?")
-                or _ASKING.match(sentence)
-                or sentence in facts
-            ):
+            if len(sentence.split()) < 3 or asking(sentence) or sentence in facts:
                 continue
             facts.append(sentence[:_FACT_MAX])
     return facts[:_FACTS_PER_BLOCK]

@@ -48,6 +48,7 @@ class Prompt:
     citations: list[Citation]
     search_mode: str  # "hybrid", or "bm25" while the embedding model is not loaded
     model: str | None = None  # the encoder hybrid search used (``RecallIndex.model``)
+    remembered: tuple[str, ...] = ()  # facts kept from earlier conversations with this user
 
 
 @dataclass
@@ -83,12 +84,12 @@ class ChatSession:
                 {"role": "assistant", "content": answered},
             ]
         messages.append({"role": "user", "content": question})
-        return Prompt(question, messages, citations, mode, index.model)
+        return Prompt(question, messages, citations, mode, index.model, tuple(remembered))
 
     def answer(self, prompt: Prompt, cancel: threading.Event | None = None) -> Iterator[str]:
         """The answer's text as it streams (offline: the evidence, at once)."""
         if self.llm is None:
-            yield offline_answer(prompt.citations)
+            yield offline_answer(prompt.citations, prompt.remembered)
             return
         cancel = cancel or threading.Event()
         cap = _AnswerCap()
@@ -181,11 +182,17 @@ def _identity_header(soul: Soul) -> str:
     return "\n".join(lines)
 
 
-def offline_answer(citations: Sequence[Citation]) -> str:
-    """The evidence as a Markdown answer: ranked, cited, each entry quoted whole."""
+def offline_answer(citations: Sequence[Citation], remembered: Sequence[str] = ()) -> str:
+    """The evidence as a Markdown answer: ranked, cited, each entry quoted whole; first what
+    earlier conversations kept about the user that bears on the question."""
+    kept = (
+        ["From earlier conversations with you:\n" + "\n".join(f"- {f}" for f in remembered)]
+        if remembered
+        else []
+    )
     if not citations:
-        return OFFLINE_NOTE + "\n\nNothing in memory matches the question."
-    parts = [OFFLINE_NOTE]
+        return "\n\n".join([OFFLINE_NOTE, *kept, "Nothing in memory matches the question."])
+    parts = [OFFLINE_NOTE, *kept]
     for c in citations:
         quoted = "\n".join("> " + line for line in c.chunk.text.splitlines())
         parts.append(f"{c.number}. **{c.tag}** (line {c.chunk.line})\n\n{quoted}")

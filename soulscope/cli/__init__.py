@@ -27,6 +27,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.mcp": ("mcp",),
     "soulscope.cli.runs": ("log", "trends", "graph"),
     "soulscope.cli.forks": ("fork", "compare-runs"),
+    "soulscope.cli.memory": ("memory",),
 }
 
 

@@ -89,15 +89,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "chat",
-        help="a line-mode chat (stdin/stdout) that distils what you tell it into users/ID.txt",
+        help="a line-mode chat (stdin/stdout) that distils what you tell it, kept for later chats",
     )
     p.add_argument(
         "--user",
-        help="your user id: your soul file is users/ID.txt (default: [chat] user, $SOULSCOPE_USER or $USER)",
+        help="your user id: what you tell it is kept as users/ID.txt (default: [chat] user, "
+        "$SOULSCOPE_USER or $USER)",
     )
     p.add_argument("--agent", "-a", help="talk to this agent (default: about the whole world)")
     _add_mode_option(p)
     p.add_argument("-k", type=int, default=6, help="how many entries go into each prompt")
+    p.add_argument(
+        "--into-world",
+        action="store_true",
+        help="keep what you say in the world's own users/ folder (default: soulscope's data "
+        "folder; the world is never changed)",
+    )
     add_world_option(p)
     p.set_defaults(run=run_chat)
 
@@ -583,8 +590,11 @@ def run_chat(args: argparse.Namespace) -> int:
         check_id(user)
     except WorldError as exc:
         raise CommandError(str(exc)) from exc
+    from soulscope.chat.memory import users_dir
+
     world = open_world(args.world)
-    problem = Distiller(world.root / "users", user).problem()
+    folder = users_dir(world, into_world=args.into_world)
+    problem = Distiller(folder, user).problem()
     if problem:  # before anything is read from the user
         raise CommandError(problem)
     index, _ = build_index(world, args.agent, args.mode, args.settings, background=False)
@@ -593,7 +603,7 @@ def run_chat(args: argparse.Namespace) -> int:
     session = ChatSession(world, index, llm, agent=args.agent, k=args.k)
     ready = index.model is not None and index.model == final  # (not the static model)
     distiller = Distiller(
-        world.root / "users",
+        folder,
         user,
         settings=DistillSettings.from_settings(settings),
         encoder=index.encoder if ready else None,

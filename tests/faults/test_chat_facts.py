@@ -13,6 +13,7 @@ import pytest
 from soulscope.chat.distill import Distiller, DistillSettings
 from tests.faults.conftest import Run
 from tests.support.embedding_server import EmbeddingServer
+from tests.support.users import users_folder
 
 FACTS = [
     "I keep bees on a roof in Porto.",
@@ -55,7 +56,7 @@ def test_distinct_facts_with_near_identical_vectors_are_all_kept(
             "chat", "--user", "u", "-w", str(world), stdin="".join(f + "\n" for f in FACTS)
         )
     assert code == 0, err
-    kept = (world / "users" / "u.txt").read_text()
+    kept = (users_folder(world) / "u.txt").read_text()
     assert [f for f in FACTS if f not in kept] == []
 
 

@@ -16,6 +16,7 @@ from soulscope.world import World
 from tests.support.embedding_server import EmbeddingServer
 from tests.support.pilot import settle
 from tests.support.simworld import make_world
+from tests.support.users import users_folder
 
 
 async def test_a_message_typed_in_the_past_is_kept_in_the_live_world(
@@ -34,6 +35,6 @@ async def test_a_message_typed_in_the_past_is_kept_in_the_live_world(
         await pilot.press(*"I keep bees on the roof", "enter")
         await settle(pilot)
     # (distilled when the dashboard quit)
-    kept = "".join(p.read_text() for p in (root / "users").glob("tester.*"))
+    kept = "".join(p.read_text() for p in users_folder(root).glob("tester.*"))
     assert "I keep bees on the roof" in kept
     assert not (past.root / "users").exists()

@@ -15,6 +15,7 @@ from soulscope.llm import LLM, Endpoint
 from tests.support.cli import process_env
 from tests.support.openai_server import OpenAIServer
 from tests.support.paths import ROOT
+from tests.support.users import users_folder
 
 
 def chat_process(world: Path, env: dict[str, str], user: str = "ann") -> subprocess.Popen[str]:
@@ -36,8 +37,8 @@ def config(tmp_path: Path, interval: int) -> dict[str, str]:
     return {"SOULSCOPE_CONFIG": str(path)}
 
 
-def buffered(world: Path, user: str = "ann") -> list[str]:
-    path = world / "users" / f"{user}.buffer.jsonl"
+def buffered(world: Path, user: str = "ann", folder: Path | None = None) -> list[str]:
+    path = (folder or users_folder(world)) / f"{user}.buffer.jsonl"
     lines = path.read_text().splitlines() if path.exists() else []
     return [e["text"] for e in map(json.loads, lines) if "text" in e]
 
@@ -46,7 +47,7 @@ def test_the_message_is_on_disk_before_the_llm_is_asked(tmp_path: Path) -> None:
     seen: list[list[str]] = []
 
     def answer(agent: str, body: dict) -> tuple[int, str]:
-        seen.append(buffered(tmp_path))  # what a kill at this moment would leave
+        seen.append(buffered(tmp_path, folder=tmp_path / "users"))  # what a kill now would leave
         return 200, "- The user keeps bees"
 
     with OpenAIServer(answer=answer) as server:
@@ -55,7 +56,7 @@ def test_the_message_is_on_disk_before_the_llm_is_asked(tmp_path: Path) -> None:
         d.add("user", "I keep bees.")  # nothing to distil before it
         d.add("user", "I sail on Sundays.")  # the turn before it is distilled now
     assert seen == [["I keep bees.", "I sail on Sundays."]]
-    assert buffered(tmp_path) == ["I sail on Sundays."]
+    assert buffered(tmp_path, folder=tmp_path / "users") == ["I sail on Sundays."]
 
 
 def test_a_kill_while_the_llm_distils_loses_no_message(tmp_path: Path, world: Path) -> None:
@@ -88,7 +89,7 @@ def test_chats_at_once_for_one_user_keep_every_message(tmp_path: Path, world: Pa
         proc.stdin.close()
     for proc in procs:
         assert proc.wait(120) == 0, proc.stderr.read()
-    users = world / "users"
+    users = users_folder(world)
     kept = (users / "ann.txt").read_text() + "\n".join(buffered(world))
     missing = [
         (c, i)

@@ -16,6 +16,7 @@ from soulscope.world import World
 from tests.faults.conftest import CLEAR, OBEYED, TITLE
 from tests.support.openai_server import OpenAIServer
 from tests.support.pilot import settle
+from tests.support.users import users_folder
 from tests.support.worlds import ADA, BO, frame, soul, write_world
 
 pytestmark = pytest.mark.slow  # the Chat tab loads the embedding model when it is first shown
@@ -92,7 +93,7 @@ async def test_every_failure_is_one_sentence_and_no_message_is_lost(
             assert answer.endswith(f"[answer cut at {MAX_ANSWER_CHARS:,} characters]")
             assert len(answer) < MAX_ANSWER_CHARS + 100
             server.failure = "hang"  # quitting distils; the LLM does not answer in time
-    users = world.root / "users"
+    users = users_folder(world)
     kept = (users / "ann.txt").read_text() + (users / "ann.buffer.jsonl").read_text()
     assert [q for q in told.values() if q not in kept] == [], kept
     assert not [json.loads(x) for x in (users / "ann.buffer.jsonl").read_text().splitlines()][1:]

@@ -16,6 +16,7 @@ from soulscope.chat.session import MAX_ANSWER_CHARS
 from soulscope.sim.llm import MAX_RAW_CHARS
 from tests.faults.conftest import DISTILLED, Run
 from tests.support.openai_server import FAILURES, OpenAIServer
+from tests.support.users import users_folder
 
 FAILING = [m for m in FAILURES if m not in ("ok", "huge")]
 # What the one sentence says, for each way of failing.
@@ -86,9 +87,9 @@ def test_chat_keeps_every_message_when_the_llm_fails(
     assert f"distilled without the LLM: the LLM at {server.base_url} {SAID[mode]}" in one_sentence(
         err
     )
-    soul = (world / "users" / "ann.txt").read_text()
+    soul = (users_folder(world) / "ann.txt").read_text()
     assert all(f"- {told}\n" in soul for told in TOLD)  # the user's own words, extracted
-    assert (world / "users" / "ann.buffer.jsonl").read_text() == '{"through": 2}\n'
+    assert (users_folder(world) / "ann.buffer.jsonl").read_text() == '{"through": 2}\n'
 
 
 def test_chat_distils_through_a_working_llm(
@@ -98,7 +99,7 @@ def test_chat_distils_through_a_working_llm(
         "chat", "--user", "ann", "--mode", "bm25", "-w", str(world), stdin="\n".join(TOLD) + "\n"
     )
     assert code == 0, err
-    assert (world / "users" / "ann.txt").read_text().endswith(f"## Turns 1-2\n{DISTILLED}\n\n")
+    assert (users_folder(world) / "ann.txt").read_text().endswith(f"## Turns 1-2\n{DISTILLED}\n\n")
 
 
 def frame_logs(world: Path) -> list[dict]:

@@ -15,6 +15,7 @@ import pytest
 from tests.faults.conftest import Run
 from tests.support.embedding_server import EmbeddingServer, words
 from tests.support.openai_server import DEEP, OpenAIServer
+from tests.support.users import users_folder
 
 
 def test_an_embeddings_endpoint_gone_with_the_cache_warm_answers_by_bm25(
@@ -38,7 +39,7 @@ def test_an_embeddings_endpoint_gone_with_the_cache_warm_answers_by_bm25(
     code, out, err = soulscope("chat", "--user", "u", "-w", str(world), stdin=said)
     assert code == 0 and "Traceback" not in err, err
     assert err.count("BM25 only") == 1
-    kept = (world / "users" / "u.txt").read_text()
+    kept = (users_folder(world) / "u.txt").read_text()
     assert "ferry between Porto and Gaia" in kept and "bees on the roof" in kept
 
 
@@ -59,7 +60,8 @@ def test_a_deeply_nested_llm_answer_makes_one_agent_lurk_not_the_frame_fail(
         server.failure = "deep"
     code, out, err = soulscope("frame", "--brain", "llm", "-w", str(world))
     assert code == 0 and "Traceback" not in err, err
-    assert "nested too deep" in (world / "memory" / "zion-coder-01.md").read_text()
+    assert "nested too deep" in (world / "frames" / "1" / "zion-coder-01.json").read_text()
+    assert "nested too deep" not in (world / "memory" / "zion-coder-01.md").read_text()
     code, out, err = soulscope(
         "ask", "zion-coder-01", "what do you test?", "-w", str(world), "--mode", "bm25"
     )
@@ -151,7 +153,7 @@ def test_chat_in_a_world_it_cannot_write_refuses_before_reading_a_message(
     (world / "users").write_text("a file where the folder of users would be\n")
     stdin = io.StringIO("I keep bees on the roof.\n")
     code, out, err = soulscope(
-        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=stdin
+        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", "--into-world", stdin=stdin
     )
     assert code == 2 and "Traceback" not in err, err
     assert "cannot keep what you say" in err and err.count("\n") == 1
@@ -218,7 +220,15 @@ def test_chat_never_writes_through_a_link(
         target.write_text("")
     (world / linked).symlink_to(target if linked != "users" else outside)
     code, out, err = soulscope(
-        "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin="I keep bees.\n"
+        "chat",
+        "--user",
+        "u",
+        "-w",
+        str(world),
+        "--mode",
+        "bm25",
+        "--into-world",
+        stdin="I keep bees.\n",
     )
     assert code == 2 and "is a link" in err and err.count("\n") == 1, err
     assert all(p.stat().st_size == 0 for p in outside.iterdir())

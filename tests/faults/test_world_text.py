@@ -18,6 +18,7 @@ from tests.faults.conftest import Run
 from tests.support.embedding_server import EmbeddingServer
 from tests.support.repos import git_out
 from tests.support.simworld import make_world
+from tests.support.users import users_folder
 
 
 @pytest.fixture
@@ -110,7 +111,7 @@ def test_a_typed_line_with_an_undecodable_byte_is_kept_as_typed(
         "chat", "--user", "u", "-w", str(world), "--mode", "bm25", stdin=typed
     )
     assert code == 0 and "Traceback" not in err, err
-    kept = (world / "users" / "u.txt").read_bytes()
+    kept = (users_folder(world) / "u.txt").read_bytes()
     assert b"- I keep bees in caf\xe9 Porto.\n" in kept and b"- My cat is named Pixel.\n" in kept
 
 

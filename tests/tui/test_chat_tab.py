@@ -18,6 +18,7 @@ from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World
 from tests.support.openai_server import OpenAIServer
 from tests.support.pilot import settle
+from tests.support.users import users_folder
 from tests.support.worlds import write_small_world
 
 pytestmark = pytest.mark.slow  # the tab loads the embedding model when it is first shown
@@ -151,8 +152,8 @@ async def test_quitting_distils_the_conversation(tmp_path: Path, monkeypatch) ->
     async with app.run_test(size=SIZE) as pilot:
         await open_chat(pilot)
         await ask(pilot, "I keep a ledger of every frame.")
-        assert (world.root / "users" / "ann.buffer.jsonl").is_file()
-    soul = (world.root / "users" / "ann.txt").read_text()
+        assert (users_folder(world) / "ann.buffer.jsonl").is_file()
+    soul = (users_folder(world) / "ann.txt").read_text()
     assert "## Turns 1-1\n- I keep a ledger of every frame.\n" in soul
 
 

@@ -267,12 +267,12 @@ class ChatPane(Pane):
             user = self.settings.chat_user or "you"
             if id_problem(user):
                 return None
-            # The user's file is the live world's, also while the dashboard shows the past (a
-            # snapshot is read-only, and a message kept there would be lost with it).
-            world = self.dashboard.world
-            live = getattr(world, "live", world)  # (a WorldAt keeps the world it came from)
+            # Kept in soulscope's data folder, for the live world also while the dashboard shows
+            # the past: talking to a world never changes it.
+            from soulscope.chat.memory import users_dir
+
             self.distiller = Distiller(
-                live.root / "users",
+                users_dir(self.dashboard.world),
                 user,
                 encoder=self._final_encoder,  # MiniLM's drift and dedup, never the static model's
                 llm=self.llm,
