@@ -197,3 +197,36 @@ def test_a_timeout_is_said_on_screen_and_kept_in_the_log_not_the_soul(world: Pat
     assert "zion-coder-01 wrote nothing: no answer within 0.3 s (kept in frames/1/" in said
     assert {p.name: p.read_bytes() for p in (world / "memory").glob("*.md")} == before
     assert "no answer" not in git_out(world, "show", "HEAD", "--", "memory")
+
+
+def test_show_context_gives_what_the_llm_was_given(world: Path) -> None:
+    from tests.support.cli import soulscope
+
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), models=("m",)
+    ) as server:
+        env = {"OPENAI_BASE_URL": server.base_url, "SOULSCOPE_MODEL": "m"}
+        assert soulscope("frame", "--world", str(world), "--brain", "llm", env=env).returncode == 0
+    out = soulscope(
+        "show", "zion-debater-03", "--frame", "1", "--context", "--json", "-w", str(world)
+    )
+    assert out.returncode == 0, out.stderr
+    seen = json.loads(out.stdout)
+    sent = next(r for r in server.requests if "zion-debater-03" in r["messages"][0]["content"])
+    assert seen["known"] and seen["brain"] == "llm" and seen["model"] == "m"
+    assert seen["messages"] == sent["messages"]
+    assert json.loads(seen["answer"])["named"] == "The Loopback Insight"
+    words = sum(len(m["content"].split()) for m in sent["messages"])
+    assert seen["tokens"]["prompt_tokens"] == words
+    assert seen["soul"]["path"] == "memory/zion-debater-03.md"
+    assert isinstance(seen["community"]["posts"], list)
+    text = soulscope("show", "zion-debater-03", "--frame", "1", "--context", "-w", str(world))
+    assert "llm brain, model m" in text.stdout and "--- system ---" in text.stdout
+    # A frame written by hand, elsewhere: what it was given is not known, and said so.
+    soul = world / "memory" / "zion-debater-03.md"
+    soul.write_text(soul.read_text() + "\n## Frame 2 — 2026-03-03\n- Wrote by hand.\n")
+    out = soulscope(
+        "show", "zion-debater-03", "--frame", "2", "--context", "--json", "-w", str(world)
+    )
+    seen = json.loads(out.stdout)
+    assert seen["known"] is False and "written elsewhere" in seen["why"]

@@ -28,6 +28,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.runs": ("log", "trends", "graph"),
     "soulscope.cli.forks": ("fork", "compare-runs"),
     "soulscope.cli.memory": ("memory",),
+    "soulscope.cli.seen": ("show",),
 }
 
 
