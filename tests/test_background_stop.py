@@ -33,6 +33,7 @@ from tests.support.cli import process_env
 from tests.support.embedding_server import EmbeddingServer, endpoint_config, words
 from tests.support.paths import ROOT
 from tests.support.pilot import settle, until
+from tests.support.users import users_folder
 from tests.support.worlds import ADA, BO, CY, write_world
 
 
@@ -153,7 +154,7 @@ def test_sigterm_to_chat_while_it_embeds_exits_cleanly_and_keeps_the_facts(
         err = "".join(lines)
         assert proc.returncode == 128 + signal.SIGTERM, err[-800:]
         assert "terminate called" not in err and "Traceback" not in err, err[-800:]
-        facts = (world / "users" / f"{user}.txt").read_text(encoding="utf-8")
+        facts = (users_folder(world) / f"{user}.txt").read_text(encoding="utf-8")
         assert f"- My heron number {run} nests on the roof.\n" in facts
 
 

@@ -176,3 +176,30 @@ def test_when_did_it_come_up_agrees_with_first(early_world: Path) -> None:
         assert said == frametimes.possible_firsts(expected), term
         checked += 1
     assert checked == 12
+
+
+def test_a_named_agent_is_found_as_its_whole_id_or_tail_in_any_case() -> None:
+    """The words of a question are looked up, as the pattern of each id found them: a whole id
+    or the tail after its prefix, any letter case, never inside a longer name; ids with a dot."""
+    from soulscope.recall.temporal import _named_agent
+
+    agents = ["zion-coder-06", "zion-poet-01", "Ada.Lovelace-1", "bob", "rustacean"]
+    cases = {
+        "what did coder-06 say first?": "zion-coder-06",
+        "ZION-CODER-06, latest": "zion-coder-06",
+        "(Coder-06)'s first post": "zion-coder-06",
+        "first from ada.lovelace-1": "Ada.Lovelace-1",
+        "what did Bob say?": "bob",
+        "zion-coder-066 first": None,  # a longer name
+        "x-coder-06 first": None,
+        "coder-06s first": None,
+        "the bobcat": None,
+        "bob and poet-01": None,  # two agents: neither
+        "rustacéan": None,
+    }
+    for text, agent in cases.items():
+        found, pattern = _named_agent(text, agents)
+        assert found == agent, text
+        assert (pattern is None) == (agent is None), text
+        if pattern is not None:
+            assert pattern.search(text), text

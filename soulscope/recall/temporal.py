@@ -312,21 +312,35 @@ def _named_agent(
     text: str, agents: list[str] | tuple[str, ...]
 ) -> tuple[str | None, re.Pattern[str] | None]:
     """The one agent ``text`` names, by its id or by the id's tail after a prefix (``coder-06``
-    for ``zion-coder-06``), and the pattern that found it."""
-    found: dict[str, re.Pattern[str]] = {}
+    for ``zion-coder-06``), and the pattern that found it. The words of ``text`` are looked up
+    (a pattern for each of a world's ids, each question, was most of a warm search's time)."""
+    words = {w.lower() for w in _ID_WORDS.findall(text)}
+    found: dict[str, str] = {}
     for a in agents:
-        names = [a]
         head, _, tail = a.partition("-")
-        if "-" in tail:
-            names.append(tail)
-        for name in names:
-            pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
-            if pattern.search(text):
-                found[a] = pattern
+        for name in (a, tail) if "-" in tail else (a,):
+            if _named(name, words, text):
+                found[a] = name
                 break
     if len(found) != 1:
         return None, None
-    return next(iter(found.items()))
+    agent, name = next(iter(found.items()))
+    return agent, _name_pattern(name)
+
+
+_ID_WORDS = re.compile(r"[\w-]+")  # what an id stands between: neither a word character nor '-'
+
+
+def _named(name: str, words: set[str], text: str) -> bool:
+    """Whether ``text`` (its ``words``) holds ``name`` as a whole, in any letter case."""
+    if _ID_WORDS.fullmatch(name) and name.isascii():
+        return name.lower() in words
+    return _name_pattern(name).search(text) is not None  # an id with a dot
+
+
+@lru_cache(maxsize=4096)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
 
 
 def _date_span(m: re.Match[str]) -> tuple[str, str] | None:
