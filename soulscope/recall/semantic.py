@@ -303,20 +303,15 @@ class EmbeddingCache:
         unique = list(dict.fromkeys(digests))
 
         def read(db: sqlite3.Connection) -> dict[bytes, np.ndarray]:
-            found: dict[bytes, np.ndarray] = {}
-            bad = 0
+            rows: list[tuple[object, object]] = []
             for i in range(0, len(unique), 500):  # stay under SQLite's bound-parameter limit
                 batch = unique[i : i + 500]
                 marks = ",".join("?" * len(batch))
-                for digest, blob in db.execute(
+                rows += db.execute(
                     f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN ({marks})",
                     [model, *batch],
-                ):
-                    vector = _vector(blob) if isinstance(digest, bytes) else None
-                    if vector is None:
-                        bad += 1  # not a vector: computed again (and written over)
-                    else:
-                        found[bytes(digest)] = vector
+                )
+            found, bad = _vectors(rows)  # what is not a vector is computed again (written over)
             if bad:
                 self._say(
                     f"the embeddings cache held {bad} unusable vector{'s' if bad > 1 else ''} "
@@ -397,15 +392,29 @@ class EmbeddingCache:
 SAME_MODEL = 0.999  # the same model gives a text the same vector, up to float noise
 
 
-def _vector(blob: object) -> np.ndarray | None:
-    """A cached blob as a vector, or None when it is not a unit vector of float32 numbers."""
-    if not isinstance(blob, bytes) or not blob or len(blob) % 4:
-        return None
-    vector = np.frombuffer(blob, dtype=np.float32)
-    wide = vector.astype(np.float64)  # (a float32 square of garbage overflows)
-    if not np.all(np.isfinite(wide)) or abs(float(wide @ wide) - 1.0) > 0.02:
-        return None
-    return vector
+def _vectors(rows: Sequence[tuple[object, object]]) -> tuple[dict[bytes, np.ndarray], int]:
+    """The (digest, blob) rows whose blobs are unit vectors of float32 numbers, and how many are
+    not. Checked together, one numpy pass for all the rows of a size: a world's vectors one at a
+    time took seconds beside a model loading in another thread."""
+    by_size: dict[int, list[tuple[bytes, bytes]]] = {}
+    bad = 0
+    for digest, blob in rows:
+        if isinstance(digest, bytes) and isinstance(blob, bytes) and blob and not len(blob) % 4:
+            by_size.setdefault(len(blob), []).append((digest, blob))
+        else:
+            bad += 1
+    found: dict[bytes, np.ndarray] = {}
+    for size, group in by_size.items():
+        joined = b"".join(blob for _, blob in group)
+        matrix = np.frombuffer(joined, dtype=np.float32).reshape(len(group), size // 4)
+        with np.errstate(over="ignore", invalid="ignore"):  # (squares of garbage overflow)
+            norms = np.einsum("ij,ij->i", matrix, matrix, dtype=np.float64)
+            good = np.isfinite(norms) & (np.abs(norms - 1.0) <= 0.02)
+        bad += len(group) - int(good.sum())
+        found.update(
+            (digest, row) for (digest, _), row, ok in zip(group, matrix, good, strict=True) if ok
+        )
+    return found, bad
 
 
 EMBED_BATCH = 256  # texts per batch that is encoded, cached and reported before the next, at most
