@@ -25,6 +25,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.spread": ("spread", "graph"),
     "soulscope.cli.export": ("export",),
     "soulscope.cli.mcp": ("mcp",),
+    "soulscope.cli.serve": ("serve",),
     "soulscope.cli.runs": ("log", "trends", "graph"),
     "soulscope.cli.forks": ("fork", "compare-runs"),
     "soulscope.cli.memory": ("memory",),
