@@ -36,6 +36,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -95,25 +96,12 @@ class Settings:
 def load_settings(env: dict[str, str] | None = None) -> Settings:
     """Read settings; a broken config file is reported in ``problem``, never raised."""
     env = dict(os.environ) if env is None else env
-    data: dict = {}
     problems: list[str] = []
     path = (
         Path(env["SOULSCOPE_CONFIG"]).expanduser() if env.get("SOULSCOPE_CONFIG") else config_path()
     )
-    try:
-        if path.is_file():
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        elif path.exists():
-            problems.append(f"the config file {path} is not a file; its settings are ignored")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-        problems.append(f"the config file {path} cannot be read ({why}); its settings are ignored")
-    if not isinstance(data, dict):
-        data = {}
-    llm = data.get("llm", {}) if isinstance(data.get("llm"), dict) else {}
-    emb = data.get("embeddings", {}) if isinstance(data.get("embeddings"), dict) else {}
-    soul = data.get("soul", {}) if isinstance(data.get("soul"), dict) else {}
-    chat = data.get("chat", {}) if isinstance(data.get("chat"), dict) else {}
+    data = _read_config(path, problems)
+    llm, emb, soul, chat = (_section(data, n) for n in ("llm", "embeddings", "soul", "chat"))
 
     def pick(var: str, section: dict, key: str) -> str | None:
         value = env.get(var) or section.get(key)
@@ -122,40 +110,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     keys, keys_problem = _keys(data.get("keys", {}))
     if keys_problem:
         problems.append(keys_problem)
-
-    def number(name: str, value: object, default: float, low: float, high: float) -> float:
-        """A number of the settings within [low, high]; else the default, and said."""
-        if value is None or value == "":
-            return default
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            got = float(value) if isinstance(value, int | float | str) else float("nan")
-        except (ValueError, OverflowError):
-            got = float("nan")
-        if not low <= got <= high:  # (NaN is never within)
-            problems.append(
-                f"{name} = {str(value)[:40]!r} is not a number from {low:g} to "
-                f"{high:g}; {default:g} is used"
-            )
-            return default
-        return got
-
-    def url(name: str, value: str | None) -> str | None:
-        """A base URL, or None (and said) when it cannot be one: its text is not shown, since
-        it may hold credentials."""
-        if value is None:
-            return None
-        try:
-            parts = urlsplit(value.strip() if "://" in value else "http://" + value.strip())
-            parts.port  # noqa: B018 (a port that is not a number raises here)
-            if not parts.hostname:
-                raise ValueError("no host")
-        except ValueError as exc:
-            problems.append(f"{name} is not a URL ({exc}); it is not used")
-            return None
-        return value
-
+    number = partial(_number, problems)
+    url = partial(_url, problems)
     llm_timeout = number(
         "the LLM timeout", env.get("SOULSCOPE_LLM_TIMEOUT") or llm.get("timeout"), 60.0, 0.1, MAX_S
     )
@@ -207,6 +163,62 @@ def url_list(variable: str | None, section: dict, problems: list[str]) -> list[s
 
 
 MAX_S = 86_400.0  # the longest timeout: a day (past it a socket's timeout overflows)
+
+
+def _read_config(path: Path, problems: list[str]) -> dict:
+    """The config file's tables; what is wrong with it is added to ``problems``."""
+    data: object = {}
+    try:
+        if path.is_file():
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        elif path.exists():
+            problems.append(f"the config file {path} is not a file; its settings are ignored")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        problems.append(f"the config file {path} cannot be read ({why}); its settings are ignored")
+    return data if isinstance(data, dict) else {}
+
+
+def _section(data: dict, name: str) -> dict:
+    section = data.get(name)
+    return section if isinstance(section, dict) else {}
+
+
+def _number(
+    problems: list[str], name: str, value: object, default: float, low: float, high: float
+) -> float:
+    """A number of the settings within [low, high]; else the default, and said."""
+    if value is None or value == "":
+        return default
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        got = float(value) if isinstance(value, int | float | str) else float("nan")
+    except (ValueError, OverflowError):
+        got = float("nan")
+    if not low <= got <= high:  # (NaN is never within)
+        problems.append(
+            f"{name} = {str(value)[:40]!r} is not a number from {low:g} to "
+            f"{high:g}; {default:g} is used"
+        )
+        return default
+    return got
+
+
+def _url(problems: list[str], name: str, value: str | None) -> str | None:
+    """A base URL, or None (and said) when it cannot be one: its text is not shown, since it
+    may hold credentials."""
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value.strip() if "://" in value else "http://" + value.strip())
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+        if not parts.hostname:
+            raise ValueError("no host")
+    except ValueError as exc:
+        problems.append(f"{name} is not a URL ({exc}); it is not used")
+        return None
+    return value
 
 
 def _keys(table: object) -> tuple[dict[str, str], str | None]:

@@ -59,7 +59,7 @@ class AgentFile:
     inode: int = 0
 
 
-def _name(entry: os.DirEntry[str]) -> str:
+def _name(entry: Path | os.DirEntry[str]) -> str:
     return entry.name
 
 
@@ -130,8 +130,7 @@ class World:
                     target = path.resolve()
                     if not target.is_relative_to(self.root.resolve()):
                         problem = f"a link to {target}, outside the world: never read or written"
-                target = junk if problem else agents
-                target.append(
+                (junk if problem else agents).append(
                     AgentFile(
                         agent_id,
                         path,

@@ -40,6 +40,7 @@ from soulscope.recall.catchup import (
     DISTILLING,
     Catchup,
     Readiness,
+    StageProgress,
     Status,
     best_stage,
     catch_up,
@@ -206,17 +207,8 @@ def build_index(
     try:
         cache = EmbeddingCache()
         if mode == AUTO:
-            final = encoder_name(settings)
-            stage, ready = best_stage(index, settings, cache)
-            if stage != final:
-                if stage is not None:
-                    try:
-                        index.attach(load_stage(settings, stage), cache)  # (vectors cached)
-                    except EncoderError as exc:  # (an unreadable static model: made again)
-                        print_error(str(exc))
-                        stage = None
-                if background:
-                    _catch_up_elsewhere(world, agent, final, ready, stage)
+            staged, ready = _early_stage(index, world, agent, settings, cache, background)
+            if staged:
                 return index, ready
         encoder = load_encoder(settings)
         try:
@@ -233,6 +225,32 @@ def build_index(
             code=130,
         ) from None
     return index, ready
+
+
+def _early_stage(
+    index: RecallIndex,
+    world: World,
+    agent: str | None,
+    settings: Settings,
+    cache: EmbeddingCache,
+    background: bool,
+) -> tuple[bool, Readiness | None]:
+    """In ``auto`` mode, whether the index answers before the configured encoder's vectors are
+    all cached (with the static model's when they are, else BM25; the rest embedded in the
+    background), and how much was cached."""
+    final = encoder_name(settings)
+    stage, ready = best_stage(index, settings, cache)
+    if stage == final:
+        return False, ready
+    if stage is not None:
+        try:
+            index.attach(load_stage(settings, stage), cache)  # (vectors cached)
+        except EncoderError as exc:  # (an unreadable static model: made again)
+            print_error(str(exc))
+            stage = None
+    if background:
+        _catch_up_elsewhere(world, agent, final, ready, stage)
+    return True, ready
 
 
 def answered_with(index: RecallIndex, mode: str) -> str:
@@ -577,7 +595,7 @@ def source_dict(c: Chunk) -> dict[str, Any]:
     }
 
 
-def run_chat(args: argparse.Namespace) -> int:
+def run_chat(args: argparse.Namespace) -> int:  # noqa: C901 (one of the five allowed)
     from soulscope.chat.distill import Distiller, DistillSettings, flush_on_signals
     from soulscope.chat.session import ChatSession
     from soulscope.llm import LLMError
@@ -666,6 +684,34 @@ def run_chat(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _embed_all(
+    catchup: Catchup,
+    index: RecallIndex,
+    settings: Settings,
+    progress: StageProgress,
+) -> RecallIndex:
+    """Embed every chunk of ``index`` in stages; a failure is written to the status and raised
+    as one sentence, and the cache's notes are said."""
+    cache = EmbeddingCache()
+    try:
+        return catch_up(index, settings, cache, progress=progress)
+    except EncoderError as exc:
+        catchup.write(Status(error=str(exc), finished=True))
+        raise CommandError(str(exc)) from exc
+    except (OSError, sqlite3.Error) as exc:
+        problem = f"cannot keep embeddings in the cache folder ({exc})"
+        catchup.write(Status(error=problem, finished=True))
+        raise CommandError(problem) from exc
+    except KeyboardInterrupt:
+        raise CommandError(
+            "stopped embedding; what was embedded is cached and the next one resumes there",
+            code=130,
+        ) from None
+    finally:
+        for note in cache.notes:
+            print_error(note)
+
+
 def run_embed(args: argparse.Namespace) -> int:
     world = open_world(args.world)
     _check_agent(world, args.agent)
@@ -693,24 +739,7 @@ def run_embed(args: argparse.Namespace) -> int:
                 shown.append(_Progress(device, stage))
             shown[-1](done, total)
 
-        cache = EmbeddingCache()
-        try:
-            last = catch_up(index, settings, cache, progress=progress)
-        except EncoderError as exc:
-            catchup.write(Status(error=str(exc), finished=True))
-            raise CommandError(str(exc)) from exc
-        except (OSError, sqlite3.Error) as exc:
-            problem = f"cannot keep embeddings in the cache folder ({exc})"
-            catchup.write(Status(error=problem, finished=True))
-            raise CommandError(problem) from exc
-        except KeyboardInterrupt:
-            raise CommandError(
-                "stopped embedding; what was embedded is cached and the next one resumes there",
-                code=130,
-            ) from None
-        finally:
-            for note in cache.notes:
-                print_error(note)
+        last = _embed_all(catchup, index, settings, progress)
         total = len(set(index.dense_texts))
         catchup.write(Status(total, total, finished=True, stage=last.model or ""))
     if not args.quiet:

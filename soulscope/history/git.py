@@ -94,6 +94,7 @@ class Git:
 
     def __init__(self, repo: git.Repo) -> None:
         self.repo = repo
+        assert repo.working_tree_dir is not None  # (find_repo never gives a bare repository)
         self.root = Path(repo.working_tree_dir).resolve()
         self._lock = threading.Lock()
         self._blobs: OrderedDict[str, bytes] = OrderedDict()
@@ -320,7 +321,10 @@ class Git:
             return ""
         if old_blob is None or new_blob is None:
             return _one_sided_diff(
-                _decode_diff(self.blob(new_blob or old_blob)), old_path, new_path, new_blob is None
+                _decode_diff(self.blob(new_blob or old_blob or "")),
+                old_path,
+                new_path,
+                new_blob is None,
             )
         out = _decode_diff(
             self._run("diff", "--no-color", "--no-ext-diff", "--text", old_blob, new_blob)

@@ -463,17 +463,7 @@ def embed(
             missing[d] = t
     order = sorted(missing, key=lambda d: len(missing[d]))
     batch = batch or batch_of(encoder)
-    if order and progress:
-        progress(0, len(order))
-    for start in range(0, len(order), batch):
-        keys = order[start : start + batch]
-        fresh = encoder.encode([missing[d] for d in keys])
-        new = list(zip(keys, fresh, strict=True))
-        known.update(new)
-        if cache:
-            cache.put_many(encoder.name, new)
-        if progress:
-            progress(min(start + batch, len(order)), len(order))
+    known.update(_encode_missing(order, missing, encoder, cache, progress, batch))
     if cache is not None and order and not known_from_cache:
         cache._confirmed.add(encoder.name)  # every vector of this run is the encoder's own
     sizes = {len(v) for v in known.values()}
@@ -488,3 +478,27 @@ def embed(
         )
         return embed(texts, encoder, cache, progress, batch)
     return np.stack([known[d] for d in digests]).astype(np.float32, copy=False)
+
+
+def _encode_missing(
+    order: list[bytes],
+    missing: dict[bytes, str],
+    encoder: Encoder,
+    cache: EmbeddingCache | None,
+    progress: Progress | None,
+    batch: int,
+) -> dict[bytes, np.ndarray]:
+    """The vectors of the ``missing`` texts, encoded batch by batch in ``order``, each batch
+    cached as soon as it is encoded."""
+    out: dict[bytes, np.ndarray] = {}
+    if order and progress:
+        progress(0, len(order))
+    for start in range(0, len(order), batch):
+        keys = order[start : start + batch]
+        new = list(zip(keys, encoder.encode([missing[d] for d in keys]), strict=True))
+        out.update(new)
+        if cache:
+            cache.put_many(encoder.name, new)
+        if progress:
+            progress(min(start + batch, len(order)), len(order))
+    return out

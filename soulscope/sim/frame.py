@@ -577,7 +577,7 @@ class FrameRunner:
                     "being decided; nothing was written, run the frame again"
                 )
 
-    def _write(
+    def _write(  # noqa: C901 (one of the five allowed)
         self,
         clock: Clock,
         chosen: list[str],

@@ -168,7 +168,7 @@ def _blobs(root: Path, top: Path, journal: Journal) -> dict[str, str]:
     return out
 
 
-def _state(root: Path, t: Touch, blob: str | None = None) -> tuple[str, str | None]:
+def _state(root: Path, t: Touch, blob: str | None = None) -> tuple[str, str | None]:  # noqa: C901
     """What the frame left in one file: ("none" | "part" | "whole", why it is not the frame's).
 
     ``blob``: the file's blob in the commit the frame started from (checks all the bytes

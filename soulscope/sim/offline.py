@@ -463,7 +463,7 @@ class _Composer:
         verb = rng.choice([v for v in _SHIFT_VERBS if topic not in v])
         return f"{new_role}. From {before} to {verb} {topic} with {engaged.author}."
 
-    def answer(self) -> dict:
+    def answer(self) -> dict:  # noqa: C901 (one of the five allowed)
         r, rng, me = self.r, self.rng, self.me
         scored = sorted(((self._score(p), p) for p in r.feed.posts), key=lambda x: (-x[0], x[1].id))
         matches = [p for s, p in scored if s >= 1]

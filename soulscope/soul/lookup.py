@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from soulscope.soul.model import Frame, Soul
+from soulscope.soul.model import Frame, Frames, Soul
 
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}):?(\d{2})?)?\s*(?:UTC|Z)?$", re.IGNORECASE)
 _NUMBER = re.compile(r"^(\d+)")
@@ -64,7 +64,7 @@ def find_frame(soul: Soul, spec: str) -> FrameLookup:
     return _nearest_number(spec, int(number.group(1)), frames, who)
 
 
-def _by_position(spec: str, frames: tuple[Frame, ...], who: str) -> FrameLookup:
+def _by_position(spec: str, frames: Frames, who: str) -> FrameLookup:
     try:
         k = int(spec[1:])
     except ValueError:
@@ -82,7 +82,7 @@ def _by_position(spec: str, frames: tuple[Frame, ...], who: str) -> FrameLookup:
     )
 
 
-def _by_date(spec: str, date: re.Match[str], frames: tuple[Frame, ...], who: str) -> FrameLookup:
+def _by_date(spec: str, date: re.Match[str], frames: Frames, who: str) -> FrameLookup:
     day, hour, minute = date.group(1), date.group(2), date.group(3)
     time = f"{int(hour):02d}:{minute or '00'}" if hour is not None else None
     matches = tuple(
@@ -112,7 +112,7 @@ def _moment(day: str | None, time: str | None) -> datetime | None:
         return None
 
 
-def _nearest_number(spec: str, n: int, frames: tuple[Frame, ...], who: str) -> FrameLookup:
+def _nearest_number(spec: str, n: int, frames: Frames, who: str) -> FrameLookup:
     numbered = [f for f in frames if f.number is not None]
     if numbered:
         nearest = min(numbered, key=lambda f: abs((f.number or 0) - n))

@@ -140,13 +140,7 @@ def _read_blocks(
         line = lo + 1
         number, suffix, date, time, title = parse_heading(heading)
         if data.find(b"<!--", head_end, end) >= 0:
-            body = _LINE.findall(data[start:end].decode("utf-8", ENCODING_ERRORS))[1:]
-            for ln_no, note, is_bullet in _bullets(body, line + 1):
-                m = None if is_bullet else _ARCHIVE.search(note)
-                if m:
-                    problems.append(
-                        Problem(ln_no, "archived", f"{m.group(1)} earlier entries were archived")
-                    )
+            problems += _archived(data[start:end], line)
         if number is None and date is None:
             problems.append(
                 Problem(line, "heading", f"frame heading without number or date: {clean(heading)}")
@@ -156,16 +150,10 @@ def _read_blocks(
         reversed_ = False
         if date:
             when = (date, time or "")
-            if prev_when is not None:
-                a, b_ = (
-                    (when, prev_when) if (when[1] and prev_when[1]) else (when[:1], prev_when[:1])
-                )
-                if a < b_:
-                    reversed_ = True
-                    shown = f"{date} {time}" if time else date
-                    problems.append(
-                        Problem(line, "time", f"dated {shown}, before the frame above it")
-                    )
+            reversed_ = prev_when is not None and _before(when, prev_when)
+            if reversed_:
+                shown = f"{date} {time}" if time else date
+                problems.append(Problem(line, "time", f"dated {shown}, before the frame above it"))
             prev_when = when
         keys.append(_heading_key(heading))
         columns.starts.append(start)
@@ -180,6 +168,23 @@ def _read_blocks(
         columns.titles.append(sys.intern(clean(title)))
         columns.reversed.append(reversed_)
     return keys
+
+
+def _archived(block: bytes, line: int) -> list[Problem]:
+    """The notes of a frame (heading at ``line``) saying earlier entries were archived."""
+    body = _LINE.findall(block.decode("utf-8", ENCODING_ERRORS))[1:]
+    out = []
+    for ln_no, note, is_bullet in _bullets(body, line + 1):
+        m = None if is_bullet else _ARCHIVE.search(note)
+        if m:
+            out.append(Problem(ln_no, "archived", f"{m.group(1)} earlier entries were archived"))
+    return out
+
+
+def _before(when: tuple[str, str], prev: tuple[str, str]) -> bool:
+    """Whether a frame dated ``when`` (date, time) is dated before the one above it: by date
+    and time when both have a time, else by date."""
+    return when < prev if (when[1] and prev[1]) else when[:1] < prev[:1]
 
 
 def _heading_key(heading: str) -> int:
@@ -254,12 +259,10 @@ def _grown(
     if not in_frame:
         sections.pop()
         places.pop()
-    prev_when = None
-    for i in range(kept - 1, -1, -1):
-        date = columns.dates[i]
-        if date:
-            prev_when = (date, columns.times[i] or "")
-            break
+    prev_when = next(
+        ((d, columns.times[i] or "") for i in range(kept - 1, -1, -1) if (d := columns.dates[i])),
+        None,
+    )
     problems = _encoding_problems(data[last:], line)
     offsets = array("q", (m.start() for m in BLOCK.finditer(data, last)))
     offsets.append(len(data))

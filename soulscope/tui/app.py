@@ -215,7 +215,7 @@ class SoulscopeApp(App[None]):
     def _start(self, keep: str | None = None) -> None:
         self._world_started = perf_counter()
         agents = self.world.agents()
-        self.select_agent(keep if any(a.id == keep for a in agents) else agents[0].id)
+        self.select_agent(keep if keep and any(a.id == keep for a in agents) else agents[0].id)
         self.parse_world()
 
     @property
@@ -412,7 +412,9 @@ class SoulscopeApp(App[None]):
             if fresh or not stale:
                 summaries = tuple(e.summary for e in fresh if e.summary is not None)
                 self.post_message(WorldProgress(summaries, (), done, total))
-            parsed, failures, last = [], [], monotonic()
+            parsed: list[Entry] = []
+            failures: list[tuple[str, str]] = []
+            last = monotonic()
             for file in stale:
                 if worker.is_cancelled:
                     index.save(parsed)

@@ -33,6 +33,11 @@ EARLY_TEXT_BYTES = 1_000_000
 READ_TRIES = 3
 
 
+# What a big soul's process sent: the soul's pieces, its arc's, its summary, its lines as shown,
+# and the kind of the last message ("done" when it finished).
+Received = tuple[SoulPieces, ArcPieces, ArcSummary | None, tuple[FileLines, LongLines] | None, str]
+
+
 def _array(data: bytes) -> array:
     """The ints (``array("q")``) that ``data`` holds."""
     numbers = array("q")
@@ -115,28 +120,13 @@ class SoulLoading:
         self._loaders.add(loader)
         if worker.is_cancelled:  # (another agent was chosen meanwhile)
             loader.close()
-        pieces, arc, summary, shown, kind = SoulPieces(data), ArcPieces(), None, None, ""
         try:
-            for kind, value in loader.messages():
-                if worker.is_cancelled:
-                    loader.close()
-                elif kind == "lines":
-                    bounds, length, indices, lengths, plain = value
-                    shown = (
-                        FileLines(data, _array(bounds)),
-                        LongLines(length, _array(indices), _array(lengths), plain),
-                    )
-                    app.post_message(SoulTextRead(agent_id, *shown))
-                elif kind == "arc":
-                    arc.add(value)
-                elif kind == "summary":
-                    summary = value
-                elif kind != "done":
-                    pieces.add(kind, value)
+            got = self._receive(loader, agent_id, data)
         except LoadError as exc:
             raise WorldError(f"{path} could not be parsed: {exc}") from exc
         finally:
             self._loaders.discard(loader)
+        pieces, arc, summary, shown, kind = got
         if worker.is_cancelled or kind != "done":
             return
         if parsed is None:
@@ -147,3 +137,26 @@ class SoulLoading:
         app.cache.keep_arc(agent_id, soul, arc.arc(soul.frames.columns), shown)
         app.heap.set_aside()  # and its arc's tens of thousands of strings, from now on
         app.post_message(SoulLoaded(agent_id, soul, summary, perf_counter() - started))
+
+    def _receive(self, loader: SoulLoader, agent_id: str, data: bytes) -> Received:
+        """What the loading process sends, as it comes: the lines are shown at once, the soul,
+        its arc and its summary gathered (the last kind received is "done" when it finished)."""
+        worker = get_current_worker()
+        pieces, arc, summary, shown, kind = SoulPieces(data), ArcPieces(), None, None, ""
+        for kind, value in loader.messages():
+            if worker.is_cancelled:
+                loader.close()
+            elif kind == "lines":
+                bounds, length, indices, lengths, plain = value
+                shown = (
+                    FileLines(data, _array(bounds)),
+                    LongLines(length, _array(indices), _array(lengths), plain),
+                )
+                self.app.post_message(SoulTextRead(agent_id, *shown))
+            elif kind == "arc":
+                arc.add(value)
+            elif kind == "summary":
+                summary = value
+            elif kind != "done":
+                pieces.add(kind, value)
+        return pieces, arc, summary, shown, kind

@@ -297,6 +297,20 @@ class ChatPane(Pane):
         self.call_after_refresh(self._reveal, answer)
         self.ask(question, answer)  # exclusive: a question still streaming is cancelled
 
+    async def _buffered(self, distiller: Distiller, question: str) -> Distiller | None:
+        """Keep the question in the distiller's buffer; None (and said) where it cannot be kept:
+        the question is answered all the same, never silently dropped."""
+        problem = await asyncio.to_thread(distiller.problem)
+        try:
+            if problem is None:
+                await asyncio.to_thread(distiller.add, "user", question, True)
+        except OSError as exc:
+            problem = f"your message was not kept ({exc.strerror or exc})"
+        if problem is None:
+            return distiller
+        self.notify(visible(f"{problem[:1].upper()}{problem[1:]}."), severity="error")
+        return None
+
     @work(exclusive=True, group="chat-answer", exit_on_error=False)
     async def ask(self, question: str, view: Markdown) -> None:
         self._asked += 1
@@ -309,15 +323,7 @@ class ChatPane(Pane):
         prompt = await asyncio.to_thread(session.prepare, question, remembered)
         self._show_citations(prompt.citations)
         if distiller is not None:  # buffered now, distilled after the answer
-            problem = await asyncio.to_thread(distiller.problem)
-            try:
-                if problem is None:
-                    await asyncio.to_thread(distiller.add, "user", question, True)
-            except OSError as exc:
-                problem = f"your message was not kept ({exc.strerror or exc})"
-            if problem is not None:  # answered all the same; said, never silently dropped
-                self.notify(visible(f"{problem[:1].upper()}{problem[1:]}."), severity="error")
-                distiller = None
+            distiller = await self._buffered(distiller, question)
         stream = PacedStream(view)
         pieces: list[str] = []
         started = time.monotonic()

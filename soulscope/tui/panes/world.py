@@ -49,7 +49,9 @@ def drift_line(drift: tuple[float, ...], console: Console) -> Text:
     if len(drift) < 2:
         return Text("—")
     sparkline = Sparkline(list(drift[1:]), width=min(DRIFT_WIDTH, len(drift) - 1))
-    return Text.assemble(*((s.text, s.style) for s in console.render(sparkline, console.options)))
+    return Text.assemble(
+        *((s.text, s.style or "") for s in console.render(sparkline, console.options))
+    )
 
 
 class Descending:
@@ -61,7 +63,7 @@ class Descending:
         self.value = value
 
     def __lt__(self, other: Descending) -> bool:
-        return other.value < self.value
+        return other.value < self.value  # type: ignore[operator]  # (one column: one kind)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Descending) and self.value == other.value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -101,21 +102,21 @@ class AgentList(Vertical):
         return self.query_one("#agents", VirtualList)
 
     @property
-    def shown(self) -> list[str]:
+    def shown(self) -> builtins.list[str]:
         """The agent ids the list shows now, in order."""
         return self.list.keys
 
     # -- contents ----------------------------------------------------------------------------
-    def _searched(self) -> list[tuple[str, str]]:
+    def _searched(self) -> builtins.list[tuple[str, str]]:
         """Each agent's id and what the filter looks in (its id and name, lowercased), by id."""
         return sorted((a.id, f"{a.id}\n{self.names.get(a.id, '')}".lower()) for a in self.agents)
 
-    def _matching(self) -> list[str]:
+    def _matching(self) -> builtins.list[str]:
         """The ids the filter lets through, in id order."""
         q = self.query_text  # one line: it never matches across the id and the name
         return [agent_id for agent_id, text in self._search if q in text]
 
-    def _ordered(self, by_id: list[str]) -> list[str]:
+    def _ordered(self, by_id: builtins.list[str]) -> builtins.list[str]:
         summaries = self.summaries
         if self.sort == "frames":
             # Most frames first; agents not parsed yet last.
@@ -148,7 +149,7 @@ class AgentList(Vertical):
         self.list.set_keys(self._ordered(self._matching()))
         self._update_status()
 
-    def set_agents(self, agents: list[AgentFile], names: dict[str, str]) -> None:
+    def set_agents(self, agents: builtins.list[AgentFile], names: dict[str, str]) -> None:
         """A new listing of the world (files added or removed)."""
         self.agents = agents
         self.names = names

@@ -18,6 +18,7 @@ from textual.containers import Horizontal
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
+from soulscope.sim.brain import Brain
 from soulscope.sim.frame import frame_errors
 from soulscope.tui.dialogs.prompt import PromptScreen
 from soulscope.tui.messages import FrameLanded, FrameProgress, FramesFinished
@@ -108,6 +109,7 @@ class FrameBar(Horizontal):
 
         worker = get_current_worker()
         settings = dashboard(self).settings
+        brain: Brain
         if settings.llm_configured:
             from soulscope.sim.llm import LlmBrain
 
