@@ -239,3 +239,56 @@ def test_compare_runs_finds_an_edit_in_the_header_and_frames_run_only_in_one(
     assert diffs.pop("welcomer-pell") == {"frame": None, "heading": None, "line": 3}
     # The original ran on to frame 44; the fork was not run: each differs at frame 41.
     assert {d["frame"] for d in diffs.values()} == {41}
+
+
+def test_spread_and_graph_without_an_agent(demo: Path) -> None:
+    plain = json.loads(soulscope("spread", "archive", "-w", str(demo), "--json").stdout)
+    out = soulscope("spread", "archive", "--without", "archivist-hale", "-w", str(demo), "--json")
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout)
+    others = [a["agent"] for a in plain["agents"] if a["agent"] != "archivist-hale"]
+    gone = [a["agent"] for a in found["not_reached"]]
+    assert "archivist-hale" not in found["reached"] and sorted(found["reached"] + gone) == sorted(
+        others
+    )
+    assert found["vanished_edges"] == [
+        e for e in plain["edges"] if "archivist-hale" in (e["from"], e["to"])
+    ]
+    graph = json.loads(soulscope("graph", "-w", str(demo), "--json").stdout)
+    out = soulscope("graph", "--without", "archivist-hale", "-w", str(demo), "--json")
+    found = json.loads(out.stdout)
+    touching = [e for e in graph["edges"] if "archivist-hale" in (e["from"], e["to"])]
+    assert touching and found["vanished_arcs"] == touching
+    assert found["arcs_left"] == len(graph["edges"]) - len(touching)
+    said = one_sentence(soulscope("graph", "--without", "Archivist-Hale", "-w", str(demo)))
+    assert "no agent 'Archivist-Hale'" in said
+
+
+def test_who_is_still_reached_follows_the_chains() -> None:
+    from soulscope.runs.without import graph_without, spread_without
+
+    answer = {
+        "term": "lantern",
+        "agents": [
+            {"agent": "ann.o", "from": []},
+            {"agent": "x", "from": []},
+            {"agent": "bo", "from": ["x"]},  # only through x
+            {"agent": "cy", "from": ["x", "ann.o"]},  # also through ann.o
+            {"agent": "di", "from": ["bo"]},  # through bo, whom only x reached
+            {"agent": "ed", "from": []},  # started it alone
+        ],
+        "edges": [{"from": "x", "to": "bo"}, {"from": "ann.o", "to": "cy"}],
+    }
+    found = spread_without(answer, {"x"})
+    assert found["reached"] == ["ann.o", "cy", "ed"]
+    assert [a["agent"] for a in found["not_reached"]] == ["bo", "di"]
+    assert found["vanished_edges"] == [{"from": "x", "to": "bo"}]
+    graph = {
+        "edges": [
+            {"from": "x", "to": "bo"},
+            {"from": "x", "to": "cy"},
+            {"from": "ann.o", "to": "cy"},
+        ]
+    }
+    g = graph_without(graph, {"x"})
+    assert g["arcs_left"] == 1 and g["shaped_only_by_them"] == ["bo"]

@@ -27,7 +27,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "soulscope.cli.mcp": ("mcp",),
     "soulscope.cli.serve": ("serve",),
     "soulscope.cli.runs": ("log", "trends", "graph"),
-    "soulscope.cli.forks": ("fork", "compare-runs"),
+    "soulscope.cli.forks": ("fork", "compare-runs", "spread", "graph"),
     "soulscope.cli.memory": ("memory",),
     "soulscope.cli.seen": ("show",),
 }

@@ -71,6 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_match_option(p)
     add_json_option(p)
     p.set_defaults(run=run_compare_runs)
+    add_without(sub)
 
 
 def run_fork(args: argparse.Namespace) -> int:
@@ -158,3 +159,85 @@ def _print_comparison(c: RunsComparison) -> None:
 
 def _count_by(curve: tuple[tuple[str, int], ...], day: str) -> int:
     return max((n for d, n in curve if d <= day), default=0)
+
+
+def add_without(sub: argparse._SubParsersAction) -> None:
+    """``spread TERM --without AGENT`` and ``graph --without AGENT``: the cheap counterfactuals
+    (when those commands are there: a command of this area alone is parsed without them)."""
+    for name, run in (("spread", _spread_without), ("graph", _graph_without)):
+        p = sub.choices.get(name)
+        if p is None:
+            continue
+        p.add_argument(
+            "--without",
+            action="append",
+            default=[],
+            metavar="AGENT",
+            help="as if this agent had not been there (repeat for several): "
+            + ("who would still have been reached" if name == "spread" else "which arcs vanish"),
+        )
+        p.set_defaults(run=_unless_without(p.get_default("run"), run))
+
+
+def _unless_without(plain, counterfactual):  # noqa: ANN001, ANN202 (two commands' runs)
+    def run(args: argparse.Namespace) -> int:
+        return counterfactual(args) if args.without else plain(args)
+
+    return run
+
+
+def _known(world, agents: list[str]) -> set[str]:  # noqa: ANN001 (a World)
+    ids = {a.id for a in world.agents()}
+    missing = [a for a in agents if a not in ids]
+    if missing:
+        raise CommandError(f"no agent '{missing[0]}' in {world.name}")
+    return set(agents)
+
+
+def _spread_without(args: argparse.Namespace) -> int:
+    from soulscope.cli.output import match_term, open_world_at
+    from soulscope.history.spread import spread, spread_dict
+    from soulscope.runs.without import spread_without
+
+    world = open_world_at(args)
+    gone = _known(world, args.without)
+    found = spread_without(spread_dict(spread(world, match_term(args))), gone)
+    if args.json:
+        emit_json(found)
+        return 0
+    print_text(
+        f"'{found['term']}' without {', '.join(found['without'])}: "
+        f"{len(found['reached'])} agents still reached, {len(found['not_reached'])} not",
+        style="bold",
+    )
+    print_text("still reached: " + (", ".join(found["reached"]) or "nobody"))
+    for a in found["not_reached"]:
+        print_text(f"not reached: {a['agent']} (only through {', '.join(a['through'])})")
+    print_text(f"links that vanish: {len(found['vanished_edges'])}")
+    return 0
+
+
+def _graph_without(args: argparse.Namespace) -> int:
+    from soulscope.cli.output import open_world_at
+    from soulscope.history.graph import graph_dict, influence
+    from soulscope.runs.without import graph_without
+
+    world = open_world_at(args)
+    gone = _known(world, args.without)
+    found = graph_without(graph_dict(influence(world, since=args.since, until=args.until)), gone)
+    if args.json:
+        emit_json(found)
+        return 0
+    print_text(
+        f"without {', '.join(found['without'])}: {len(found['vanished_arcs'])} arcs vanish, "
+        f"{found['arcs_left']} are left",
+        style="bold",
+    )
+    print_table(
+        ["from", "to", "weight"],
+        [(e["from"], e["to"], e["weight"]) for e in found["vanished_arcs"]],
+        title="arcs that vanish, strongest first",
+    )
+    if found["shaped_only_by_them"]:
+        print_text("shaped by them alone: " + ", ".join(found["shaped_only_by_them"]))
+    return 0
