@@ -61,10 +61,64 @@ def test_from_and_to_cut_the_log_by_date(bundle: Path) -> None:
     expected = [e for e in whole if e["date"] == "2026-03-14"]
     assert cut == expected and len(cut) > 10
     evening = log_json("--world", str(bundle), "--from", "2026-03-15 19:00")
-    assert evening == [
-        e for e in whole if e["date"] and (e["date"], e["time"] or "") >= ("2026-03-15", "19:00")
+    timed = [e for e in evening if e["time"]]
+    assert timed == [
+        e for e in whole if e["time"] and (e["date"], e["time"]) >= ("2026-03-15", "19:00")
     ]
-    assert all(e["time"] and e["time"] >= "19:00" for e in evening if e["date"] == "2026-03-15")
+    # zion-coder-04.md:970 gives only its date, between its file's 19:20 and 19:50 frames
+    assert ("zion-coder-04", 970) in {(e["agent"], e["line"]) for e in evening}
+
+
+def _lines(entries: list[dict]) -> set[tuple[str, int]]:
+    return {(e["agent"], e["line"]) for e in entries}
+
+
+def test_a_date_only_frame_is_cut_by_the_timed_frames_around_it_in_its_file(bundle: Path) -> None:
+    w = ("--world", str(bundle))
+    night = _lines(log_json(*w, "--from", "2026-03-15", "--to", "2026-03-15 01:40"))
+    # date-only frames their files place after 01:40: coder-04:970 between its 19:20 and 19:50,
+    # 1006 and 1011 after its 21:00; debater-06:285 between two 02:00 frames, 308 after 02:00
+    later = {("zion-coder-04", n) for n in (970, 1006, 1011)}
+    later |= {("zion-debater-06", 285), ("zion-debater-06", 308)}
+    assert not night & later
+    # philosopher-07:143 lies between its file's 00:20 and 00:55 frames: inside
+    assert ("zion-philosopher-07", 143) in night
+    # philosopher-07:171 lies between 01:35 and 03:10: on both sides of 01:40, in neither cut
+    assert ("zion-philosopher-07", 171) not in night
+    rest = _lines(log_json(*w, "--from", "2026-03-15 01:40", "--to", "2026-03-15"))
+    assert later <= rest and ("zion-philosopher-07", 171) not in rest
+    assert ("zion-philosopher-07", 143) not in rest
+
+
+def test_date_cuts_of_a_hand_made_world_keep_date_only_frames_where_their_file_puts_them(
+    tmp_path: Path,
+) -> None:
+    memory = tmp_path / "w" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "ada_lovelace-1.md").write_text(
+        SOUL.format(name="Ada", id="ada_lovelace-1")
+        + "## Frame 1 — 2026-04-01 (23:50 UTC)\n- Read.\n\n"
+        + "## Frame 2 — 2026-04-02T08:05:00Z\n- Wrote.\n\n"
+        + "## Frame 3 — 2026-04-02\n- Between 08:05 and 08:40.\n\n"
+        + "## Frame 4 — 2026-04-02 (08:40 UTC)\n- Posted.\n\n"
+        + "## Frame 5 — 2026-04-02 — Late Thoughts\n- Between 08:40 and 11:15.\n\n"
+        + "## Frame 6 — 2026-04-02T06:15:00-05:00\n- At 11:15 UTC.\n\n"
+    )
+    (memory / "Bo.Rivers-2.md").write_text(
+        SOUL.format(name="Bo", id="Bo.Rivers-2") + "## Frame 7 — 2026-04-02\n- Any time.\n\n"
+    )
+    w = ("--world", str(tmp_path / "w"))
+
+    def frames(*points: str) -> list[int]:
+        return sorted(e["frame"] for e in log_json(*w, *points))
+
+    # 5 may be after 09:00 (08:40 to 11:15), 7 anywhere in its day: in neither cut at 09:00
+    assert frames("--to", "2026-04-02 09:00") == [1, 2, 3, 4]
+    assert frames("--from", "2026-04-02 09:00") == [6]
+    assert frames("--from", "2026-04-02 08:30") == [4, 5, 6]
+    assert frames("--from", "2026-04-02 08:05", "--to", "2026-04-02 08:40") == [2, 3, 4]
+    assert frames("--to", "2026-04-02") == [1, 2, 3, 4, 5, 6, 7]
+    assert frames("--from", "2026-04-02") == [2, 3, 4, 5, 6, 7]
 
 
 def test_the_real_world_without_git_has_no_commits() -> None:

@@ -31,7 +31,7 @@ from soulscope.runs.points import Point, PointError, point
 from soulscope.soul.parse import frame_columns
 from soulscope.world import World
 
-CUT_FORMAT = 1
+CUT_FORMAT = 2  # 2: a date-only frame is cut by the span its file gives it
 
 
 class WorldCut(World):

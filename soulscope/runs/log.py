@@ -41,6 +41,11 @@ class LogEntry:
     commit: str | None  # the commit that brought the frame; None outside git or uncommitted
     key: tuple[str, str, int, int]  # ``when.Moment.key``
     precision: str  # minute, day, inferred or none (``when.Moment.precision``)
+    # The earliest and latest times (``DATE HH:MM``) its file allows: a timed frame's own, a
+    # date-only frame's bounds between the timed frames around it (``when.Moment.low``/``high``,
+    # else its whole day); an inferred frame takes those of the frame it took its date from.
+    # None: nothing dates it.
+    span: tuple[str, str] | None = None
 
     @property
     def order(self) -> tuple[str, str, int, str, int]:
@@ -78,9 +83,16 @@ def agent_frames(agent_id: str, columns: FrameColumns) -> list[LogEntry]:
                 commit=None,
                 key=m.key,
                 precision=m.precision,
+                span=_span(m),
             )
         )
     return out
+
+
+def _span(m: when.Moment) -> tuple[str, str] | None:
+    if m.date is None:
+        return None
+    return (f"{m.date} {m.time or m.low or '00:00'}", f"{m.date} {m.time or m.high or '23:59'}")
 
 
 def _heading_key(heading: str) -> str:
@@ -201,16 +213,18 @@ def _frame_index(entries: Sequence[LogEntry], bound: Point, end: str) -> int:
 
 
 def _date_test(bound: Point, end: str) -> Callable[[LogEntry], bool]:
-    at = (bound.date or "", bound.time or "")
+    """A frame is inside a date cut when all its span is: one its file places on both sides of
+    the point (a date-only frame between 01:00 and 02:00 against 01:40) is in neither cut."""
+    day = bound.date or ""
+    at = f"{day} {bound.time}" if bound.time else None
 
     def test(entry: LogEntry) -> bool:
-        if entry.date is None:
+        if entry.span is None:
             return False
+        lo, hi = entry.span
         if end == "from":
-            return (entry.date, entry.time or "") >= at
-        if bound.time is None:
-            return entry.date <= at[0]
-        return (entry.date, entry.time or "") <= at
+            return lo >= (at or day)
+        return hi <= at if at else hi[:10] <= day
 
     return test
 
