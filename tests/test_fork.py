@@ -292,3 +292,35 @@ def test_who_is_still_reached_follows_the_chains() -> None:
     }
     g = graph_without(graph, {"x"})
     assert g["arcs_left"] == 1 and g["shaped_only_by_them"] == ["bo"]
+
+
+def test_a_fork_runs_on_with_the_llm_brain_and_keeps_what_it_saw(
+    demo: Path, tmp_path: Path
+) -> None:
+    from tests.support.openai_server import OpenAIServer, valid_answer
+
+    before = everything(demo)
+    fork = tmp_path / "fork"
+    assert (
+        soulscope(
+            "fork", str(fork), "--at", "40", "--without", "coder-ines", "-w", str(demo)
+        ).returncode
+        == 0
+    )
+    with OpenAIServer(
+        answer=lambda agent, body: (200, valid_answer(body)), models=("m",)
+    ) as server:
+        env = {"OPENAI_BASE_URL": server.base_url, "SOULSCOPE_MODEL": "m"}
+        out = soulscope("frame", "-w", str(fork), "--brain", "llm", "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)[0]["frame"] == 41 and json.loads(out.stdout)[0]["agents"] == 9
+    assert len(server.requests) == 9
+    assert not any("coder-ines (agent id" in r["messages"][0]["content"] for r in server.requests)
+    seen = json.loads(
+        soulscope(
+            "show", "debater-sable", "--frame", "41", "--context", "--json", "-w", str(fork)
+        ).stdout
+    )
+    assert seen["brain"] == "llm" and seen["messages"] in [r["messages"] for r in server.requests]
+    assert "the validated agent" in (fork / "memory" / "debater-sable.md").read_text()
+    assert everything(demo) == before
