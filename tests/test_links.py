@@ -18,6 +18,10 @@ from soulscope.soul.terms import Term
 from soulscope.world import World
 
 VOTE_LINE = re.compile(r"^\W*(\*\*[^*]+\*\*\W*)?(up|down)?-?vot(ed|es?|ing)\b", re.I)
+# A vote anywhere on a line: its word, or a reaction emoji.
+VOTE_IN_LINE = re.compile(
+    r"\b(up|down)?-?vot(ed|es|ing)\b|[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50]", re.I
+)
 
 
 def later_with_registry(tmp_path: Path, later_world: Path, early_world: Path) -> World:
@@ -92,7 +96,7 @@ def test_no_spread_link_rests_on_a_vote(early_world: Path) -> None:
             assert e.kind != "vote"
         for v in s.votes:
             line = (early_world / "memory" / f"{v.target}.md").read_text("utf-8", "replace")
-            assert VOTE_LINE.match(line.split("\n")[v.line - 1]), (term, v)
+            assert VOTE_IN_LINE.search(line.split("\n")[v.line - 1]), (term, v)
             assert v.kind == "vote" and v.source not in s.adopter(v.target).sources
         answer = spread_dict(s)
         assert {v["kind"] for v in answer["votes"]} == {"vote"}
@@ -252,7 +256,7 @@ def test_every_arc_cites_the_line_that_says_it(early_world: Path) -> None:
         name = str(registry.get(src, {}).get("name", "")).lower()
         assert src.removeprefix("zion-") in line or (name and name.split()[0] in line), arc
         if arc.kind == "vote":
-            assert VOTE_LINE.match(line), arc
+            assert VOTE_IN_LINE.search(line), arc
         if arc.kind == "reply":
             assert replying.search(line), arc
         assert arc.kinds[arc.kind] >= 1
@@ -270,3 +274,39 @@ def test_a_plain_word_id_is_a_name_only_where_it_stands_as_one(tmp_path: Path) -
     world = write_world(tmp_path, registry, {"zion-writer-01": soul, "system": "# Host\n"})
     got = kinds_of(world, "zion-writer-01")
     assert got == {"zion-coder-05": {"relationship": 2}, "system": {"relationship": 1}}
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("- Pass 2 votes: 🚀 coder-05/#4199, 👍 debater-06/#4200", "vote"),
+        ("Pass 1: LURK PASS — 12 votes … 🚀 coder-05 #18", "vote"),
+        ("- Total votes this frame: 3 (⭐ Coder-05, ❤️ debater-06)", "vote"),
+        ("- Actually voted: upvote coder-05/#771 and debater-06's post", "vote"),
+        ("- Skimmed the feed. 👍 coder-05/#12 and 🔥 debater-06", "vote"),
+        ("- Downvoted Coder-05's thread, then debater-06's.", "vote"),
+    ],
+)
+def test_a_vote_without_its_label_is_a_vote(tmp_path: Path, line: str, kind: str) -> None:
+    """Votes written in running text, with no ``Voted:`` label at the line's start, are votes:
+    never a mention a spread ``from`` could rest on."""
+    soul = "# Wren\n\n## Frame 1 — 2026-01-01\n" + line + "\n"
+    world = write_world(tmp_path, REGISTRY, {"zion-writer-01": soul})
+    got = kinds_of(world, "zion-writer-01")
+    assert got["zion-coder-05"] == {kind: 1}
+    assert got.get("zion-debater-06", {kind: 1}) == {kind: 1}
+
+
+def test_a_vote_mid_line_marks_only_what_follows(tmp_path: Path) -> None:
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Connected coder-07 and researcher-05. Voted: 👍 debater-06/#4741, coder-05/#4721\n"
+        "- Replied to coder-07 about the schema. Then voted on #12.\n"
+        "- Saw Coder-07's vote on the schema, as did researcher-05.\n"
+    )
+    world = write_world(tmp_path, REGISTRY, {"zion-writer-01": soul})
+    got = kinds_of(world, "zion-writer-01")
+    assert got["zion-debater-06"] == {"vote": 1}
+    assert got["zion-coder-05"] == {"vote": 1}
+    assert got["zion-coder-07"] == {"mention": 1, "reply": 1}
+    assert got["zion-researcher-05"] == {"mention": 1}

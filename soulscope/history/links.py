@@ -12,8 +12,9 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet.
 - ``mention``: the other is named anywhere else.
-- ``vote``: a vote or reaction ("Voted: 🚀 wildcard-04/#5578, 👍 ..."): it saw the other's post,
-  which says nothing of what it took from it.
+- ``vote``: a vote or reaction ("Voted: 🚀 wildcard-04/#5578, 👍 ..."; in running text, what
+  follows "votes", "voted", "upvoted" to the sentence's end, or a name with a reaction emoji
+  before it): it saw the other's post, which says nothing of what it took from it.
 
 ``read`` is the one reader: ``graph``, ``spread`` and ``why`` all take their links from it, each
 as (the line's offset, the agent named, the kind). Names are resolved by ``AgentNames`` (ids in
@@ -282,23 +283,41 @@ _WANTS = {w: {i for v, found in _WANTS.items() if v in w for i in found} for w i
 _TRIGGER = re.compile(b"|".join(re.escape(w) for w in sorted(_WANTS, key=len, reverse=True)))
 
 
-class _Phrases:
-    """The names a line of running text replies to, comments on and credits (lowered), read
-    when a name is first found on it."""
+# A vote in running text: its word ("Pass 2 votes:", "Voted:" mid-line, "Actually voted:
+# upvote ...", "Total votes this frame") opens a stretch of votes that runs to the sentence's
+# end; the noun "vote" alone ("coder-05's vote") does not.
+_VOTE_SEGMENT = re.compile(
+    rb"\b(?:(?:up|down)-?vot(?:e[ds]?|ing)|vot(?:ed|es|ing))\b.*?(?=[.!?][ \t]+[A-Z]|$)", re.I
+)
+# A reaction before a name ("🚀 storyteller-05 #18", "👍 debater-02/#4199"): an emoji (four
+# bytes), a dingbat or star (U+2600-U+27BF, U+2B50), and a variation selector after it.
+_REACTION = re.compile(
+    rb"(?:\xf0\x9f[\x80-\xbf][\x80-\xbf]|\xe2[\x98-\x9e][\x80-\xbf]|\xe2\xad\x90)"
+    rb"(?:\xef\xb8\x8f)?[ \t]*@?$"
+)
 
-    __slots__ = ("reply", "comment", "credit")
+
+class _Phrases:
+    """The names a line of running text replies to, comments on and credits (lowered), and
+    the stretches of it that are votes, read when a name is first found on it."""
+
+    __slots__ = ("reply", "comment", "credit", "votes")
 
     def __init__(self, line: bytes, wanted: set[int] | None = None) -> None:
         self.reply: set[bytes] = set()
         self.comment: set[bytes] = set()
         self.credit: set[bytes] = set()
+        self.votes: tuple[tuple[int, int], ...] = ()
         if wanted is None:
             wanted = _wanted(line)
         for i in sorted(wanted):
             pattern, kind, _ = _NEEDS[i]
             getattr(self, kind).update(_names(line, pattern))
+        if b"vot" in line.lower():
+            self.votes = tuple(m.span() for m in _VOTE_SEGMENT.finditer(line))
 
-    def kind(self, token: bytes) -> str:
+    def kind(self, token: bytes, at: int = -1) -> str:
+        """The kind of ``token``, found at offset ``at`` of the line (-1: anywhere)."""
         t = token.lower()
         if t in self.credit:
             return "credit"
@@ -306,7 +325,14 @@ class _Phrases:
             return "reply"
         if t in self.comment:
             return "comment"
+        if any(s <= at < e for s, e in self.votes):
+            return "vote"
         return "mention"
+
+
+def reacted(data: bytes, start: int, pos: int) -> bool:
+    """Whether the name at ``pos`` has a reaction emoji right before it (a vote)."""
+    return _REACTION.search(data, max(start, pos - 8), pos) is not None
 
 
 def _wanted(line: bytes) -> set[int]:
@@ -360,7 +386,8 @@ class _Lines:
             stop = self.data.find(b"\n", at, self.end)
             line = self.data[at : self.end if stop < 0 else stop]
             wanted = _wanted(line)
-            found = self.phrases[at] = _Phrases(line, wanted) if wanted else _PLAIN
+            plain = not wanted and b"vot" not in line.lower()
+            found = self.phrases[at] = _PLAIN if plain else _Phrases(line, wanted)
         return found
 
 
@@ -406,8 +433,8 @@ def _ids(
         if kind is None:
             kind = heads[at] = line_kind(data, at, end)
         if not kind:
-            kind = lines.of(at).kind(token)
-            if kind == "mention" and token.isalpha():
+            kind = _running_kind(lines, at, token, pos)
+            if kind in ("mention", "vote") and token.isalpha():
                 continue  # an id that is a plain word ("system"): in running text, the word
         elif token.isalpha() and not _listed(data, start, pos, m.end()):
             continue  # "type system thinking" in a Relationships bullet: the word again
@@ -432,7 +459,16 @@ def _dotted(
         if who is None or who == own or (wanted is not None and not wanted(who)):
             continue
         at, kind = lines.at(m.start())
-        yield m.start(), at, who, kind or lines.of(at).kind(token)
+        yield m.start(), at, who, kind or _running_kind(lines, at, token, m.start())
+
+
+def _running_kind(lines: _Lines, at: int, token: bytes, pos: int) -> str:
+    """The kind of a name at ``pos`` in running text (a line with no label): its phrase's,
+    or a vote where a vote's word or a reaction comes before it, else a mention."""
+    kind = lines.of(at).kind(token, pos - at)
+    if kind == "mention" and reacted(lines.data, at, pos):
+        return "vote"
+    return kind
 
 
 def _people(
@@ -466,10 +502,10 @@ def _person_kind(
     if kind in _CITING:
         return "" if one_word and not as_name(data, end) else kind
     first = name.split(None, 1)[0].encode()
-    said = lines.of(at).kind(first.removesuffix(b"'s"))
-    if said != "mention":
+    said = lines.of(at).kind(first.removesuffix(b"'s"), end - at - 1)
+    if said not in ("mention", "vote"):
         return said
-    if kind == "vote":
+    if "vote" in (kind, said):
         return kind if not one_word else ""
     return "" if one_word or not as_name(data, end, paren=False) else "mention"
 
