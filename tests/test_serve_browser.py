@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import shutil
-import socket
 import subprocess
 from pathlib import Path
 
@@ -84,7 +83,7 @@ async def test_the_world_tab_in_headless_chromium(served: str, tmp_path: Path): 
                     async with http.get(f"http://127.0.0.1:{port}/json/list") as r:
                         targets = await r.json()
                     break
-                except (aiohttp.ClientError, socket.error):
+                except (OSError, aiohttp.ClientError):
                     await asyncio.sleep(0.3)
             url = next(t for t in targets if t["type"] == "page")["webSocketDebuggerUrl"]
             async with http.ws_connect(url, max_msg_size=0) as ws:
