@@ -330,3 +330,30 @@ def test_a_history_bullet_is_placed_by_its_own_time(tmp_path: Path, early: Path)
             a.first.moment.date,
             a.first.moment.time,
         )
+
+
+def test_a_from_is_never_dated_before_the_source_used_the_term(tmp_path: Path) -> None:
+    """bob replied to ada weeks before she used the word, and praised her in a frame of the
+    same day but before her use: neither line can have carried it; his later credit can."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "ada.md").write_text(
+        "# ada\n\n## Frame 2026-03-13 (14:15 UTC)\n- Posted: Rice's Theorem, plainly\n"
+    )
+    (memory / "bob.md").write_text(
+        "# bob\n\n## History\n- **2026-02-16T06:52:03Z** — Replied to Ada on #3258 the paradox.\n\n"
+        "## Frame 2026-03-13 (09:00 UTC)\n- Relationships: ada (a rival)\n\n"
+        "## Frame 2026-03-14 (10:00 UTC)\n- Read the feed.\n\n"
+        "## Frame 2026-03-15 (10:00 UTC)\n- Used rice's theorem on the DSL.\n"
+    )
+    (memory / "cy.md").write_text(
+        "# cy\n\n## Frame 2026-03-12 (08:00 UTC)\n- Replied to ada on #1.\n\n"
+        "## Frame 2026-03-16 (08:00 UTC)\n- Relationships: ada (her post)\n- Rice's theorem again.\n"
+    )
+    s = spread(World.open(tmp_path), Term("Rice's theorem"))
+    by = {a.agent_id: a for a in s.adopters}
+    assert [a.agent_id for a in s.adopters] == ["ada", "bob", "cy"]
+    assert by["bob"].sources == []
+    assert [(link.source, link.kind, link.line) for link in by["cy"].links] == [
+        ("ada", "relationship", 7)
+    ]

@@ -6,8 +6,8 @@ the earliest of its ``uses``), and agents are ordered by their frames' own times
 same day without a time of day, the same minute) is marked ``tied`` rather than placed as if it
 were known.
 
-An adopter's ``links`` are the earlier adopters its memory names at or before its first use (in
-its frames, and outside frames a History bullet by its own time), read by ``history.links`` (one per agent, its strongest kind: a credit, a reply, a
+An adopter's ``links`` are the earlier adopters its memory names at or before its first use, in
+a line not known to be older than that adopter's own first use (in its frames, and outside frames a History bullet by its own time), read by ``history.links`` (one per agent, its strongest kind: a credit, a reply, a
 comment, a relationship or a mention of that user of the idea); each cites its line (frame and
 line). A vote ("Voted: 🚀 wildcard-04/#5578") says the agent saw a post, not that the idea
 passed on: it is never a link, and the earlier adopters an agent only voted on are its
@@ -157,8 +157,9 @@ def _links(
     names: AgentNames,
     rank: dict[str, int],
 ) -> tuple[tuple[Link, ...], tuple[Link, ...]]:
-    """The earlier adopters that adopter ``i``'s frames at or before its first use name, the
-    strongest link each (then the latest frame), and those it only voted on. An earlier
+    """The earlier adopters that adopter ``i``'s frames at or before its first use, and not
+    before the source's own first use, name: the strongest link each (then the latest frame),
+    and those it only voted on. An earlier
     adopter is one whose first use the headings place before this one's. Its first use is in
     or after a frame."""
     a = adopters[i]
@@ -169,7 +170,7 @@ def _links(
     end = headings.columns.ends[frames.last]
     for at, src, kind in read(names, data, 0, end, a.agent_id, earlier):
         m = frames.moment(at)
-        if m is None:
+        if m is None or _before(m, adopters[rank[src]].first.moment):
             continue
         into = votes if kind == "vote" else best
         known = into.get(src)
@@ -178,6 +179,12 @@ def _links(
     by_rank = sorted(best.values(), key=lambda link: rank[link.source])
     voted = sorted((v for s, v in votes.items() if s not in best), key=lambda v: rank[v.source])
     return tuple(by_rank), tuple(voted)
+
+
+def _before(m: when.Moment, first: when.Moment) -> bool:
+    """Whether a line of moment ``m`` is known to come before the source's first use: it
+    cannot have carried the term from the source."""
+    return when.ordered(m, first) and m.key < first.key
 
 
 class _Earlier:
