@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
 
 from soulscope.cli.output import (
     CommandError,
@@ -22,7 +21,7 @@ from soulscope.cli.output import (
 from soulscope.history.first import Mention
 from soulscope.soul.model import clean
 from soulscope.soul.when import ZONE, utc
-from soulscope.world import World, WorldError
+from soulscope.world import World
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -86,16 +85,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         show.set_defaults(run=_with_at(show.get_default("run")))
 
 
-def _guard(fn: Callable[[], Any]) -> Any:
-    """History and world errors become the one-line command error."""
-    from soulscope.history.git import HistoryError
-
-    try:
-        return fn()
-    except (HistoryError, WorldError) as exc:
-        raise CommandError(str(exc)) from exc
-
-
 def _world(args: argparse.Namespace) -> World:
     return open_world(args.world)
 
@@ -108,7 +97,7 @@ def _with_at(run_show: Callable[[argparse.Namespace], int]) -> Callable[[argpars
         from soulscope.history.timeline import soul_at
 
         world = _world(args)
-        soul = _guard(lambda: soul_at(world, args.agent, args.at))
+        soul = soul_at(world, args.agent, args.at)
         return print_soul(soul, args.frame, args.json)
 
     return run
@@ -119,7 +108,7 @@ def run_history(args: argparse.Namespace) -> int:
     from soulscope.history.timeline import history
 
     world = _world(args)
-    changes = _guard(lambda: history(world, args.agent))
+    changes = history(world, args.agent)
     if args.limit is not None:
         changes = changes[: max(args.limit, 0)]
     if args.json:
@@ -151,7 +140,7 @@ def run_diff(args: argparse.Namespace) -> int:
     from soulscope.history.timeline import diff
 
     world = _world(args)
-    d = _guard(lambda: diff(world, args.agent, args.rev_a, args.rev_b))
+    d = diff(world, args.agent, args.rev_a, args.rev_b)
     if args.json:
         emit_json(diff_dict(d))
         return 0
@@ -185,7 +174,7 @@ def run_first(args: argparse.Namespace) -> int:
 
     world = open_world_at(args)
     term = match_term(args)
-    found = _guard(lambda: first_mention(world, term, args.agent))
+    found = first_mention(world, term, args.agent)
     if found is None:
         where = f"{args.agent}'s memory" if args.agent else f"the memory of {world.name}"
         raise CommandError(f"'{args.term}' never appears in {where}", code=1)
@@ -234,7 +223,7 @@ def run_why(args: argparse.Namespace) -> int:
 
         endpoint = Endpoint.from_settings(args.settings)
         llm = LLM(endpoint) if endpoint else None
-    why = _guard(lambda: explain(world, args.agent, frame=args.frame, index=args.shift, llm=llm))
+    why = explain(world, args.agent, frame=args.frame, index=args.shift, llm=llm)
     if args.json:
         emit_json(why_dict(why))
         return 0

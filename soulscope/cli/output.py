@@ -132,10 +132,7 @@ def open_world_at(args: argparse.Namespace) -> World:
     from soulscope.history.timeline import WorldAt
     from soulscope.runs.asof import world_as_of
 
-    try:
-        past = world_as_of(world, at)
-    except SoulscopeError as exc:
-        raise CommandError(str(exc)) from exc
+    past = world_as_of(world, at)
     for note in past.notes if isinstance(past, WorldAt) else ():
         print_error(note)  # a kept snapshot found damaged and extracted again
     return past

@@ -51,7 +51,7 @@ from soulscope.recall.encoders import encoder_name, load_encoder, load_stage, mo
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError
 from soulscope.recall.static import STATIC_NAME
-from soulscope.world import World, WorldError, check_id
+from soulscope.world import World, check_id
 
 if TYPE_CHECKING:  # the chat and the LLM client load only for the commands that talk to one
     from soulscope.chat.session import ChatSession, Prompt
@@ -183,10 +183,7 @@ def held_note(found: Found) -> str | None:
 
 def _check_agent(world: World, agent: str | None) -> None:
     if agent is not None:
-        try:
-            world.agent(agent)
-        except WorldError as exc:
-            raise CommandError(str(exc)) from exc
+        world.agent(agent)
 
 
 def build_index(
@@ -443,28 +440,23 @@ def run_search(args: argparse.Namespace) -> int:
     world = open_world_at(args)
     index, _ = build_index(world, args.agent, args.mode, args.settings)
     mode = answered_with(index, args.mode)
-    try:
-        frames = FrameRange.parse(args.frames) if args.frames else None
-        if args.queries:
-            for entry in _queries(args.queries):
-                found = index.find(
-                    entry["query"], k=args.k, mode=mode, frames=frames, agent=args.agent
-                )
-                emit_json_line(
-                    {
-                        "query": entry["query"],
-                        "mode": mode,
-                        "model": index.model if mode != "bm25" else None,
-                        "time_order": found.reordered,
-                        "read_as": found.intent.describe(),
-                        "held": found.held,
-                        "hits": found_hits(found),
-                    }
-                )
-            return 0
-        found = index.find(args.query, k=args.k, mode=mode, agent=args.agent, frames=frames)
-    except RecallError as exc:
-        raise CommandError(str(exc)) from exc
+    frames = FrameRange.parse(args.frames) if args.frames else None
+    if args.queries:
+        for entry in _queries(args.queries):
+            found = index.find(entry["query"], k=args.k, mode=mode, frames=frames, agent=args.agent)
+            emit_json_line(
+                {
+                    "query": entry["query"],
+                    "mode": mode,
+                    "model": index.model if mode != "bm25" else None,
+                    "time_order": found.reordered,
+                    "read_as": found.intent.describe(),
+                    "held": found.held,
+                    "hits": found_hits(found),
+                }
+            )
+        return 0
+    found = index.find(args.query, k=args.k, mode=mode, agent=args.agent, frames=frames)
     _say_dense_problem(index)
     if args.json:
         emit_json(found_hits(found))
@@ -542,23 +534,19 @@ def _stream(
 
 def run_ask(args: argparse.Namespace) -> int:
     from soulscope.chat.session import ChatSession
-    from soulscope.llm import LLMError
 
     started = time.perf_counter()
     world = open_world_at(args)
     index, ready = build_index(world, args.agent, args.mode, args.settings)
     indexed = time.perf_counter()
     session = ChatSession(world, index, _llm(args.settings), agent=args.agent, k=args.k)
-    try:
-        if not args.json:
-            _stream(session, args.question)
-            _say_dense_problem(index)
-            return 0
-        prompt = session.prepare(args.question)
-        retrieved = time.perf_counter()
-        answer = "".join(session.answer(prompt))
-    except (LLMError, RecallError) as exc:
-        raise CommandError(str(exc)) from exc
+    if not args.json:
+        _stream(session, args.question)
+        _say_dense_problem(index)
+        return 0
+    prompt = session.prepare(args.question)
+    retrieved = time.perf_counter()
+    answer = "".join(session.answer(prompt))
     _say_dense_problem(index)
     done = time.perf_counter()
     emit_json(
@@ -604,10 +592,7 @@ def run_chat(args: argparse.Namespace) -> int:  # noqa: C901 (one of the five al
     user = args.user or settings.chat_user
     if not user:
         raise CommandError("say who you are with --user ID (or [chat] user in the config file)")
-    try:
-        check_id(user)
-    except WorldError as exc:
-        raise CommandError(str(exc)) from exc
+    check_id(user)
     from soulscope.chat.memory import users_dir
 
     world = open_world(args.world)
@@ -717,10 +702,7 @@ def run_embed(args: argparse.Namespace) -> int:
     _check_agent(world, args.agent)
     settings = args.settings
     index = RecallIndex.for_world(world, agents=[args.agent] if args.agent else None)
-    try:
-        catchup = Catchup(world, encoder_name(settings), args.agent)
-    except EncoderError as exc:
-        raise CommandError(str(exc)) from exc
+    catchup = Catchup(world, encoder_name(settings), args.agent)
     with catchup.held() as mine:
         if not mine:
             status = catchup.status()

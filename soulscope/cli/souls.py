@@ -23,7 +23,7 @@ from soulscope.soul import export
 from soulscope.soul.chapters import TURN_MARK
 from soulscope.soul.model import Frame, Soul
 from soulscope.soul.trajectory import Arc, Statement, arc, compare
-from soulscope.world import World, WorldError
+from soulscope.world import World
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -79,10 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def read_soul(world: World, agent_id: str) -> Soul:
-    try:
-        return world.read(agent_id)
-    except WorldError as exc:
-        raise CommandError(str(exc)) from exc
+    return world.read(agent_id)
 
 
 def indexed(world: World, label: str | None = None) -> tuple[list[Entry], list[Entry]]:
@@ -247,15 +244,12 @@ def semantic_arc(statements: Arc, settings: Settings) -> list[float]:
     """Shift magnitudes from the configured encoder, and the arc's turning points and chapters
     judged by meaning (the encoder is loaded here only: ``becoming`` stays light)."""
     from soulscope.recall.encoders import load_encoder
-    from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed
+    from soulscope.recall.semantic import EmbeddingCache, embed
     from soulscope.soul.chapters import outline
     from soulscope.soul.trajectory import drift
 
-    try:
-        encoder, cache = load_encoder(settings), EmbeddingCache()
-        vectors = embed(statements.texts, encoder, cache)
-    except EncoderError as exc:
-        raise CommandError(str(exc)) from exc
+    encoder, cache = load_encoder(settings), EmbeddingCache()
+    vectors = embed(statements.texts, encoder, cache)
     statements.set_outline(
         outline(statements.texts, vectors=vectors, headings=statements.headings())
     )
