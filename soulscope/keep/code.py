@@ -9,8 +9,8 @@ in the fingerprint the moment it is made, and an entry made by other code is ano
 
 from __future__ import annotations
 
-import ast
 import hashlib
+import re
 import threading
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -31,31 +31,47 @@ def module_path(name: str) -> Path | None:
     return None
 
 
+# ``from X import a, (b, c)`` and ``import X`` at the start of a line, inside functions too. A
+# regular expression instead of a parse: every command that reads a kept entry asks for a
+# fingerprint, and parsing twenty modules cost more than the command. It also reads imports under
+# ``if TYPE_CHECKING:`` and in docstrings: a module more in a fingerprint only makes it stricter.
+_IMPORT = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]*))",
+    re.M,
+)
+_NAME = re.compile(rb"[A-Za-z_][\w.]*")
+
+
 @cache
 def _imports(name: str) -> frozenset[str]:
-    """The soulscope modules that module ``name`` imports anywhere in its source (``if
-    TYPE_CHECKING:`` blocks run nothing and are left out)."""
+    """The soulscope modules that module ``name`` imports anywhere in its source."""
     path = module_path(name)
     if path is None:
         return frozenset()
     found: set[str] = set()
-    todo: list[ast.AST] = [ast.parse(path.read_bytes())]
-    while todo:
-        node = todo.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and getattr(child.test, "id", "") == "TYPE_CHECKING":
-                todo.extend(child.orelse)
-            else:
-                todo.append(child)
-        if isinstance(node, ast.ImportFrom) and node.level:
-            package = name.rsplit(".", node.level)[0] if path.name != "__init__.py" else name
-            base = ".".join(filter(None, [package, node.module or ""]))
-            found.update(_resolved(base, [a.name for a in node.names]))
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("soulscope"):
-            found.update(_resolved(node.module or "", [a.name for a in node.names]))
-        elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "soulscope")
+    for m in _IMPORT.finditer(path.read_bytes()):
+        source, names, plain = m.groups()
+        if plain is not None:
+            modules = [n.decode() for n in _NAME.findall(plain) if n != b"as"]
+            found.update(n for n in modules if n.split(".")[0] == "soulscope")
+            continue
+        found.update(_from(name, path, source.decode(), names))
     return frozenset(m for m in found if module_path(m) is not None)
+
+
+def _from(name: str, path: Path, source: str, names: bytes) -> set[str]:
+    """What ``from SOURCE import NAMES`` in module ``name`` (at ``path``) brings of soulscope."""
+    level = len(source) - len(source.lstrip("."))
+    module = source[level:]
+    if level:
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        if level > 1:
+            package = package.rsplit(".", level - 1)[0]
+        module = ".".join(filter(None, [package, module]))
+    elif not module.startswith("soulscope"):
+        return set()
+    listed = re.sub(rb"\bas[ \t]+\w+", b"", names)
+    return _resolved(module, [n.decode() for n in _NAME.findall(listed)])
 
 
 def _resolved(module: str, names: Iterable[str]) -> set[str]:
