@@ -152,3 +152,37 @@ def test_a_repeated_heading_is_found_by_its_place(tmp_path: Path, later_world: P
         assert other.text.split(".")[0] not in why.diff
     shown = [line["text"] for line in why_dict(why)["frame_lines"]]
     assert shown[0] == heading and any(st.text.split(".")[0] in line for line in shown)
+
+
+SAME_FRAME = (
+    "# Sofia Thinker\n\n"
+    "## Frame 5 — 2026-03-12 (08:00 UTC)\n"
+    "- Becoming: the ledger optimist.\n\n"
+    "## Frame 6 — 2026-03-15 (09:00 UTC)\n"
+    "- Becoming: the ledger doubter.\n"
+    "- Read #12 twice.\n"
+    "- Becoming: the ledger skeptic.\n\n"
+    "## Frame 7 — 2026-03-15 (18:00 UTC)\n"
+    "- Becoming: the ledger auditor.\n"
+)
+
+
+def test_the_previous_statement_of_the_same_frame_is_the_one_above(tmp_path: Path) -> None:
+    """Two statements in one frame: the previous of the second is the first, by the file's
+    order, not the latest of an earlier frame."""
+    world = write(tmp_path, {"zion-philosopher-05": SAME_FRAME})
+    why = explain(world, "zion-philosopher-05", index=3)
+    assert why.statement.line == 9
+    assert why.previous is not None and why.previous.line == 7
+
+
+def test_a_date_of_several_statements_is_said_with_how_to_pick(tmp_path: Path) -> None:
+    """``--frame 2026-03-15`` names three statements: the latest is taken, and the note and the
+    text say how many there were and how to pick another."""
+    world = write(tmp_path, {"zion-philosopher-05": SAME_FRAME})
+    why = explain(world, "zion-philosopher-05", frame="2026-03-15")
+    assert why.statement.line == 12
+    assert why.note is not None and "names 3 statements" in why.note and "--shift" in why.note
+    assert "names 3 statements" in why_text(why)
+    one = explain(world, "zion-philosopher-05", frame="5")
+    assert "statements" not in (one.note or "")

@@ -99,10 +99,34 @@ def pick_statement(
     frames = {f.index for f in soul.find_frames(spec)} or {
         f.index for f in soul.frames if f.date == spec
     }
-    found = [s for s in statements if s.frame_index in frames]
+    found = _of_frames(statements, frames)
     if not found:
         raise HistoryError(f"frame {spec} of {soul.agent_id} has no {label} statement")
     return found[-1]
+
+
+def _of_frames(statements: Sequence[Statement], frames: set[int]) -> list[Statement]:
+    return [s for s in statements if s.frame_index in frames]
+
+
+def picked_note(soul: Soul, statements: Sequence[Statement], frame: str | None) -> str | None:
+    """What to say when ``--frame`` names several statements (a date of many frames, a frame
+    that states twice): how many, which one was taken, and how to pick another."""
+    if frame is None:
+        return None
+    spec = frame.strip()
+    frames = {f.index for f in soul.find_frames(spec)} or {
+        f.index for f in soul.frames if f.date == spec
+    }
+    found = _of_frames(statements, frames)
+    if len(found) < 2:
+        return None
+    first, last = found[0], found[-1]
+    return (
+        f"frame {spec} names {len(found)} statements (statements {first.index + 1} to "
+        f"{last.index + 1}, lines {first.line} to {last.line}); the latest, line {last.line}, "
+        f"was taken: pick another with --shift N"
+    )
 
 
 def explain(
@@ -155,6 +179,9 @@ def explain(
         moment=moment,
     )
     why = _with_history(world, why, soul, f)
+    picked = picked_note(soul, statements, frame) if index is None else None
+    if picked:
+        why = replace(why, note=f"{picked}; {why.note}" if why.note else picked)
     posts, problems = _posts(world, index_, why)
     why = replace(why, posts=posts)
     if problems:  # records of the community store that were skipped: said, not hidden
@@ -168,9 +195,12 @@ def _previous(
     statements: Sequence[Statement], moments: Sequence[Moment], st: Statement
 ) -> Statement | None:
     """The statement before ``st`` by time (``when.latest_before``), not by place in the file;
-    a statement outside frames keeps the file's order."""
+    within one frame, and outside frames, the file's order decides."""
     if st.frame_index is None:
         return statements[st.index - 1] if st.index > 0 else None
+    same = [s for s in statements if s.frame_index == st.frame_index and s.index < st.index]
+    if same:
+        return same[-1]
     placed = [moments[s.frame_index] if s.frame_index is not None else None for s in statements]
     i = when.latest_before(placed, moments[st.frame_index])
     return statements[i] if i is not None else None
