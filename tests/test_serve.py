@@ -39,7 +39,7 @@ def served(tmp_path: Path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -51,7 +51,7 @@ def served(tmp_path: Path):
     proc.wait(timeout=30)
 
 
-async def screen_until(ws, wanted: str, seconds: float = 90) -> str:  # noqa: ANN001
+async def screen_until(ws, wanted: str, seconds: float = 120) -> str:  # noqa: ANN001
     """The terminal text the app sends, read until ``wanted`` is in it."""
     seen = ""
     deadline = time.monotonic() + seconds

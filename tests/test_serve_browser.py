@@ -52,7 +52,7 @@ class Page:
         )  # fmt: skip
 
 
-async def settled(page: Page, path: Path, before: bytes | None, seconds: float = 60) -> bytes:
+async def settled(page: Page, path: Path, before: bytes | None, seconds: float = 90) -> bytes:
     """A screenshot once the page has drawn something new (and stopped changing)."""
     last, same = before, 0
     for _ in range(int(seconds)):
