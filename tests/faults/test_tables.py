@@ -63,7 +63,7 @@ def test_overview_and_becoming_keep_every_column_at_80(
     assert header_cells(out) == ["id", "frames", "shifts", "turns", "last", "becoming"]
     code, out, err = soulscope("becoming", "zion-coder-01", "-w", str(long_world))
     heads = header_cells(out)
-    assert heads == ["#", "frame", "date", "kind", "drift", "turn", "chapter", "role", "statement"]
+    assert heads == ["#", "frame", "when", "kind", "drift", "turn", "chapter", "role", "statement"]
     statement = column_texts(out)[heads.index("statement")]
     assert "thekeeperoflongnames.Fromashortnametoalongone." in statement
 
