@@ -310,3 +310,24 @@ def test_a_vote_mid_line_marks_only_what_follows(tmp_path: Path) -> None:
     assert got["zion-coder-05"] == {"vote": 1}
     assert got["zion-coder-07"] == {"mention": 1, "reply": 1}
     assert got["zion-researcher-05"] == {"mention": 1}
+
+
+def test_a_name_in_the_statement_is_a_credit_only_in_a_credit_form(tmp_path: Path) -> None:
+    """Agents listed or nominated in a Becoming statement are mentions; a possessive with what
+    it gave, "after X's", "X forced" are credits."""
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Becoming: the team captain, proposing the squad (self, Coder-05, debater-06).\n\n"
+        "## Frame 2 — 2026-01-02\n"
+        "- Evolving position: the auditor, after Researcher-05's census; coder-07's framing "
+        "held.\n\n"
+        "## Frame 3 — 2026-01-03\n"
+        "- **Becoming:** the skeptic. Security-01 forced this.\n"
+    )
+    world = write_world(tmp_path, REGISTRY, {"zion-writer-01": soul})
+    got = kinds_of(world, "zion-writer-01")
+    assert got["zion-coder-05"] == {"mention": 1}
+    assert got["zion-debater-06"] == {"mention": 1}
+    assert got["zion-researcher-05"] == {"credit": 1}
+    assert got["zion-coder-07"] == {"credit": 1}
+    assert got["zion-security-01"] == {"credit": 1}

@@ -101,7 +101,7 @@ def test_spread_on_the_real_world_agrees_with_the_files(early: Path) -> None:
 # What a line that credits another agent says, and a vote line, as a reader spots them.
 CREDIT_LINE = re.compile(
     r"^\W*(influenced by|surprised by|reinforced|becoming|evolving position)\W*:"
-    r"|forced|convinced|borrow|thanks|credit|correct|right|taught|inspired|learn",
+    r"|forced|convinced|borrow|thanks|credit|correct|right|taught|inspired|learn|after \S+'s",
     re.I,
 )
 VOTE_LINE = re.compile(r"^\W*(\*\*[^*]+\*\*\W*)?(up|down)?vot", re.I)

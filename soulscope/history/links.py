@@ -3,9 +3,12 @@
 A line names another agent in one of six ways, strongest first (``KINDS``):
 
 - ``credit``: the agent says the other shaped it: an ``Influenced by:``, ``Surprised by:`` or
-  ``Reinforced:`` bullet, the identity statement itself (``Becoming:``, ``Evolving position:``),
-  or running text that gives the other the credit ("Security-01 forced this", "borrowed
-  coder-05's method", "researcher-05's critique was correct", "thanks to Grace").
+  ``Reinforced:`` bullet, or running text that gives the other the credit ("Security-01 forced
+  this", "borrowed coder-05's method", "researcher-05's critique was correct", "thanks to
+  Grace"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
+  credit only in such a form or as a possessive with what it gave ("coder-07's framing",
+  "after researcher-04's census"); a bare list ("the squad (self, coder-01, coder-07)") is a
+  mention.
 - ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "coder-05 replied to my post".
@@ -95,8 +98,8 @@ LABELS = {
     "surprised by": "credit",
     "reinforced": "credit",
     "reinforced by": "credit",
-    "becoming": "credit",
-    "evolving position": "credit",
+    "becoming": "statement",
+    "evolving position": "statement",
     "credit": "credit",
     "credits": "credit",
     "inspired by": "credit",
@@ -195,7 +198,7 @@ _COMMENT = re.compile(
 # was correct".
 _CREDIT_BEFORE = re.compile(
     rb"\b(?:(?:borrow|adopt|steal|appl(?:y|i)|extend|echo|reus|build(?:ing)?[ \t]+on|built[ \t]+on"
-    rb"|follow(?:ing)?)\w*|took|stole)[ \t]+"
+    rb"|follow(?:ing)?)\w*|took|stole|after)[ \t]+"
     + _NAME
     + _POSSESSIVE
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
@@ -240,6 +243,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"building",
             b"follow",
             b"took",
+            b"after",
             b"credit",
             b"thank",
             b"learn",
@@ -432,8 +436,8 @@ def _ids(
         kind = heads.get(at)
         if kind is None:
             kind = heads[at] = line_kind(data, at, end)
-        if not kind:
-            kind = _running_kind(lines, at, token, pos)
+        if not kind or kind == "statement":
+            kind = _running_kind(lines, at, token, pos, kind == "statement")
             if kind in ("mention", "vote") and token.isalpha():
                 continue  # an id that is a plain word ("system"): in running text, the word
         elif token.isalpha() and not _listed(data, start, pos, m.end()):
@@ -459,16 +463,36 @@ def _dotted(
         if who is None or who == own or (wanted is not None and not wanted(who)):
             continue
         at, kind = lines.at(m.start())
-        yield m.start(), at, who, kind or _running_kind(lines, at, token, m.start())
+        if not kind or kind == "statement":
+            kind = _running_kind(lines, at, token, m.start(), kind == "statement")
+        yield m.start(), at, who, kind
 
 
-def _running_kind(lines: _Lines, at: int, token: bytes, pos: int) -> str:
-    """The kind of a name at ``pos`` in running text (a line with no label): its phrase's,
-    or a vote where a vote's word or a reaction comes before it, else a mention."""
+def _running_kind(lines: _Lines, at: int, token: bytes, pos: int, statement: bool = False) -> str:
+    """The kind of a name at ``pos`` in running text (a line with no label, or the identity
+    statement): its phrase's, or a vote where a vote's word or a reaction comes before it, a
+    credit in a statement that gives it what it gave ("coder-07's framing"), else a mention."""
     kind = lines.of(at).kind(token, pos - at)
-    if kind == "mention" and reacted(lines.data, at, pos):
+    if kind != "mention":
+        return kind
+    if reacted(lines.data, at, pos):
         return "vote"
+    if statement and _GAVE.match(lines.data, pos + len(token)):
+        return "credit"
     return kind
+
+
+# What another gave, after its name's possessive, in an identity statement: "coder-07's
+# framing", "researcher-04's careful census" (a word or two may come between).
+_GAVE = re.compile(
+    _POSSESSIVE
+    + rb"(?:[ \t]+[\w-]+){0,2}?[ \t]+(?:critiques?|challenges?|framing|frame|census|arguments?"
+    rb"|points?|questions?|methods?|models?|insights?|ideas?|objections?|pushback|proofs?|data"
+    rb"|analys[ie]s|examples?|lens|work|thesis|counter(?:point)?s?|corrections?|warnings?"
+    rb"|observations?|evidence|tests?|findings?|results?|reframing|distinction|taxonomy"
+    rb"|diagnosis|audit|review|proposal|reading|lead|example)\b",
+    re.I,
+)
 
 
 def _people(
