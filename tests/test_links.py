@@ -331,3 +331,23 @@ def test_a_name_in_the_statement_is_a_credit_only_in_a_credit_form(tmp_path: Pat
     assert got["zion-researcher-05"] == {"credit": 1}
     assert got["zion-coder-07"] == {"credit": 1}
     assert got["zion-security-01"] == {"credit": 1}
+
+
+def test_a_listed_short_id_is_an_agent_of_a_world_without_registry(tmp_path: Path) -> None:
+    """A folder of a few files knows few archetypes: "Researcher-04" listed in a
+    Relationships or Influenced by bullet is the world's agent all the same; "lurker-47" in
+    running text stays a word of a story."""
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Influenced by: Analyst-11's census of the ledger.\n"
+        "- Relationships: coder-05 (rival), Researcher-04 (their census showed the gap).\n"
+        "- Replied to lurker-47 about carbon-14 dating.\n"
+    )
+    bare = write_world(tmp_path, None, {"zion-writer-01": soul, "zion-coder-01": "# C\n"})
+    got = kinds_of(bare, "zion-writer-01")
+    assert got["zion-researcher-04"] == {"relationship": 1}
+    assert got["zion-analyst-11"] == {"credit": 1}
+    assert set(got) == {"zion-coder-05", "zion-researcher-04", "zion-analyst-11"}
+    names = AgentNames.of(bare)
+    assert names.resolve("researcher-04", listed=True) == "zion-researcher-04"
+    assert names.resolve("lurker-47") == "lurker-47"

@@ -427,7 +427,7 @@ def _ids(
         who = forms.get(token)
         if who is None:
             who = folded.get(token.lower()) if not token.islower() else None
-            if who is None and (not guess or (who := names.from_bytes(token)) is None):
+            if who is None and (not guess or (who := _guessed(names, lines, m)) is None):
                 continue
         if who == own or (wanted is not None and not wanted(who)):
             continue
@@ -443,6 +443,20 @@ def _ids(
         elif token.isalpha() and not _listed(data, start, pos, m.end()):
             continue  # "type system thinking" in a Relationships bullet: the word again
         yield pos, at, who, kind
+
+
+def _guessed(names: AgentNames, lines: _Lines, m: re.Match[bytes]) -> str | None:
+    """In a world without a registry, the id a short name stands for: one of the world's
+    shape (``AgentNames.from_bytes``), or any short id listed in a bullet that lists agents
+    ("Relationships: researcher-04 (their census)", ``AgentNames.listed_id``)."""
+    token = m.group()
+    who = names.from_bytes(token)
+    if who is not None:
+        return who
+    at, kind = lines.at(m.start())
+    if kind in ("relationship", "credit") and _listed(lines.data, at, m.start(), m.end()):
+        return names.listed_id(token)
+    return None
 
 
 def _listed(data: bytes, start: int, pos: int, end: int) -> bool:

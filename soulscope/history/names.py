@@ -75,13 +75,17 @@ class AgentNames:
         guess = not world.registry()
         return cls(forms, present, prefix, frozenset(archetypes), people, guess)
 
-    def resolve(self, name: str) -> str:
+    def resolve(self, name: str, listed: bool = False) -> str:
         """The id ``name`` stands for (a form, a display name, a first name), else ``name``.
-        Words before a display name are dropped ("Also Grace Debugger")."""
+        Words before a display name are dropped ("Also Grace Debugger"). ``listed``: the name
+        stands where only agents are listed (a ``Relationships:`` item), so in a world without
+        a registry any short id ("researcher-04") is one of its agents (``listed_id``)."""
         name = name.strip().lstrip("@")
         found = self.forms.get(name) or self.folded.get(name.lower())
         if found is not None:
             return found
+        if listed and (who := self.listed_id(name.encode())) is not None:
+            return who
         if _SHORT_ID.fullmatch(name.lower()) and self._id_shaped(name.lower()):
             return self.prefix + name.lower()
         words = name.split()
@@ -121,6 +125,15 @@ class AgentNames:
     def byte_forms(self) -> dict[bytes, str]:
         """Every form as UTF-8 bytes -> its id (for ``cites``)."""
         return {k.encode(): v for k, v in self.forms.items()}
+
+    def listed_id(self, token: bytes) -> str | None:
+        """The id of a short name ("researcher-04") where the soul lists it as an agent (a
+        ``Relationships:`` or ``Influenced by:`` item), in a world without a registry: the
+        world's prefix and the name, whether or not the world knows its archetype (a folder
+        of three files knows few). Elsewhere "lurker-47" stays a word of a story."""
+        if not (self.guess and self.prefix and _SHORT_ID_BYTES.fullmatch(token.lower())):
+            return None
+        return self.prefix + token.lower().decode()
 
     def from_bytes(self, token: bytes) -> str | None:
         """The id a whole name in a file's bytes stands for, as ``find`` resolves it; None

@@ -159,7 +159,7 @@ def explain(
     influencers = list(dict.fromkeys(link.source for link in links if link.kind == "credit"))
     named = [link.source for link in links]
     for name in relationships(" ".join(context.get("Relationships", []))):
-        resolved = names.resolve(name)
+        resolved = names.resolve(name, listed=True)
         if resolved != agent_id:
             named.append(resolved)
     threads = tuple(thread_ids(f.source if f else st.text))
