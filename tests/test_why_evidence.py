@@ -186,3 +186,30 @@ def test_a_date_of_several_statements_is_said_with_how_to_pick(tmp_path: Path) -
     assert "names 3 statements" in why_text(why)
     one = explain(world, "zion-philosopher-05", frame="5")
     assert "statements" not in (one.note or "")
+
+
+def test_a_statement_outside_frames_keeps_the_credits_next_to_it(tmp_path: Path) -> None:
+    """After an archive marker, a statement in a ``## Recent Experience`` section: its unit
+    (the bullets around it, up to a blank line) is its evidence, each typed; a bare list in
+    the statement is no credit, and lines of another unit are not read."""
+    soul = (
+        "# Sofia Thinker\n\n## Frame 6 — 2026-03-13 (08:00 UTC)\n"
+        "- Becoming: the ledger optimist.\n\n"
+        "## Recent Experience\n\n"
+        "- Relationships: zion-coder-05 (an old rival).\n\n"
+        "<!-- 40 earlier entries archived -->\n"
+        "- Influenced by: Researcher-05's census exposing my redundancy.\n"
+        "- Becoming: the coordinator, proposing the squad (self, security-01).\n"
+        "- Relationships: researcher-05 (their census corrected me), security-01 (reviewer).\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul, "zion-researcher-05": RESEARCHER})
+    why = explain(world, "zion-philosopher-05")
+    assert why.statement.line == 12 and why.statement.frame_index is None
+    got = {(link.source, link.kind, link.line) for link in why.links}
+    assert got == {
+        ("zion-researcher-05", "credit", 11),
+        ("zion-security-01", "mention", 12),
+        ("zion-researcher-05", "relationship", 13),
+        ("zion-security-01", "relationship", 13),
+    }
+    assert why.influencers == ("zion-researcher-05",)

@@ -155,7 +155,7 @@ def explain(
     names = AgentNames.of(world, agent_id)
     context = {name: f.get(name) for name in CONTEXT_LABELS} if f else {}
     moment = entry.moments[st.frame_index] if st.frame_index is not None else None
-    links = frame_links(names, agent_id, st, f, moment)
+    links = frame_links(names, agent_id, st, f, moment, soul)
     influencers = list(dict.fromkeys(link.source for link in links if link.kind == "credit"))
     named = [link.source for link in links]
     for name in relationships(" ".join(context.get("Relationships", []))):
@@ -212,23 +212,49 @@ def frame_links(
     st: Statement,
     f: Frame | None,
     moment: Moment | None,
+    soul: Soul | None = None,
 ) -> tuple[Link, ...]:
     """Every line of the statement's frame that names another agent, typed by the link reader
-    (``history.links``), in the order written. A statement outside frames is read alone, and
-    every agent it names is credited (the statement is the agent's own account of itself)."""
-    text = f.source if f is not None else st.text
-    data = text.encode("utf-8", "surrogateescape")
-    first = f.line if f is not None else st.line
+    (``history.links``), in the order written. A statement outside frames is read with its
+    unit: the lines around it up to a blank line or a heading (its ``Influenced by:`` and
+    ``Relationships:`` bullets), each typed the same way."""
+    if f is not None:
+        data = f.source.encode("utf-8", "surrogateescape")
+        first, start, end = f.line, 0, len(data)
+    elif soul is not None:
+        data = soul.data
+        start, end, first = statement_unit(data, st.line)
+    else:
+        data = st.text.encode("utf-8", "surrogateescape")
+        first, start, end = st.line, 0, len(data)
     number = f.number if f is not None else None
     label = frame_name(f.number, f.suffix, f.date, f.time) if f is not None else None
     out: list[Link] = []
-    for at, who, kind in read(names, data, 0, len(data), agent_id):
-        end = data.find(b"\n", at)
-        raw = data[at : len(data) if end < 0 else end].decode("utf-8", "surrogateescape")
-        line = first + data.count(b"\n", 0, at)
-        kind = kind if f is not None else "credit"
+    for at, who, kind in read(names, data, start, end, agent_id):
+        stop = data.find(b"\n", at, end)
+        raw = data[at : end if stop < 0 else stop].decode("utf-8", "surrogateescape")
+        line = first + data.count(b"\n", start, at)
         out.append(Link(who, agent_id, kind, number, label, line, trim(raw), moment or _NO_TIME))
     return tuple(out)
+
+
+def statement_unit(data: bytes, line: int) -> tuple[int, int, int]:
+    """The unit of the statement on 1-based ``line`` of a file: (its start, its end, its first
+    line), the lines around it up to a blank line, a heading or a comment."""
+    lines = data.split(b"\n")
+    lo = hi = line - 1
+
+    def inside(i: int) -> bool:
+        text = lines[i].strip()
+        return bool(text) and not text.startswith((b"#", b"<!--"))
+
+    while lo > 0 and inside(lo - 1):
+        lo -= 1
+    while hi + 1 < len(lines) and inside(hi + 1):
+        hi += 1
+    start = sum(len(x) + 1 for x in lines[:lo])
+    end = start + sum(len(x) + 1 for x in lines[lo : hi + 1]) - 1
+    return start, min(end, len(data)), lo + 1
 
 
 _NO_TIME = Moment(None, None, -1)
