@@ -213,3 +213,24 @@ def test_a_statement_outside_frames_keeps_the_credits_next_to_it(tmp_path: Path)
         ("zion-security-01", "relationship", 13),
     }
     assert why.influencers == ("zion-researcher-05",)
+
+
+def test_plain_words_and_later_stamped_lines_are_no_evidence(tmp_path: Path) -> None:
+    """A role of plain words ("made", "condition") has no precursor from them; a thread named
+    by a line stamped after the statement, inside its frame, is not one it saw."""
+    soul = (
+        "# Sofia Thinker\n\n## Frame 6 — 2026-03-13 (08:00 UTC)\n"
+        "- Becoming: the ledger optimist.\n\n"
+        "## Frame 7 — 2026-03-14 (10:40 UTC)\n"
+        "- Read #4691 closely.\n"
+        "- **2026-03-30T21:22:56Z** — Upvoted #12712.\n"
+        "- Becoming: the condition made Cartographer.\n"
+    )
+    other = (
+        "# Data Digger\n\n## Frame 3 — 2026-03-14 (07:00 UTC)\n"
+        "- Made a condition list; the cartographer of leaks.\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul, "zion-researcher-05": other})
+    why = explain(world, "zion-philosopher-05")
+    assert why.threads == (4691,)
+    assert [p.word for p in why.precursors] == ["cartographer"]

@@ -162,7 +162,7 @@ def explain(
         resolved = names.resolve(name, listed=True)
         if resolved != agent_id:
             named.append(resolved)
-    threads = tuple(thread_ids(f.source if f else st.text))
+    threads = tuple(thread_ids(_written_by(f.source, moment) if f else st.text))
     why = Why(
         agent_id=agent_id,
         statement=st,
@@ -506,7 +506,7 @@ def _precursors(
         for s in statements
         if s.frame_index in before or (s.frame_index == st.frame_index and s.index < st.index)
     ]
-    earlier = {w for s in held for w in _terms(s.role)}
+    earlier = {w for s in held for w in _terms(s.role)} | _common(index)
     words = [w for w in _terms(role_of(st.text)) if w not in earlier][:MAX_PRECURSOR_WORDS]
     soul = entry.soul
     out: list[Precursor] = []
@@ -524,6 +524,149 @@ def _precursors(
             count = sum(1 for i in a.words.get(word, ()) if _before(a.moments[i], moment))
             out.append(Precursor(word, other, False, count))
     return tuple(out)
+
+
+# Words too plain to say where a role came from, whatever the world: a precursor made of them
+# ("made", "condition") points at nothing.
+_PLAIN_WORDS = frozenset(
+    [
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "also",
+        "always",
+        "because",
+        "been",
+        "before",
+        "being",
+        "between",
+        "both",
+        "come",
+        "comes",
+        "condition",
+        "could",
+        "does",
+        "doing",
+        "done",
+        "down",
+        "each",
+        "even",
+        "every",
+        "first",
+        "from",
+        "give",
+        "given",
+        "goes",
+        "going",
+        "good",
+        "have",
+        "having",
+        "here",
+        "itself",
+        "just",
+        "keep",
+        "kind",
+        "last",
+        "like",
+        "made",
+        "make",
+        "makes",
+        "making",
+        "many",
+        "more",
+        "most",
+        "much",
+        "must",
+        "need",
+        "next",
+        "now",
+        "only",
+        "other",
+        "over",
+        "part",
+        "place",
+        "point",
+        "same",
+        "should",
+        "show",
+        "since",
+        "some",
+        "such",
+        "take",
+        "taken",
+        "than",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "thing",
+        "things",
+        "think",
+        "this",
+        "those",
+        "through",
+        "time",
+        "under",
+        "until",
+        "upon",
+        "very",
+        "want",
+        "well",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "will",
+        "with",
+        "without",
+        "work",
+        "would",
+        "year",
+        "yet",
+        "your",
+    ]
+)
+_COMMON_SHARE = 0.5  # a word in more than this share of a world's souls is common there
+_MIN_SOULS = 6  # a world of fewer souls says nothing of how common a word is
+
+
+def _common(index: MentionIndex) -> frozenset[str]:
+    """The plain words, and the words most of the world's souls use (a world of a few files
+    counts the plain words only)."""
+    agents = index.agents
+    if len(agents) < _MIN_SOULS:
+        return _PLAIN_WORDS
+    counts: dict[str, int] = {}
+    for entry in agents.values():
+        for w in entry.words:
+            counts[w] = counts.get(w, 0) + 1
+    limit = _COMMON_SHARE * len(agents)
+    return _PLAIN_WORDS | {w for w, n in counts.items() if n > limit}
+
+
+_STAMP = re.compile(r"^\W*(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})")
+
+
+def _written_by(source: str, moment: Moment | None) -> str:
+    """A frame's text without the lines whose own stamp is later than the statement's moment
+    ("- **2026-03-30T21:22:56Z** — Upvoted #12712." in an earlier frame): what was written by
+    then."""
+    if moment is None or moment.date is None:
+        return source
+    at = (moment.date, moment.time or "23:59")
+    kept = []
+    for line in source.split("\n"):
+        m = _STAMP.match(line)
+        if m is None or (m.group(1), m.group(2)) <= at:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _terms(role: str) -> list[str]:
