@@ -5,8 +5,6 @@ arcs of both eras (tests/support/turn_labels.py), this model against the one of 
 Run: .venv/bin/python bench/turns.py [--baseline REV]
 Also: every real arc of 10+ statements within bounds (1 to max(3, 30%) turning points, at most
 n/3 chapters), and how many seed changes of the labelled arcs (a heading naming a new seed) turn.
-And each era's kinds: against the previous statement alone (before) and settled with the turning
-points (now), with how many turning points each calls a refinement.
 Target: precision and recall at least 0.85.
 """
 
@@ -16,7 +14,6 @@ import argparse
 import subprocess
 import sys
 import types
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from soulscope.soul.chapters import as_words, outline, seed_changes  # noqa: E402
 from soulscope.soul.parse import parse  # noqa: E402
-from soulscope.soul.trajectory import KINDS, Arc, arc  # noqa: E402
+from soulscope.soul.trajectory import arc  # noqa: E402
 from tests.support.turn_labels import TURNS, score  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -48,32 +45,6 @@ def baseline_outline(rev: str):  # noqa: ANN201
 
 def bounds(n: int, turning: list[int], chapters: int) -> bool:
     return 1 <= len(turning) <= max(3, int(0.3 * n)) and 2 <= chapters <= n / 3
-
-
-def kinds(arcs: list[Arc]) -> tuple[Counter[str], Counter[str], int, int]:
-    """The kinds of these arcs before (by the previous statement) and now (settled), and how many
-    turning points each calls a refinement."""
-    before: Counter[str] = Counter()
-    now: Counter[str] = Counter()
-    turns_before = turns_now = 0
-    refinement = KINDS.index("refinement")
-    for statements in arcs:
-        settled = statements.kind_codes()
-        before.update(KINDS[k] for k in statements.kinds)
-        now.update(KINDS[k] for k in settled)
-        for p in statements.turning_positions():
-            turns_before += statements.kinds[p] == refinement
-            turns_now += settled[p] == refinement
-    return before, now, turns_before, turns_now
-
-
-def print_kinds(eras: dict[str, list[Arc]]) -> None:
-    print(f"{'era':<18} {'kinds':<6} " + " ".join(f"{k:>10}" for k in KINDS) + "  turn=refinement")
-    for era, arcs in eras.items():
-        before, now, turns_before, turns_now = kinds(arcs)
-        for name, counts, turns in (("before", before, turns_before), ("now", now, turns_now)):
-            cells = " ".join(f"{counts[k]:>10}" for k in KINDS)
-            print(f"{era:<18} {name:<6} {cells}  {turns:>15}")
 
 
 def main() -> int:
@@ -102,10 +73,8 @@ def main() -> int:
         if args.misses:
             print(f"{name}:\n  " + "\n  ".join(notes))
     outside = checked = 0
-    eras: dict[str, list[Arc]] = {}
     for path in sorted(CORPUS.glob("*/memory/*.md")):
         statements = arc(parse(path.read_bytes(), path.stem))
-        eras.setdefault(path.parent.parent.name, []).append(statements)
         if len(statements) >= 10:
             checked += 1
             shape = outline(statements.texts, headings=statements.headings())
@@ -117,7 +86,6 @@ def main() -> int:
         print(f"{name:<22} {p:>9.3f} {r:>7.3f} {count:>6}")
     print(f"seed changes that turn: {found} of {seeds}")
     print(f"arcs of 10+ statements outside bounds: {outside} of {checked}")
-    print_kinds(eras)
     return 0
 
 

@@ -71,10 +71,7 @@ def test_why_explains_a_shift(tmp_path: Path) -> None:
     repo = world_repo(tmp_path)
     world = World.open(repo)
     why = explain(world, CODER, frame="2")
-    # Two statements that both say "From X to Y": no turning point (a shift needs one), but the
-    # statement names where it comes from.
-    assert why.statement.text.startswith("the pragmatist") and why.statement.from_role == "purist"
-    assert why.statement.kind == "refinement" and not why.statement.turning_point
+    assert why.statement.text.startswith("the pragmatist") and why.statement.shift
     assert why.previous is not None and why.previous.text.startswith("the type purist")
     assert why.context["Influenced by"][0].startswith("debater-03's argument")
     assert why.context["Surprised by"] == ["how little the tests caught."]
@@ -399,15 +396,13 @@ def test_becoming_json_gives_kind_magnitude_and_from_mismatch(tmp_path: Path) ->
     )
     out = soulscope("becoming", CODER, "-w", str(tmp_path / "w"), "--json")
     rows = json.loads(out.stdout)
-    # Two statements are too few to turn: a new role in words is no shift without a turning point.
     assert [(r["kind"], r["shift"], r["from_mismatch"]) for r in rows] == [
         ("first", False, False),
-        ("refinement", False, True),
+        ("shift", True, True),
     ]
-    assert not any(r["turning_point"] for r in rows)
     assert rows[0]["magnitude"] == 0 and 0 < rows[1]["magnitude"] <= 1
     table = soulscope("becoming", CODER, "-w", str(tmp_path / "w"))
-    assert "from ≠ previous" in table.stdout and "refinement" in table.stdout
+    assert "from ≠ previous" in table.stdout and "shift" in table.stdout
 
 
 def _dated_items(why) -> list[tuple[str, str, int | None]]:

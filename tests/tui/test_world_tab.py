@@ -28,10 +28,10 @@ def arc(agent_id: str, days: list[int], roles: list[str]) -> str:
 
 # Every column orders these four differently from the agent column (ties go by id).
 FOUR = {
-    "ann": arc("ann", [4, 5], ["spinner", "weaver"]),  # 2 frames, last 03-05
-    "bob": arc("bob", [1, 2, 2, 2], ["potter", "potter", "potter", "archer"]),  # 4, 03-02
-    "cat": arc("cat", [9], ["mason"]),  # 1 frame, last 03-09
-    "dan": arc("dan", [1, 1, 1], ["baker", "miller", "zealot"]),  # 3 frames, 03-01
+    "ann": arc("ann", [4, 5], ["spinner", "weaver"]),  # 2 frames, 1 shift, last 03-05
+    "bob": arc("bob", [1, 2, 2, 2], ["potter", "potter", "potter", "archer"]),  # 4, 1, 03-02
+    "cat": arc("cat", [9], ["mason"]),  # 1 frame, no shift, last 03-09
+    "dan": arc("dan", [1, 1, 1], ["baker", "miller", "zealot"]),  # 3 frames, 2 shifts, 03-01
 }
 
 
@@ -78,7 +78,7 @@ async def test_every_column_sorts_from_the_keyboard_with_its_mark(tmp_path: Path
         expected = {
             "agent": ("▲", ["ann", "bob", "cat", "dan"]),
             "frames": ("▼", ["bob", "dan", "ann", "cat"]),
-            "shifts": ("▼", ["ann", "bob", "cat", "dan"]),  # the turning points: none, by id
+            "shifts": ("▼", ["dan", "ann", "bob", "cat"]),
             "turns": ("▼", ["ann", "bob", "cat", "dan"]),  # arcs too short to turn: by id
             "drift": ("▼", sorted(FOUR, key=lambda a: (-drift[a], a))),
             "last": ("▼", ["cat", "ann", "bob", "dan"]),
