@@ -143,7 +143,7 @@ class DiffView(SteadyBars, ScrollView, can_focus=True):
         self.body = body
         if lines is None or width != self.line_width:
             width = self.line_width
-            lines = render_diff(self.app.console, body, width)
+            lines = render_diff(self.dashboard.console, body, width)
         self.lines, self._rendered_at = lines, width
         set_virtual_size(self, Size(max(line.cell_length for line in lines), len(lines)))
         self.scroll_to(0, 0, animate=False, immediate=True)

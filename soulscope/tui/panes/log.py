@@ -10,7 +10,7 @@ costs a repaint of a row or two.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
@@ -26,9 +26,6 @@ from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.tui.widgets.virtual_list import VirtualList, positions
 from soulscope.tui.widgets.virtual_table import Column, VirtualTable
 from soulscope.world import World
-
-if TYPE_CHECKING:
-    from soulscope.tui.app import SoulscopeApp
 
 COLUMNS = (
     Column("when", "When (UTC)"),
@@ -80,7 +77,7 @@ class LogPane(Pane):
 
     @property
     def world(self) -> World:
-        return cast("SoulscopeApp", self.app).world
+        return self.dashboard.world
 
     @property
     def following(self) -> bool:
@@ -98,7 +95,7 @@ class LogPane(Pane):
         world = self.world
         signature = world_signature(world)
         log = world_log(world)
-        self.app.call_from_thread(self._show_log, log, signature, to_end)
+        self.dashboard.call_from_thread(self._show_log, log, signature, to_end)
 
     def _show_log(self, log: WorldLog, signature: tuple, to_end: bool) -> None:
         self._signature = signature
@@ -117,7 +114,7 @@ class LogPane(Pane):
             table.move_cursor(len(self.entries) - 1)
         self._show_place()
         for problem in log.unreadable:
-            self.app.notify(f"skipped: {problem}", severity="warning")
+            self.dashboard.notify(f"skipped: {problem}", severity="warning")
 
     def _cells(self, key: str) -> tuple[Text, ...]:
         e = self.entries[int(key)]
@@ -171,7 +168,7 @@ class LogPane(Pane):
         """Enter: the agent's soul at that frame."""
         event.stop()
         e = self.entries[int(event.key)]
-        cast("SoulscopeApp", self.app).open_line(e.agent, e.line)
+        self.dashboard.open_line(e.agent, e.line)
 
     def _show_place(self) -> None:
         if not self.entries:
@@ -199,7 +196,9 @@ class LogPane(Pane):
             if terms:
                 self.chart_trends(terms)
 
-        self.app.push_screen(PromptScreen("Chart which terms?", "words, comma-separated"), asked)
+        self.dashboard.push_screen(
+            PromptScreen("Chart which terms?", "words, comma-separated"), asked
+        )
 
     @work(thread=True, exclusive=True, group="log-trends", exit_on_error=False)
     def chart_trends(self, terms: list[str]) -> None:
@@ -210,16 +209,16 @@ class LogPane(Pane):
         try:
             wanted = [Term(t) for t in terms]
         except ValueError as exc:
-            self.app.call_from_thread(self.app.notify, str(exc), severity="error")
+            self.dashboard.call_from_thread(self.dashboard.notify, str(exc), severity="error")
             return
         log = world_log(world)
         found = [trend(world, log, t) for t in wanted]
-        self.app.call_from_thread(self._show_trends, found, world.name)
+        self.dashboard.call_from_thread(self._show_trends, found, world.name)
 
     def _show_trends(self, found: list, world: str) -> None:
         from soulscope.tui.dialogs.trends import TrendScreen
 
-        self.app.push_screen(TrendScreen(found, world))
+        self.dashboard.push_screen(TrendScreen(found, world))
 
     # -- following a running world -------------------------------------------------------------
     def action_follow(self) -> None:
@@ -228,7 +227,9 @@ class LogPane(Pane):
             self._follow.stop()
             self._follow = None
         elif self.world.read_only:
-            self.app.notify("A world as of a past point does not move: come back to follow it.")
+            self.dashboard.notify(
+                "A world as of a past point does not move: come back to follow it."
+            )
             return
         else:
             self._follow = self.set_interval(FOLLOW_SECONDS, self.look)
@@ -243,8 +244,8 @@ class LogPane(Pane):
             return
         signature = world_signature(world)
         log = world_log(world)
-        self.app.call_from_thread(self._landed, log, signature)
+        self.dashboard.call_from_thread(self._landed, log, signature)
 
     def _landed(self, log: WorldLog, signature: tuple) -> None:
         self._show_log(log, signature, to_end=True)
-        cast("SoulscopeApp", self.app).reload_world()
+        self.dashboard.reload_world()
