@@ -1,4 +1,4 @@
-"""``soulscope mcp``: a read-only Model Context Protocol server over stdio, for coding agents.
+"""``soulscope mcp``: a read-only Model Context Protocol server over stdio, for agents that write code.
 
 Its tools are the command line's views, each answering with the JSON the command prints with
 ``--json`` (the same text: a tool runs the command itself on the server's world). No tool writes
@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "mcp",
         help="a read-only MCP server over stdio: the views (agents, show, becoming, why, first, "
-        "spread, graph, search, log, compare) as tools for coding agents",
+        "spread, graph, search, log, compare) as tools for agents that write code",
     )
     add_world_option(p)
     p.set_defaults(run=run_mcp)
