@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -182,6 +183,10 @@ def entries(path: Path) -> dict[int, str]:
     return out
 
 
+def unnumbered(entry: str) -> str:
+    return re.sub(r"#[0-9]+", "#", entry)
+
+
 def test_compare_runs_names_where_each_agent_first_diverged(demo: Path, tmp_path: Path) -> None:
     fork = tmp_path / "fork"
     made = soulscope(
@@ -198,6 +203,8 @@ def test_compare_runs_names_where_each_agent_first_diverged(demo: Path, tmp_path
     }
     by_agent = {a["agent"]: a for a in found["agents"]}
     assert len(by_agent) == 10
+    assert found["first_difference_ignores"] == "post and thread numbers (#N)"
+    shifted = []
     ines = by_agent["coder-ines"]
     assert ines["first_difference"]["frame"] == 35
     assert ines["left"]["statements"] == 10 and ines["right"]["statements"] == 0
@@ -207,11 +214,16 @@ def test_compare_runs_names_where_each_agent_first_diverged(demo: Path, tmp_path
             entries(fork / "memory" / f"{agent}.md"),
         )
         differ = [n for n in sorted(left) if left[n] != right.get(n)]
-        assert got["first_difference"]["frame"] == differ[0], agent
+        assert got["first_byte_difference"]["frame"] == differ[0], agent
+        # Where they part, post numbers aside (a post more in one run shifts every later #N).
+        parted = [n for n in sorted(left) if unnumbered(left[n]) != unnumbered(right.get(n, ""))]
+        assert got["first_difference"]["frame"] == parted[0], agent
         assert all(left[n] == right[n] for n in left if n < differ[0])
+        shifted.append(parted[0] > differ[0])
         if agent != "coder-ines":
             assert 0 <= got["drift"] <= 1
             assert {r["frame"] for r in got["rows"]} <= {str(n) for n in range(35, 45)}
+    assert any(shifted)  # some agents only renumbered a post at first
     curves = found["terms"]["testing"]
     spread_left = json.loads(soulscope("spread", "testing", "--world", str(demo), "--json").stdout)
     assert curves["left"] == spread_left["timeline"]
@@ -236,6 +248,7 @@ def test_compare_runs_finds_an_edit_in_the_header_and_frames_run_only_in_one(
     found = json.loads(soulscope("compare-runs", str(demo), str(fork), "--json").stdout)
     assert found["fork_point"]["frame"] == 40
     diffs = {a["agent"]: a["first_difference"] for a in found["agents"]}
+    assert diffs == {a["agent"]: a["first_byte_difference"] for a in found["agents"]}
     assert diffs.pop("welcomer-pell") == {"frame": None, "heading": None, "line": 3}
     # The original ran on to frame 44; the fork was not run: each differs at frame 41.
     assert {d["frame"] for d in diffs.values()} == {41}
@@ -324,3 +337,31 @@ def test_a_fork_runs_on_with_the_llm_brain_and_keeps_what_it_saw(
     assert seen["brain"] == "llm" and seen["messages"] in [r["messages"] for r in server.requests]
     assert "the validated agent" in (fork / "memory" / "debater-sable.md").read_text()
     assert everything(demo) == before
+
+
+POSTED = """# Ada
+
+## Frame 7 — 2026-03-14
+- Posted #95 in c/commons: "Notes on (#87), again"
+- Connected: #87, #95
+
+## Frame 8 — 2026-03-15
+- Commented on thread #95 by bo: "yes"
+- Becoming: %s
+"""
+
+
+def test_a_renumbered_post_is_not_where_memory_parts() -> None:
+    from soulscope.runs.compare import first_difference
+
+    left = (POSTED % "the keeper.").encode()
+    renumbered = left.replace(b"#95", b"#96")
+    assert first_difference(left, renumbered).frame == 7  # the bytes differ from frame 7 on
+    assert first_difference(left, renumbered, numbers=False) is None
+    other = (POSTED % "the doubter.").replace("#95", "#96").encode()
+    parted = first_difference(left, other, numbers=False)
+    assert (parted.frame, parted.line) == (8, 9)
+    # A number that is not a post's (a frame's, a count's) still counts.
+    assert first_difference(left, left.replace(b"Frame 8", b"Frame 9"), numbers=False).line == 7
+    grown = left + b"\n## Frame 9 \xe2\x80\x94 2026-03-16\n- Posted #101\n"
+    assert first_difference(renumbered, grown, numbers=False).frame == 9

@@ -123,6 +123,8 @@ def _pair(a: object, b: object) -> str:
 
 
 def _print_comparison(c: RunsComparison) -> None:
+    from soulscope.runs.compare import IGNORED
+
     if c.point is None:
         print_text(f"{c.left} and {c.right} share no commit: they are not runs of one world")
     else:
@@ -148,6 +150,7 @@ def _print_comparison(c: RunsComparison) -> None:
         rows,
         title="after the fork point, left / right",
     )
+    print_text(f"first differs: {IGNORED} aside (--json: first_byte_difference counts them)")
     for term, (left_curve, right_curve) in c.curves.items():
         dates = sorted({d for d, _ in left_curve} | {d for d, _ in right_curve})
         print_table(

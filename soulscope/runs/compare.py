@@ -4,7 +4,10 @@ how far their arcs drifted, and how a term spread in each.
 The runs are two worlds with a common past (a world and its fork, or two forks): the fork point is
 the newest commit both histories hold. An agent's memory first differs at the first byte where its
 two soul files differ; that byte's frame is where it diverged (a file that only grew further in
-one run diverges at the first frame the other lacks). Arcs are read with ``soul.trajectory`` and
+one run diverges at the first frame the other lacks). Post and thread numbers (``#95``) do not
+count: when one run made a post more, every later post has the next number, and a reader would
+not call "Posted #96" for "Posted #95" a different memory. The first byte that differs, numbers
+and all, is kept beside it. Arcs are read with ``soul.trajectory`` and
 ``soul.chapters`` as they are; their drift is the mean lexical distance of the statements the two
 runs made in the same frame after the fork point.
 """
@@ -12,6 +15,7 @@ runs made in the same frame after the fork point.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -44,11 +48,12 @@ class ArcSide:
 @dataclass(frozen=True)
 class AgentRuns:
     agent: str
-    difference: Difference | None  # None: the same memory in both runs
+    difference: Difference | None  # None: the same memory in both runs (post numbers aside)
     left: ArcSide | None  # None: the agent has no soul file in that run
     right: ArcSide | None
     drift: float | None  # 0..1; None where no frame after the fork has a statement in both
     rows: tuple[ArcRow, ...] = ()  # the arcs side by side after the fork point, where they differ
+    raw_difference: Difference | None = None  # the first byte that differs, numbers and all
 
 
 @dataclass(frozen=True)
@@ -72,16 +77,28 @@ def fork_point(left: World, right: World) -> str | None:
     return next((c for c in _commits(left) if c in theirs), None)
 
 
-def first_difference(a: bytes, b: bytes) -> Difference | None:
-    """Where soul files ``a`` and ``b`` first differ, or None when they are the same."""
+_NUMBER = re.compile(rb"#\d+")  # a post or thread number: #95
+
+
+def without_numbers(data: bytes) -> bytes:
+    """``data`` with every post and thread number made the same (``#95`` -> ``#``); lines stay."""
+    return _NUMBER.sub(b"#", data)
+
+
+def first_difference(a: bytes, b: bytes, numbers: bool = True) -> Difference | None:
+    """Where soul files ``a`` and ``b`` first differ, or None when they are the same;
+    ``numbers=False``: differences in post and thread numbers alone do not count."""
     if a == b:
         return None
-    n = min(len(a), len(b))
-    at = len(os.path.commonprefix([a[:n], b[:n]]))
-    longer = a if len(a) > len(b) else b
-    source = longer if at == n else a
-    start = source.rfind(b"\n", 0, at) + 1  # the line holding the first difference
-    line = source.count(b"\n", 0, start) + 1
+    key_a, key_b = (a, b) if numbers else (without_numbers(a), without_numbers(b))
+    if key_a == key_b:
+        return None
+    n = min(len(key_a), len(key_b))
+    at = len(os.path.commonprefix([key_a[:n], key_b[:n]]))
+    a_is_source = at != n or len(key_a) > len(key_b)
+    key, source = (key_a, a) if a_is_source else (key_b, b)
+    start = key.rfind(b"\n", 0, at) + 1  # the line holding the first difference
+    line = key.count(b"\n", 0, start) + 1  # (the same line in the file: numbers hold no newline)
     frames = parse(source).frames
     if at == n:  # one file only grew further: the first frame the other lacks
         frame = next((f for f in frames if f.line >= line), None)
@@ -135,11 +152,12 @@ def compare_agent(left: World, right: World, agent: str, frame: int | None) -> A
     rows = [r for r in compare(later_a, later_b) if _texts(r.left) != _texts(r.right)]
     return AgentRuns(
         agent,
-        first_difference(a, b),
+        first_difference(a, b, numbers=False),
         side_a,
         side_b,
         _drift(compare(later_a, later_b)),
         tuple(rows),
+        first_difference(a, b),
     )
 
 
@@ -186,22 +204,25 @@ def _statement(s: Statement | None) -> dict | None:
     return None if s is None else {"frame": s.number, "text": s.text, "kind": s.kind}
 
 
+def _difference(d: Difference | None) -> dict | None:
+    return None if d is None else {"frame": d.frame, "heading": d.heading, "line": d.line}
+
+
+IGNORED = "post and thread numbers (#N)"  # what the first difference does not count
+
+
 def comparison_dict(c: RunsComparison) -> dict:
     """``compare-runs --json``."""
     return {
         "left": c.left,
         "right": c.right,
         "fork_point": {"commit": c.point, "frame": c.point_frame},
+        "first_difference_ignores": IGNORED,
         "agents": [
             {
                 "agent": a.agent,
-                "first_difference": None
-                if a.difference is None
-                else {
-                    "frame": a.difference.frame,
-                    "heading": a.difference.heading,
-                    "line": a.difference.line,
-                },
+                "first_difference": _difference(a.difference),
+                "first_byte_difference": _difference(a.raw_difference),
                 "left": _side_dict(a.left),
                 "right": _side_dict(a.right),
                 "drift": a.drift,
