@@ -68,6 +68,28 @@ def test_tokens_are_the_same_as_the_tokenizer_of_old(early_world: Path) -> None:
             assert tokenize(line) == reference_tokenize(line), line
 
 
+# Forms the corpus may lack: other verbs and endings, accents, other scripts, odd lengths.
+STEM_FORMS = (
+    "running ran argued arguing governance governed generously skies dying lying news"
+    " ownership owned naïveté straße ασ cañones école fiancées dreamt hoping hopped"
+    " agreed feed sky sly a y yy consign consigned consigning generate generically"
+)
+
+
+def test_the_compiled_stemmer_stems_as_snowballs_own(early_world: Path) -> None:
+    import Stemmer
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    assert isinstance(lexical._stemmer(), Stemmer.Stemmer)  # Snowball's C code, not Python
+    reference = EnglishStemmer()  # the pure-Python Snowball that stemmed before
+    world = World.open(early_world)
+    words = set(STEM_FORMS.split())
+    for a in world.agents()[:30]:
+        words.update(lexical._TOKEN.findall(world.source(a.id).decode("utf-8", "replace").lower()))
+    for word in words:
+        assert lexical.stem(word) == (reference.stemWord(word) if word.isalpha() else word), word
+
+
 @pytest.mark.slow
 def test_bm25_from_counts_is_rank_bm25s_to_the_last_bit(early_world: Path) -> None:
     world = World.open(early_world)
