@@ -365,3 +365,72 @@ def test_a_renumbered_post_is_not_where_memory_parts() -> None:
     assert first_difference(left, left.replace(b"Frame 8", b"Frame 9"), numbers=False).line == 7
     grown = left + b"\n## Frame 9 \xe2\x80\x94 2026-03-16\n- Posted #101\n"
     assert first_difference(renumbered, grown, numbers=False).frame == 9
+
+
+def test_a_world_inside_a_code_repository_is_forked_with_the_whole_repository(
+    tmp_path: Path,
+) -> None:
+    from tests.support.repos import history_world
+
+    world = history_world(tmp_path)  # lantern/state/: frame 1 to 4, one commit each
+    code = world.parent
+    before = everything(code)
+    (code / "README.md").write_text("a simulation, being edited\n")  # outside the world: no matter
+    fork = tmp_path / "what if"
+    out = soulscope(
+        "fork",
+        str(fork),
+        "--at",
+        "2",
+        "--edit",
+        "ada-01:1=# Ada, edited",
+        "-w",
+        str(world),
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    made = json.loads(out.stdout)
+    assert (made["fork"], made["world"], made["frame"]) == (str(fork), str(fork / "state"), 2)
+    assert (
+        fork / "README.md"
+    ).read_text() == "a simulation\n"  # the whole repository, as committed
+    assert git_out(fork, "log", "--format=%s", "-1") == "fork: edit memory/ada-01.md line 1\n"
+    assert git_out(fork, "show", "--name-only", "--format=", "HEAD") == "state/memory/ada-01.md\n"
+    assert git_out(fork, "rev-list", "--count", "HEAD") == "3\n"  # frames 1 and 2, the edit
+    assert max(frames_of(fork / "state" / "memory" / "ada-01.md")) == 2
+    # `--world` of the fork's folder opens the world inside it, as it does the original's.
+    shown = soulscope("agents", "-w", str(fork), "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert sorted(a["id"] for a in json.loads(shown.stdout)) == ["ada-01", "bo-02", "cy-03"]
+    found = json.loads(soulscope("compare-runs", str(code), str(fork), "--json").stdout)
+    assert found["fork_point"]["frame"] == 2
+    parted = {a["agent"]: a["first_difference"] for a in found["agents"]}
+    assert parted["ada-01"] == {"frame": None, "heading": None, "line": 1}  # the edited header
+    assert parted["bo-02"]["frame"] == 3 and parted["cy-03"] is None
+    (code / "README.md").write_text("a simulation\n")
+    assert everything(code) == before
+    (world / "memory" / "cy-03.md").write_text("# Cy, unsaved\n")  # inside the world: refused
+    said = one_sentence(soulscope("fork", str(tmp_path / "f2"), "--at", "2", "-w", str(world)))
+    assert "uncommitted changes (state/memory/cy-03.md)" in said
+
+
+def test_a_fork_of_a_world_deep_in_a_repository_runs_on_the_same(tmp_path: Path) -> None:
+    from soulscope.world import DEMO_WORLD
+    from tests.support.repos import commit, init
+
+    code = init(tmp_path / "code")
+    (code / "app.py").write_text("print('a simulation')\n")
+    world = code / "sims" / "town"
+    shutil.copytree(DEMO_WORLD, world)
+    commit(code, "the town, as shipped")
+    assert soulscope("frame", "-w", str(world), "--steps", "4").returncode == 0
+    start = json.loads((world / "world.json").read_text())["frame"] - 4
+    fork = tmp_path / "fork"
+    out = soulscope("fork", str(fork), "--at", str(start + 2), "-w", str(world))
+    assert out.returncode == 0, out.stderr
+    assert f"the forked world is {fork / 'sims' / 'town'}" in out.stdout
+    assert f"soulscope frame --world {fork / 'sims' / 'town'}" in out.stdout
+    ran = soulscope("frame", "-w", str(fork / "sims" / "town"), "--steps", "2")
+    assert ran.returncode == 0, ran.stderr
+    assert world_files(fork) == world_files(code)  # the same frames, in the same place
+    assert git_out(fork, "rev-parse", "HEAD") == git_out(code, "rev-parse", "HEAD")

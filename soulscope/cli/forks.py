@@ -87,6 +87,7 @@ def run_fork(args: argparse.Namespace) -> int:
         emit_json(
             {
                 "fork": str(made.root),
+                "world": str(made.world),
                 "of": str(made.source),
                 "point": made.point,
                 "frame": made.frame,
@@ -99,8 +100,16 @@ def run_fork(args: argparse.Namespace) -> int:
     print_text(f"forked {made.source} at {at} into {made.root} (branch {made.branch})")
     for sha, subject in made.interventions:
         print_text(f"  {sha[:8]} {subject}")
-    print_text(f"advance it with: soulscope frame --world {args.dir}")
+    if made.world != made.root:
+        print_text(f"the forked world is {made.world}, where it sits in the original's repository")
+    print_text(f"advance it with: soulscope frame --world {_shown(made.world, args.dir)}")
     return 0
+
+
+def _shown(world: Path, given: str) -> str:
+    """The forked world's folder as the user named the fork's (``w2``, ``w2/state``)."""
+    fork = Path(given).expanduser().absolute()
+    return str(Path(given) / world.relative_to(fork)) if world.is_relative_to(fork) else str(world)
 
 
 def run_compare_runs(args: argparse.Namespace) -> int:

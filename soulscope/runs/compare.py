@@ -166,9 +166,10 @@ def _texts(s: Statement | None) -> str | None:
 
 
 def _point_frame(world: World, sha: str | None) -> int | None:
-    from soulscope.runs.fork import frame_at
+    from soulscope.runs.fork import frame_at, inside
 
-    return frame_at(repo.toplevel(world.root), sha) if sha else None
+    top = repo.toplevel(world.root)
+    return frame_at(top, sha, inside(top, world.root)) if sha else None
 
 
 def compare_runs(

@@ -9,6 +9,10 @@ point and nothing after it. Each intervention is one commit that says what it ch
 - ``drop_post``: a post, its comments and its votes are gone from the community;
 - ``edit``: one line of an agent's soul file reads otherwise.
 
+A world that is a folder inside a larger repository (``repo/state/``) is forked with the whole
+repository: the fork's folder holds all of its history, and the world sits at the same place inside
+it (``Fork.world``).
+
 The original world is only read. A fork is advanced like any world (``soulscope frame``); with
 the offline brain and no intervention it replays the original's frames byte for byte.
 """
@@ -20,13 +24,14 @@ import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from soulscope.atomic import write_atomic
 from soulscope.sim import repo
 from soulscope.sim.clock import WORLD_FILE
 from soulscope.sim.community import paths as community_paths
 from soulscope.sim.create import REGISTRY_FILE
+from soulscope.sim.lock import STATE_DIR
 from soulscope.world import World, WorldError
 
 REMOVED = "removed"  # the registry status of an agent taken out of a fork
@@ -58,8 +63,9 @@ def parse_edit(spec: str) -> Edit:
 
 @dataclass(frozen=True)
 class Fork:
-    root: Path
-    source: Path
+    root: Path  # the fork's repository
+    source: Path  # the world forked
+    world: Path  # the fork's world: ``root``, or the same place as the source's inside it
     point: str  # the commit of the fork point, in both worlds
     frame: int | None  # the world's frame at that point (None where no clock says)
     branch: str
@@ -78,11 +84,21 @@ def frame_shas(top: Path, rev: str = "HEAD") -> list[tuple[int, str]]:
     return found
 
 
-def frame_at(top: Path, sha: str) -> int | None:
-    """The frame the world's clock says at commit ``sha``."""
-    done = repo.git(top, "show", f"{sha}:{WORLD_FILE}", check=False)
+def inside(top: Path, root: Path) -> str:
+    """Where world ``root`` sits in repository ``top``, as git names paths ('' at the top)."""
+    rel = root.resolve().relative_to(top)
+    return "" if rel == Path() else PurePosixPath(*rel.parts).as_posix() + "/"
+
+
+def frame_at(top: Path, sha: str, world: str = "") -> int | None:
+    """The frame the world's clock says at commit ``sha`` (``world``: its folder, ``inside``);
+    without a clock, the newest frame commit's up to ``sha``."""
+    done = repo.git(top, "show", f"{sha}:{world}{WORLD_FILE}", check=False)
+    if done.returncode != 0:
+        frames = frame_shas(top, sha)
+        return frames[0][0] if frames else None
     try:
-        frame = json.loads(done.stdout).get("frame") if done.returncode == 0 else None
+        frame = json.loads(done.stdout).get("frame")
     except (ValueError, AttributeError):
         return None
     return frame if isinstance(frame, int) else None
@@ -103,7 +119,7 @@ def _frame_commit(top: Path, frame: int) -> str:
     raise ForkError(f"frame {frame} of {top} is no commit of its own; give a revision with --at")
 
 
-def resolve_point(top: Path, at: str) -> tuple[str, int | None]:
+def resolve_point(top: Path, at: str, world: str = "") -> tuple[str, int | None]:
     """The commit ``at`` names (a frame number, ``frame N`` or a revision) and its frame."""
     spec = at.strip()
     m = re.fullmatch(r"(?:frame\s*)?(\d{1,6})", spec, re.IGNORECASE)
@@ -114,13 +130,17 @@ def resolve_point(top: Path, at: str) -> tuple[str, int | None]:
     if done.returncode != 0 or not spec:
         raise ForkError(f"'{at}' is neither a frame number nor a revision of {top}")
     sha = done.stdout.decode().strip()
-    return sha, frame_at(top, sha)
+    return sha, frame_at(top, sha, world)
 
 
-def dirty(top: Path) -> list[str]:
-    """Paths of the repository that differ from HEAD (ignored files aside)."""
-    out = repo.git(top, "--no-optional-locks", "status", "--porcelain=v1", "-z").stdout
-    return [e[3:].decode("utf-8", "replace") for e in out.split(b"\0") if e]
+def dirty(top: Path, world: str = "") -> list[str]:
+    """Paths of the repository (of the world's folder in it) that differ from HEAD (ignored
+    files aside)."""
+    args = ["--no-optional-locks", "status", "--porcelain=v1", "-z", "--", f":/{world}"]
+    out = repo.git(top, *args).stdout
+    own = f"{world}{STATE_DIR}/"  # the frame runner's own folder (lock, journal)
+    paths = [e[3:].decode("utf-8", "replace") for e in out.split(b"\0") if e]
+    return [p for p in paths if not p.startswith(own)]
 
 
 def _source(world: World | str | Path) -> tuple[World, Path]:
@@ -128,11 +148,9 @@ def _source(world: World | str | Path) -> tuple[World, Path]:
     if w.only is not None:
         raise ForkError(f"{w.only} is a single soul file; fork the world folder around it")
     top = repo.toplevel(w.root)
-    if top != w.root.resolve():
-        raise ForkError(
-            f"{w.root} is inside the repository {top}; fork a world that is its own repository"
-        )
-    changed = dirty(top)
+    if not w.memory_dir.resolve().is_relative_to(w.root.resolve()):
+        raise ForkError(f"{w.memory_dir} is outside {w.root}; fork the folder that holds both")
+    changed = dirty(top, inside(top, w.root))
     if changed:
         more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
         raise ForkError(
@@ -157,47 +175,51 @@ def fork(
 ) -> Fork:
     """Make the fork of ``world`` at ``at`` in ``dest``, with one commit per intervention."""
     source, top = _source(world)
+    where = inside(top, source.root)
     dest = dest.expanduser().absolute()
     _check_dest(dest)
-    sha, frame = resolve_point(top, at)
+    sha, frame = resolve_point(top, at, where)
     branch = f"fork-at-frame-{frame}" if frame is not None else f"fork-at-{sha[:8]}"
     existed = dest.exists()
     try:
         repo.git(top, "clone", "-q", "--no-checkout", str(top), str(dest))
         repo.git(dest, "switch", "-q", "-c", branch, sha)
-        repo.git(dest, "config", "soulscope.forkof", str(top))
+        repo.git(dest, "config", "soulscope.forkof", str(source.root))
         repo.git(dest, "config", "soulscope.forkpoint", sha)
-        made = _intervene(dest, sha, without, drop_posts, edits)
+        memory = source.memory_dir.resolve().relative_to(top)
+        forked = World(dest / where, dest / memory)
+        made = _intervene(forked, dest, sha, without, drop_posts, edits)
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         if existed:
             dest.mkdir()
         raise
-    return Fork(dest, top, sha, frame, branch, tuple(made))
+    return Fork(dest, source.root, forked.root, sha, frame, branch, tuple(made))
 
 
 def _intervene(
-    root: Path,
+    world: World,
+    top: Path,
     point: str,
     without: Sequence[str],
     drop_posts: Sequence[int],
     edits: Sequence[Edit],
 ) -> list[tuple[str, str]]:
-    """Check every intervention against the fork, then commit each one."""
-    world = World.open(root)
+    """Check every intervention against the fork (its ``world`` in repository ``top``), then
+    commit each one."""
     agents = {a.id for a in world.agents()}
     for agent in [*without, *(e.agent for e in edits)]:
         if agent not in agents:
             raise ForkError(f"no agent '{agent}' in the world at {point[:8]}")
-    date = repo.git(root, "show", "-s", "--format=%cs", point).stdout.decode().strip()
-    steps = [_without(root, a) for a in dict.fromkeys(without)]
-    steps += [_drop_post(root, p) for p in dict.fromkeys(drop_posts)]
-    steps += [_edit(root, e) for e in edits]
+    date = repo.git(top, "show", "-s", "--format=%cs", point).stdout.decode().strip()
+    steps = [_without(world.root, a) for a in dict.fromkeys(without)]
+    steps += [_drop_post(world.root, p) for p in dict.fromkeys(drop_posts)]
+    steps += [_edit(world, e) for e in edits]
     made = []
     for changes, message in steps:
         for path, data in changes:
             write_atomic(path, data)
-        sha = repo.commit(root, [p for p, _ in changes], message, date)
+        sha = repo.commit(top, [p for p, _ in changes], message, date)
         made.append((sha, message.splitlines()[0]))
     return made
 
@@ -264,19 +286,18 @@ def _drop_post(root: Path, post: int) -> Change:
     return changes, message
 
 
-def _edit(root: Path, edit: Edit) -> Change:
-    path = root / "memory" / f"{edit.agent}.md"
+def _edit(world: World, edit: Edit) -> Change:
+    path = world.memory_dir / f"{edit.agent}.md"
+    name = path.relative_to(world.root).as_posix()
     lines = path.read_bytes().split(b"\n")
     count = len(lines) - (lines[-1] == b"")
     if not 1 <= edit.line <= count:
-        raise ForkError(
-            f"memory/{edit.agent}.md has lines 1 to {count}; there is no line {edit.line}"
-        )
+        raise ForkError(f"{name} has lines 1 to {count}; there is no line {edit.line}")
     old = lines[edit.line - 1]
     end = b"\r" if old.endswith(b"\r") else b""
     lines[edit.line - 1] = edit.text.encode("utf-8") + end
     old_text = old.rstrip(b"\r").decode("utf-8", "replace")
-    message = f"fork: edit memory/{edit.agent}.md line {edit.line}\n\n- {old_text}\n+ {edit.text}"
+    message = f"fork: edit {name} line {edit.line}\n\n- {old_text}\n+ {edit.text}"
     return [(path, b"\n".join(lines))], message
 
 
