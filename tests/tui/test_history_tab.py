@@ -104,6 +104,21 @@ async def test_history_lists_commits_and_steps_through_diffs(world: World) -> No
         assert table.cursor_row == 1 and "+## Frame 3 — 2026-03-03" in diff_text(app)
 
 
+async def test_the_diff_follows_the_terminal_when_it_is_resized(world: World) -> None:
+    """A diff on screen is rendered again at the new width (it used to stop with an error)."""
+    app = SoulscopeApp(world)
+    async with app.run_test(size=(160, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        assert "+## Frame 4 — 2026-03-04" in diff_text(app)
+        wide = app.query_one(DiffView).line_width
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        assert app.query_one(DiffView).line_width < wide
+        assert "+## Frame 4 — 2026-03-04" in diff_text(app)
+
+
 async def test_a_new_frame_commit_shows_in_history_when_the_world_is_read_again(
     world: World,
 ) -> None:

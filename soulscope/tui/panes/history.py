@@ -37,6 +37,7 @@ from soulscope.soul.when import utc
 from soulscope.tui.actions import bindings
 from soulscope.tui.dialogs.soul_at import SoulAtScreen
 from soulscope.tui.panes.base import Pane
+from soulscope.tui.reach import dashboard
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.tui.widgets.virtual_table import Column, VirtualTable
 from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
@@ -143,7 +144,7 @@ class DiffView(SteadyBars, ScrollView, can_focus=True):
         self.body = body
         if lines is None or width != self.line_width:
             width = self.line_width
-            lines = render_diff(self.dashboard.console, body, width)
+            lines = render_diff(dashboard(self).console, body, width)
         self.lines, self._rendered_at = lines, width
         set_virtual_size(self, Size(max(line.cell_length for line in lines), len(lines)))
         self.scroll_to(0, 0, animate=False, immediate=True)
