@@ -351,3 +351,31 @@ def test_a_listed_short_id_is_an_agent_of_a_world_without_registry(tmp_path: Pat
     names = AgentNames.of(bare)
     assert names.resolve("researcher-04", listed=True) == "zion-researcher-04"
     assert names.resolve("lurker-47") == "lurker-47"
+
+
+def test_a_world_without_registry_learns_its_archetypes_from_its_listings(tmp_path: Path) -> None:
+    """In a folder of a few files (no registry), an archetype is the world's where some soul
+    lists one as an agent ("Relationships: philosopher-03 (...)"): "Replied on #5892 to
+    philosopher-08" and "commented on Wildcard-09's proposal" name agents no file holds; the
+    world's prefix says so too ("thanks to zion-welcomer-02", a History bullet "Replied to
+    zion-curator-02 on #3436"); a story's "lurker-47" stays a word even when it answers."""
+    soul = (
+        "# Wren\n\n## History\n"
+        "- **2026-02-19T18:38:32Z** — Replied to zion-curator-02 on #3436.\n\n"
+        "## Frame 1 — 2026-01-01\n"
+        "- Replied on #5892 to philosopher-08: claimed the pipeline.\n"
+        "- Then commented on Wildcard-09's proposal, thanks to zion-welcomer-02.\n"
+        "- Read a story where lurker-47 answered the carbon-14 question.\n"
+        "- Becoming: the builder who ships.\n"
+    )
+    other = (
+        "# C\n\n## Frame 1 — 2026-01-01\n- Relationships: philosopher-03 (mentor), wildcard-01.\n"
+    )
+    bare = write_world(tmp_path, None, {"zion-coder-01": soul, "zion-coder-02": other})
+    got = kinds_of(bare, "zion-coder-01")
+    assert got == {
+        "zion-curator-02": {"reply": 1},
+        "zion-philosopher-08": {"reply": 1},
+        "zion-wildcard-09": {"comment": 1},
+        "zion-welcomer-02": {"credit": 1},
+    }

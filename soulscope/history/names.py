@@ -35,8 +35,9 @@ class AgentNames:
     Souls drop the world's prefix ("coder-06" for "zion-coder-06"), also for agents whose file
     this folder lacks, and write ids in any case ("Coder-05"). A name is an agent only where
     the world holds its file or its registry lists it ("lurker-47" of a story is no agent); a
-    world without a registry takes a short name of its own shape (a known archetype and a
-    number, "coder-12") as one of its agents whose file it lacks.
+    world without a registry takes a short name of its own shape (an archetype its files
+    hold or list as agents, and a number: "coder-12") or its prefix ("zion-curator-02") as one
+    of its agents whose file it lacks.
     """
 
     forms: dict[str, str]  # written form -> id, the agent itself left out
@@ -47,6 +48,7 @@ class AgentNames:
     # value's flag says whether the name is one word (a first name, "Rustacean")
     people: dict[str, tuple[str, bool]] = field(default_factory=dict)
     guess: bool = False  # no registry: short names of the world's shape are its agents
+    world: World | None = field(default=None, compare=False, repr=False)  # for ``listed``
 
     @classmethod
     def of(cls, world: World, agent_id: str = "", words: bool = True) -> AgentNames:
@@ -73,7 +75,7 @@ class AgentNames:
         forms = {form: i for form, i in forms.items() if i != agent_id}
         people = _people(world.registry(), agent_id)
         guess = not world.registry()
-        return cls(forms, present, prefix, frozenset(archetypes), people, guess)
+        return cls(forms, present, prefix, frozenset(archetypes), people, guess, world)
 
     def resolve(self, name: str, listed: bool = False) -> str:
         """The id ``name`` stands for (a form, a display name, a first name), else ``name``.
@@ -97,8 +99,18 @@ class AgentNames:
 
     def _id_shaped(self, name: str) -> bool:
         """A short name that reads as one of this world's ids where it has no registry to say:
-        one of its archetypes and a number ("coder-12"); "lurker-47" is a word of a story."""
-        return self.guess and bool(self.prefix) and name.partition("-")[0] in self.archetypes
+        one of its archetypes, or of those its souls list as agents, and a number ("coder-12",
+        "philosopher-08"); "lurker-47" is a word of a story."""
+        if not (self.guess and self.prefix):
+            return False
+        archetype = name.partition("-")[0]
+        return archetype in self.archetypes or archetype in self.listed
+
+    @cached_property
+    def listed(self) -> frozenset[str]:
+        """The archetypes the world's souls list as agents (``listed_archetypes``), read the
+        first time a short name of an archetype no file holds is met."""
+        return frozenset(listed_archetypes(self.world)) if self.world is not None else frozenset()
 
     @cached_property
     def folded(self) -> dict[str, str]:
@@ -142,9 +154,11 @@ class AgentNames:
         if who is None and not token.islower():
             token = token.lower()
             who = self.folded_bytes.get(token)
-        if who is None and self.guess and _SHORT_ID_BYTES.fullmatch(token):
+        if who is None and self.guess and self.prefix:
             short = token.decode()
-            if self._id_shaped(short) and self.prefix + short not in self.ids:
+            if short.startswith(self.prefix) and _SHORT_ID.fullmatch(short[len(self.prefix) :]):
+                return short  # "zion-curator-02": the world's prefix says it is one of its ids
+            if _SHORT_ID_BYTES.fullmatch(token) and self._id_shaped(short):
                 who = self.prefix + short
         return who
 
@@ -190,6 +204,31 @@ class AgentNames:
                     break
             else:
                 i += 1
+
+
+# A bullet that lists only agents ("- Relationships: philosopher-03 (...)", "- **Influenced
+# by:** wildcard-01's ..."), and the short ids in it.
+_LISTING = re.compile(
+    rb"(?im)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*(?:relationships?|influenced by"
+    rb"|surprised by|reinforced(?: by)?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?([^\n]*)"
+)
+_LISTED_SHORT = re.compile(rb"(?:^|[\s,;(@])([A-Za-z]+)-\d{1,4}(?![\w-])")
+
+
+def listed_archetypes(world: World) -> set[str]:
+    """The archetypes of the short ids a world's souls list where only agents are listed
+    (``Relationships:``, ``Influenced by:``): in a folder of a few files without a registry,
+    "philosopher-08" replied to is an agent because some soul lists a philosopher, while a
+    story's "lurker-47" stays a word."""
+    found: set[str] = set()
+    for a in world.agents():
+        try:
+            data = a.path.read_bytes()
+        except OSError:
+            continue
+        for line in _LISTING.findall(data):
+            found.update(m.lower().decode("ascii") for m in _LISTED_SHORT.findall(line))
+    return found
 
 
 def as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
