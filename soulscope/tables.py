@@ -24,6 +24,7 @@ from typing import Any
 
 from soulscope import __version__, collector
 from soulscope.history import graph
+from soulscope.history.first import dated_line
 from soulscope.history.links import KINDS, read
 from soulscope.history.mentions import trim
 from soulscope.history.names import AgentNames
@@ -284,7 +285,7 @@ def statement_row(agent: str, s: Any) -> Row:
 
 def link_rows(names: AgentNames, agent: str, soul: Soul) -> Iterator[Row]:
     """Each line of the soul that names another agent, in the order written, placed in its
-    frame (none outside frames)."""
+    frame (none outside frames, dated there only by a time of its own)."""
     data = soul.data
     c = soul.frames.columns
     line, last = 1, 0
@@ -294,15 +295,18 @@ def link_rows(names: AgentNames, agent: str, soul: Soul) -> Iterator[Row]:
         j = bisect_right(c.lines, line) - 1
         inside = j >= 0 and line <= c.end_lines[j]
         end = data.find(b"\n", at)
-        text = data[at : len(data) if end < 0 else end].decode("utf-8", "replace")
+        raw = data[at : len(data) if end < 0 else end]
+        text = raw.decode("utf-8", "replace")
+        # a line outside frames may carry its own time (History's "- **2026-02-19T18:38Z** —")
+        date, time = (c.dates[j], c.times[j]) if inside else (dated_line(raw) or (None, None))
         yield {
             "from": who,
             "to": agent,
             "kind": kind,
             "frame": c.number(j) if inside else None,
             "label": c.label(j) if inside else None,
-            "date": c.dates[j] if inside else None,
-            "time": c.times[j] if inside else None,
+            "date": date,
+            "time": time,
             "line": line,
             "text": trim(text.strip()),
         }

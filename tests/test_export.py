@@ -227,3 +227,23 @@ def test_bytes_that_are_not_utf8_are_written_as_replacement_characters(tmp_path:
     out = export(root, tmp_path / "out", fmt)
     nine = [f for f in read_table(out, "frames", fmt) if f["frame"] == 9]
     assert "st\ufffduck" in nine[0]["text"]
+
+
+def test_a_link_outside_frames_carries_the_time_its_line_gives(tmp_path: Path):
+    """A History bullet is dated by its own stamp (an offset converted to UTC); an undated
+    line outside frames stays without a date."""
+    text = (
+        "# Ada\n\n## History\n"
+        "- **2026-02-19T18:38:32Z** — Replied to bo-02 on #3436.\n"
+        "- 2026-02-20T09:30-05:00 — Commented on bo-02's proposal.\n"
+        "- Relationships: bo-02 (rival)\n\n"
+        "## Frame 1 — 2026-03-01\n- Becoming: the builder.\n"
+    )
+    root = write_world(tmp_path / "w", {"ada-01": text, "bo-02": "# Bo\n"})
+    rows = read_table(export(root, tmp_path / "out", "jsonl"), "links", "jsonl")
+    got = [(x["kind"], x["date"], x["time"]) for x in rows if x["to"] == "ada-01"]
+    assert got == [
+        ("reply", "2026-02-19", "18:38"),
+        ("comment", "2026-02-20", "14:30"),
+        ("relationship", None, None),
+    ]
