@@ -234,3 +234,31 @@ def test_plain_words_and_later_stamped_lines_are_no_evidence(tmp_path: Path) -> 
     why = explain(world, "zion-philosopher-05")
     assert why.threads == (4691,)
     assert [p.word for p in why.precursors] == ["cartographer"]
+
+
+def test_a_statement_outside_frames_is_cited_by_its_place_and_its_lines_shown(
+    tmp_path: Path,
+) -> None:
+    """A world imported in one commit: a statement in ``## Recent Experience`` is cited by its
+    section and line, never as a frame, and the commit's diff is cut to the lines around it
+    (the commit wrote the whole file)."""
+    from tests.support.repos import commit, init
+
+    filler = "".join(f"- Read #{n} and moved on.\n" for n in range(40))
+    soul = (
+        "# Sofia Thinker\n\n## Recent Experience\n\n" + filler + "\n"
+        "- Influenced by: researcher-05's census.\n"
+        "- Becoming: the coordinator who counts.\n\n"
+        "## Frame 6 — 2026-03-13 (08:00 UTC)\n" + filler
+    )
+    root = tmp_path / "w"
+    write(root, {"zion-philosopher-05": soul, "zion-researcher-05": RESEARCHER})
+    init(root)
+    commit(root, "import")
+    why = explain(World.open(root), "zion-philosopher-05")
+    line = soul.splitlines().index("- Becoming: the coordinator who counts.") + 1
+    assert why.citation == f"[zion-philosopher-05 · Recent Experience, line {line}]"
+    assert "frame Recent" not in why_text(why).plain
+    assert "- Becoming: the coordinator who counts." in why.diff
+    assert "Read #30 and" not in why.diff and "Read #5 and" not in why.diff
+    assert why.bulk_note is not None and "around the statement" in why.bulk_note

@@ -12,7 +12,7 @@ from typing import Any
 from soulscope.history.git import Commit
 from soulscope.history.links import Link
 from soulscope.history.mentions import Place
-from soulscope.soul.format import ENTRY_LABELS, cite
+from soulscope.soul.format import ENTRY_LABELS, cite, cite_section
 from soulscope.soul.model import Frame, frame_name
 from soulscope.soul.trajectory import Statement
 from soulscope.soul.when import Moment
@@ -25,6 +25,13 @@ CONTEXT_LABELS = tuple(x.label for x in ENTRY_LABELS if x.field not in (None, "b
 def statement_name(st: Statement) -> str:
     """A statement's frame as citations name it (``frame_name``)."""
     return frame_name(st.number, st.suffix, st.date, st.time) or st.frame_label
+
+
+def statement_citation(agent: str, st: Statement) -> str:
+    """How a statement is cited: its frame, or outside frames its section and line."""
+    if st.frame_index is None:
+        return cite_section(agent, st.heading, st.line)
+    return cite(agent, statement_name(st))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +140,7 @@ class Why:
 
     @property
     def citation(self) -> str:
-        return cite(self.agent_id, self.frame_name)
+        return statement_citation(self.agent_id, self.statement)
 
     def citations(self) -> dict[str, tuple[str, int | None]]:
         """Every citation the dossier holds -> (agent, frame index in that agent's file)."""
@@ -142,15 +149,7 @@ class Why:
         }
         if self.previous is not None:
             prev = self.previous
-            out[
-                cite(
-                    self.agent_id,
-                    statement_name(prev) if prev.frame_index is not None else prev.heading,
-                )
-            ] = (
-                self.agent_id,
-                prev.frame_index,
-            )
+            out[statement_citation(self.agent_id, prev)] = (self.agent_id, prev.frame_index)
         for post in self.posts:
             if post.citation:
                 out.setdefault(post.citation, (post.author or "", post.frame_index))

@@ -11,8 +11,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from soulscope.history.dossier import statement_name
-from soulscope.soul.format import CITATION, cite
+from soulscope.history.dossier import statement_citation
+from soulscope.soul.format import CITATION, citation, cite
 from soulscope.soul.trajectory import role_of
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ _KIND_WORDS = {
 
 def citations_in(text: str) -> list[str]:
     """The citations a text holds, as written (``[agent · frame N]``)."""
-    return [f"[{a.strip()} · frame {f.strip()}]" for a, f in CITATION.findall(text)]
+    return [citation(*groups) for groups in CITATION.findall(text)]
 
 
 def narrate(why: Why, llm: Any = None) -> tuple[str, str, str | None]:
@@ -55,7 +55,7 @@ def keep_known_citations(text: str, known: set[str]) -> str:
     """``text`` with every citation that is not in ``known`` taken out."""
 
     def check(m: re.Match[str]) -> str:
-        c = f"[{m.group(1).strip()} · frame {m.group(2).strip()}]"
+        c = citation(*m.groups())
         return c if c in known else ""
 
     return re.sub(r"\s{2,}", " ", CITATION.sub(check, text)).strip()
@@ -104,8 +104,7 @@ def _said(why: Why) -> list[str]:
     said = f'{why.agent_id} {_KIND_WORDS.get(st.kind, "said")} "{role_of(st.text)}" {why.citation}'
     if why.previous is not None:
         prev = why.previous
-        where = statement_name(prev) if prev.frame_index is not None else prev.heading
-        from_ = f'"{role_of(prev.text)}" {cite(why.agent_id, where)}'
+        from_ = f'"{role_of(prev.text)}" {statement_citation(why.agent_id, prev)}'
         said += f", after {from_}" if st.kind != "repeat" else ""
     out = [said + "."]
     if st.from_mismatch and st.from_role:

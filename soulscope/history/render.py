@@ -92,7 +92,7 @@ def why_text(why: Why) -> Text:
 
 def _statement(out: Text, why: Why) -> None:
     st = why.statement
-    where = why.frame.heading if why.frame else st.heading
+    where = why.frame.heading if why.frame else f"{st.heading}, line {st.line}"
     out.append(f"{why.agent_id} became: ", style="bold")
     out.append(st.text + "\n")
     out.append(f"in {where}  ·  {st.kind}, drift {st.magnitude:.2f}\n", style="dim")
@@ -104,7 +104,11 @@ def _statement(out: Text, why: Why) -> None:
     if why.previous is not None:
         out.append("before that: ", style="bold")
         out.append(why.previous.text + "\n")
-        out.append(f"in {why.previous.heading}\n", style="dim")
+        prev = why.previous
+        where = (
+            prev.heading if prev.frame_index is not None else f"{prev.heading}, line {prev.line}"
+        )
+        out.append(f"in {where}\n", style="dim")
     if why.narrative:
         out.append("\nin short", style="bold")
         out.append(f" ({why.narrative_source}): ", style="dim")
@@ -150,7 +154,8 @@ def _relationships(out: Text, why: Why) -> None:
 def _links(out: Text, why: Why) -> None:
     """Every line of the frame that names another agent, with its kind."""
     if why.links:
-        out.append("\nlinks in this frame:\n", style="bold")
+        where = "in this frame" if why.frame else "around the statement"
+        out.append(f"\nlinks {where}:\n", style="bold")
         for link in why.links:
             out.append(f"  {link.source}", style="bold")
             out.append(f" ({link.kind}, line {link.line}) ", style="dim")

@@ -257,6 +257,52 @@ def statement_unit(data: bytes, line: int) -> tuple[int, int, int]:
     return start, min(end, len(data)), lo + 1
 
 
+def _unit_lines(data: bytes, line: int) -> tuple[int, int]:
+    """The first and last 1-based lines of the statement's unit (``statement_unit``)."""
+    start, end, first = statement_unit(data, line)
+    return first, first + data.count(b"\n", start, end)
+
+
+_HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def diff_around(diff: str, lo: int, hi: int, context: int = 3) -> str:
+    """A unified ``diff`` cut to its lines within ``context`` lines of the new file's lines
+    ``lo``..``hi`` (1-based), each remaining stretch under its own recounted hunk header: a
+    commit that wrote a whole file shows the statement's lines, not the file."""
+    lines = diff.splitlines(keepends=True)
+    head = 0
+    while head < len(lines) and not lines[head].startswith("@@"):
+        head += 1
+    kept: list[tuple[int, int, int, str]] = []  # (position, old line, new line, the line)
+    old = new = 0
+    for i, ln in enumerate(lines[head:]):
+        m = _HUNK.match(ln)
+        if m:
+            old = int(m.group(1)) + (m.group(2) == "0")
+            new = int(m.group(3)) + (m.group(4) == "0")
+            continue
+        tag = ln[:1]
+        if tag not in "+- " or not ln:
+            continue  # "\\ No newline at end of file"
+        if lo - context <= new <= hi + context:
+            kept.append((i, old, new, ln))
+        old += tag != "+"
+        new += tag != "-"
+    out = lines[:head]
+    run: list[tuple[int, int, int, str]] = []
+    for item in [*kept, (-1, 0, 0, "")]:
+        if run and item[0] != run[-1][0] + 1:
+            olds = sum(ln[:1] != "+" for *_, ln in run)
+            news = sum(ln[:1] != "-" for *_, ln in run)
+            o, n = run[0][1] - (olds == 0), run[0][2] - (news == 0)
+            out.append(f"@@ -{o},{olds} +{n},{news} @@\n")
+            out += [ln if ln.endswith("\n") else ln + "\n" for *_, ln in run]
+            run = []
+        run.append(item)
+    return "".join(out)
+
+
 _NO_TIME = Moment(None, None, -1)
 
 
@@ -297,6 +343,15 @@ def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
             f"at once, so it does not say when this one was written; its heading does ({dated}). "
             f"The diff shows {f.heading} only"
         )
+    elif f is None:
+        first, last = _unit_lines(soul.data, st.line)
+        around = diff_around(diff, first, last)
+        if around != diff:
+            diff = around
+            bulk = (
+                f"commit {change.commit.short} changed more of the file; the diff shows "
+                f"the lines around the statement (lines {first}-{last}) only"
+            )
     own = [p for p in why.precursors if p.own]
     if own:
         own = [_with_commit(timeline, why.agent_id, p) for p in own]

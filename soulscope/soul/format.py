@@ -136,5 +136,17 @@ def cite(agent: str, frame: str, date: str | None = None) -> str:
     return f"[{agent} · frame {frame} · {date}]" if date else f"[{agent} · frame {frame}]"
 
 
-# A citation in text (an LLM's answer or narrative): the agent and the frame's name.
-CITATION = re.compile(r"\[([^\[\]·]+?)\s·\s+frame\s+([^\[\]]+?)\]")
+def cite_section(agent: str, section: str, line: int) -> str:
+    """How a place outside frames is cited: its section and line, never as a frame
+    (``[coder-06 · Recent Experience, line 129]``)."""
+    return f"[{agent} · {section}, line {line}]"
+
+
+# A citation in text (an LLM's answer or narrative): the agent, then the frame's name after
+# the word "frame", or a section and line (``cite_section``).
+CITATION = re.compile(r"\[([^\[\]·]+?)\s·\s+(frame\s+)?([^\[\]·]+?)\]")
+
+
+def citation(agent: str, frame: str | None, place: str) -> str:
+    """A citation as written, from ``CITATION``'s groups (a frame's, or a section's)."""
+    return f"[{agent.strip()} · {'frame ' if frame else ''}{place.strip()}]"
