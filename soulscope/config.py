@@ -4,8 +4,10 @@ The file is ``$SOULSCOPE_CONFIG`` or ``$XDG_CONFIG_HOME/soulscope/config.toml``:
 
     [llm]
     base_url = "http://127.0.0.1:8080/v1"
+    base_urls = ["http://127.0.0.1:8082/v1"]  # more servers of the same model: a pool
     api_key = "..."
     model = "gemma"
+    concurrency = 8       # requests in flight per server
 
     [embeddings]
     device = "cpu"        # cuda, mps or cpu; empty = automatic
@@ -69,9 +71,11 @@ def data_dir() -> Path:
 @dataclass(frozen=True)
 class Settings:
     base_url: str | None = None
+    base_urls: tuple[str, ...] = ()  # a pool of LLM servers (the first is base_url)
     api_key: str | None = None
     model: str | None = None
     llm_timeout: float = 60.0
+    llm_concurrency: int = 8  # requests in flight per LLM server
     embed_device: str | None = None
     embed_base_url: str | None = None
     embed_base_urls: tuple[str, ...] = ()  # a pool of servers (the first is embed_base_url)
@@ -111,23 +115,18 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     if keys_problem:
         problems.append(keys_problem)
     number = partial(_number, problems)
-    url = partial(_url, problems)
     llm_timeout = number(
         "the LLM timeout", env.get("SOULSCOPE_LLM_TIMEOUT") or llm.get("timeout"), 60.0, 0.1, MAX_S
     )
-    embed_urls = tuple(
-        u
-        for u in (
-            url("the embeddings base URL", v)
-            for v in url_list(env.get("SOULSCOPE_EMBED_BASE_URL"), emb, problems)
-        )
-        if u
-    )
+    llm_urls = urls("llm", env.get("OPENAI_BASE_URL"), llm, problems)
+    embed_urls = urls("embeddings", env.get("SOULSCOPE_EMBED_BASE_URL"), emb, problems)
     settings = Settings(
-        base_url=url("the LLM base URL", pick("OPENAI_BASE_URL", llm, "base_url")),
+        base_url=llm_urls[0] if llm_urls else None,
+        base_urls=llm_urls,
         api_key=pick("OPENAI_API_KEY", llm, "api_key"),
         model=pick("SOULSCOPE_MODEL", llm, "model"),
         llm_timeout=llm_timeout,
+        llm_concurrency=int(number("[llm] concurrency", llm.get("concurrency"), 8, 1, 256)),
         embed_device=pick("SOULSCOPE_DEVICE", emb, "device"),
         embed_base_url=embed_urls[0] if embed_urls else None,
         embed_base_urls=embed_urls,
@@ -148,18 +147,25 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     return replace(settings, problem="; ".join(problems) if problems else None)
 
 
-def url_list(variable: str | None, section: dict, problems: list[str]) -> list[str]:
+def urls(table: str, variable: str | None, section: dict, problems: list[str]) -> tuple[str, ...]:
+    """The servers of a pool that are URLs (see ``url_list``); the others are said and left out."""
+    name = "the LLM base URL" if table == "llm" else f"the {table} base URL"
+    found = (_url(problems, name, v) for v in url_list(variable, section, problems, table))
+    return tuple(dict.fromkeys(u for u in found if u))
+
+
+def url_list(variable: str | None, section: dict, problems: list[str], table: str) -> list[str]:
     """The servers of a pool: the variable's URLs (several, separated by commas or spaces), else
     the section's ``base_urls`` (a list) and ``base_url``."""
     if variable:
         return variable.replace(",", " ").split()
     listed = section.get("base_urls")
-    urls = [str(section["base_url"])] if section.get("base_url") else []
+    found = [str(section["base_url"])] if section.get("base_url") else []
     if isinstance(listed, list) and all(isinstance(u, str) for u in listed):
-        urls += [u for u in listed if u not in urls]
+        found += [u for u in listed if u not in found]
     elif listed is not None:
-        problems.append("base_urls should be a list of URLs; it is not used")
-    return urls
+        problems.append(f"[{table}] base_urls should be a list of URLs; it is not used")
+    return found
 
 
 MAX_S = 86_400.0  # the longest timeout: a day (past it a socket's timeout overflows)

@@ -18,13 +18,14 @@ import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
 
 from soulscope.config import Settings
 from soulscope.errors import SoulscopeError
+from soulscope.pool import Pool
 
 Message = dict[str, str]
 _PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the client insists on one
@@ -91,11 +92,23 @@ class Endpoint:
     model: str | None  # None: the first model the server lists
     timeout: float
     note: str | None = None  # what normalize_base_url changed (already redacted)
+    pool: tuple[str, ...] = field(default=(), repr=False)  # more servers, after ``base_url``
+    concurrency: int = 8  # requests in flight per server
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        """The servers: ``base_url`` and those of its pool."""
+        return (self.base_url, *self.pool)
 
     @property
     def shown(self) -> str:
-        """The base URL as it may be printed: user-info and query values hidden."""
-        return redact(self.base_url)
+        """The base URL (every server's, for a pool) as it may be printed: user-info and query
+        values hidden."""
+        return ", ".join(redact(u) for u in self.urls)
+
+    def server(self, url: str) -> Endpoint:
+        """One server of the pool, as an endpoint of its own."""
+        return replace(self, base_url=url, pool=(), note=None)
 
     @property
     def query(self) -> dict[str, str]:
@@ -119,13 +132,15 @@ class Endpoint:
     @cached_property
     def secret_forms(self) -> list[str]:
         """Every form of this endpoint's secrets a server may echo, longest first."""
-        parts = urlsplit(self.base_url)
-        secrets = {self.api_key, *self.query.values()}
+        secrets = {self.api_key}
         pairs: set[str] = set()
-        if "@" in parts.netloc:
-            userinfo = parts.netloc.rpartition("@")[0]
-            pairs = {userinfo, unquote(userinfo)}
-            secrets |= {userinfo, *userinfo.split(":", 1)}
+        for url in self.urls:
+            parts = urlsplit(url)
+            secrets |= {v for _, v in parse_qsl(parts.query, keep_blank_values=True)}
+            if "@" in parts.netloc:
+                userinfo = parts.netloc.rpartition("@")[0]
+                pairs |= {userinfo, unquote(userinfo)}
+                secrets |= {userinfo, *userinfo.split(":", 1)}
         secrets |= {unquote(s) for s in secrets}
         secrets = {s for s in secrets - {_PLACEHOLDER_KEY} if len(s) >= _MIN_SECRET}
         forms = set(secrets)
@@ -144,12 +159,20 @@ class Endpoint:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Endpoint | None:
-        """The configured endpoint, or None for offline mode (no base URL configured)."""
+        """The configured endpoint (a pool where several base URLs are), or None for offline
+        mode (no base URL configured)."""
         if not settings.base_url:
             return None
-        url, note = normalize_base_url(settings.base_url)
+        urls = settings.base_urls or (settings.base_url,)
+        normal = [normalize_base_url(u) for u in dict.fromkeys(urls)]
         return cls(
-            url, settings.api_key or _PLACEHOLDER_KEY, settings.model, settings.llm_timeout, note
+            normal[0][0],
+            settings.api_key or _PLACEHOLDER_KEY,
+            settings.model,
+            settings.llm_timeout,
+            "; ".join(n for _, n in normal if n) or None,
+            tuple(dict.fromkeys(u for u, _ in normal[1:] if u != normal[0][0])),
+            settings.llm_concurrency,
         )
 
 
@@ -170,23 +193,36 @@ def make_client(endpoint: Endpoint, asynchronous: bool = False) -> Any:
 
 
 class LLM:
-    """Chat completions over HTTP; streaming, with cancellation and one-sentence errors."""
+    """Chat completions over HTTP; streaming, with cancellation and one-sentence errors.
+
+    An endpoint with a pool spreads its requests over the servers (``soulscope.pool``): a server
+    that fails a request before its first word is shown passes it to the next."""
 
     def __init__(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
+        self.pool = Pool(endpoint.urls, endpoint.concurrency)
+        self._servers = {u: endpoint.server(u) for u in endpoint.urls}
         self._model = endpoint.model
-        self._client: Any = None
-        self._aclient: Any = None
+        self._clients: dict[str, Any] = {}
+        self._aclients: dict[str, Any] = {}
+        self._lock = threading.Lock()
 
-    def _sync(self) -> Any:
-        if self._client is None:
-            self._client = make_client(self.endpoint)
-        return self._client
+    def _sync(self, url: str) -> Any:
+        with self._lock:
+            if url not in self._clients:
+                self._clients[url] = make_client(self._servers[url])
+            return self._clients[url]
 
-    def _async(self) -> Any:
-        if self._aclient is None:
-            self._aclient = make_client(self.endpoint, asynchronous=True)
-        return self._aclient
+    def _async(self, url: str) -> Any:
+        if url not in self._aclients:
+            self._aclients[url] = make_client(self._servers[url], asynchronous=True)
+        return self._aclients[url]
+
+    def _drop_client(self, url: str) -> None:
+        with self._lock:
+            client = self._clients.pop(url, None)
+        if client is not None:
+            client.close()  # the request still reading from it fails at its next bytes
 
     @property
     def model(self) -> str:
@@ -197,29 +233,58 @@ class LLM:
         return self._model
 
     def models(self) -> list[str]:
-        """The model ids the server lists."""
-        client = self._sync()
+        """The model ids the server (the first of the pool that answers) lists."""
+        try:
+            return self.pool.call(self._models_of, (LLMError,))
+        except LLMError as exc:
+            raise self._all_failed(exc) from exc
+
+    def _models_of(self, url: str) -> list[str]:
+        client = self._sync(url)
         try:
             page = within(
-                WORDLESS * self.endpoint.timeout, lambda: client.models.list(), self._drop_client
+                WORDLESS * self.endpoint.timeout,
+                lambda: client.models.list(),
+                lambda: self._drop_client(url),
             )
             # (a name is the server's text too: it may echo a secret of the request)
             return [self.endpoint.hide(str(m.id)) for m in page.data]
         except Exception as exc:
-            raise self._explain(exc) from exc
+            raise self._explain(exc, url) from exc
 
     def check(self) -> str:
-        """Test the connection: one sentence that says what is there, or raises LLMError."""
-        names = self.models()
+        """Test the connection: one sentence that says what is there (of each server of a pool),
+        or raises LLMError when no server answers."""
+        said: list[str] = []
+        failed: list[str] = []
+        for url in self.endpoint.urls:
+            try:
+                said.append(self._check(url))
+            except LLMError as exc:
+                failed.append(str(exc))
+        if not said:
+            raise LLMError("; ".join(failed))
+        return "; ".join(said + failed)
+
+    def _check(self, url: str) -> str:
+        names = self._models_of(url)
+        shown = self._servers[url].shown
         if self.endpoint.model and names and self.endpoint.model not in names:
             # llama.cpp serves its one model under any name, so this is a warning, not a failure.
-            return (
-                f"connected to {self.endpoint.shown}; it lists {', '.join(names[:5])} "
-                f"but not '{self.endpoint.model}'"
-            )
-        return f"connected to {self.endpoint.shown}; model '{self.model}' is ready"
+            return f"connected to {shown}; it lists {', '.join(names[:5])} but not '{self.endpoint.model}'"
+        if self._model is None:
+            self._model = names[0] if names else "default"
+        return f"connected to {shown}; model '{self.model}' is ready"
 
-    def stream(  # noqa: C901 (one of the five allowed)
+    def _all_failed(self, exc: LLMError) -> LLMError:
+        """The last server's failure, saying that the others of the pool failed too."""
+        others = len(self.pool) - 1
+        if not others:
+            return exc
+        servers = "server" if others == 1 else f"{others} servers"
+        return LLMError(f"{exc} (the other {servers} of the pool failed too)")
+
+    def stream(
         self,
         messages: Sequence[Message],
         max_tokens: int | None = None,
@@ -229,8 +294,40 @@ class LLM:
         """The answer's text as it arrives; empty deltas are skipped; ``cancel`` stops it.
 
         ``timeout`` replaces the endpoint's own for this request (seconds of silence allowed).
+        A server of a pool that fails before the answer's first word passes it to the next.
         """
-        client = self._sync()
+        tried: list[str] = []
+        while True:
+            url = self.pool.take(tried)
+            told = False
+            try:
+                for piece in self._stream_from(url, messages, max_tokens, cancel, timeout):
+                    told = True
+                    yield piece
+            except LLMError as exc:
+                tried.append(url)
+                self.pool.give(url, False)
+                if told:
+                    raise  # (words were shown: another server's would not follow them)
+                if len(tried) == len(self.pool):
+                    raise self._all_failed(exc) from exc
+                continue
+            except BaseException:
+                self.pool.give(url, None)
+                raise
+            self.pool.give(url, True)
+            return
+
+    def _stream_from(  # noqa: C901 (one of the five allowed)
+        self,
+        url: str,
+        messages: Sequence[Message],
+        max_tokens: int | None,
+        cancel: threading.Event | None,
+        timeout: float | None,
+    ) -> Iterator[str]:
+        """:meth:`stream` from one server."""
+        client = self._sync(url)
         if timeout is not None:
             client = client.with_options(timeout=timeout)
         # Words must come within twice the silence the client allows between bytes: a server
@@ -238,13 +335,15 @@ class LLM:
         silence = WORDLESS * (self.endpoint.timeout if timeout is None else timeout)
         watch: _Silence | None = None
         try:
-            model = self.model
+            if self._model is None:  # (of this server: the pool's slot is already taken)
+                self._model = (self._models_of(url) or ["default"])[0]
+            model = self._model
             response = within(
                 silence,
                 lambda: client.chat.completions.create(
                     model=model, messages=list(messages), stream=True, max_tokens=max_tokens
                 ),
-                self._drop_client,
+                lambda: self._drop_client(url),
             )
             reply = _Reply(response)
             hidden = _Hiding(self.endpoint)
@@ -259,8 +358,8 @@ class LLM:
                         if shown:
                             yield shown
             if watch.fired:
-                raise self._wordless(silence)
-            reply.finish(self.endpoint.shown)
+                raise self._wordless(silence, url)
+            reply.finish(self._servers[url].shown)
             rest = hidden.rest()
             if rest:
                 yield rest
@@ -268,17 +367,12 @@ class LLM:
             raise
         except Exception as exc:
             if watch is not None and watch.fired:
-                raise self._wordless(silence) from exc
-            raise self._explain(exc) from exc
+                raise self._wordless(silence, url) from exc
+            raise self._explain(exc, url) from exc
 
-    def _drop_client(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            client.close()  # the request still reading from it fails at its next bytes
-
-    def _wordless(self, silence: float) -> LLMError:
+    def _wordless(self, silence: float, url: str) -> LLMError:
         return LLMError(
-            f"the LLM at {self.endpoint.shown} sent no words for {silence:g} s "
+            f"the LLM at {self._servers[url].shown} sent no words for {silence:g} s "
             "(only keep-alives or empty chunks)"
         )
 
@@ -286,6 +380,32 @@ class LLM:
         self, messages: Sequence[Message], max_tokens: int | None = None
     ) -> AsyncIterator[str]:
         """Like :meth:`stream`, for asyncio; cancelling the task closes the connection."""
+        tried: list[str] = []
+        while True:
+            url = await self.pool.atake(tried)
+            told = False
+            try:
+                async for piece in self._astream_from(url, messages, max_tokens):
+                    told = True
+                    yield piece
+            except LLMError as exc:
+                tried.append(url)
+                self.pool.give(url, False)
+                if told:
+                    raise
+                if len(tried) == len(self.pool):
+                    raise self._all_failed(exc) from exc
+                continue
+            except BaseException:
+                self.pool.give(url, None)
+                raise
+            self.pool.give(url, True)
+            return
+
+    async def _astream_from(
+        self, url: str, messages: Sequence[Message], max_tokens: int | None
+    ) -> AsyncIterator[str]:
+        """:meth:`astream` from one server."""
         import asyncio  # only the dashboard streams this way: the CLI need not load asyncio
 
         silence = WORDLESS * self.endpoint.timeout
@@ -293,11 +413,12 @@ class LLM:
             # (each step within a whole timeout: a server sending a byte now and then resets
             # the client's own timeout between bytes)
             model = (
-                self._model or (await asyncio.wait_for(self._amodels(), silence) or ["default"])[0]
+                self._model
+                or (await asyncio.wait_for(self._amodels(url), silence) or ["default"])[0]
             )
             self._model = model
             response = await asyncio.wait_for(
-                self._async().chat.completions.create(
+                self._async(url).chat.completions.create(
                     model=model, messages=list(messages), stream=True, max_tokens=max_tokens
                 ),
                 silence,
@@ -315,24 +436,24 @@ class LLM:
                     except StopAsyncIteration:
                         break
                     except TimeoutError:
-                        raise self._wordless(silence) from None
+                        raise self._wordless(silence, url) from None
                     text = reply.take(chunk)
                     if text:
                         heard = time.monotonic()
                         shown = hidden.take(text)
                         if shown:
                             yield shown
-            reply.finish(self.endpoint.shown)
+            reply.finish(self._servers[url].shown)
             rest = hidden.rest()
             if rest:
                 yield rest
         except LLMError:
             raise
         except Exception as exc:
-            raise self._explain(exc) from exc
+            raise self._explain(exc, url) from exc
 
-    async def _amodels(self) -> list[str]:
-        page = await self._async().models.list()
+    async def _amodels(self, url: str) -> list[str]:
+        page = await self._async(url).models.list()
         return [m.id for m in page.data]
 
     def complete(
@@ -359,44 +480,44 @@ class LLM:
                 )
         return "".join(pieces)
 
-    def _explain(self, exc: BaseException) -> LLMError:
+    def _explain(self, exc: BaseException, url: str) -> LLMError:
         """Turn any client failure into one sentence that says what to do, secrets hidden."""
-        return LLMError(self.endpoint.redact(str(self._sentence(exc))))
+        return LLMError(self.endpoint.redact(str(self._sentence(exc, url))))
 
-    def _sentence(self, exc: BaseException) -> LLMError:
+    def _sentence(self, exc: BaseException, url: str) -> LLMError:
         import openai
 
-        url = self.endpoint.shown
+        shown = self._servers[url].shown
         if isinstance(exc, openai.APITimeoutError | TimeoutError):
-            return LLMError(f"the LLM at {url} did not answer within {self.endpoint.timeout:g} s")
+            return LLMError(f"the LLM at {shown} did not answer within {self.endpoint.timeout:g} s")
         if isinstance(exc, openai.APIConnectionError | ConnectionError):
-            return LLMError(f"cannot connect to the LLM at {url}: is the server running?")
+            return LLMError(f"cannot connect to the LLM at {shown}: is the server running?")
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
             return LLMError(
-                f"the LLM at {url} refused the API key ({exc.status_code}): set OPENAI_API_KEY"
+                f"the LLM at {shown} refused the API key ({exc.status_code}): set OPENAI_API_KEY"
             )
         if isinstance(exc, openai.NotFoundError):
-            return LLMError(self._not_found())
+            return LLMError(self._not_found(url))
         # (secrets hidden before the text is cut short: a cut secret is no longer found whole)
         hide = self.endpoint.redact
         if isinstance(exc, openai.APIStatusError):
             return LLMError(
-                f"the LLM at {url} answered {exc.status_code}: {_short(hide(str(exc.message)))}"
+                f"the LLM at {shown} answered {exc.status_code}: {_short(hide(str(exc.message)))}"
             )
         if isinstance(exc, RecursionError):  # JSON nested past Python's recursion limit
-            return LLMError(f"the LLM at {url} sent a reply nested too deep to read")
+            return LLMError(f"the LLM at {shown} sent a reply nested too deep to read")
         if isinstance(exc, ValueError | openai.APIResponseValidationError | openai.APIError):
-            return LLMError(f"the LLM at {url} sent a malformed reply ({_short(hide(str(exc)))})")
+            return LLMError(f"the LLM at {shown} sent a malformed reply ({_short(hide(str(exc)))})")
         raise exc  # a programming error, not the server's: let it surface
 
-    def _not_found(self) -> str:
-        url = self.endpoint.shown
+    def _not_found(self, url: str) -> str:
+        shown = self._servers[url].shown
         try:
-            names = [self.endpoint.hide(str(m.id)) for m in self._sync().models.list().data]
+            names = [self.endpoint.hide(str(m.id)) for m in self._sync(url).models.list().data]
         except Exception:
-            return f"no OpenAI-compatible API at {url} (404): the base URL usually ends in /v1"
-        shown = ", ".join(names[:5]) or "none"
-        return f"the LLM at {url} has no model '{self._model}' (404); it serves: {shown}"
+            return f"no OpenAI-compatible API at {shown} (404): the base URL usually ends in /v1"
+        listed = ", ".join(names[:5]) or "none"
+        return f"the LLM at {shown} has no model '{self._model}' (404); it serves: {listed}"
 
 
 T = TypeVar("T")

@@ -53,7 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sample", type=int, help="a seeded sample of this many active agents")
     p.add_argument("--seed", type=int, help="the seed (default: the world's own)")
     p.add_argument(
-        "--concurrency", type=int, default=8, help="LLM calls at once (default 8; llm brain)"
+        "--concurrency",
+        type=int,
+        help="LLM calls at once per server (default: [llm] concurrency, 8; llm brain)",
     )
     p.add_argument(
         "--commit-edits",
@@ -110,7 +112,7 @@ def run_register(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_brain(kind: str, settings: Settings, concurrency: int = 8):  # noqa: ANN201 (a Brain)
+def make_brain(kind: str, settings: Settings, concurrency: int | None = None):  # noqa: ANN201
     """The brain a command asked for; the LLM one needs an endpoint in the settings."""
     if kind == "offline":
         from soulscope.sim.offline import OfflineBrain
@@ -123,7 +125,7 @@ def make_brain(kind: str, settings: Settings, concurrency: int = 8):  # noqa: AN
             "no LLM endpoint is configured: set OPENAI_BASE_URL (or [llm] base_url in the config "
             "file), or use --brain offline"
         )
-    if concurrency < 1:
+    if concurrency is not None and concurrency < 1:
         raise CommandError("--concurrency is at least 1")
     return LlmBrain(settings, concurrency=concurrency)
 

@@ -7,17 +7,16 @@ text, numbers only, the same dimension throughout) and rows are scaled to unit l
 local model's are. Vectors are cached under the model's name, so two servers that serve the same
 model share the cache. Every failure is an :class:`EncoderError` of one sentence.
 
-A pool of servers (``[embeddings] base_urls``) takes the batches in turn, each server at most
-``concurrency`` at once; a batch a server fails (it is down, too slow, answers an error or a
-reply that is not embeddings) is asked of the next server, and the failed server is asked
-again only when every other has failed too. Each batch is cached as soon as it is embedded
+A pool of servers (``[embeddings] base_urls``, a ``soulscope.pool.Pool``) takes the batches in
+turn, each server at most ``concurrency`` at once; a batch a server fails (it is down, too slow,
+answers an error or a reply that is not embeddings) is asked of the next server, and the failed
+server is asked again only when every other has failed too. Each batch is cached as soon as it is embedded
 (``semantic.embed``), so a run that is killed resumes where it stopped, whichever server
 embedded what.
 """
 
 from __future__ import annotations
 
-import itertools
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +34,7 @@ from soulscope.llm import (
     redact,
     within,
 )
+from soulscope.pool import Pool
 from soulscope.recall.semantic import EncoderError, readable
 
 _PLACEHOLDER_KEY = "not-needed"
@@ -101,12 +101,9 @@ class EndpointEncoder:
         self.batch_size = endpoint.batch
         self.dimensions: int | None = None  # set by the first reply
         self.texts_encoded = 0
-        self.asked: dict[str, int] = dict.fromkeys(urls, 0)  # batches each server embedded
+        self.pool = Pool(urls, endpoint.concurrency)  # its ``served``: batches each embedded
         self._clients: dict[str, Any] = {}
         self._lock = threading.Lock()
-        self._slots = {u: threading.BoundedSemaphore(endpoint.concurrency) for u in urls}
-        self._turn = itertools.count()
-        self._failed: set[str] = set()
 
     @property
     def _as_llm_endpoint(self) -> Endpoint:
@@ -155,26 +152,7 @@ class EndpointEncoder:
     def _request(self, texts: list[str]) -> np.ndarray:
         """The batch's vectors from the next server of the pool, or from the others in turn
         when it fails; the last failure when every server failed."""
-        urls = self.endpoint.urls
-        start = next(self._turn)
-        order = [urls[(start + i) % len(urls)] for i in range(len(urls))]
-        order.sort(key=lambda u: u in self._failed)  # (stable: the turn among the healthy)
-        failure: EncoderError | None = None
-        for url in order:
-            try:
-                with self._slots[url]:
-                    vectors = self._ask(url, texts)
-            except EncoderError as exc:
-                failure = exc
-                with self._lock:
-                    self._failed.add(url)
-                continue
-            with self._lock:
-                self._failed.discard(url)
-                self.asked[url] += 1
-            return vectors
-        assert failure is not None
-        raise failure
+        return self.pool.call(lambda url: self._ask(url, texts), (EncoderError,))
 
     def _ask(self, base_url: str, texts: list[str]) -> np.ndarray:
         import openai

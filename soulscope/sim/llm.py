@@ -5,7 +5,11 @@ supports it, plain JSON by instruction where it does not), validated against the
 saw, repaired once when invalid; an agent whose endpoint is down, slow or incoherent lurks this
 frame and the reason is logged, while the others go on. A reply that is not a chat completion
 (an HTML page, JSON of another shape, a body cut short) is such a reason too. Calls run
-concurrently, at most ``concurrency`` at once, each bounded by the settings' timeout. At most
+concurrently, at most ``concurrency`` at once per server, each bounded by the settings' timeout.
+With a pool of servers (``[llm] base_urls``, a ``soulscope.pool.Pool``) the agents' calls are
+spread over them, and a call a server fails (it refuses, answers an error or garbage, or says
+nothing within the timeout) is asked of another server: an agent lurks for the endpoint's sake
+only when every server failed its call. At most
 ``MAX_RAW_CHARS`` of an answer are kept (for the frame log and the repair prompt); the log says so
 where an answer was cut.
 """
@@ -21,6 +25,7 @@ from typing import Any
 
 from soulscope.config import Settings
 from soulscope.llm import Endpoint, make_client
+from soulscope.pool import Pool
 from soulscope.sim.actions import MAX_ACTIONS, rules
 from soulscope.sim.brain import (
     DECISION_SCHEMA,
@@ -112,15 +117,19 @@ def capped(answer: str) -> str:
     )
 
 
+class ReplyError(DecisionError):
+    """A reply that is not a chat completion: the server's failure, not the agent's answer."""
+
+
 def reply_text(reply: Any) -> str:
-    """The answer's text from a chat completion; DecisionError when the reply is not one."""
+    """The answer's text from a chat completion; ReplyError when the reply is not one."""
     if isinstance(reply, str | bytes):
         if reply.lstrip()[:1] in ("<", b"<"):
-            raise DecisionError("the endpoint answered with an HTML page, not a chat completion")
-        raise DecisionError("the endpoint's reply is not a chat completion")
+            raise ReplyError("the endpoint answered with an HTML page, not a chat completion")
+        raise ReplyError("the endpoint's reply is not a chat completion")
     choices = getattr(reply, "choices", None)
     if not isinstance(choices, list):
-        raise DecisionError("the endpoint's reply is not a chat completion (no 'choices')")
+        raise ReplyError("the endpoint's reply is not a chat completion (no 'choices')")
     message = getattr(choices[0], "message", None) if choices else None
     content = getattr(message, "content", None)
     return content if isinstance(content, str) else ""  # empty: asked again once, as invalid
@@ -161,27 +170,43 @@ def _count(tokens: dict[str, int], usage: Any) -> None:
             tokens[name] = tokens.get(name, 0) + value
 
 
-async def _first_model(client: Any) -> str:
-    """The first model the server lists (what a model-less configuration means, as in chat)."""
-    try:
-        page = await client.models.list()
-    except Exception:  # noqa: BLE001 - the decisions report the failure, one per agent
-        return "default"
-    return page.data[0].id if page.data else "default"
+class ServerFailed(Exception):
+    """One server of the pool failed a call; ``reason`` says how, for the frame log."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(reason)
+        self.url = url
+        self.reason = reason
+
+
+async def _first_model(clients: dict[str, Any]) -> str:
+    """The first model the first server that answers lists (what a model-less configuration
+    means, as in chat)."""
+    for client in clients.values():
+        try:
+            page = await client.models.list()
+        except Exception:  # noqa: BLE001, S112 - the decisions report the failure, one per agent
+            continue
+        return page.data[0].id if page.data else "default"
+    return "default"
 
 
 class LlmBrain:
-    """Decides through the ``openai`` client, on the same endpoint (normalised base URL) as chat."""
+    """Decides through the ``openai`` client, on the same endpoint (normalised base URL, pool of
+    servers) as chat."""
 
     name = "llm"
 
-    def __init__(self, settings: Settings, concurrency: int = 8, timeout: float | None = None):
+    def __init__(
+        self, settings: Settings, concurrency: int | None = None, timeout: float | None = None
+    ):
         endpoint = Endpoint.from_settings(settings)
         if endpoint is None:
             raise ValueError("no LLM endpoint is configured")
         self.timeout = timeout or settings.llm_timeout
         self.endpoint = replace(endpoint, timeout=self.timeout)
-        self.concurrency = max(1, concurrency)
+        self.concurrency = max(1, concurrency or endpoint.concurrency)  # per server
+        self.pool = Pool(self.endpoint.urls, self.concurrency)
         self.structured = True  # until the server refuses response_format
         self.model = endpoint.model
 
@@ -193,16 +218,20 @@ class LlmBrain:
     async def _decide_all(
         self, requests: Sequence[Request], progress: Progress | None
     ) -> list[Outcome]:
-        client = make_client(self.endpoint, asynchronous=True)
+        clients = {
+            url: make_client(self.endpoint.server(url), asynchronous=True)
+            for url in self.endpoint.urls
+        }
         if self.model is None:
-            self.model = await _first_model(client)
-        gate = asyncio.Semaphore(self.concurrency)
+            self.model = await _first_model(clients)
+        # (as many at once as the pool takes: the others wait here, not in the pool)
+        gate = asyncio.Semaphore(self.concurrency * len(self.pool))
         done = 0
 
         async def one(request: Request) -> Outcome:
             nonlocal done
             async with gate:
-                outcome = await self._decide_one(client, request)
+                outcome = await self._decide_one(clients, request)
             done += 1
             if progress:
                 progress(done, len(requests))
@@ -211,10 +240,29 @@ class LlmBrain:
         try:
             return list(await asyncio.gather(*(one(r) for r in requests)))
         finally:
-            await client.close()
+            for client in clients.values():
+                await client.close()
 
-    async def _ask(self, client: Any, messages: list[dict[str, str]], tokens: dict) -> str:
-        """The answer's text; the tokens the endpoint counted are added to ``tokens``."""
+    async def _ask(
+        self, clients: dict[str, Any], messages: list[dict[str, str]], tokens: dict
+    ) -> tuple[str, str]:
+        """The answer's text and the server that gave it: the next server of the pool, or the
+        others in turn when it fails (ServerFailed, the last, when every one failed). The
+        tokens the endpoint counted are added to ``tokens``."""
+
+        async def of(url: str) -> tuple[str, str]:
+            try:
+                return await self._ask_server(clients[url], messages, tokens), url
+            except Exception as exc:
+                reason = self._failure(exc, url)
+                if reason is None:
+                    raise
+                raise ServerFailed(url, reason) from exc
+
+        return await self.pool.acall(of, (ServerFailed,))
+
+    async def _ask_server(self, client: Any, messages: list[dict[str, str]], tokens: dict) -> str:
+        """The answer's text from one server."""
         import openai
 
         kwargs: dict[str, Any] = {"model": self.model or "default", "messages": messages}
@@ -226,41 +274,64 @@ class LlmBrain:
         try:
             reply = await asyncio.wait_for(client.chat.completions.create(**kwargs), self.timeout)
         except openai.BadRequestError:
-            if not self.structured:
+            if "response_format" not in kwargs:
                 raise
             # A server without structured output: ask for plain JSON from now on.
             self.structured = False
-            kwargs.pop("response_format")
+            kwargs.pop("response_format", None)
             reply = await asyncio.wait_for(client.chat.completions.create(**kwargs), self.timeout)
         _count(tokens, getattr(reply, "usage", None))
         return reply_text(reply)
 
-    def _context(self, request: Request, messages: list[dict[str, str]], tokens: dict) -> dict:
+    def _failure(self, exc: BaseException, url: str) -> str | None:
+        """Why a server failed a call, for the frame log; None when ``exc`` is no server's."""
+        import openai
+
+        shown = self.endpoint.server(url).shown
+        if isinstance(exc, ReplyError):
+            return str(exc)
+        if isinstance(exc, TimeoutError | openai.APITimeoutError):
+            return f"no answer within {self.timeout:g} s"
+        if isinstance(exc, openai.APIConnectionError):
+            return f"cannot reach the LLM endpoint at {shown}"
+        if isinstance(exc, openai.APIStatusError):
+            return f"the LLM endpoint answered HTTP {exc.status_code}"
+        if isinstance(exc, openai.APIError | ValueError) and not isinstance(exc, DecisionError):
+            # The client could not read the reply (a body that is not JSON, of another shape).
+            return f"the endpoint's reply is unreadable ({type(exc).__name__})"
+        if isinstance(exc, RecursionError):
+            return "the endpoint's reply is nested too deep to read"
+        return None
+
+    def _context(
+        self, request: Request, messages: list[dict[str, str]], tokens: dict, url: str | None
+    ) -> dict:
         """What the brain was given, for the frame log: what every brain's log holds (the soul in
-        brief, the community items it read), and the model, the exact messages (the soul excerpt
-        and the items as the prompt wrote them) and the tokens the endpoint counted."""
+        brief, the community items it read), and the model, the server that answered, the exact
+        messages (the soul excerpt and the items as the prompt wrote them) and the tokens the
+        endpoint counted."""
         return {
             **context_of(request),
             "model": self.model,
-            "endpoint": self.endpoint.shown,
+            "endpoint": (self.endpoint.server(url) if url else self.endpoint).shown,
             "messages": messages,
             "tokens": tokens or None,
         }
 
-    async def _decide_one(self, client: Any, request: Request) -> Outcome:
-        import openai
-
+    async def _decide_one(self, clients: dict[str, Any], request: Request) -> Outcome:
         messages = messages_for(request)
         answers: list[str] = []
         tokens: dict[str, int] = {}
+        url: str | None = None
         try:
             for attempt in range(2):
+                text, url = await self._ask(clients, messages, tokens)
                 # (a server may echo the request's secrets into its answer: never written)
-                answer = self.endpoint.hide(capped(await self._ask(client, messages, tokens)))
+                answer = self.endpoint.hide(capped(text))
                 answers.append(answer)
                 try:
                     decision = validate(parse_answer(answer), request)
-                    context = self._context(request, messages, tokens)
+                    context = self._context(request, messages, tokens, url)
                     return Outcome(decision, "\n\n".join(answers), context)
                 except DecisionError as exc:
                     error = str(exc)
@@ -275,19 +346,14 @@ class LlmBrain:
                             },
                         ]
             reason = f"invalid answer after one repair: {error}"
-        except DecisionError as exc:
-            reason = str(exc)
-        except (TimeoutError, openai.APITimeoutError):
-            reason = f"no answer within {self.timeout:g} s"
-        except openai.APIConnectionError:
-            reason = f"cannot reach the LLM endpoint at {self.endpoint.shown}"
-        except openai.APIStatusError as exc:
-            reason = f"the LLM endpoint answered HTTP {exc.status_code}"
-        except (openai.APIError, ValueError) as exc:
-            # The client could not read the reply (a body that is not JSON, of another shape).
-            reason = f"the endpoint's reply is unreadable ({type(exc).__name__})"
-        except RecursionError:
-            reason = "the endpoint's reply is nested too deep to read"
+        except ServerFailed as exc:
+            reason = exc.reason + self._others_failed()
         reason = self.endpoint.redact(reason)
-        context = self._context(request, messages, tokens)
+        context = self._context(request, messages, tokens, url)
         return Outcome(Decision.lurk(), "\n\n".join(answers), context, error=reason)
+
+    def _others_failed(self) -> str:
+        others = len(self.pool) - 1
+        if not others:
+            return ""
+        return f" (the other {'server' if others == 1 else f'{others} servers'} of the pool too)"

@@ -1,0 +1,144 @@
+"""A pool of servers that serve the same API (several vLLM, llama.cpp or TEI servers of one model).
+
+Requests take the servers in turn, each server at most ``concurrency`` requests at once, so a
+slow server holds back only what it is asked. A request a server fails (it refuses, times out,
+answers an error or a reply that is not one) is asked of another server that has not failed it;
+a server that failed is asked again only when every other has failed the request too, and is
+healthy again as soon as it answers. A request fails only when every server of the pool failed
+it. Both the thread-based callers (the embeddings, chat) and the asyncio ones (the LLM brain)
+share one pool object per client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class Pool:
+    """The servers of a pool, which is free and which failed; ``served`` counts the requests
+    each server answered."""
+
+    def __init__(self, urls: Sequence[str], concurrency: int) -> None:
+        if not urls:
+            raise ValueError("a pool needs at least one server")
+        self.urls = tuple(dict.fromkeys(urls))
+        self.concurrency = max(1, concurrency)
+        self.served: dict[str, int] = dict.fromkeys(self.urls, 0)
+        self._busy: dict[str, int] = dict.fromkeys(self.urls, 0)
+        self._failed: set[str] = set()
+        self._next = 0  # the index of the server whose turn it is
+        self._changed = threading.Condition()
+        self._waiting: list[asyncio.Future[None]] = []  # asyncio requests waiting for a slot
+
+    def __len__(self) -> int:
+        return len(self.urls)
+
+    @property
+    def failed(self) -> frozenset[str]:
+        """The servers whose last request failed."""
+        with self._changed:
+            return frozenset(self._failed)
+
+    def _pick(self, tried: Sequence[str]) -> str | None:
+        """The server to ask next (taken: its slot is counted), or None while every server
+        the request may go to is busy. Call with ``_changed`` held."""
+        untried = [u for u in self.urls if u not in tried]
+        if not untried:
+            raise ValueError("every server of the pool was tried")
+        candidates = [u for u in untried if u not in self._failed] or untried
+        n = len(self.urls)
+        for i in range(n):
+            url = self.urls[(self._next + i) % n]
+            if url in candidates and self._busy[url] < self.concurrency:
+                self._busy[url] += 1
+                self._next = (self.urls.index(url) + 1) % n
+                return url
+        return None
+
+    def take(self, tried: Sequence[str] = ()) -> str:
+        """The server a request goes to next, not one of ``tried``; waits for a free slot.
+        Every ``take`` is followed by one ``give``."""
+        with self._changed:
+            while (url := self._pick(tried)) is None:
+                self._changed.wait()
+            return url
+
+    def give(self, url: str, ok: bool | None) -> None:
+        """A request of ``url`` ended: answered (``ok``), failed by the server (False), or
+        stopped by its caller (None: says nothing of the server)."""
+        with self._changed:
+            self._busy[url] -= 1
+            if ok:
+                self._failed.discard(url)
+                self.served[url] += 1
+            elif ok is False:
+                self._failed.add(url)
+            self._changed.notify_all()
+            waiting, self._waiting = self._waiting, []
+        for future in waiting:  # (each waiting request looks again)
+            loop = future.get_loop()
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_wake, future)
+
+    def call(self, ask: Callable[[str], T], failures: tuple[type[BaseException], ...]) -> T:
+        """``ask(url)`` of the servers in turn until one answers; the last failure (one of
+        ``failures``) when every server failed."""
+        tried: list[str] = []
+        while True:
+            url = self.take(tried)
+            try:
+                value = ask(url)
+            except failures:
+                tried.append(url)
+                self.give(url, False)
+                if len(tried) == len(self.urls):
+                    raise
+                continue
+            except BaseException:
+                self.give(url, None)
+                raise
+            self.give(url, True)
+            return value
+
+    async def atake(self, tried: Sequence[str] = ()) -> str:
+        """:meth:`take` for asyncio: waits without blocking the event loop."""
+        loop = asyncio.get_running_loop()
+        while True:
+            with self._changed:
+                url = self._pick(tried)
+                if url is not None:
+                    return url
+                future = loop.create_future()
+                self._waiting.append(future)
+            await future
+
+    async def acall(
+        self, ask: Callable[[str], Awaitable[T]], failures: tuple[type[BaseException], ...]
+    ) -> T:
+        """:meth:`call` for asyncio."""
+        tried: list[str] = []
+        while True:
+            url = await self.atake(tried)
+            try:
+                value = await ask(url)
+            except failures:
+                tried.append(url)
+                self.give(url, False)
+                if len(tried) == len(self.urls):
+                    raise
+                continue
+            except BaseException:
+                self.give(url, None)
+                raise
+            self.give(url, True)
+            return value
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
