@@ -154,7 +154,7 @@ def _timeline(world: World) -> Timeline | None:
 
 
 class FrameCommits:
-    """The commit that brought each frame (``runs.log.frame_commits``), asked of git only for
+    """The commit that brought each frame (``Timeline.frame_commits``), asked of git only for
     the soul files git tracks: a generated world under an ignored folder costs no process per
     file."""
 
@@ -168,11 +168,9 @@ class FrameCommits:
             self.tracked = {p.decode("utf-8", "surrogateescape") for p in listed.split(b"\0") if p}
 
     def of(self, agent_id: str, headings: list[str]) -> list[str | None]:
-        from soulscope.runs.log import frame_commits
-
         if self.timeline is None or self.timeline.path_of(agent_id) not in self.tracked:
             return [None] * len(headings)
-        return frame_commits(self.timeline, agent_id, headings)
+        return self.timeline.frame_commits(agent_id, headings)
 
 
 def world_rows(world: World, extent: Extent) -> Iterator[tuple[str, Row]]:

@@ -532,3 +532,38 @@ def test_every_json_view_names_a_frame_by_its_number(later_world: Path, tmp_path
         assert found, args
         bad = [(p, v) for p, v in found if v is not None and type(v) is not int]
         assert not bad, (args, bad[:3])
+
+
+def test_the_statement_before_is_the_one_committed_before(tmp_path: Path) -> None:
+    """Frames appended in separate commits: the commits' order says which statement came
+    before, not a heading's time of day (a "Frame 1" headed 00:17 committed after a "Frame 0"
+    headed 00:30, as real souls do); frames that arrived in one commit go by their headings."""
+    from tests.support.repos import commit, init
+
+    root = tmp_path / "w"
+    memory = root / "memory"
+    memory.mkdir(parents=True)
+    path = memory / "zion-debater-06.md"
+    blocks = [
+        "# Bet Keeper\n\n## Frame 2026-03-14 (23:40 UTC)\n- Becoming: the first bettor.\n\n"
+        "## Frame 2026-03-14 (23:45 UTC)\n- Becoming: the second bettor.\n\n",
+        "## Frame 2026-03-15 (00:30 UTC) — Seed Frame 0\n- Becoming: the third bettor.\n\n",
+        "## Frame 2026-03-15 (00:17 UTC) — Seed Frame 1\n- Becoming: the fourth bettor.\n\n",
+        "## Frame 2026-03-15 (02:10 UTC)\n- Becoming: the fifth bettor.\n\n",
+    ]
+    init(root)
+    for n, block in enumerate(blocks):
+        with path.open("a", encoding="utf-8") as f:
+            f.write(block)
+        commit(root, f"frame {n}")
+    world = World.open(root)
+
+    def before(k: int) -> str | None:
+        prev = explain(world, "zion-debater-06", index=k).previous
+        return prev.text if prev is not None else None
+
+    assert before(2) == "the first bettor."  # one commit: by the headings
+    assert before(3) == "the second bettor."
+    assert before(4) == "the third bettor."  # committed after it, whatever its heading says
+    assert before(5) == "the fourth bettor."
+    assert before(1) is None

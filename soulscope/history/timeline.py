@@ -14,7 +14,7 @@ import re
 import shutil
 import tempfile
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,6 +215,31 @@ class Timeline:
         found = [self.change(fc) for fc in commits]
         self._histories[path] = (commits, found)
         return found
+
+    def frame_commits(self, agent_id: str, headings: Sequence[str]) -> list[str | None]:
+        """The commit that brought each of an agent's frames (``headings``, in file order);
+        None for a frame no commit brought (not committed yet)."""
+        try:
+            changes = self.history(agent_id)
+        except HistoryError:
+            return [None] * len(headings)  # no commit touches the file yet
+        brought: dict[str, list[str]] = {}
+        for change in reversed(changes):  # oldest first
+            if change.status == "deleted":
+                brought.clear()
+                continue
+            for key in change.frames_removed:
+                held = brought.get(key)
+                if held:
+                    held.pop()
+            for key in change.frames_added:
+                brought.setdefault(key, []).append(change.commit.sha)
+        out: list[str | None] = []
+        for heading in headings:
+            # as ``history.versions.Block.key``: a heading with its spaces folded
+            held = brought.get(" ".join(heading.split()))
+            out.append(held.pop(0) if held else None)
+        return out
 
     def prefetch(self, blobs: list[str | None]) -> None:
         """Make the versions of many blobs in one streaming read."""

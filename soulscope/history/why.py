@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from soulscope.history.dossier import (
     CONTEXT_LABELS,
@@ -178,7 +178,7 @@ def explain(
         precursors=_precursors(index_, agent_id, statements, st, moment),
         moment=moment,
     )
-    why = _with_history(world, why, soul, f)
+    why = _with_history(world, why, soul, f, (statements, entry.moments))
     picked = picked_note(soul, statements, frame) if index is None else None
     if picked:
         why = replace(why, note=f"{picked}; {why.note}" if why.note else picked)
@@ -204,6 +204,48 @@ def _previous(
     placed = [moments[s.frame_index] if s.frame_index is not None else None for s in statements]
     i = when.latest_before(placed, moments[st.frame_index])
     return statements[i] if i is not None else None
+
+
+def _previous_by_commits(
+    timeline: Timeline,
+    why: Why,
+    soul: Soul,
+    statements: Sequence[Statement],
+    moments: Sequence[Moment],
+) -> Statement | None:
+    """The statement before ``why``'s where the frames arrived in different commits: the
+    commits' order decides (a frame appended in a later commit was written later, whatever
+    time its heading gives), and the headings' times only among the frames of one commit
+    (as ``first`` decides): in a world imported in one commit, the headings alone."""
+    st, prev = why.statement, why.previous
+    if st.frame_index is None or prev is None or prev.frame_index is None:
+        return prev
+    if prev.frame_index == st.frame_index:
+        return prev  # the same frame: the file's order
+    shas = timeline.frame_commits(why.agent_id, [fr.heading for fr in soul.frames])
+    order = {c.commit.sha: i for i, c in enumerate(reversed(timeline.history(why.agent_id)))}
+    last = len(order)  # a frame no commit brought yet comes after every commit
+
+    def rank(s: Statement) -> int | None:
+        if s.frame_index is None:
+            return None
+        sha = shas[s.frame_index]
+        return order.get(sha, last) if sha is not None else last
+
+    mine = rank(st)
+    if mine is None:
+        return prev
+    others = [s for s in statements if s.frame_index not in (None, st.frame_index)]
+    same = [s for s in others if rank(s) == mine]
+    i = when.latest_before(
+        [moments[cast(int, s.frame_index)] for s in same], moments[st.frame_index]
+    )
+    if i is not None:
+        return same[i]
+    earlier = [s for s in others if cast(int, rank(s)) < mine]
+    if not earlier:
+        return None
+    return max(earlier, key=lambda s: (rank(s), moments[cast(int, s.frame_index)].key, s.index))
 
 
 def frame_links(
@@ -321,16 +363,25 @@ def _thin(why: Why) -> str | None:
     )
 
 
-def _with_history(world: World, why: Why, soul: Soul, f: Frame | None) -> Why:
-    """The commit that brought the statement, its diff (this frame only) and the frame log."""
+def _with_history(
+    world: World,
+    why: Why,
+    soul: Soul,
+    f: Frame | None,
+    arc_: tuple[Sequence[Statement], Sequence[Moment]],
+) -> Why:
+    """The commit that brought the statement, its diff (this frame only) and the frame log;
+    the previous statement by the commits where they tell it (``_previous_by_commits``)."""
     st = why.statement
     try:
         timeline = timeline_for(world)
         change = introduced_by(timeline, why.agent_id, st, f, soul)
+        previous = _previous_by_commits(timeline, why, soul, *arc_)
     except HistoryError as exc:
         return replace(why, note=str(exc))
     if change is None:
         return replace(why, note="no commit holds this statement yet (it is not committed)")
+    why = replace(why, previous=previous)
     log, log_note = _frame_log(timeline, live_world(world), why.agent_id, f, change.commit)
     brought = len(change.frames_added) + len(change.frames_changed)
     diff, bulk = timeline.change_diff(change), None

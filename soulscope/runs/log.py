@@ -95,35 +95,6 @@ def _span(m: when.Moment) -> tuple[str, str] | None:
     return (f"{m.date} {m.time or m.low or '00:00'}", f"{m.date} {m.time or m.high or '23:59'}")
 
 
-def _heading_key(heading: str) -> str:
-    # as ``history.versions.Block.key``: a heading with its spaces folded
-    return " ".join(heading.split())
-
-
-def frame_commits(timeline: Timeline, agent_id: str, headings: Sequence[str]) -> list[str | None]:
-    """The commit that brought each of an agent's frames (``headings``, in file order)."""
-    try:
-        changes = timeline.history(agent_id)
-    except HistoryError:
-        return [None] * len(headings)  # no commit touches the file yet
-    brought: dict[str, list[str]] = {}
-    for change in reversed(changes):  # oldest first
-        if change.status == "deleted":
-            brought.clear()
-            continue
-        for key in change.frames_removed:
-            held = brought.get(key)
-            if held:
-                held.pop()
-        for key in change.frames_added:
-            brought.setdefault(key, []).append(change.commit.sha)
-    out: list[str | None] = []
-    for heading in headings:
-        held = brought.get(_heading_key(heading))
-        out.append(held.pop(0) if held else None)
-    return out
-
-
 def _open_timeline(world: World, notes: list[str]) -> Timeline | None:
     try:
         timeline = timeline_for(world)
@@ -156,7 +127,7 @@ def world_log(world: World, agents: Iterable[str] | None = None) -> WorldLog:
             continue
         frames = agent_frames(e.file.id, columns)
         if timeline is not None and frames:
-            shas = frame_commits(timeline, e.file.id, [f.heading for f in frames])
+            shas = timeline.frame_commits(e.file.id, [f.heading for f in frames])
             frames = [_with_commit(f, sha) for f, sha in zip(frames, shas, strict=True)]
         log.entries.extend(frames)
     log.entries.sort(key=lambda f: f.order)
