@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import chain
+from operator import itemgetter, methodcaller
 
 from soulscope.history.names import CAPITALISED_BYTES, AgentNames, as_name
 from soulscope.soul import when
@@ -422,7 +423,7 @@ def _ids(
     forms, folded = names.byte_forms, names.folded_bytes
     guess = names.guess
     data, start, end, heads = lines.data, lines.start, lines.end, lines.heads
-    for m in names.runs.finditer(data, start, end):
+    for m in _runs(names, data, start, end):
         token = m.group()
         who = forms.get(token)
         if who is None:
@@ -443,6 +444,36 @@ def _ids(
         elif token.isalpha() and not _listed(data, start, pos, m.end()):
             continue  # "type system thinking" in a Relationships bullet: the word again
         yield pos, at, who, kind
+
+
+def _runs(names: AgentNames, data: bytes, start: int, end: int) -> Iterator[re.Match[bytes]]:
+    """The whole runs of ``data[start:end]`` that ``names.runs`` finds and that can name an
+    agent (``AgentNames.candidates``: those with a hyphen, and the forms without one), in
+    order: in a world whose ids include one without a hyphen, not every word of a file."""
+    hyphen, plain, lowered = names.candidates
+    found = hyphen.finditer(data, start, end)
+    if plain is None:
+        return found
+    if not lowered:  # every whole run without a hyphen
+        words = list(plain.finditer(data, start, end))
+    else:  # the few forms without one, in the lowered bytes: kept where a whole run
+        words = []
+        for m in plain.finditer(data[start:end].lower()):
+            s, e = m.start() + start, m.end() + start
+            if (s == 0 or data[s - 1] not in _RUN_BYTES) and (
+                e >= end or data[e] not in _RUN_BYTES
+            ):
+                word = _WORD_RUN.match(data, s, e)
+                if word is not None:
+                    words.append(word)
+    return iter(sorted(chain(found, words), key=_START)) if words else found
+
+
+_RUN_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_WORD_RUN = re.compile(rb"\w+")
+
+
+_START = methodcaller("start")
 
 
 def _guessed(names: AgentNames, lines: _Lines, m: re.Match[bytes]) -> str | None:
@@ -515,7 +546,7 @@ def _people(
     """The display names and first names of a stretch, where they are used as names."""
     starts = names.first_words
     data = lines.data
-    for m in CAPITALISED_BYTES.finditer(data, lines.start, lines.end):
+    for m in _capitalised(starts, data, lines.start, lines.end):
         words = m.group().split()
         # most runs are a capitalised word that begins no name ("Read", "Posted")
         if not any(w in starts or w[:-2] in starts for w in words):
@@ -528,6 +559,32 @@ def _people(
             kind = _person_kind(lines, at, kind, run[offset:], data, m.start() + after, one_word)
             if kind:
                 yield m.start() + offset, at, who, kind
+
+
+def _capitalised(
+    starts: frozenset[bytes], data: bytes, start: int, end: int
+) -> Iterator[re.Match[bytes]]:
+    """The runs of capitalised words of ``data[start:end]`` (``CAPITALISED_BYTES``, which never
+    runs past a line) on the lines that hold a word a display name begins with: a line without
+    one holds no run that can name an agent, and most lines are passed over unread."""
+    words = {w for w in _CAPITAL_WORD.findall(data, start, end) if w in starts or w[:-2] in starts}
+    heads: set[int] = set()
+    for w in words:
+        at = data.find(w, start, end)
+        while at >= 0:
+            head = data.rfind(b"\n", start, at) + 1 or start
+            heads.add(head)
+            stop = data.find(b"\n", at, end)
+            if stop < 0:
+                break
+            at = data.find(w, stop, end)
+    for head in sorted(heads):
+        stop = data.find(b"\n", head, end)
+        yield from CAPITALISED_BYTES.finditer(data, head, end if stop < 0 else stop)
+
+
+# A capitalised word wherever it begins (a word of a run of ``CAPITALISED_BYTES``, or more).
+_CAPITAL_WORD = re.compile(rb"[A-Z][\w'-]*")
 
 
 def _person_kind(

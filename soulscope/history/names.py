@@ -178,6 +178,28 @@ class AgentNames:
         return _ANY_RUN if digits else _ANY_RUN_LETTERED
 
     @cached_property
+    def candidates(self) -> tuple[re.Pattern[bytes], re.Pattern[bytes] | None, bool]:
+        """How to find the runs of ``runs`` that can be names, fewer of them: a pattern of the
+        runs with a hyphen (most forms, and every short name ``from_bytes`` guesses); one of
+        the forms without one (None when every form has one), and whether it holds them
+        lowered, to be looked for in the lowered bytes and kept where a whole run (else, with
+        too many such forms to list, it finds every whole run without a hyphen). Every run
+        ``runs`` finds that names an agent is among them: a world whose ids include a handle
+        ("rappter1") is read without looking up each of its words."""
+        if self.hyphenated:
+            return self.runs, None, False
+        digits = any(k[:1].isdigit() for k in self.byte_forms)
+        hyphen = _HYPHEN_RUN if digits else _HYPHEN_RUN_LETTERED
+        # (a form with a dot is no run: ``dotted`` finds it)
+        plain = {k.lower() for k in self.byte_forms if b"-" not in k and _RUN_BYTES.fullmatch(k)}
+        if not plain:
+            return hyphen, None, False
+        if len(plain) > _LISTED_PLAIN:
+            return hyphen, _PLAIN_RUN if digits else _PLAIN_RUN_LETTERED, False
+        listed = b"|".join(re.escape(k) for k in sorted(plain, key=len, reverse=True))
+        return hyphen, re.compile(listed), True
+
+    @cached_property
     def dotted(self) -> re.Pattern[bytes] | None:
         """The forms with characters other than word characters and hyphens ("dr.who-1": ids
         may hold dots), as one pattern over a file's bytes (every other form is a whole run of
@@ -288,3 +310,12 @@ _HYPHENATED_LETTERED = re.compile(rb"\b(?<!-)[^\W\d]\w*-[\w-]*")
 _ANY_RUN = re.compile(rb"(?<![\w-])[\w-]+")
 _ANY_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)[\w-]+")
 _SHORT_ID_BYTES = re.compile(rb"[a-z]+-\d{1,4}")
+# ``candidates``: the whole runs with a hyphen (any character of a run before it, so that a run
+# that begins with one is found too), with or without those that begin with a digit; the whole
+# runs without one; and how many forms without a hyphen are listed in one pattern.
+_HYPHEN_RUN = re.compile(rb"(?<![\w-])\w*-[\w-]*")
+_HYPHEN_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)\w*-[\w-]*")
+_PLAIN_RUN = re.compile(rb"(?<![\w-])\w+(?![\w-])")
+_PLAIN_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)\w+(?![\w-])")
+_LISTED_PLAIN = 64
+_RUN_BYTES = re.compile(rb"[\w-]+")
