@@ -3,7 +3,8 @@
 Requests take the servers in turn, each server at most ``concurrency`` requests at once, so a
 slow server holds back only what it is asked. A request a server fails (it refuses, times out,
 answers an error or a reply that is not one) is asked of another server that has not failed it;
-a server that failed is asked again only when every other has failed the request too, and is
+a server that failed rests: it is asked again only when every other has failed the request too,
+or, after ``REST_S``, by one request that tries it (a server restarted is used again), and is
 healthy again as soon as it answers. A request fails only when every server of the pool failed
 it. Both the thread-based callers (the embeddings, chat) and the asyncio ones (the LLM brain)
 share one pool object per client.
@@ -13,24 +14,33 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
+REST_S = 30.0  # how long a server that failed is passed over before one request tries it again
 
 
 class Pool:
-    """The servers of a pool, which is free and which failed; ``served`` counts the requests
-    each server answered."""
+    """The servers of a pool, which is free and which failed; ``served`` and ``failures`` count
+    the requests each server answered and failed. ``clock`` tells the time in seconds."""
 
-    def __init__(self, urls: Sequence[str], concurrency: int) -> None:
+    def __init__(
+        self,
+        urls: Sequence[str],
+        concurrency: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if not urls:
             raise ValueError("a pool needs at least one server")
         self.urls = tuple(dict.fromkeys(urls))
         self.concurrency = max(1, concurrency)
         self.served: dict[str, int] = dict.fromkeys(self.urls, 0)
+        self.failures: dict[str, int] = dict.fromkeys(self.urls, 0)
         self._busy: dict[str, int] = dict.fromkeys(self.urls, 0)
-        self._failed: set[str] = set()
+        self._failed: dict[str, float] = {}  # a server that failed -> when it may be tried again
+        self._clock = clock
         self._next = 0  # the index of the server whose turn it is
         self._changed = threading.Condition()
         self._waiting: list[asyncio.Future[None]] = []  # asyncio requests waiting for a slot
@@ -50,13 +60,16 @@ class Pool:
         untried = [u for u in self.urls if u not in tried]
         if not untried:
             raise ValueError("every server of the pool was tried")
-        candidates = [u for u in untried if u not in self._failed] or untried
+        now = self._clock()
+        candidates = [u for u in untried if self._failed.get(u, now) <= now] or untried
         n = len(self.urls)
         for i in range(n):
             url = self.urls[(self._next + i) % n]
             if url in candidates and self._busy[url] < self.concurrency:
                 self._busy[url] += 1
                 self._next = (self.urls.index(url) + 1) % n
+                if url in self._failed:  # (one request tries it; the others wait its answer)
+                    self._failed[url] = now + REST_S
                 return url
         return None
 
@@ -74,10 +87,11 @@ class Pool:
         with self._changed:
             self._busy[url] -= 1
             if ok:
-                self._failed.discard(url)
+                self._failed.pop(url, None)
                 self.served[url] += 1
             elif ok is False:
-                self._failed.add(url)
+                self._failed[url] = self._clock() + REST_S
+                self.failures[url] += 1
             self._changed.notify_all()
             waiting, self._waiting = self._waiting, []
         for future in waiting:  # (each waiting request looks again)

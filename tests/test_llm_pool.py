@@ -14,6 +14,7 @@ import pytest
 
 from soulscope.config import Settings, load_settings
 from soulscope.llm import LLM, Endpoint, LLMError
+from soulscope.pool import REST_S, Pool
 from soulscope.sim.frame import run_frames
 from soulscope.sim.llm import LlmBrain
 from soulscope.soul.parse import read_soul
@@ -129,6 +130,13 @@ def test_a_server_that_dies_mid_frame_loses_no_agent(twelve: Path, tmp_path: Pat
         answered_by_b
     )
     assert all(log["error"] is None for log in logs.values())
+    # what happened to the pool is said, though no agent lost its answer
+    failed = len(b.requests) - 2
+    calls = "a call" if failed == 1 else f"{failed} calls"
+    assert result.notes == (
+        f"the LLM server {b.base_url} failed {calls} (the LLM endpoint answered HTTP 500); "
+        "the other servers were asked instead",
+    )
 
 
 def test_a_hanging_server_passes_its_calls_on_after_the_timeout(
@@ -171,6 +179,7 @@ def test_when_every_server_fails_the_agents_lurk_and_it_is_said(
     assert {p.name: p.read_bytes() for p in (world / "memory").glob("*.md")} == before
     log = json.loads((world / "frames" / "1" / "zion-coder-01.json").read_text())
     assert log["error"].endswith("(the other server of the pool too)")
+    assert f"the LLM server {broken.base_url} failed a call" in said
     assert len(broken.requests) == 1  # asked once, and once only
 
 
@@ -199,3 +208,22 @@ def test_chat_says_every_server_failed_in_one_sentence() -> None:
     said = str(caught.value)
     assert "\n" not in said and said.startswith(f"the LLM at {broken.base_url} answered 500")
     assert said.endswith("(the other server of the pool failed too)")
+
+
+def test_a_server_that_failed_is_tried_again_after_its_rest() -> None:
+    now = [0.0]
+    with (
+        OpenAIServer("from the first", models=("tiny",)) as first,
+        OpenAIServer("from the second", models=("tiny",)) as second,
+    ):
+        llm = LLM(Endpoint(first.base_url, "k", "tiny", 5.0, pool=(second.base_url,)))
+        llm.pool = Pool(llm.endpoint.urls, 8, clock=lambda: now[0])
+        first.failure = "500"
+        said = ["".join(llm.stream(MESSAGES)) for _ in range(3)]
+        assert said == ["from the second"] * 3 and len(first.requests) == 1
+        first.failure = "ok"  # restarted
+        now[0] += REST_S
+        said = ["".join(llm.stream(MESSAGES)) for _ in range(4)]
+    assert said == ["from the first", "from the second", "from the first", "from the second"]
+    assert llm.pool.served == {first.base_url: 2, second.base_url: 5}
+    assert llm.pool.failures == {first.base_url: 1, second.base_url: 0}

@@ -10,7 +10,7 @@ model share the cache. Every failure is an :class:`EncoderError` of one sentence
 A pool of servers (``[embeddings] base_urls``, a ``soulscope.pool.Pool``) takes the batches in
 turn, each server at most ``concurrency`` at once; a batch a server fails (it is down, too slow,
 answers an error or a reply that is not embeddings) is asked of the next server, and the failed
-server is asked again only when every other has failed too. Each batch is cached as soon as it is embedded
+server is passed over while another answers (``pool.REST_S``, then one batch tries it again). Each batch is cached as soon as it is embedded
 (``semantic.embed``), so a run that is killed resumes where it stopped, whichever server
 embedded what.
 """

@@ -87,7 +87,7 @@ class FrameResult:
     # (agent, why its brain gave no usable answer): its soul took no entry, its frame log says why
     errors: tuple[tuple[str, str], ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()  # (agent, why its file could not take an entry)
-    notes: tuple[str, ...] = ()  # recovery of an earlier run, a stale lock
+    notes: tuple[str, ...] = ()  # recovery of an earlier run, a stale lock, a server that failed
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 
     @property
@@ -543,6 +543,7 @@ class FrameRunner:
             requests, (lambda d, n: progress("deciding", d, n)) if progress else None
         )
         t2 = time.perf_counter()
+        self.notes.extend(getattr(self.brain, "notes", ()))  # (servers of a pool that failed)
         changes = apply(
             clock, requests, outcomes, community, self.brain.name, self._threads(known, files)
         )

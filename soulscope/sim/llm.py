@@ -209,11 +209,34 @@ class LlmBrain:
         self.pool = Pool(self.endpoint.urls, self.concurrency)
         self.structured = True  # until the server refuses response_format
         self.model = endpoint.model
+        self.notes: list[str] = []  # the last frame's: the servers of the pool that failed
+        self._why: dict[str, str] = {}  # a server -> why it failed its last call
 
     def decide(
         self, requests: Sequence[Request], progress: Progress | None = None
     ) -> list[Outcome]:
-        return asyncio.run(self._decide_all(requests, progress))
+        failures = dict(self.pool.failures)
+        try:
+            return asyncio.run(self._decide_all(requests, progress))
+        finally:
+            self.notes = self._failed_servers(failures)
+
+    def _failed_servers(self, before: dict[str, int]) -> list[str]:
+        """A note for each server of a pool that failed calls since the counts ``before``."""
+        if len(self.pool) == 1:
+            return []  # (each agent's error says it)
+        notes = []
+        for url, count in self.pool.failures.items():
+            failed = count - before[url]
+            if failed:
+                calls = "a call" if failed == 1 else f"{failed} calls"
+                notes.append(
+                    self.endpoint.redact(
+                        f"the LLM server {self.endpoint.server(url).shown} failed {calls} "
+                        f"({self._why.get(url, 'unknown')}); the other servers were asked instead"
+                    )
+                )
+        return notes
 
     async def _decide_all(
         self, requests: Sequence[Request], progress: Progress | None
@@ -257,6 +280,7 @@ class LlmBrain:
                 reason = self._failure(exc, url)
                 if reason is None:
                     raise
+                self._why[url] = reason
                 raise ServerFailed(url, reason) from exc
 
         return await self.pool.acall(of, (ServerFailed,))
