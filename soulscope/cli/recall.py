@@ -198,6 +198,8 @@ def build_index(
     index = RecallIndex.for_world(world, agents=[agent] if agent else None)
     for problem in index.skipped:
         print_error(f"skipped: {problem}")
+    for note in index.notes:  # a kept search index found unusable and rebuilt
+        print_error(note)
     if mode == "bm25":
         return index, None
     ready = None

@@ -87,11 +87,14 @@ WORLD_INDEX = register(
 PREPARED = register(
     Kind(
         "search index",
-        "prepared.sqlite3",
+        "search",
         ("soulscope.recall.prepared",),
         "content",
-        "one SQLite file: each soul file's chunks and BM25 counts, by the sha256 of its bytes; "
-        "entries unused for 30 days are dropped",
+        "one SQLite file of each soul file's chunks and BM25 counts, by the sha256 of its bytes "
+        "(those unused for 30 days are dropped); each world's joined index, the 16 used last, "
+        "at most 2 GB",
+        max_entries=16,
+        max_bytes=2_000_000_000,
     )
 )
 VECTORS = register(

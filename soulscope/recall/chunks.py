@@ -8,6 +8,7 @@ one: retrieval scores bullets and returns the chunks that hold the best of them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from soulscope.soul import when
@@ -149,7 +150,7 @@ class Unit:
     first: bool  # the first unit of its block (its frame or section)
 
 
-def units_of(chunks: list[Chunk], context: int = CONTEXT_BULLETS) -> list[Unit]:
+def units_of(chunks: Sequence[Chunk], context: int = CONTEXT_BULLETS) -> list[Unit]:
     """Every chunk's units in order; a chunk without bullets is one unit of its whole text."""
     out: list[Unit] = []
     block: list[str] = []  # the current block's bullets so far

@@ -43,7 +43,13 @@ import numpy as np
 from soulscope.errors import SoulscopeError
 from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, Unit, units_of
 from soulscope.recall.lexical import LexicalIndex, tokenize
-from soulscope.recall.prepared import PreparedCache, unit_counts, world_index
+from soulscope.recall.prepared import (
+    ChunkColumns,
+    KeptChunks,
+    PreparedCache,
+    unit_counts,
+    world_index,
+)
 from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError, Progress, embed
 from soulscope.recall.temporal import GATE, HOLDS, TOP, Intent, read_intent
 from soulscope.soul import when
@@ -146,20 +152,26 @@ class RecallIndex:
         hubness: float = 0.0,
         coverage: bool = False,
         lexical: LexicalIndex | None = None,
+        columns: ChunkColumns | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
         """``lexical``: the BM25 index of the chunks' units when the caller has it (from the
-        cache of prepared soul files), else the units are tokenized here."""
-        self.chunks = list(chunks)
+        cache of prepared soul files), else the units are tokenized here; ``columns``: the
+        chunks' (``prepared.ChunkColumns``) when the caller has them: kept chunks are then read
+        only when shown."""
+        self.chunks: Sequence[Chunk] = chunks if isinstance(chunks, KeptChunks) else list(chunks)
         self.skipped = list(skipped)  # files that could not be read, each with the reason
+        self.notes = list(notes)  # kept indexes found unusable and rebuilt, one sentence each
         self.hubness = hubness
         self.coverage = coverage
         self._split = pieces
         self._hub: np.ndarray | None = None
+        columns = columns or ChunkColumns.of(self.chunks)
         # The units (``chunks.units_of``) as arrays, without making them: a chunk's bullets, or
         # its whole text as one unit. ``units`` and the dense texts are made when asked for.
-        per_chunk = np.array([len(c.bullets) or 1 for c in self.chunks], dtype=np.int64)
+        per_chunk = columns.units
         n = int(per_chunk.sum())
-        owner = np.repeat(np.arange(len(self.chunks), dtype=np.int64), per_chunk)
+        owner = np.repeat(np.arange(len(per_chunk), dtype=np.int64), per_chunk)
         chunk_start = np.cumsum(per_chunk) - per_chunk  # each chunk's first unit
         self._owner = owner
         self._bullet = np.arange(n, dtype=np.int64) - chunk_start[owner]
@@ -169,28 +181,22 @@ class RecallIndex:
             raise ValueError(f"a lexical index of {lexical.size} units for {n}")
         self.lexical = lexical
         self._size = n
-        numbers = np.array([c.number if c.number is not None else -1 for c in self.chunks])
-        self._numbers = numbers[owner] if n else np.zeros(0, dtype=np.int64)
-        dates = np.array([c.date or "" for c in self.chunks] or [""], dtype="U10")
-        self._dates = dates[owner] if n else np.zeros(0, dtype="U10")
+        self._numbers = columns.numbers[owner] if n else np.zeros(0, dtype=np.int64)
+        self._dates = columns.dates[owner] if n else np.zeros(0, dtype="U10")
         # Neighbours in the same block; n points at a zero appended to the scores.
-        starts_block = np.array([c.part == 0 for c in self.chunks], dtype=bool)
-        first = starts_block[owner] & (self._bullet == 0) if n else np.zeros(0, dtype=bool)
+        first = columns.first[owner] & (self._bullet == 0) if n else np.zeros(0, dtype=bool)
         idx = np.arange(n, dtype=np.int64)
         self._prev = np.where(first, n, idx - 1)
         nxt = idx + 1
         self._next = np.where(np.append(first[1:], True), n, nxt) if n else idx
         self._agents: dict[str, slice] = {}
-        for row, c in enumerate(self.chunks):
-            lo = int(chunk_start[row])
-            hi = lo + int(per_chunk[row])
-            span = self._agents.get(c.agent)
-            if span is None:
-                self._agents[c.agent] = slice(lo, hi)
-            elif span.stop == lo:  # chunks of one agent are contiguous when built per soul
-                self._agents[c.agent] = slice(span.start, hi)
-            else:
-                raise ValueError(f"chunks of {c.agent} are not contiguous")
+        bounds = np.concatenate(([0], np.cumsum(per_chunk))).tolist()  # chunk i's units start
+        done = 0  # chunks of the agents before
+        for agent, count in columns.agents:
+            if agent in self._agents:  # chunks of one agent are contiguous when built per soul
+                raise ValueError(f"chunks of {agent} are not contiguous")
+            self._agents[agent] = slice(bounds[done], bounds[done + count])
+            done += count
         self.encoder: Encoder | None = None
         self.vectors: np.ndarray | None = None
         self._product: Callable[[int, int, np.ndarray], np.ndarray] | None = None
@@ -211,8 +217,14 @@ class RecallIndex:
         not parsed or tokenized again (``cache``: that cache, by default the one in the cache
         folder)."""
         ids = list(agents) if agents is not None else [a.id for a in world.agents()]
-        chunks, lexical, skipped = world_index(world, ids, max_chars, cache or PreparedCache())
-        return cls(chunks, skipped, lexical=lexical)
+        found = world_index(world, ids, max_chars, cache or PreparedCache())
+        return cls(
+            found.chunks,
+            found.skipped,
+            lexical=found.lexical,
+            columns=found.columns,
+            notes=found.notes,
+        )
 
     def __len__(self) -> int:
         return len(self.chunks)

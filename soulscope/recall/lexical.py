@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -146,11 +146,48 @@ class TermCounts:
         )
 
 
+class KeptTerms(Mapping[str, int]):
+    """Term -> id over terms kept sorted, their UTF-8 bytes end to end (``blob``, term ``i``
+    ending at ``ends[i]``): found by bisection, so a kept index answers without first making a
+    dictionary of every word it holds."""
+
+    def __init__(self, blob: bytes | np.ndarray, ends: np.ndarray) -> None:
+        self._blob = bytes(blob)
+        self._ends = ends.tolist()
+        if self._ends and (self._ends[-1] != len(self._blob) or np.any(np.diff(ends) < 0)):
+            raise ValueError("kept terms that do not add up")
+
+    def _term(self, i: int) -> bytes:
+        return self._blob[self._ends[i - 1] if i else 0 : self._ends[i]]
+
+    def __getitem__(self, term: str) -> int:
+        key = term.encode("utf-8", "surrogatepass")
+        lo, hi = 0, len(self._ends)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._term(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < len(self._ends) and self._term(lo) == key:
+            return lo
+        raise KeyError(term)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __iter__(self) -> Iterator[str]:
+        for i in range(len(self._ends)):
+            yield self._term(i).decode("utf-8", "surrogatepass")
+
+
 class LexicalIndex:
-    """BM25Plus over tokenized documents, scored through precomputed postings.
+    """BM25Plus over tokenized documents, scored through postings kept column by column.
 
     The statistics are rank-bm25's BM25Plus (its IDF, document lengths and parameters), computed
     here from term counts: the same numbers, without walking a dictionary per document in Python.
+    A term's postings are its documents' rows and counts; their weights are made when a query
+    asks for the term, by the same arithmetic rank-bm25 does, so a score is its score to the bit.
     """
 
     def __init__(
@@ -163,74 +200,118 @@ class LexicalIndex:
         counts = documents if isinstance(documents, TermCounts) else TermCounts.of(documents)
         self.size = len(counts.lengths)
         self.k1, self.b, self.delta = k1, b, delta
-        self.idf: dict[str, float] = {}
-        # Postings of term ``t`` (by id): ``_rows[_start[t]:_start[t + 1]]`` and their weights.
-        self._ids: dict[str, int] = {}
-        self._rows = np.zeros(0, dtype=np.int64)
-        self._weights = np.zeros(0, dtype=np.float64)
+        # Term ``t`` (by id, ``ids[term]``): its IDF, and its postings, the documents
+        # ``rows[start[t]:start[t + 1]]`` that hold it and its count in each (``tfs``).
+        self.ids: Mapping[str, int] = {}
+        self._idf = np.zeros(0, dtype=np.float64)
         self._start = np.zeros(1, dtype=np.int64)
-        total = int(counts.lengths.sum())
-        if not total:
+        self._rows = np.zeros(0, dtype=np.int32)
+        self._tfs = np.zeros(0, dtype=np.int32)
+        self._lengths = counts.lengths.astype(np.int64, copy=False)
+        self._norm = np.zeros(self.size, dtype=np.float64)
+        if not int(counts.lengths.sum()):
             return  # empty corpus (or only empty documents): nothing can match
-        avgdl = total / self.size
         doc_freq = np.bincount(counts.terms, minlength=len(counts.vocab))
         idf = [math.log((self.size + 1) / f) if f else 0.0 for f in doc_freq.tolist()]
-        frequencies = doc_freq.tolist()
-        self.idf = {t: v for t, v, f in zip(counts.vocab, idf, frequencies, strict=True) if f}
-        self._ids = {t: i for i, t in enumerate(counts.vocab)}
         # The pairs by term; within a term by document, as they come (stable).
         order = np.argsort(counts.terms, kind="stable")
-        rows = np.repeat(np.arange(self.size, dtype=np.int64), counts.per_doc)[order]
-        terms = counts.terms[order]
-        tf = counts.tfs[order].astype(np.float64)
-        norm = k1 * (1 - b + b * counts.lengths.astype(np.float64) / avgdl)
-        self._rows = rows
-        self._weights = np.asarray(idf, dtype=np.float64)[terms] * tf * (k1 + 1) / (norm[rows] + tf)
-        self._start = np.concatenate(([0], np.cumsum(doc_freq))).astype(np.int64)
+        rows = np.repeat(np.arange(self.size, dtype=np.int32), counts.per_doc)
+        self._set(
+            dict(zip(counts.vocab, range(len(counts.vocab)), strict=True)),
+            np.asarray(idf, dtype=np.float64),
+            np.concatenate(([0], np.cumsum(doc_freq))).astype(np.int64),
+            rows[order],
+            counts.tfs[order].astype(np.int32, copy=False),
+        )
 
-    def state(self) -> tuple[list[str], list[np.ndarray]]:
-        """What ``restore`` needs: the vocabulary, and the IDF, postings and their starts by term."""
-        vocab = list(self._ids)
-        idf = np.array([self.idf.get(t, 0.0) for t in vocab], dtype=np.float64)
-        return vocab, [idf, self._rows, self._weights, self._start]
+    def _set(
+        self,
+        ids: Mapping[str, int],
+        idf: np.ndarray,
+        start: np.ndarray,
+        rows: np.ndarray,
+        tfs: np.ndarray,
+    ) -> None:
+        self.ids, self._idf, self._start, self._rows, self._tfs = ids, idf, start, rows, tfs
+        lengths = self._lengths.astype(np.float64)
+        avgdl = float(self._lengths.sum()) / self.size if self.size else 1.0
+        self._norm = self.k1 * (1 - self.b + self.b * lengths / avgdl)
+
+    def columns(self) -> tuple[bytes, np.ndarray, list[np.ndarray]]:
+        """What ``kept`` takes back, terms sorted (by their UTF-8 bytes): their bytes end to end,
+        where each ends, then by term its IDF and where its postings start, the postings' rows
+        and counts, and the documents' lengths."""
+        encoded = [t.encode("utf-8", "surrogatepass") for t in self.ids]
+        order = np.asarray(sorted(range(len(encoded)), key=encoded.__getitem__), dtype=np.int64)
+        ends = np.cumsum([len(encoded[i]) for i in order.tolist()], dtype=np.int64)
+        sizes = np.diff(self._start)[order]
+        start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        # Term after term in the sorted order, each one's postings as they were.
+        take = np.repeat(self._start[:-1][order] - start[:-1], sizes) + np.arange(int(start[-1]))
+        blob = b"".join(encoded[i] for i in order.tolist())
+        arrays: list[np.ndarray] = [
+            self._idf[order],
+            start,
+            self._rows[take],
+            self._tfs[take],
+            self._lengths,
+        ]
+        return blob, ends, arrays
 
     @classmethod
-    def restore(
-        cls, size: int, vocab: list[str], arrays: Sequence[np.ndarray], k1: float = K1
+    def kept(
+        cls, ids: Mapping[str, int], arrays: Sequence[np.ndarray], k1: float = K1
     ) -> LexicalIndex:
-        """An index as ``state`` left it (kept in the cache); ``ValueError`` when it does not fit."""
-        idf, rows, weights, start = arrays
+        """An index from its columns (``columns``, the terms as ``KeptTerms``, ids in its order);
+        ``ValueError`` when they do not add up."""
+        idf, start, rows, tfs, lengths = arrays
+        size = len(lengths)
         if not (
-            len(idf) == len(vocab) == len(start) - 1
-            and len(rows) == len(weights) == (int(start[-1]) if len(start) else -1)
+            len(idf) == len(ids) == len(start) - 1
+            and len(rows) == len(tfs) == (int(start[-1]) if len(start) else -1)
             and (not len(rows) or 0 <= int(rows.min()) <= int(rows.max()) < size)
+            and bool(np.all(np.diff(start) >= 0))
         ):
             raise ValueError("a lexical index that does not add up")
         index = cls([], k1=k1)
         index.size = size
-        index.idf = dict(zip(vocab, idf.tolist(), strict=True))
-        index._ids = {t: i for i, t in enumerate(vocab)}
-        index._rows, index._weights, index._start = rows, weights, start
+        index._lengths = lengths
+        if int(lengths.sum()):
+            index._set(ids, idf, start, rows, tfs)
         return index
 
+    def idf(self, term: str) -> float:
+        """rank-bm25's BM25Plus IDF of ``term``: ``log((N + 1) / df)``; 0 where no document
+        holds it."""
+        i = self.ids.get(term)
+        return float(self._idf[i]) if i is not None else 0.0
+
     def _posting(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        i = self._ids.get(term)
+        """The rows holding ``term`` and its weight in each."""
+        i = self.ids.get(term)
         if i is None:
             return None
-        lo, hi = self._start[i], self._start[i + 1]
-        return (self._rows[lo:hi], self._weights[lo:hi]) if hi > lo else None
+        lo, hi = int(self._start[i]), int(self._start[i + 1])
+        if hi <= lo:
+            return None
+        rows = self._rows[lo:hi]
+        tf = self._tfs[lo:hi].astype(np.float64)
+        k1 = self.k1
+        return rows, self._idf[i] * tf * (k1 + 1) / (self._norm[rows] + tf)
 
     def containing(self, term: str) -> np.ndarray:
         """The rows of the documents that hold ``term`` (a token as :func:`tokenize` makes it)."""
-        posting = self._posting(term)
-        return posting[0] if posting is not None else np.zeros(0, dtype=np.int64)
+        i = self.ids.get(term)
+        if i is None:
+            return np.zeros(0, dtype=np.int32)
+        return self._rows[int(self._start[i]) : int(self._start[i + 1])]
 
     def coverage(self, query: Sequence[str]) -> float:
         """The share of ``query``'s weight on terms the index holds: each distinct term weighs its
         IDF, a term no document holds the IDF of the rarest (``log(N + 1)``, one document)."""
-        terms = set(query)
-        known = sum(self.idf.get(t, 0.0) for t in terms)
-        unknown = math.log(self.size + 1) * sum(t not in self.idf for t in terms)
+        weights = [self.idf(t) for t in set(query)]
+        known = sum(weights)
+        unknown = math.log(self.size + 1) * sum(w == 0.0 for w in weights)
         return known / (known + unknown) if known + unknown > 0 else 0.0
 
     def scores(self, query: Sequence[str]) -> np.ndarray:

@@ -12,10 +12,18 @@ again, and where the cache folder cannot be written nothing is kept.
 Tokenizing is most of a cold search's time, and a unit's BM25 text is its bullet with up to two
 earlier bullets of its block (``chunks.units_of``), so each bullet is tokenized once and a unit's
 terms are those of its window's bullets (the tokenizer never joins text across a newline).
+
+A world's index, joined from its files' entries, is kept too, as one entry file per world and
+choice of agents (``keep.entries``: checksummed, never read through a link), laid out column by
+column so that a search reads it without decoding it: the BM25 terms sorted (found by bisection),
+the postings and the chunks' numbers, dates and agents as arrays, and each chunk's JSON on its
+own, read only when a hit shows it. One made from other files is joined again; one that cannot be
+used is removed, made again and said in one sentence (``WorldIndex.notes``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -26,19 +34,21 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NoReturn, overload
 
 import numpy as np
 
 from soulscope.keep import PREPARED
+from soulscope.keep.entries import read_entry, trim, write_entry
 from soulscope.recall.chunks import CONTEXT_BULLETS, Chunk, chunk_soul
-from soulscope.recall.lexical import LexicalIndex, TermCounts, tokenize
+from soulscope.recall.lexical import KeptTerms, LexicalIndex, TermCounts, tokenize
 from soulscope.soul import parse
 from soulscope.soul.when import Moment
 from soulscope.world import World, WorldError
 
 _CHUNK_FIELDS = [f.name for f in dataclasses.fields(Chunk)]
 _HEADER = struct.Struct("<4sII")  # magic, lengths of the JSON part and of the arrays' spec
-_MAGIC = b"SSP1"
+_MAGIC = b"SSP2"
 
 
 def fingerprint() -> bytes:
@@ -79,19 +89,30 @@ def unit_counts(chunks: Sequence[Chunk], context: int = CONTEXT_BULLETS) -> Term
     return TermCounts.counted(ids, window, lengths)
 
 
+def _padding(offset: int) -> bytes:
+    return b"\0" * (-offset % 8)
+
+
 def pack(meta: object, arrays: Sequence[np.ndarray]) -> bytes:
-    """JSON and numpy arrays in one blob (the arrays are read back without copying)."""
+    """JSON and numpy arrays in one blob, each array at a multiple of 8 bytes (they are read back
+    without copying)."""
     # ASCII JSON: text with lone surrogates (a damaged file) round-trips as escapes.
     text = json.dumps(meta, separators=(",", ":")).encode("ascii")
     arrays = [np.ascontiguousarray(a) for a in arrays]
     head = [[a.dtype.str, len(a)] for a in arrays]
     spec = json.dumps(head).encode("ascii")
-    return b"".join(
-        [_HEADER.pack(_MAGIC, len(text), len(spec)), text, spec, *(a.tobytes() for a in arrays)]
-    )
+    parts = [_HEADER.pack(_MAGIC, len(text), len(spec)), text, spec]
+    offset = sum(map(len, parts))
+    parts.append(_padding(offset))
+    offset += len(parts[-1])
+    for a in arrays:
+        data = a.tobytes()
+        parts += [data, _padding(offset + len(data))]
+        offset += len(data) + len(parts[-1])
+    return b"".join(parts)
 
 
-def unpack(data: bytes, kinds: Sequence[type]) -> tuple[object, list[np.ndarray]]:
+def unpack(data: bytes, kinds: Sequence[type | str]) -> tuple[object, list[np.ndarray]]:
     """What ``pack`` wrote, its arrays of ``kinds``; ``ValueError`` when it is anything else."""
     try:
         magic, size, spec_size = _HEADER.unpack_from(data)
@@ -104,12 +125,14 @@ def unpack(data: bytes, kinds: Sequence[type]) -> tuple[object, list[np.ndarray]
         offset += spec_size
         if len(spec) != len(kinds):
             raise ValueError("a cache entry of other arrays")
+        offset += -offset % 8
         arrays: list[np.ndarray] = []
         for (dtype, n), kind in zip(spec, kinds, strict=True):
             if np.dtype(dtype) != np.dtype(kind) or not isinstance(n, int) or n < 0:
                 raise ValueError("a cache entry of other arrays")
             arrays.append(np.frombuffer(data, kind, n, offset))
             offset += n * np.dtype(kind).itemsize
+            offset += -offset % 8
         if offset != len(data):
             raise ValueError("a cache entry of the wrong length")
     except (struct.error, TypeError, UnicodeDecodeError) as exc:
@@ -149,7 +172,147 @@ def _chunks_from(rows: object) -> list[Chunk]:
 
 
 _COUNTS = (np.int32, np.int32, np.int32, np.int64)  # TermCounts' terms, tfs, per_doc, lengths
-_LEXICAL = (np.float64, np.int64, np.float64, np.int64)  # LexicalIndex.state's arrays
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChunkColumns:
+    """What search needs of every chunk before it shows one, as arrays: its units (its bullets,
+    or 1), frame number (-1: none), date ("": none), whether it is its block's first part, and
+    the agents, each with its number of chunks (one agent's chunks are consecutive)."""
+
+    units: np.ndarray  # int64
+    numbers: np.ndarray  # int64
+    dates: np.ndarray  # <U10
+    first: np.ndarray  # bool
+    agents: list[tuple[str, int]]
+
+    @classmethod
+    def of(cls, chunks: Sequence[Chunk]) -> ChunkColumns:
+        agents: list[tuple[str, int]] = []
+        for c in chunks:
+            if agents and agents[-1][0] == c.agent:
+                agents[-1] = (c.agent, agents[-1][1] + 1)
+            else:
+                agents.append((c.agent, 1))
+        return cls(
+            np.array([len(c.bullets) or 1 for c in chunks], dtype=np.int64),
+            np.array([c.number if c.number is not None else -1 for c in chunks], dtype=np.int64),
+            np.array([c.date or "" for c in chunks], dtype="<U10"),
+            np.array([c.part == 0 for c in chunks], dtype=bool),
+            agents,
+        )
+
+    def arrays(self) -> list[np.ndarray]:
+        return [self.units, self.numbers, self.dates, self.first]
+
+
+_COLUMNS: tuple[type | str, ...] = (np.int64, np.int64, "<U10", np.bool_)
+
+
+class KeptChunks(Sequence[Chunk]):
+    """A world's chunks as kept, each one's JSON on its own (``blob``, chunk ``i`` ending at
+    ``ends[i]``): a chunk is read when first asked for, then held (the same object every time)."""
+
+    def __init__(self, blob: bytes | np.ndarray, ends: np.ndarray) -> None:
+        if len(ends) and (int(ends[-1]) != len(blob) or np.any(np.diff(ends) < 0)):
+            raise ValueError("kept chunks that do not add up")
+        self._blob = blob
+        self._ends = ends
+        self._made: dict[int, Chunk] = {}
+
+    @staticmethod
+    def layout(chunks: Sequence[Chunk]) -> tuple[bytes, np.ndarray]:
+        """``chunks`` as ``KeptChunks`` reads them: their JSON end to end, and where each ends."""
+        parts = [json.dumps(row, separators=(",", ":")).encode("ascii") for row in _rows_of(chunks)]
+        return b"".join(parts), np.cumsum([len(p) for p in parts], dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, i: int) -> Chunk: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Chunk]: ...
+
+    def __getitem__(self, i: int | slice) -> Chunk | list[Chunk]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self._ends)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("chunk index out of range")
+        chunk = self._made.get(i)
+        if chunk is None:
+            lo = int(self._ends[i - 1]) if i else 0
+            made = _chunks_from([json.loads(bytes(self._blob[lo : int(self._ends[i])]))])[0]
+            chunk = self._made.setdefault(i, made)  # one object, whichever thread made it first
+        return chunk
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WorldIndex:
+    """What search reads of a world: its chunks, as columns too, their BM25 index, the sentence
+    of each file that could not be read, and of each kept index found unusable (and rebuilt)."""
+
+    chunks: Sequence[Chunk]
+    columns: ChunkColumns
+    lexical: LexicalIndex
+    skipped: list[str]
+    notes: list[str]
+
+
+_WORLD = (np.uint8, np.int64, np.float64, np.int64, np.int32, np.int32, np.int64)
+_WORLD_KINDS = (*_WORLD, *_COLUMNS, np.uint8, np.int64)
+
+
+def pack_world(
+    key: bytes, chunks: Sequence[Chunk], columns: ChunkColumns, lexical: LexicalIndex
+) -> bytes:
+    """A world's index as one kept entry: ``key`` (the entries it was joined from), the BM25
+    columns (``LexicalIndex.columns``), the chunks' columns and their JSON."""
+    terms, ends, arrays = lexical.columns()
+    blob, chunk_ends = KeptChunks.layout(chunks)
+    meta = {"key": key.hex(), "agents": columns.agents, "k1": lexical.k1}
+    raw = np.frombuffer(terms, np.uint8)
+    return pack(
+        meta,
+        [raw, ends, *arrays, *columns.arrays(), np.frombuffer(blob, np.uint8), chunk_ends],
+    )
+
+
+def unpack_world(data: bytes, key: bytes) -> WorldIndex | None:
+    """A world's index read back; None when it was joined from other entries (files changed
+    since), ``ValueError`` when it is not one this code wrote."""
+    meta, arrays = unpack(data, _WORLD_KINDS)
+    if not isinstance(meta, dict) or meta.get("key") != key.hex():
+        return None if isinstance(meta, dict) else _not_an_index()
+    terms, ends, idf, start, rows, tfs, lengths, *rest = arrays
+    units, numbers, dates, first, blob, chunk_ends = rest
+    agents = meta.get("agents")
+    k1 = meta.get("k1")
+    if not isinstance(agents, list) or not isinstance(k1, float):
+        _not_an_index()
+    try:
+        runs = [(str(a), int(n)) for a, n in agents]
+    except (TypeError, ValueError):
+        _not_an_index()
+    if any(c <= 0 for _, c in runs):
+        _not_an_index()
+    n = len(chunk_ends)
+    if not (
+        len(units) == len(numbers) == len(dates) == len(first) == n == sum(c for _, c in runs)
+        and int(units.sum()) == len(lengths)
+    ):
+        _not_an_index()
+    lexical = LexicalIndex.kept(KeptTerms(terms, ends), [idf, start, rows, tfs, lengths], k1)
+    chunks = KeptChunks(blob, chunk_ends)
+    return WorldIndex(chunks, ChunkColumns(units, numbers, dates, first, runs), lexical, [], [])
+
+
+def _not_an_index() -> NoReturn:
+    raise ValueError("not a world's search index")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -187,11 +350,13 @@ class Prepared:
 
 
 class PreparedCache:
-    """sha256 of (fingerprint, agent id, chunk size, file bytes) -> a packed entry, in one SQLite
-    file; safe across threads and processes. Every failure to read or write is a miss."""
+    """The search index's folder: ``prepared.sqlite3``, sha256 of (fingerprint, agent id, chunk
+    size, file bytes) -> a packed entry, safe across threads and processes, where every failure
+    to read or write is a miss; and ``worlds/``, one entry file per world's joined index."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or PREPARED.path
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or PREPARED.path
+        self.path = self.folder / "prepared.sqlite3"
         self._local = threading.local()
         self.broken = False  # the file cannot be opened or written: run without it
 
@@ -208,12 +373,6 @@ class PreparedCache:
                 db.execute(
                     "CREATE TABLE IF NOT EXISTS prepared "
                     "(key BLOB PRIMARY KEY, data BLOB NOT NULL, used REAL NOT NULL)"
-                )
-                # One joined index per world (and choice of agents): its key is that of the
-                # entries it was joined from, so any change of any file makes it stale.
-                db.execute(
-                    "CREATE TABLE IF NOT EXISTS joined "
-                    "(place BLOB PRIMARY KEY, key BLOB NOT NULL, data BLOB NOT NULL)"
                 )
             except (OSError, sqlite3.Error):
                 self.broken = True
@@ -249,28 +408,29 @@ class PreparedCache:
         except sqlite3.Error:
             pass  # a cache: the next search prepares these files again
 
-    def joined(self, place: bytes, key: bytes) -> bytes | None:
-        """The joined index kept for ``place``, if it was joined from the entries of ``key``."""
-        db = self._db()
-        if db is None:
-            return None
-        try:
-            row = db.execute(
-                "SELECT data FROM joined WHERE place = ? AND key = ?", (place, key)
-            ).fetchone()
-        except sqlite3.Error:
-            return None
-        return bytes(row[0]) if row else None
+    def world_path(self, place: bytes) -> Path:
+        return self.folder / "worlds" / place.hex()[:32]
 
-    def put_joined(self, place: bytes, key: bytes, data: bytes) -> None:
-        db = self._db()
-        if db is None:
-            return
+    def world(self, place: bytes, key: bytes) -> tuple[WorldIndex | None, str | None]:
+        """The index kept for the world at ``place`` if it was joined from the entries of
+        ``key``, and the sentence said when the one kept could not be used (it is removed)."""
+        path = self.world_path(place)
+        kept = read_entry(path, PREPARED.name, PREPARED.fingerprint())
+        if kept.payload is None:
+            return None, PREPARED.rebuilt(path, kept.problem) if kept.problem else None
         try:
-            with db:
-                db.execute("INSERT OR REPLACE INTO joined VALUES (?, ?, ?)", (place, key, data))
-        except sqlite3.Error:
-            pass
+            return unpack_world(kept.payload, key), None
+        except ValueError as exc:
+            path.unlink(missing_ok=True)
+            return None, PREPARED.rebuilt(path, str(exc))
+
+    def put_world(self, place: bytes, data: bytes) -> None:
+        """Keep a world's index (nothing where the folder cannot be written); each folder keeps
+        ``keep.PREPARED``'s number of worlds, those used last."""
+        path = self.world_path(place)
+        with contextlib.suppress(OSError):
+            write_entry(path, PREPARED.name, PREPARED.fingerprint(), data)
+            trim(path.parent, PREPARED.max_entries, PREPARED.max_bytes)
 
     def touch(self, keys: Sequence[bytes]) -> None:
         """Mark entries as used now (what ``prune`` keeps)."""
@@ -339,10 +499,10 @@ def world_index(
     agents: Sequence[str],
     max_chars: int,
     cache: PreparedCache | None = None,
-) -> tuple[list[Chunk], LexicalIndex, list[str]]:
-    """The chunks of ``agents`` (readable ones, in order), their BM25 index, and the sentence of
-    each file that could not be read. Every file is read; with ``cache``, what it holds for the
-    files as they are is used: the joined index, else each unchanged file's entry."""
+) -> WorldIndex:
+    """The chunks of ``agents`` (readable ones, in order) and their BM25 index. Every file is
+    read; with ``cache``, what it holds for the files as they are is used: the world's joined
+    index, else each unchanged file's entry."""
     found: list[tuple[str, bytes, bytes]] = []  # agent id, entry key, the file's bytes
     skipped: list[str] = []
     for agent_id in agents:
@@ -358,29 +518,16 @@ def world_index(
         )
     ).digest()
     key = hashlib.sha256(b"".join(k for _, k, _ in found)).digest()
-    kept = cache.joined(place, key) if cache else None
-    if kept is not None:
-        try:
-            return (*_restore(kept), skipped)
-        except ValueError:
-            pass  # not one this code wrote: join again
+    notes: list[str] = []
+    if cache:
+        kept, problem = cache.world(place, key)
+        notes += [problem] if problem else []
+        if kept is not None:
+            return dataclasses.replace(kept, skipped=skipped, notes=notes)
     prepared = _prepare(found, max_chars, cache)
     chunks = [c for p in prepared for c in p.chunks]
     lexical = LexicalIndex(TermCounts.joined([p.counts for p in prepared]))
+    columns = ChunkColumns.of(chunks)
     if cache:
-        vocab, arrays = lexical.state()
-        meta = {"chunks": _rows_of(chunks), "vocab": vocab, "size": lexical.size}
-        cache.put_joined(place, key, pack(meta, arrays))
-    return chunks, lexical, skipped
-
-
-def _restore(data: bytes) -> tuple[list[Chunk], LexicalIndex]:
-    """A joined index read back; ``ValueError`` when it is not one this code wrote."""
-    meta, arrays = unpack(data, _LEXICAL)
-    if not isinstance(meta, dict) or not isinstance(meta.get("vocab"), list):
-        raise ValueError("not a joined index")
-    chunks = _chunks_from(meta.get("chunks"))
-    size = meta.get("size")
-    if not isinstance(size, int) or size != sum(len(c.bullets) or 1 for c in chunks):
-        raise ValueError("not a joined index")
-    return chunks, LexicalIndex.restore(size, meta["vocab"], arrays)
+        cache.put_world(place, pack_world(key, chunks, columns, lexical))
+    return WorldIndex(chunks, columns, lexical, skipped, notes)
