@@ -534,10 +534,11 @@ def test_every_json_view_names_a_frame_by_its_number(later_world: Path, tmp_path
         assert not bad, (args, bad[:3])
 
 
-def test_the_statement_before_is_the_one_committed_before(tmp_path: Path) -> None:
-    """Frames appended in separate commits: the commits' order says which statement came
-    before, not a heading's time of day (a "Frame 1" headed 00:17 committed after a "Frame 0"
-    headed 00:30, as real souls do); frames that arrived in one commit go by their headings."""
+def test_a_dossier_says_where_the_commits_and_the_headings_disagree(tmp_path: Path) -> None:
+    """Frames appended in separate commits, one headed earlier than a frame committed before
+    it (a "Frame 1" headed 00:17 after a "Frame 0" headed 00:30, as real souls do): the
+    statement before stays the headings' (``previous`` by time), and the dossier says that the
+    commits disagree and which statement they put before it; where they agree it says nothing."""
     from tests.support.repos import commit, init
 
     root = tmp_path / "w"
@@ -557,13 +558,10 @@ def test_the_statement_before_is_the_one_committed_before(tmp_path: Path) -> Non
             f.write(block)
         commit(root, f"frame {n}")
     world = World.open(root)
-
-    def before(k: int) -> str | None:
-        prev = explain(world, "zion-debater-06", index=k).previous
-        return prev.text if prev is not None else None
-
-    assert before(2) == "the first bettor."  # one commit: by the headings
-    assert before(3) == "the second bettor."
-    assert before(4) == "the third bettor."  # committed after it, whatever its heading says
-    assert before(5) == "the fourth bettor."
-    assert before(1) is None
+    third = explain(world, "zion-debater-06", index=3)
+    assert third.previous is not None and third.previous.text == "the fourth bettor."
+    assert third.note is not None and "disagree" in third.note
+    assert '"the second bettor." (line 7)' in third.note
+    for k in (2, 4, 5):
+        why = explain(world, "zion-debater-06", index=k)
+        assert "disagree" not in (why.note or ""), k

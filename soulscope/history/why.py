@@ -206,46 +206,48 @@ def _previous(
     return statements[i] if i is not None else None
 
 
-def _previous_by_commits(
+def _commits_disagree(
     timeline: Timeline,
     why: Why,
     soul: Soul,
     statements: Sequence[Statement],
     moments: Sequence[Moment],
-) -> Statement | None:
-    """The statement before ``why``'s where the frames arrived in different commits: the
-    commits' order decides (a frame appended in a later commit was written later, whatever
-    time its heading gives), and the headings' times only among the frames of one commit
-    (as ``first`` decides): in a world imported in one commit, the headings alone."""
+) -> str | None:
+    """What to say where the statement before ``why``'s by the headings' times (``previous``)
+    is not the one before it by the commits: the frames arrived in different commits, and the
+    one the headings place first came in a later commit (a "Frame 1" headed 00:17 committed
+    after a "Frame 0" headed 00:30). None where they agree or cannot tell."""
     st, prev = why.statement, why.previous
-    if st.frame_index is None or prev is None or prev.frame_index is None:
-        return prev
-    if prev.frame_index == st.frame_index:
-        return prev  # the same frame: the file's order
+    if st.frame_index is None or prev is None or prev.frame_index in (None, st.frame_index):
+        return None
     shas = timeline.frame_commits(why.agent_id, [fr.heading for fr in soul.frames])
     order = {c.commit.sha: i for i, c in enumerate(reversed(timeline.history(why.agent_id)))}
     last = len(order)  # a frame no commit brought yet comes after every commit
 
-    def rank(s: Statement) -> int | None:
-        if s.frame_index is None:
-            return None
-        sha = shas[s.frame_index]
+    def rank(s: Statement) -> int:
+        sha = shas[cast(int, s.frame_index)]
         return order.get(sha, last) if sha is not None else last
 
     mine = rank(st)
-    if mine is None:
-        return prev
-    others = [s for s in statements if s.frame_index not in (None, st.frame_index)]
-    same = [s for s in others if rank(s) == mine]
-    i = when.latest_before(
-        [moments[cast(int, s.frame_index)] for s in same], moments[st.frame_index]
+    if rank(prev) <= mine:
+        return None  # the commits agree, or one commit brought both
+    framed = [s for s in statements if s.frame_index not in (None, st.frame_index)]
+    earlier = [s for s in framed if rank(s) < mine]
+    late = shas[cast(int, prev.frame_index)]
+    said = (
+        f'the headings and the commits disagree: "{_short(prev.text)}", which its heading '
+        f"places before this statement, arrived in a later commit ({late[:7] if late else 'not committed'})"
     )
-    if i is not None:
-        return same[i]
-    earlier = [s for s in others if cast(int, rank(s)) < mine]
-    if not earlier:
-        return None
-    return max(earlier, key=lambda s: (rank(s), moments[cast(int, s.frame_index)].key, s.index))
+    if earlier:
+        by_commits = max(
+            earlier, key=lambda s: (rank(s), moments[cast(int, s.frame_index)].key, s.index)
+        )
+        said += f'; by the commits the statement before is "{_short(by_commits.text)}" (line {by_commits.line})'
+    return said
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def frame_links(
@@ -371,17 +373,16 @@ def _with_history(
     arc_: tuple[Sequence[Statement], Sequence[Moment]],
 ) -> Why:
     """The commit that brought the statement, its diff (this frame only) and the frame log;
-    the previous statement by the commits where they tell it (``_previous_by_commits``)."""
+    said where the commits disagree with the headings on the statement before it."""
     st = why.statement
     try:
         timeline = timeline_for(world)
         change = introduced_by(timeline, why.agent_id, st, f, soul)
-        previous = _previous_by_commits(timeline, why, soul, *arc_)
+        disagree = _commits_disagree(timeline, why, soul, *arc_)
     except HistoryError as exc:
         return replace(why, note=str(exc))
     if change is None:
         return replace(why, note="no commit holds this statement yet (it is not committed)")
-    why = replace(why, previous=previous)
     log, log_note = _frame_log(timeline, live_world(world), why.agent_id, f, change.commit)
     brought = len(change.frames_added) + len(change.frames_changed)
     diff, bulk = timeline.change_diff(change), None
@@ -412,7 +413,7 @@ def _with_history(
         commit=change.commit,
         diff=diff,
         frame_log=log,
-        note=log_note,
+        note="; ".join(n for n in (why.note, log_note, disagree) if n) or None,
         bulk_note=bulk,
         together=together,
     )
