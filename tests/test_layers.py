@@ -13,7 +13,7 @@ PACKAGE = ROOT / "soulscope"
 
 # From the bottom up; a module may import from its own layer and the ones below.
 LAYERS = [
-    {"soulscope", "errors", "controls", "bundled", "atomic", "config", "collector", "keep"},
+    {"soulscope", "errors", "controls", "bundled", "atomic", "config", "collector", "keep", "pool"},
     {"bugs", "soul"},
     {"world"},
     {"index", "memo", "llm"},
