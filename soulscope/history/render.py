@@ -221,10 +221,11 @@ def _precursors(out: Text, why: Why) -> None:
         return
     out.append("\nbuild-up of the new role's words:\n", style="bold")
     for p in why.precursors:
-        whose = "its own memory" if p.own else "elsewhere"
+        whose = "its own memory" if p.own else f"{p.place.agent}'s memory"
         out.append(f'  "{p.word}" first in {whose} {p.citation}', style="dim")
         n = p.frames_before
-        out.append(f", {n} {'frame' if n == 1 else 'frames'} before\n" if n else "\n", style="dim")
+        held = f"; {'1 frame' if n == 1 else f'{n} frames'} there held it before the statement"
+        out.append(f"{held}\n" if n else "\n", style="dim")
         out.append(f"    {p.place.text}\n")
 
 

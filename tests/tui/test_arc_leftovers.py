@@ -101,5 +101,6 @@ def test_the_dossier_says_one_frame_before_not_one_frames(tmp_path: Path) -> Non
     ]
     root = write_world(tmp_path / "w", {"ada-01": soul("Ada", "ada-01", "Archivist", frames)})
     text = why_text(explain(World.open(root), "ada-01", index=3)).plain
-    assert "1 frame before" in text, text
+    assert '"cartographer" first in its own memory' in text
+    assert "1 frame there held it before the statement" in text, text
     assert "1 frames" not in text
