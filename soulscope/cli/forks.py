@@ -132,7 +132,7 @@ def _pair(a: object, b: object) -> str:
 
 
 def _print_comparison(c: RunsComparison) -> None:
-    from soulscope.runs.compare import IGNORED
+    from soulscope.runs.compare import IGNORED, curve_pair
 
     if c.point is None:
         print_text(f"{c.left} and {c.right} share no commit: they are not runs of one world")
@@ -160,17 +160,10 @@ def _print_comparison(c: RunsComparison) -> None:
         title="after the fork point, left / right",
     )
     print_text(f"first differs: {IGNORED} aside (--json: first_byte_difference counts them)")
-    for term, (left_curve, right_curve) in c.curves.items():
-        dates = sorted({d for d, _ in left_curve} | {d for d, _ in right_curve})
+    for term, curves in c.curves.items():
         print_table(
-            ["date", "left", "right"],
-            [(d, _count_by(left_curve, d), _count_by(right_curve, d)) for d in dates],
-            title=f"agents that had used '{term}'",
+            ["date", "left", "right"], curve_pair(curves), title=f"agents that had used '{term}'"
         )
-
-
-def _count_by(curve: tuple[tuple[str, int], ...], day: str) -> int:
-    return max((n for d, n in curve if d <= day), default=0)
 
 
 def add_without(sub: argparse._SubParsersAction) -> None:

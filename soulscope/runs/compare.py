@@ -244,5 +244,19 @@ def comparison_dict(c: RunsComparison) -> dict:
     }
 
 
+def curve_pair(
+    curves: tuple[tuple[tuple[str, int], ...], ...],
+) -> list[tuple[str, int, int]]:
+    """Two runs' spread curves on the same days: ``(date, left, right)``, each the agents that
+    had used the term by that day."""
+    left, right = curves
+    days = sorted({d for d, _ in left} | {d for d, _ in right})
+    return [(d, _by(left, d), _by(right, d)) for d in days]
+
+
+def _by(curve: tuple[tuple[str, int], ...], day: str) -> int:
+    return max((n for d, n in curve if d <= day), default=0)
+
+
 def diverged(c: RunsComparison) -> list[AgentRuns]:
     return [a for a in c.agents if a.difference is not None]

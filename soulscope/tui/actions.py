@@ -44,7 +44,9 @@ TABS: tuple[Tab, ...] = (
 )
 
 # Contexts held by a dialog, not a tab: their actions are offered while that dialog is open.
-DIALOG_CONTEXTS = frozenset({"why", "filter", "dialog", "search", "spread", "influence"})
+DIALOG_CONTEXTS = frozenset(
+    {"why", "filter", "dialog", "search", "spread", "influence", "runs", "context"}
+)
 
 # Where an action acts, as a person would say it (the help screen's first column).
 CONTEXTS: dict[str, str] = {
@@ -55,6 +57,8 @@ CONTEXTS: dict[str, str] = {
     "search": "search",
     "spread": "spread view",
     "influence": "influences view",
+    "runs": "runs view",
+    "context": "context view",
     "dialog": "dialogs",
 }
 
@@ -169,7 +173,22 @@ ACTIONS: tuple[Action, ...] = (
         "Who shaped this agent, and whom it shaped (the influence graph)",
         short="Influences",
     ),
+    Action(
+        "app.runs",
+        "R",
+        "runs",
+        "Compare this run of the world with another (a fork): where each agent parted, the arcs",
+        short="Runs",
+    ),
     # -- Soul tab (the text view) --------------------------------------------------------------
+    Action(
+        "soul.context",
+        "C",
+        "context",
+        "What the brain saw in this frame: soul excerpt, posts read, prompt, answer",
+        context="soul",
+        short="What it saw",
+    ),
     Action("soul.page_down", "space", "page_down", "Page down", context="soul", palette=False),
     Action("soul.page_up", "b", "page_up", "Page up", context="soul", palette=False),
     # -- Becoming tab --------------------------------------------------------------------------
@@ -398,6 +417,15 @@ ACTIONS: tuple[Action, ...] = (
         show=True,
     ),
     Action(
+        "why.context",
+        "C",
+        "context",
+        "What the brain saw in this statement's frame",
+        context="why",
+        short="What it saw",
+        show=True,
+    ),
+    Action(
         "why.down",
         "j",
         "scroll('down')",
@@ -467,6 +495,60 @@ ACTIONS: tuple[Action, ...] = (
         short="Close",
         show=True,
     ),
+    Action(
+        "runs.term",
+        "t",
+        "term",
+        "Add a term: how it spread in each run, as two curves",
+        context="runs",
+        short="Term curves",
+        show=True,
+    ),
+    Action("runs.down", "j", "move('cursor_down')", "Next agent", context="runs", palette=False),
+    Action("runs.up", "k", "move('cursor_up')", "Previous agent", context="runs", palette=False),
+    Action(
+        "runs.page_down",
+        "space",
+        "scroll_arcs(1)",
+        "Page the two arcs down",
+        context="runs",
+        palette=False,
+    ),
+    Action(
+        "runs.page_up",
+        "b",
+        "scroll_arcs(-1)",
+        "Page the two arcs up",
+        context="runs",
+        palette=False,
+    ),
+    Action(
+        "runs.close",
+        "escape,q",
+        "dismiss",
+        "Close the runs view",
+        context="runs",
+        short="Close",
+        show=True,
+    ),
+    Action(
+        "context.close",
+        "escape,q,C",
+        "dismiss",
+        "Close the context view",
+        context="context",
+        short="Close",
+        show=True,
+    ),
+    Action(
+        "context.down",
+        "j",
+        "scroll('down')",
+        "Scroll down",
+        context="context",
+        palette=False,
+    ),
+    Action("context.up", "k", "scroll('up')", "Scroll up", context="context", palette=False),
     Action(
         "filter.leave",
         "escape",

@@ -550,6 +550,11 @@ class SoulscopeApp(App[None]):
             return
         self.push_screen(InfluenceScreen(self.agent_id))
 
+    def action_runs(self) -> None:
+        from soulscope.tui.dialogs.runs import open_runs
+
+        open_runs(self)
+
     def action_reload(self) -> None:
         self.reload_world()
         self.notify("Reading the world again from disk.")

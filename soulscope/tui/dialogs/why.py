@@ -28,7 +28,7 @@ from soulscope.tui.dialogs.base import Dialog
 from soulscope.tui.dialogs.pick import PickScreen
 from soulscope.world import WorldError
 
-KEYS = "a: influencer then · o: cited frame · c: commit · p: previous · esc"
+KEYS = "a: influencer then · o: cited frame · c: commit · p: previous · C: what it saw · esc"
 
 
 @dataclass
@@ -198,6 +198,18 @@ class WhyScreen(Dialog[None]):
         self.why = None
         self.query_one("#why-body", Static).update(Text("reading memory and history…", style="dim"))
         self.load()
+
+    def action_context(self) -> None:
+        """What the brain saw in this statement's frame (the context view)."""
+        from soulscope.tui.dialogs.context import ContextScreen
+
+        why = self.why
+        if why is None or why.frame is None:
+            self.dashboard.notify("This statement is in no frame: no brain was given it.")
+            return
+        self.dashboard.push_screen(
+            ContextScreen(self.agent_id, why.frame.number, why.frame.heading)
+        )
 
     def action_commit(self) -> None:
         why = self.why

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 
 from soulscope.soul.lookup import FrameLookup
 from soulscope.soul.model import Frame, Soul
+from soulscope.tui.actions import bindings
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.soul_text import LongLines, SoulText
 from soulscope.tui.widgets.status_line import StatusLine
@@ -24,6 +25,7 @@ class SoulPane(Pane):
 
     TAB_ID = "soul"
     MAIN = "#soul-text"
+    BINDINGS = bindings("soul", only=["soul.context"])
 
     def __init__(self) -> None:
         super().__init__(id="soul-pane")
@@ -122,6 +124,16 @@ class SoulPane(Pane):
         frame = after[0] if current in matches and after else matches[0]
         self.show_frame(frame.index)
         return frame
+
+    def action_context(self) -> None:
+        """What the brain saw in the frame at the top of the view (the context view)."""
+        from soulscope.tui.dialogs.context import ContextScreen
+
+        frame = self.current_frame()
+        if frame is None or self.agent_id is None:
+            self.dashboard.notify("Go to a frame first: the header was given to no brain.")
+            return
+        self.dashboard.push_screen(ContextScreen(self.agent_id, frame.number, frame.heading))
 
     # -- header and footer -------------------------------------------------------------------
     def _update_header(self) -> None:

@@ -261,7 +261,7 @@ class SoulText(SteadyBars, ScrollView, can_focus=True):
     """Scrollable, word-wrapped, styled view of a soul file's text."""
 
     # j/k and g/G come from the app (they act on whichever view is focused).
-    BINDINGS = bindings("soul")
+    BINDINGS = bindings("soul", only=["soul.page_down", "soul.page_up"])
 
     COMPONENT_CLASSES = {f"soul-text--{name}" for name in _STYLE_NAMES}
 
