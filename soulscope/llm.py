@@ -462,23 +462,33 @@ class LLM:
         max_tokens: int | None = None,
         within: float | None = None,
     ) -> str:
-        """The whole answer at once (used for distillation).
+        """The whole answer at once (used for distillation): as nothing of it is shown before it
+        is whole, a server of a pool that fails at any point of it passes it to the next.
 
         ``within``: seconds the whole answer may take; past them the request is closed and an
         LLMError raised, so that a caller on its way out (quit, SIGTERM) is never held for long.
         """
-        if within is None:
-            return "".join(self.stream(messages, max_tokens=max_tokens))
-        deadline = time.monotonic() + within
-        pieces = []
-        silence = min(within, self.endpoint.timeout)
-        for piece in self.stream(messages, max_tokens=max_tokens, timeout=silence):
-            pieces.append(piece)
-            if time.monotonic() > deadline:
-                raise LLMError(
-                    f"the LLM at {self.endpoint.shown} did not finish within {within:g} s"
-                )
-        return "".join(pieces)
+        deadline = None if within is None else time.monotonic() + within
+        silence = None if within is None else min(within, self.endpoint.timeout)
+
+        def whole(url: str) -> str:
+            pieces = []
+            if deadline is not None and time.monotonic() > deadline:
+                raise _Late
+            for piece in self._stream_from(url, messages, max_tokens, None, silence):
+                pieces.append(piece)
+                if deadline is not None and time.monotonic() > deadline:
+                    raise _Late
+            return "".join(pieces)
+
+        try:
+            return self.pool.call(whole, (LLMError,))
+        except _Late:
+            raise LLMError(
+                f"the LLM at {self.endpoint.shown} did not finish within {within:g} s"
+            ) from None
+        except LLMError as exc:
+            raise self._all_failed(exc) from exc
 
     def _explain(self, exc: BaseException, url: str) -> LLMError:
         """Turn any client failure into one sentence that says what to do, secrets hidden."""
@@ -521,6 +531,10 @@ class LLM:
 
 
 T = TypeVar("T")
+
+
+class _Late(Exception):
+    """The whole answer took longer than its caller allowed (``LLM.complete``)."""
 
 
 def within(seconds: float, call: Callable[[], T], close: Callable[[], None]) -> T:

@@ -227,3 +227,15 @@ def test_a_server_that_failed_is_tried_again_after_its_rest() -> None:
     assert said == ["from the first", "from the second", "from the first", "from the second"]
     assert llm.pool.served == {first.base_url: 2, second.base_url: 5}
     assert llm.pool.failures == {first.base_url: 1, second.base_url: 0}
+
+
+def test_a_whole_answer_cut_short_is_asked_again_of_the_next_server() -> None:
+    # (distillation: nothing of the answer was shown, so a server failing mid-answer loses nothing)
+    with (
+        OpenAIServer("a fact about ann that is long enough", models=("tiny",)) as first,
+        OpenAIServer("the whole fact from the second", models=("tiny",)) as second,
+    ):
+        first.failure = "cut"
+        llm = LLM(Endpoint(first.base_url, "k", "tiny", 5.0, pool=(second.base_url,)))
+        assert llm.complete(MESSAGES, within=5.0) == "the whole fact from the second"
+    assert len(first.requests) == 1 and llm.pool.failed == {first.base_url}
