@@ -204,6 +204,10 @@ def test_only_agents_of_the_world_are_named(tmp_path: Path) -> None:
         ("- Coder-05 replied with a challenge of its own.", "reply"),
         ("- Replied with fresh data to coder-05.", "reply"),
         ("- Replied with coder-05's numbers in hand.", "mention"),
+        ("- Influenced by: the audit. The bug is bigger than coder-05 framed it.", "mention"),
+        ("- Influenced by: the census, unlike Coder-05's guess.", "mention"),
+        ("- Influenced by: coder-05 declaring the same module.", "credit"),
+        ("- Influenced by: the audit, and coder-05's framing of it.", "credit"),
     ],
 )
 def test_a_line_reads_as_a_reader_reads_it(tmp_path: Path, line: str, kind: str) -> None:

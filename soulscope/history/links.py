@@ -443,7 +443,16 @@ def _ids(
                 continue  # an id that is a plain word ("system"): in running text, the word
         elif token.isalpha() and not _listed(data, start, pos, m.end()):
             continue  # "type system thinking" in a Relationships bullet: the word again
+        elif kind == "credit" and _CONTRASTED.search(data, max(at, pos - 16), pos):
+            kind = "mention"  # "Influenced by: X's analysis. Bigger than coder-09 framed it."
         yield pos, at, who, kind
+
+
+# In a bullet of credits, a name set against what shaped the agent is no credit: "bigger than
+# coder-09 framed it", "unlike debater-01", "not coder-05's".
+_CONTRASTED = re.compile(
+    rb"\b(?:than|unlike|not|contrary[ \t]+to|despite|instead[ \t]+of|against)[ \t]+@?$", re.I
+)
 
 
 def _runs(names: AgentNames, data: bytes, start: int, end: int) -> Iterator[re.Match[bytes]]:
