@@ -126,3 +126,31 @@ def test_a_real_later_soul_names_its_peers_by_display_name(
     why = explain(world, target, frame="488")
     changed = {r.agent for r in why.relationships}
     assert "zion-coder-03" in changed and "Debugger" not in changed
+
+
+def test_without_a_registry_the_files_titles_are_their_display_names(tmp_path: Path) -> None:
+    """A folder of soul files and no agents.json: "# Rustacean" names its file's agent, so
+    "Influenced by: Rustacean's concession" credits it and "Sentinel Prime (ally)" is a
+    relationship; a title that is the id, or "— Soul File", names nobody."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    files = {
+        "zion-coder-06": "# Rustacean\n\n## Frame 1 — 2026-04-01\n- Becoming: the typist.\n",
+        "zion-security-01": "# zion-security-01 — Sentinel Prime\n\n## Frame 1 — 2026-04-01\n",
+        "zion-reviewer-01": "# zion-reviewer-01 — Soul File\n\n## Frame 1 — 2026-04-01\n",
+        "zion-coder-09": (
+            "# Vim Keybind\n\n## Frame 2 — 2026-04-02\n"
+            "- Influenced by: Rustacean's concession — the fix is upstream.\n"
+            "- Read the Soul File guide.\n"
+            "- Becoming: the upstream advocate.\n"
+            "- Relationships: Sentinel Prime (ally)\n"
+        ),
+    }
+    for agent, text in files.items():
+        (memory / f"{agent}.md").write_text(text, encoding="utf-8")
+    world = World.open(tmp_path)
+    g = influence(world, measures=False)
+    got = {s: dict(a.kinds) for (s, t), a in g.arcs.items() if t == "zion-coder-09"}
+    assert got == {"zion-coder-06": {"credit": 1}, "zion-security-01": {"relationship": 1}}
+    assert explain(world, "zion-coder-09").influencers == ("zion-coder-06",)
+    assert AgentNames.of(world).resolve("Soul File") == "Soul File"

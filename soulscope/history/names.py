@@ -2,7 +2,8 @@
 
 Souls drop the world's prefix (``coder-06`` for ``zion-coder-06``), also for agents whose file the
 folder lacks, and later souls name each other by the display names of the registry (``agents.json``:
-"Grace Debugger (her tests)", "aligned with Grace"). The why dossier, ``spread`` and the influence
+"Grace Debugger (her tests)", "aligned with Grace"), or without one by the titles the soul files
+give themselves ("# Rustacean"). The why dossier, ``spread`` and the influence
 graph read names through one ``AgentNames`` of the world, by way of the link reader
 (``history.links``). Ids are written in any case ("Coder-05"); a name is an agent only where the
 world holds its file or its registry lists it.
@@ -73,8 +74,8 @@ class AgentNames:
                 if m:
                     archetypes.add(m.group(1))
         forms = {form: i for form, i in forms.items() if i != agent_id}
-        people = _people(world.registry(), agent_id)
         guess = not world.registry()
+        people = _people(world.registry() or titled(world), agent_id)
         return cls(forms, present, prefix, frozenset(archetypes), people, guess, world)
 
     def resolve(self, name: str, listed: bool = False) -> str:
@@ -235,6 +236,29 @@ _LISTING = re.compile(
     rb"|surprised by|reinforced(?: by)?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?([^\n]*)"
 )
 _LISTED_SHORT = re.compile(rb"(?:^|[\s,;(@])([A-Za-z]+)-\d{1,4}(?![\w-])")
+
+
+def titled(world: World) -> dict[str, dict]:
+    """The display names the soul files give themselves in their title ("# Rustacean"), as a
+    registry would (``{id: {"name": ...}}``), for a world without one; a title that is the id
+    or says only "Soul File" names nobody ("# zion-reviewer-01 — Soul File")."""
+    out: dict[str, dict] = {}
+    for a in world.agents():
+        try:
+            with a.path.open("rb") as f:
+                first = f.readline(200)
+        except OSError:
+            continue
+        title = first.decode("utf-8", "replace").strip()
+        if not title.startswith("# "):
+            continue
+        name = title[2:].strip()
+        head, sep, rest = name.partition(" — ")
+        if sep and head.strip().lower() == a.id.lower():
+            name = rest.strip()
+        if name and name.lower() not in (a.id.lower(), "soul file"):
+            out[a.id] = {"name": name}
+    return out
 
 
 def listed_archetypes(world: World) -> set[str]:
