@@ -249,9 +249,15 @@ def test_compare_runs_finds_an_edit_in_the_header_and_frames_run_only_in_one(
     assert found["fork_point"]["frame"] == 40
     diffs = {a["agent"]: a["first_difference"] for a in found["agents"]}
     assert diffs == {a["agent"]: a["first_byte_difference"] for a in found["agents"]}
-    assert diffs.pop("welcomer-pell") == {"frame": None, "heading": None, "line": 3}
-    # The original ran on to frame 44; the fork was not run: each differs at frame 41.
-    assert {d["frame"] for d in diffs.values()} == {41}
+    pell = {"frame": None, "heading": None, "line": 3, "in": "left"}
+    assert diffs.pop("welcomer-pell") == pell
+    # The original ran on to frame 44; the fork was not run: each differs at frame 41, a frame
+    # only the original (here on the left, then on the right) has.
+    assert {(d["frame"], d["in"]) for d in diffs.values()} == {(41, "left")}
+    found = json.loads(soulscope("compare-runs", str(fork), str(demo), "--json").stdout)
+    diffs = {a["agent"]: a["first_difference"] for a in found["agents"]}
+    assert diffs.pop("welcomer-pell") == pell
+    assert {(d["frame"], d["in"]) for d in diffs.values()} == {(41, "right")}
 
 
 def test_spread_and_graph_without_an_agent(demo: Path) -> None:
@@ -405,7 +411,7 @@ def test_a_world_inside_a_code_repository_is_forked_with_the_whole_repository(
     found = json.loads(soulscope("compare-runs", str(code), str(fork), "--json").stdout)
     assert found["fork_point"]["frame"] == 2
     parted = {a["agent"]: a["first_difference"] for a in found["agents"]}
-    assert parted["ada-01"] == {"frame": None, "heading": None, "line": 1}  # the edited header
+    assert parted["ada-01"] == {"frame": None, "heading": None, "line": 1, "in": "left"}
     assert parted["bo-02"]["frame"] == 3 and parted["cy-03"] is None
     (code / "README.md").write_text("a simulation\n")
     assert everything(code) == before

@@ -33,6 +33,7 @@ class Difference:
     line: int  # 1-based line of the first differing byte in the run that has it
     frame: int | None
     heading: str | None
+    in_first: bool = True  # the line is in the first file (else only the second grew that far)
 
 
 @dataclass(frozen=True)
@@ -103,11 +104,11 @@ def first_difference(a: bytes, b: bytes, numbers: bool = True) -> Difference | N
     if at == n:  # one file only grew further: the first frame the other lacks
         frame = next((f for f in frames if f.line >= line), None)
         if frame is not None:
-            return Difference(frame.line, frame.number, frame.heading)
+            return Difference(frame.line, frame.number, frame.heading, a_is_source)
     frame = next((f for f in reversed(frames) if f.line <= line), None)
     if frame is None:
-        return Difference(line, None, None)
-    return Difference(line, frame.number, frame.heading)
+        return Difference(line, None, None, a_is_source)
+    return Difference(line, frame.number, frame.heading, a_is_source)
 
 
 def _side(soul: Soul | None, frame: int | None) -> tuple[ArcSide | None, list[Statement]]:
@@ -206,7 +207,14 @@ def _statement(s: Statement | None) -> dict | None:
 
 
 def _difference(d: Difference | None) -> dict | None:
-    return None if d is None else {"frame": d.frame, "heading": d.heading, "line": d.line}
+    if d is None:
+        return None
+    return {
+        "frame": d.frame,
+        "heading": d.heading,
+        "line": d.line,
+        "in": "left" if d.in_first else "right",
+    }
 
 
 IGNORED = "post and thread numbers (#N)"  # what the first difference does not count

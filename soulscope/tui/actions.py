@@ -504,6 +504,15 @@ ACTIONS: tuple[Action, ...] = (
         short="Term curves",
         show=True,
     ),
+    Action(
+        "runs.open",
+        "enter",
+        "open",
+        "Open the agent's soul file where it first differs",
+        context="runs",
+        short="Open",
+        show=True,
+    ),
     Action("runs.down", "j", "move('cursor_down')", "Next agent", context="runs", palette=False),
     Action("runs.up", "k", "move('cursor_up')", "Previous agent", context="runs", palette=False),
     Action(

@@ -17,6 +17,7 @@ from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.dialogs.context import ContextScreen
 from soulscope.tui.dialogs.runs import RunsScreen
 from soulscope.tui.dialogs.why import WhyScreen
+from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.tui.widgets.virtual_table import VirtualTable
 from soulscope.world import World
 from tests.support.cli import soulscope
@@ -106,9 +107,17 @@ async def test_the_runs_view_shows_where_each_agent_parted_and_both_arcs(
         theirs = (runs["world"] / "memory" / "coder-ines.md").read_text()
         said = theirs.split("\n## Frame 28 ")[1].split("- Becoming: ")[1].split(".")[0]
         assert f"28 — {said}." in text  # its frame-28 statement in the world, none in the fork
-        await pilot.press("escape")
+        await pilot.press("enter")  # coder-ines has no frame 27 in this run: said, stays open
+        await settle(pilot)
+        assert isinstance(app.screen, RunsScreen)
+        # enter on an agent that parted in both runs: its file here, at the frame it parted.
+        agent = next(a for a, row in shown.items() if row[0].startswith("frame 28"))
+        table.move_cursor(row=list(shown).index(agent))
+        await pilot.press("enter")
         await settle(pilot)
         assert not isinstance(app.screen, RunsScreen)
+        assert app.agent_id == agent and app.query_one(TabbedPanes).active == "soul"
+        assert str(app.query_one("#soul-header", Static).render()).startswith("Frame 28 —")
 
 
 async def test_a_world_that_is_no_run_of_this_one_is_said_in_one_sentence(

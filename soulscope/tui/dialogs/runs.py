@@ -59,6 +59,9 @@ def original_of(world: World) -> str | None:
 
 def open_runs(app: SoulscopeApp) -> None:
     """Ask for the other run's folder, then open the runs view on it."""
+    if app.world.read_only:
+        app.notify("This is the world as of a commit; come back to now (o) to compare runs.")
+        return
     original = original_of(app.world)
     hint = f"empty: its original, {original}" if original else "a folder: a fork of this world"
 
@@ -206,7 +209,7 @@ class RunsScreen(Dialog[None]):
         else:
             at = f"frame {c.point_frame}" if c.point_frame is not None else "a commit"
             said = f"{names[0]} · {names[1]}: parted at {at} ({c.point[:8]})"
-        keys = "  (j/k: agent · space/b: arcs · t: term · esc)"
+        keys = "  (j/k: agent · enter: open · space/b: arcs · t: term · esc)"
         title.update(visible(Text.assemble(("Runs ", "bold"), said, (keys, "dim"))))
         curves = self.query_one("#runs-curves", Static)
         curves.update(curves_text(c, names))
@@ -240,6 +243,27 @@ class RunsScreen(Dialog[None]):
         a = c.agents[row]
         self.query_one("#runs-heading", Static).update(_heading(a))
         self.query_one("#runs-arcs", Static).update(arcs_table(a, _names(c)))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        """The highlighted agent's soul file in the Soul tab, where it first differs."""
+        c = self.comparison
+        row = self.query_one(DataTable).cursor_row
+        if c is None or not 0 <= row < len(c.agents):
+            return
+        a = c.agents[row]
+        d = a.difference or a.raw_difference
+        if d is None:
+            self.dashboard.notify(f"{a.agent}'s memory is the same in both runs.")
+        elif not d.in_first:
+            where = f"frame {d.frame}" if d.frame is not None else "that line"
+            self.dashboard.notify(f"{a.agent} has no {where} in this run: only the other has it.")
+        else:
+            self.close_all()
+            self.dashboard.open_line(a.agent, d.line)
 
     def action_move(self, action: str) -> None:
         getattr(self.query_one(DataTable), f"action_{action}")()
