@@ -376,7 +376,7 @@ def test_a_renumbered_post_is_not_where_memory_parts() -> None:
 def test_a_world_inside_a_code_repository_is_forked_with_the_whole_repository(
     tmp_path: Path,
 ) -> None:
-    from tests.support.repos import history_world
+    from tests.support.repos import commit, history_world
 
     world = history_world(tmp_path)  # lantern/state/: frame 1 to 4, one commit each
     code = world.parent
@@ -415,6 +415,12 @@ def test_a_world_inside_a_code_repository_is_forked_with_the_whole_repository(
     assert parted["bo-02"]["frame"] == 3 and parted["cy-03"] is None
     (code / "README.md").write_text("a simulation\n")
     assert everything(code) == before
+    # A frame commit of another world in the same repository is none of this one's frames.
+    (code / "other").mkdir()
+    (code / "other" / "notes.md").write_text("a second world\n")
+    commit(code, "frame 9: 1 agents, 0 posts, 0 comments", date="2026-03-09T12:00:00Z")
+    said = one_sentence(soulscope("fork", str(tmp_path / "f9"), "--at", "9", "-w", str(world)))
+    assert said.endswith("has frames 0 to 4; there is no frame 9 to fork at")
     (world / "memory" / "cy-03.md").write_text("# Cy, unsaved\n")  # inside the world: refused
     said = one_sentence(soulscope("fork", str(tmp_path / "f2"), "--at", "2", "-w", str(world)))
     assert "uncommitted changes (state/memory/cy-03.md)" in said

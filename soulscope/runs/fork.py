@@ -72,9 +72,12 @@ class Fork:
     interventions: tuple[tuple[str, str], ...] = ()  # (commit, subject), in order
 
 
-def frame_shas(top: Path, rev: str = "HEAD") -> list[tuple[int, str]]:
-    """``(frame, commit)`` of every frame commit on the first-parent line of ``rev``, newest first."""
-    out = repo.git(top, "log", "--first-parent", "--format=%H %s", rev).stdout.decode()
+def frame_shas(top: Path, rev: str = "HEAD", world: str = "") -> list[tuple[int, str]]:
+    """``(frame, commit)`` of every frame commit on the first-parent line of ``rev``, newest first
+    (``world``: only those that touch that folder, ``inside``: another world's frames in the same
+    repository are not this one's)."""
+    where = ["--", f":/{world}"] if world else []
+    out = repo.git(top, "log", "--first-parent", "--format=%H %s", rev, *where).stdout.decode()
     found = []
     for line in out.splitlines():
         sha, _, subject = line.partition(" ")
@@ -95,7 +98,7 @@ def frame_at(top: Path, sha: str, world: str = "") -> int | None:
     without a clock, the newest frame commit's up to ``sha``."""
     done = repo.git(top, "show", f"{sha}:{world}{WORLD_FILE}", check=False)
     if done.returncode != 0:
-        frames = frame_shas(top, sha)
+        frames = frame_shas(top, sha, world)
         return frames[0][0] if frames else None
     try:
         frame = json.loads(done.stdout).get("frame")
@@ -104,8 +107,8 @@ def frame_at(top: Path, sha: str, world: str = "") -> int | None:
     return frame if isinstance(frame, int) else None
 
 
-def _frame_commit(top: Path, frame: int) -> str:
-    frames = frame_shas(top)
+def _frame_commit(top: Path, frame: int, world: str = "") -> str:
+    frames = frame_shas(top, "HEAD", world)
     if not frames:
         raise ForkError(f"{top} has no frame commits; give a revision with --at")
     first, last = frames[-1][0] - 1, frames[0][0]
@@ -124,7 +127,7 @@ def resolve_point(top: Path, at: str, world: str = "") -> tuple[str, int | None]
     spec = at.strip()
     m = re.fullmatch(r"(?:frame\s*)?(\d{1,6})", spec, re.IGNORECASE)
     if m:
-        sha = _frame_commit(top, int(m.group(1)))
+        sha = _frame_commit(top, int(m.group(1)), world)
         return sha, int(m.group(1))
     done = repo.git(top, "rev-parse", "--verify", "-q", f"{spec}^{{commit}}", check=False)
     if done.returncode != 0 or not spec:
