@@ -36,26 +36,18 @@ from soulscope.cli.output import (
 )
 from soulscope.config import Settings
 from soulscope.recall.background import Background
-from soulscope.recall.catchup import (
-    DISTILLING,
-    Catchup,
-    Readiness,
-    StageProgress,
-    Status,
-    best_stage,
-    catch_up,
-    log_path,
-)
 from soulscope.recall.chunks import Chunk
-from soulscope.recall.encoders import encoder_name, load_encoder, load_stage, model_label
 from soulscope.recall.hybrid import MODES, Found, FrameRange, Hit, RecallError, RecallIndex
 from soulscope.recall.semantic import EmbeddingCache, EncoderError
-from soulscope.recall.static import STATIC_NAME
 from soulscope.world import World, check_id
 
 if TYPE_CHECKING:  # the chat and the LLM client load only for the commands that talk to one
     from soulscope.chat.session import ChatSession, Prompt
     from soulscope.llm import LLM
+    from soulscope.recall.catchup import Catchup, Readiness, StageProgress
+
+# The encoders and the embedding in stages (``recall.catchup``, ``recall.encoders``: the LLM
+# client's module, the static model) load only where a command embeds: a BM25 search never does.
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -202,6 +194,8 @@ def build_index(
         print_error(note)
     if mode == "bm25":
         return index, None
+    from soulscope.recall.encoders import load_encoder
+
     ready = None
     try:
         cache = EmbeddingCache()
@@ -237,6 +231,9 @@ def _early_stage(
     """In ``auto`` mode, whether the index answers before the configured encoder's vectors are
     all cached (with the static model's when they are, else BM25; the rest embedded in the
     background), and how much was cached."""
+    from soulscope.recall.catchup import best_stage
+    from soulscope.recall.encoders import encoder_name, load_stage
+
     final = encoder_name(settings)
     stage, ready = best_stage(index, settings, cache)
     if stage == final:
@@ -261,6 +258,9 @@ def answered_with(index: RecallIndex, mode: str) -> str:
 
 def _named(model: str) -> str:
     """A model as a sentence names it: "the static model", "MiniLM"."""
+    from soulscope.recall.encoders import model_label
+    from soulscope.recall.static import STATIC_NAME
+
     label = model_label(model)
     return f"the {label}" if model == STATIC_NAME else label
 
@@ -280,6 +280,8 @@ def _catch_up_elsewhere(
     world: World, agent: str | None, final: str, ready: Readiness, stage: str | None
 ) -> None:
     """Say what answers, and see that an embedding of the world runs in the background."""
+    from soulscope.recall.catchup import DISTILLING, Catchup
+
     catchup = Catchup(world, final, agent)
     status = catchup.status()
     failed = f"; the last one failed: {status.error}" if status and status.error else ""
@@ -301,6 +303,8 @@ def _spawn_embedding(world: World, agent: str | None) -> bool:
     ``SOULSCOPE_BACKGROUND=0`` says never to."""
     if os.environ.get("SOULSCOPE_BACKGROUND", "1").strip() in ("0", "no", "false", "off"):
         return False
+    from soulscope.recall.catchup import log_path
+
     command = [sys.executable, "-m", "soulscope", "embed", "--quiet"]
     command += ["-w", str(world.only or world.root)] + (["--agent", agent] if agent else [])
     try:
@@ -328,6 +332,8 @@ class _Background:
     def __init__(
         self, index: RecallIndex, settings: Settings, on_index: Any, on_final: Any
     ) -> None:
+        from soulscope.recall.encoders import encoder_name
+
         self.stage = ""
         self.done = 0
         self.total = 0
@@ -341,6 +347,8 @@ class _Background:
         self.stage, self.done, self.total = stage, done, total
 
     def _run(self, stop: threading.Event) -> None:
+        from soulscope.recall.catchup import catch_up
+
         cache = EmbeddingCache()
 
         def ready(index: RecallIndex) -> None:
@@ -362,6 +370,9 @@ class _Background:
     def describe(self, model: str | None) -> str:
         """What answered (``model``: the encoder's name; None: BM25 only), and what is still
         being made in the background."""
+        from soulscope.recall.catchup import DISTILLING
+        from soulscope.recall.encoders import model_label
+
         what = "bm25" if model is None else f"hybrid ({model_label(model)})"
         if model == self.final:
             return what
@@ -391,6 +402,8 @@ class _Progress:
         self.shown = -1.0
 
     def __call__(self, done: int, total: int) -> None:
+        from soulscope.recall.catchup import DISTILLING
+
         distilling = self.stage == DISTILLING
         if done == 0:
             if distilling:
@@ -589,6 +602,7 @@ def run_chat(args: argparse.Namespace) -> int:  # noqa: C901 (one of the five al
     from soulscope.chat.distill import Distiller, DistillSettings, flush_on_signals
     from soulscope.chat.session import ChatSession
     from soulscope.llm import LLMError
+    from soulscope.recall.encoders import encoder_name
 
     settings = args.settings
     user = args.user or settings.chat_user
@@ -679,6 +693,8 @@ def _embed_all(
 ) -> RecallIndex:
     """Embed every chunk of ``index`` in stages; a failure is written to the status and raised
     as one sentence, and the cache's notes are said."""
+    from soulscope.recall.catchup import Status, catch_up
+
     cache = EmbeddingCache()
     try:
         return catch_up(index, settings, cache, progress=progress)
@@ -700,6 +716,9 @@ def _embed_all(
 
 
 def run_embed(args: argparse.Namespace) -> int:
+    from soulscope.recall.catchup import DISTILLING, Catchup, Status
+    from soulscope.recall.encoders import encoder_name, load_stage
+
     world = open_world(args.world)
     _check_agent(world, args.agent)
     settings = args.settings

@@ -112,8 +112,11 @@ def pack(meta: object, arrays: Sequence[np.ndarray]) -> bytes:
     return b"".join(parts)
 
 
-def unpack(data: bytes, kinds: Sequence[type | str]) -> tuple[object, list[np.ndarray]]:
-    """What ``pack`` wrote, its arrays of ``kinds``; ``ValueError`` when it is anything else."""
+def unpack(
+    data: bytes, kinds: Sequence[type | str | tuple[type, ...]]
+) -> tuple[object, list[np.ndarray]]:
+    """What ``pack`` wrote, its arrays of ``kinds`` (a tuple: any of those); ``ValueError`` when
+    it is anything else."""
     try:
         magic, size, spec_size = _HEADER.unpack_from(data)
         if magic != _MAGIC:
@@ -128,10 +131,11 @@ def unpack(data: bytes, kinds: Sequence[type | str]) -> tuple[object, list[np.nd
         offset += -offset % 8
         arrays: list[np.ndarray] = []
         for (dtype, n), kind in zip(spec, kinds, strict=True):
-            if np.dtype(dtype) != np.dtype(kind) or not isinstance(n, int) or n < 0:
+            allowed = [np.dtype(k) for k in (kind if isinstance(kind, tuple) else (kind,))]
+            if np.dtype(dtype) not in allowed or not isinstance(n, int) or n < 0:
                 raise ValueError("a cache entry of other arrays")
-            arrays.append(np.frombuffer(data, kind, n, offset))
-            offset += n * np.dtype(kind).itemsize
+            arrays.append(np.frombuffer(data, np.dtype(dtype), n, offset))
+            offset += n * np.dtype(dtype).itemsize
             offset += -offset % 8
         if offset != len(data):
             raise ValueError("a cache entry of the wrong length")
@@ -145,13 +149,22 @@ _MOMENT = _CHUNK_FIELDS.index("moment")  # the one field that is not plain JSON
 _moment_fields = operator.attrgetter(*(f.name for f in dataclasses.fields(Moment)))
 
 
+_TEXT = _CHUNK_FIELDS.index("text")
+
+
 def _rows_of(chunks: Sequence[Chunk]) -> list[list]:
+    """Chunks as JSON rows: their fields, then whether the text was cut before its bullets (a
+    chunk's text is most often its heading, then its bullets: those are not kept twice)."""
     rows = []
     for c in chunks:
         row = list(_fields_of(c))
         if row[_MOMENT] is not None:
             row[_MOMENT] = _moment_fields(row[_MOMENT])
-        rows.append(row)
+        tail = "\n" + "\n".join(c.bullets)
+        cut = bool(c.bullets) and c.text.endswith(tail)
+        if cut:
+            row[_TEXT] = c.text[: -len(tail)]
+        rows.append([*row, cut])
     return rows
 
 
@@ -161,13 +174,16 @@ def _chunks_from(rows: object) -> list[Chunk]:
     try:
         chunks = []
         for row in rows:
-            moment = row[_MOMENT]
+            *fields, cut = row
+            moment = fields[_MOMENT]
             if moment is not None:
-                row[_MOMENT] = Moment(*moment)
-            row[-1] = tuple(row[-1])
-            chunks.append(Chunk(*row))
+                fields[_MOMENT] = Moment(*moment)
+            fields[-1] = bullets = tuple(fields[-1])
+            if cut:
+                fields[_TEXT] += "\n" + "\n".join(bullets)
+            chunks.append(Chunk(*fields))
         return chunks
-    except (TypeError, IndexError, KeyError) as exc:
+    except (TypeError, IndexError, KeyError, ValueError) as exc:
         raise ValueError(f"a chunk that is not one: {exc}") from exc
 
 
@@ -263,7 +279,8 @@ class WorldIndex:
     notes: list[str]
 
 
-_WORLD = (np.uint8, np.int64, np.float64, np.int64, np.int32, np.int32, np.int64)
+# The postings' counts are kept in 16 bits where they fit (a word 65,536 times in one unit: 32).
+_WORLD = (np.uint8, np.int64, np.float64, np.int64, np.int32, (np.uint16, np.int32), np.int64)
 _WORLD_KINDS = (*_WORLD, *_COLUMNS, np.uint8, np.int64)
 
 
@@ -273,6 +290,9 @@ def pack_world(
     """A world's index as one kept entry: ``key`` (the entries it was joined from), the BM25
     columns (``LexicalIndex.columns``), the chunks' columns and their JSON."""
     terms, ends, arrays = lexical.columns()
+    tfs = arrays[3]
+    if not len(tfs) or int(tfs.max()) < 1 << 16:
+        arrays[3] = tfs.astype(np.uint16)
     blob, chunk_ends = KeptChunks.layout(chunks)
     meta = {"key": key.hex(), "agents": columns.agents, "k1": lexical.k1}
     raw = np.frombuffer(terms, np.uint8)
@@ -409,7 +429,10 @@ class PreparedCache:
             pass  # a cache: the next search prepares these files again
 
     def world_path(self, place: bytes) -> Path:
-        return self.folder / "worlds" / place.hex()[:32]
+        """Where the index of the world at ``place`` is kept by this code (other code's are
+        other files, trimmed in time)."""
+        name = hashlib.sha256(fingerprint() + place).hexdigest()[:32]
+        return self.folder / "worlds" / name
 
     def world(self, place: bytes, key: bytes) -> tuple[WorldIndex | None, str | None]:
         """The index kept for the world at ``place`` if it was joined from the entries of
