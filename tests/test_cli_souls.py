@@ -199,6 +199,9 @@ def test_emit_json_matches_json_dumps(capsys) -> None:
         [{"x": ()}, (1, "two")],
         {1: "int key", "s": [float("inf")]},
         {"mixed": [[], [[]], {"k": {}}], "del": "\x7f"},
+        # Flat dicts (a statement, a hit): every scalar, as json writes it
+        [{"f": 0.1, "g": -0.0, "h": 1e300, "i": float("nan"), "j": float("-inf"), "k": True}],
+        {"a": {"s": 'é\u2014"q"\\\n', "n": None, "b": False, "i": -7, "big": 10**30}},
     ]
     for value in values:
         emit_json(value)

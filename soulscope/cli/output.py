@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import functools
 import json
 import os
 import sys
@@ -150,7 +151,9 @@ def emit_json(value: Any) -> None:
 
 def _write_json(value: Any, margin: str, out: Callable[[str], Any]) -> None:
     inner = margin + "  "
-    if isinstance(value, Iterator):
+    if type(value) is dict and _flat(value):  # most items: a statement, a hit, a row
+        out(json_escaped(_flat_text(value, margin)))
+    elif isinstance(value, Iterator):
         opened = False
         for item in value:
             out(f",\n{inner}" if opened else f"[\n{inner}")
@@ -164,6 +167,33 @@ def _write_json(value: Any, margin: str, out: Callable[[str], Any]) -> None:
         out(f"\n{margin}}}")
     else:
         out(json_escaped(_indented(value, margin)))
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_STR = frozenset({str})
+
+
+@functools.cache
+def _flat_encoder(inner: str) -> json.JSONEncoder:
+    """An encoder that writes a dict of scalars as ``indent=2`` would, ``inner`` deep, in one
+    call of the C encoder (``indent`` itself makes json encode in pure Python)."""
+    return json.JSONEncoder(ensure_ascii=False, separators=(",\n" + inner, ": "))
+
+
+def _flat(value: dict) -> bool:
+    """Whether ``value`` is a non-empty dict of scalars under string keys (told in C)."""
+    return (
+        bool(value)
+        and _STR.issuperset(map(type, value))
+        and _SCALARS.issuperset(map(type, value.values()))
+    )
+
+
+def _flat_text(value: dict, margin: str) -> str:
+    """A dict of scalars as ``json.dumps(value, ensure_ascii=False, indent=2)``, nested
+    ``margin`` deep, encoded by the C encoder in one call."""
+    inner = margin + "  "
+    return f"{{\n{inner}{_flat_encoder(inner).encode(value)[1:-1]}\n{margin}}}"
 
 
 def _indented(value: Any, margin: str) -> str:
@@ -183,6 +213,8 @@ def _indented(value: Any, margin: str) -> str:
     if kind is list or kind is tuple:
         items = (_string(v) if type(v) is str else _indented(v, inner) for v in value)
         return f"[\n{inner}" + f",\n{inner}".join(items) + f"\n{margin}]"
+    if kind is dict and _flat(value):
+        return _flat_text(value, margin)
     if kind is dict and all(type(k) is str for k in value):
         body = f",\n{inner}".join(
             f"{_string(k)}: {_string(v) if type(v) is str else _indented(v, inner)}"
