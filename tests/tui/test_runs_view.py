@@ -107,6 +107,17 @@ async def test_the_runs_view_shows_where_each_agent_parted_and_both_arcs(
         theirs = (runs["world"] / "memory" / "coder-ines.md").read_text()
         said = theirs.split("\n## Frame 28 ")[1].split("- Becoming: ")[1].split(".")[0]
         assert f"28 — {said}." in text  # its frame-28 statement in the world, none in the fork
+        # t: a term's two spread curves, each ending at the agents that run's spread counts.
+        await pilot.press("t")
+        app.screen.query_one(Input).value = "rope"
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(screen.comparison and screen.comparison.curves))
+        await settle(pilot)
+        curves = str(screen.query_one("#runs-curves", Static).render()).splitlines()
+        for run, line in zip(("without", "world"), curves[1:3], strict=True):
+            out = soulscope("spread", "rope", "-w", str(runs[run]), "--json")
+            used = json.loads(out.stdout)["timeline"][-1]["agents"]
+            assert line.split()[0] == run and line.split()[-1] == str(used)
         await pilot.press("enter")  # coder-ines has no frame 27 in this run: said, stays open
         await settle(pilot)
         assert isinstance(app.screen, RunsScreen)
