@@ -59,8 +59,8 @@ class AgentFile:
     inode: int = 0
 
 
-def _name(entry: Path | os.DirEntry[str]) -> str:
-    return entry.name
+def _file_name(a: AgentFile) -> str:
+    return a.path.name
 
 
 class World:
@@ -103,48 +103,50 @@ class World:
 
     def _scan(self) -> tuple[list[AgentFile], list[AgentFile], dict[str, AgentFile]]:
         if self._listing is None:
-            agents: list[AgentFile] = []
-            junk: list[AgentFile] = []
-            entries: list[Path | os.DirEntry[str]]
+            files: list[AgentFile]
             if self.only is not None:
-                entries = [self.only]
+                files = [self._listed(self.only)]
             elif self.memory_dir.is_dir():
                 # Directory entries know whether they are files or links without asking the
                 # system again: a world of 10,000 agents is listed with one call per file.
+                # Each is let go once listed, and the listing sorted after (50,000 entries
+                # held to be sorted, with their stat results, held 70 MB to the end).
                 with os.scandir(self.memory_dir) as found:
-                    entries = sorted((e for e in found if e.name.endswith(".md")), key=_name)
+                    files = [self._listed(e) for e in found if e.name.endswith(".md")]
+                files.sort(key=_file_name)
             else:
-                entries = []
-            for entry in entries:
-                path = entry if isinstance(entry, Path) else self.memory_dir / entry.name
-                try:
-                    st = entry.stat()
-                except OSError as exc:
-                    junk.append(AgentFile(path.stem, path, 0, 0.0, f"unreadable: {exc.strerror}"))
-                    continue
-                agent_id = path.name[:-3]
-                problem = id_problem(agent_id)
-                if problem is None and not entry.is_file():
-                    problem = "not a regular file"
-                if problem is None and entry.is_symlink():
-                    target = path.resolve()
-                    if not target.is_relative_to(self.root.resolve()):
-                        problem = f"a link to {target}, outside the world: never read or written"
-                (junk if problem else agents).append(
-                    AgentFile(
-                        agent_id,
-                        path,
-                        st.st_size,
-                        st.st_mtime,
-                        problem,
-                        st.st_mtime_ns,
-                        st.st_ctime_ns,
-                        st.st_ino,
-                    )
-                )
+                files = []
+            agents = [a for a in files if a.problem is None]
+            junk = [a for a in files if a.problem is not None]
             # One lookup per agent, not a scan of the list: listing a world asks for every agent.
             self._listing = (agents, junk, {a.id: a for a in agents})
         return self._listing
+
+    def _listed(self, entry: Path | os.DirEntry[str]) -> AgentFile:
+        """A file of the memory folder as listed: an agent, or junk with its problem."""
+        path = entry if isinstance(entry, Path) else self.memory_dir / entry.name
+        try:
+            st = entry.stat()
+        except OSError as exc:
+            return AgentFile(path.stem, path, 0, 0.0, f"unreadable: {exc.strerror}")
+        agent_id = path.name[:-3]
+        problem = id_problem(agent_id)
+        if problem is None and not entry.is_file():
+            problem = "not a regular file"
+        if problem is None and entry.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(self.root.resolve()):
+                problem = f"a link to {target}, outside the world: never read or written"
+        return AgentFile(
+            agent_id,
+            path,
+            st.st_size,
+            st.st_mtime,
+            problem,
+            st.st_mtime_ns,
+            st.st_ctime_ns,
+            st.st_ino,
+        )
 
     def refresh(self) -> None:
         """Forget the listing (after files changed on disk)."""

@@ -121,8 +121,9 @@ class AgentNames:
 
     @cached_property
     def folded_bytes(self) -> dict[bytes, str]:
-        """``folded`` as UTF-8 bytes (for the link reader)."""
-        return {k.encode(): v for k, v in self.folded.items()}
+        """``folded`` as UTF-8 bytes (for the link reader; made from the forms, so that a
+        world of 50,000 agents does not hold ``folded`` too where only files are read)."""
+        return {k.lower().encode(): v for k, v in self.forms.items() if not k.isalpha()}
 
     @cached_property
     def first_words(self) -> frozenset[bytes]:
