@@ -160,7 +160,9 @@ class EmbeddingServer:
                 self._send(200, json.dumps(reply).encode())
 
         self._server = QuietServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(  # (polled often: a test ends when its servers stop)
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         return self
 
     def __exit__(self, *exc: object) -> None:

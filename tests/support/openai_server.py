@@ -140,7 +140,10 @@ class OpenAIServer:
         self._inflight = 0
         self._lock = threading.Lock()
         self._server = QuietServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # (polled often: a test ends when its servers stop, not half a second later)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def base_url(self) -> str:
