@@ -173,9 +173,8 @@ def _count(tokens: dict[str, int], usage: Any) -> None:
 class ServerFailed(Exception):
     """One server of the pool failed a call; ``reason`` says how, for the frame log."""
 
-    def __init__(self, url: str, reason: str) -> None:
+    def __init__(self, reason: str) -> None:
         super().__init__(reason)
-        self.url = url
         self.reason = reason
 
 
@@ -185,7 +184,7 @@ async def _first_model(clients: dict[str, Any]) -> str:
     for client in clients.values():
         try:
             page = await client.models.list()
-        except Exception:  # noqa: BLE001, S112 - the decisions report the failure, one per agent
+        except Exception:  # noqa: BLE001 - the decisions report the failure, one per agent
             continue
         return page.data[0].id if page.data else "default"
     return "default"
@@ -281,7 +280,7 @@ class LlmBrain:
                 if reason is None:
                     raise
                 self._why[url] = reason
-                raise ServerFailed(url, reason) from exc
+                raise ServerFailed(reason) from exc
 
         return await self.pool.acall(of, (ServerFailed,))
 
