@@ -112,3 +112,21 @@ def test_when_every_server_fails_the_error_is_one_sentence(tmp_path: Path):
             encoder.encode(["one text"])
     assert "\n" not in str(caught.value) and "embeddings endpoint" in str(caught.value)
     assert len(a.requests) == 1 and len(b.requests) == 1
+
+
+def test_every_server_of_a_pool_is_kept_busy(tmp_path: Path):
+    # (embed's own batches hold as many requests as the whole pool takes, not one server's share)
+    with (
+        EmbeddingServer(words, latency=0.2) as a,
+        EmbeddingServer(words, latency=0.2) as b,
+        EmbeddingServer(words, latency=0.2) as c,
+    ):
+        encoder = EndpointEncoder(
+            EmbeddingEndpoint(
+                a.base_url, a.model, batch=8, concurrency=2, pool=(b.base_url, c.base_url)
+            )
+        )
+        vectors = embed(TEXTS[:48], encoder, EmbeddingCache(tmp_path / "cache.sqlite3"))
+    np.testing.assert_allclose(vectors, unit(TEXTS[:48]), atol=1e-5)
+    assert len(a.requests) + len(b.requests) + len(c.requests) == 6
+    assert max(s.max_inflight for s in (a, b, c)) == 2  # six at once: two on a server

@@ -422,13 +422,17 @@ EMBED_BATCH = 256  # texts per batch that is encoded, cached and reported before
 
 def batch_of(encoder: Encoder) -> int:
     """Texts per batch for ``encoder``: what it encodes at once (its batches, and an endpoint's
-    requests in flight together), up to ``EMBED_BATCH``. Background work stops between two
+    requests in flight together, on every server of its pool), up to ``EMBED_BATCH``. Background work stops between two
     batches, so a stop waits for one model call at most, and a batch in flight is all it loses."""
     size = getattr(encoder, "batch_size", None)
     if not isinstance(size, int) or size < 1:
         return EMBED_BATCH
-    together = getattr(getattr(encoder, "endpoint", None), "concurrency", 1)
-    return min(EMBED_BATCH, size * max(1, together if isinstance(together, int) else 1))
+    endpoint = getattr(encoder, "endpoint", None)
+    together = getattr(endpoint, "concurrency", 1)
+    together = together if isinstance(together, int) else 1
+    servers = getattr(endpoint, "urls", None)  # (each server of a pool takes ``concurrency``)
+    together *= len(servers) if isinstance(servers, tuple) and servers else 1
+    return min(EMBED_BATCH, size * max(1, together))
 
 
 Progress = Callable[[int, int], None]  # (texts embedded so far, texts to embed)
