@@ -11,7 +11,7 @@ import pytest
 from soulscope.soul.chapters import content_words, outline
 from soulscope.soul.counters import is_counter
 from soulscope.soul.parse import parse
-from soulscope.soul.trajectory import arc, summarize
+from soulscope.soul.trajectory import KINDS, arc, summarize
 from tests.support.paths import corpus_dir
 from tests.support.worlds import ASTRONOMER, BAKER, GARDENER
 
@@ -49,9 +49,15 @@ def test_an_arc_that_never_moves_has_no_turning_point_and_one_chapter() -> None:
     assert {s.chapter for s in statements} == {1}
 
 
-def test_a_short_arc_is_one_chapter() -> None:
+def test_a_short_arc_turns_where_it_takes_a_new_role_in_new_words() -> None:
+    # Four statements: too few for usual moves, but a reader sees the gardener become the baker.
     statements = arc(parse(soul_of(GARDENER[:2] + BAKER[:2])))
-    assert {s.chapter for s in statements} == {1} and not statements.turning_positions()
+    assert statements.turning_positions() == [2]
+    assert [s.chapter for s in statements] == [1, 1, 2, 2]
+    assert [s.kind for s in statements] == ["first", "refinement", "shift", "refinement"]
+    # The same role said differently, or a new role in the stretch's words, is no turn.
+    same = arc(parse(soul_of(GARDENER[:4])))
+    assert same.turning_positions() == [] and same.shift_count() == 0
 
 
 def test_a_summary_counts_the_turning_points_streamed_or_from_the_arc() -> None:
@@ -124,11 +130,13 @@ def test_every_real_arc_of_ten_or_more_singles_out_turning_points_and_chapters()
 
 @pytest.mark.parametrize("agent", ["zion-debater-06", "zion-philosopher-07"])
 def test_an_early_arc_that_only_refines_still_has_its_turns(agent: str) -> None:
-    # Every statement of these arcs is a "refinement": the shift classes single nothing out.
+    # Against the previous statement alone, every statement of these arcs is a "refinement":
+    # that singles nothing out. Settled with the turning points, those are the arc's shifts.
     path = corpus_dir("rappterbook", "memory", f"{agent}.md")
     statements = arc(parse(path.read_bytes(), agent))
-    assert statements.shift_count() == 0
+    assert set(statements.kinds[1:]) == {KINDS.index("refinement")}
     assert statements.turning_positions()
+    assert statements.shift_positions() == statements.turning_positions()
     assert all(s.headline and s.headline != s.role for s in statements)
 
 

@@ -9,6 +9,7 @@ import pytest
 from soulscope.soul.parse import parse
 from soulscope.soul.pieces import ArcPieces, arc_pieces
 from soulscope.soul.trajectory import (
+    KINDS,
     arc,
     classify,
     drift,
@@ -97,7 +98,12 @@ SOUL = """# Agent
 
 
 def test_arc_classes_mismatches_and_magnitudes() -> None:
+    # A short arc that takes a new role in new words at frames 3 to 5: each is a turning point,
+    # so a shift (frame 5 a return to the market maker), as against the previous statement alone.
+    streamed = list(iter_arc(parse(SOUL)))
+    assert [s.kind for s in streamed] == ["first", "refinement", "shift", "shift", "return"]
     statements = arc(parse(SOUL))
+    assert statements.turning_positions() == [2, 3, 4]
     assert [s.kind for s in statements] == ["first", "refinement", "shift", "shift", "return"]
     assert [s.shift for s in statements] == [False, False, True, True, True]
     # Frame 4 says it comes from "schema author", but frame 3 was the sim evangelist.
@@ -123,7 +129,7 @@ def test_an_arc_gives_back_every_statement_as_it_was_found() -> None:
     assert all(s.chapter == 0 and not s.turning_point for s in streamed)
     assert all(s.chapter >= 1 for s in statements)
     found = [
-        replace(f, chapter=s.chapter, turning_point=s.turning_point)
+        replace(f, chapter=s.chapter, turning_point=s.turning_point, kind=s.kind)
         for f, s in zip(streamed, statements, strict=True)
     ]
     assert list(statements) == found and len(statements) == 8
@@ -164,3 +170,44 @@ def test_semantic_drift_is_the_cosine_distance_of_the_real_model() -> None:
     # A refinement moves less than a jump to another role.
     assert values[1] < values[2]
     assert drift(statements) == [s.magnitude for s in statements]
+
+
+TURNS = """# Agent
+
+## Frame 1 — 2026-03-01
+- Becoming: the market maker who prices threads.
+
+## Frame 2 — 2026-03-02
+- Becoming: the market maker who prices governance threads.
+
+## Frame 3 — 2026-03-03
+- Becoming: the Market-Maker, pricing governance again.
+
+## Frame 4 — 2026-03-04
+- Becoming: the market maker. I was wrong about pricing votes: no longer a market at all.
+
+## Frame 5 — 2026-03-05
+- Becoming: the order-book keeper, quieter now.
+
+## Frame 6 — 2026-03-06
+- Becoming: the order-book keeper who reads the tape.
+"""
+
+
+def test_a_turning_point_is_a_shift_and_a_shift_is_a_turning_point() -> None:
+    # Frame 4 keeps its role in words (a refinement against frame 3), but the agent says it was
+    # wrong, once in the arc: a turning point, so a shift. Frame 5 names a new role where the
+    # arc does not turn: the stretch goes on, a refinement.
+    soul = parse(TURNS)
+    streamed = [s.kind for s in iter_arc(soul)]
+    statements = arc(soul)
+    assert streamed[3] == "refinement" and statements.turning_positions() == [3]
+    kinds = [s.kind for s in statements]
+    assert kinds[3] == "shift" and statements.kind(3) == "shift"
+    assert [s.index for s in statements if s.shift] == statements.shift_positions() == [3]
+    assert not any(s.turning_point and s.kind == "refinement" for s in statements)
+    assert all(k in KINDS for k in kinds) and statements.shift_count() == 1
+    # The summary of a streamed arc settles its kinds the same way.
+    summary = summarize("a", soul)
+    assert summary.shifts == summary.turning_points == 1
+    assert summarize("a", soul, statements=statements).shifts == 1

@@ -245,14 +245,11 @@ def semantic_arc(statements: Arc, settings: Settings) -> list[float]:
     judged by meaning (the encoder is loaded here only: ``becoming`` stays light)."""
     from soulscope.recall.encoders import load_encoder
     from soulscope.recall.semantic import EmbeddingCache, embed
-    from soulscope.soul.chapters import outline
     from soulscope.soul.trajectory import drift
 
     encoder, cache = load_encoder(settings), EmbeddingCache()
     vectors = embed(statements.texts, encoder, cache)
-    statements.set_outline(
-        outline(statements.texts, vectors=vectors, headings=statements.headings())
-    )
+    statements.set_outline(statements.by_meaning(vectors))
     return drift(statements, lambda _texts: vectors)
 
 

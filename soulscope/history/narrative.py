@@ -24,7 +24,7 @@ MAX_THREADS = 3  # threads the offline narrative speaks of
 _KIND_WORDS = {
     "first": "first said",
     "repeat": "repeated",
-    "refinement": "refined",
+    "refinement": "went on as",  # no turn: the stretch goes on, whatever its role's words
     "return": "went back to",
     "shift": "shifted to",
 }

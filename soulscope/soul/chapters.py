@@ -12,6 +12,10 @@ What a reader wants is measured against the agent's own arc instead:
   by ``SPREAD`` robust deviations), the largest first, no two closer than ``MIN_CHAPTER``
   statements; an arc of ``SINGLE_OUT``+ statements has at least one (its largest move) and at
   most max(3, 30%);
+- an arc shorter than ``SINGLE_OUT`` has too few statements for usual moves: there a statement
+  turns where the world names a new seed, where the agent declares a change, or where it takes
+  a role other than the previous statement's in words its stretch does not say (``SHORT_MOVE``),
+  unless nearly every statement of the arc renames it (``RENAMING``: the arc's style);
 - *chapters* are the stretches between turning points, each titled by the words that set it
   apart from the rest of the arc.
 
@@ -47,6 +51,8 @@ CUT = (
 )  # a turn by words is a peak at least this arc's mean peak depth less half a deviation (Hearst)
 SINGLE_OUT = 10  # an arc this long has at least one turning point, and turns by its words too
 DECLARED = 0.6  # words of change this rare in an arc make a turning point (``turns.declared``)
+SHORT_MOVE = 0.5  # in a short arc, a new role turns when its words move this far from its stretch
+RENAMING = 0.75  # ...unless the arc names a new role in more than this share of its statements
 MIN_DECLARED_GAP = 2  # statements at least between a declared turn and another turn
 THEME = 0.5  # a word said in this share of two stretches' statements makes them one...
 ELSEWHERE = 0.25  # ...when the arc's other statements say it less than this
@@ -181,12 +187,17 @@ class Words:
         self.topic_ids = array("q")  # each statement's heading's seed, as an id into ``topics``
         self.topics: list[frozenset[str]] = []
         self._topic_ids: dict[frozenset[str], int] = {}
+        # Each statement: 1 where it names a role other than the previous statement's (a
+        # position: where it claims a change of stance), ``trajectory.classify``'s shifts.
+        self.moved = bytearray()
 
     def __len__(self) -> int:
         return len(self.ends)
 
-    def add(self, text: str, heading: str = "") -> None:
-        """Add the next statement, with the heading of its frame (the world's seed, if named)."""
+    def add(self, text: str, heading: str = "", moved: bool = False) -> None:
+        """Add the next statement, with the heading of its frame (the world's seed, if named) and
+        whether its role moved from the previous statement's (``moved``)."""
+        self.moved.append(moved)
         topic = turns.topic_of(heading) if heading else turns.NO_TOPIC
         topic_id = self._topic_ids.get(topic)
         if topic_id is None:
@@ -381,12 +392,6 @@ def depths(moves: Sequence[float]):
     return np.where(peak, (m - left) + (m - right), 0.0)  # (peaks alone: the rest are slopes)
 
 
-def most_short(n: int) -> int:
-    """The most turning points of an arc shorter than ``SINGLE_OUT``: those the world or the
-    agent declares (a new seed, words of change), about one in two statements at most."""
-    return max(0, (n - 1) // 2)
-
-
 def _room(chosen: list[int], place: int, gap: int) -> bool:
     """Whether ``place`` is at least ``gap`` statements from every place ``chosen`` (sorted)."""
     at = bisect_left(chosen, place)
@@ -437,13 +442,14 @@ def turning_points(
     """The places where the arc turns, in arc order: first those under a new seed (the world
     named a new topic, ``turns.new_topics``), then those where the agent declares a change in
     words rare in its arc (``declared`` at least ``DECLARED``, at least ``MIN_DECLARED_GAP``
-    from another turn), then those whose words move most (``_by_moves``: arcs of
-    ``SINGLE_OUT``+ only). A fragment never turns; ``most_turning_points`` at most."""
+    from another turn), then those whose words move most (``_by_moves``). A fragment never
+    turns; ``most_turning_points`` at most. (For an arc of ``SINGLE_OUT``+ statements: a shorter
+    one turns as ``short_turning_points`` says.)"""
     n = len(moves)
     new_topic = new_topic or [False] * n
     declared = declared or [0.0] * n
     fragment = fragment or [False] * n
-    most = most_turning_points(n) if n >= SINGLE_OUT else most_short(n)
+    most = most_turning_points(n)
     chosen: list[int] = []
     for p in range(1, n):
         if new_topic[p] and not fragment[p] and len(chosen) < most:
@@ -453,9 +459,95 @@ def turning_points(
             break
         if not fragment[p] and _room(chosen, p, MIN_DECLARED_GAP):
             insort(chosen, p)
-    if n >= SINGLE_OUT:
-        _by_moves(moves, chosen, fragment, most)
+    _by_moves(moves, chosen, fragment, most)
     return chosen
+
+
+def short_turning_points(
+    gram,
+    new_topic: Sequence[bool],
+    declared: Sequence[float],
+    moved: Sequence[int],
+    fragment: Sequence[bool],
+) -> tuple[list[float], list[int]]:
+    """Each statement's move and the turning points of an arc shorter than ``SINGLE_OUT``, in
+    arc order: a statement turns under a new seed, where it declares a change (``declared``: in
+    words said in two of its statements at most, or rare as in a long arc), or where its role
+    moved (``moved``) and its words move at least ``SHORT_MOVE`` from its stretch: the
+    statements since the last turn, ``WINDOW`` at most (``gram``: the statements' dot products,
+    rows of length 1 or 0). Turns by role in more than ``RENAMING`` of the statements, and in
+    ``turns.HABIT_USES`` + 1 at least, are the arc's style: then none turns by role; nor does
+    the new role right after a declared turn (the turn said where it goes). A fragment never
+    turns."""
+    n = len(moved)
+    moves, chosen, by_role = _short_turns(gram, new_topic, declared, moved, fragment)
+    if by_role > RENAMING * (n - 1) and by_role > turns.HABIT_USES:
+        moves, chosen, _ = _short_turns(gram, new_topic, declared, [0] * n, fragment)
+    return moves, chosen
+
+
+def _short_turns(
+    gram,
+    new_topic: Sequence[bool],
+    declared: Sequence[float],
+    moved: Sequence[int],
+    fragment: Sequence[bool],
+) -> tuple[list[float], list[int], int]:
+    """``short_turning_points`` without the style, with how many statements turn by role."""
+    n = len(moved)
+    rare = min(DECLARED, 1.0 - 2 / n)  # (``turns.declared``'s weight of a form said twice)
+    moves = [0.0] * n
+    chosen: list[int] = []
+    last = roles = 0
+    said = False  # the last turn was declared in words: the new role after it is its arrival
+    for p in range(1, n):
+        moves[p] = _move_from(gram, range(max(last, p - WINDOW), p), p)
+        if fragment[p]:
+            continue
+        by_words = 0 < declared[p] >= rare
+        arrival = said and last == p - 1
+        by_role = moved[p] and not arrival and moves[p] >= SHORT_MOVE
+        if new_topic[p] or by_words or by_role:
+            chosen.append(p)
+            last, said = p, by_words
+            roles += by_role and not (new_topic[p] or by_words)
+    return moves, chosen, roles
+
+
+def _entries(words: Words, p: int) -> array:
+    """Statement ``p``'s word ids, in order."""
+    return words.entries[words.ends[p - 1] if p else 0 : words.ends[p]]
+
+
+def _gram(band: Sequence) -> list[list[float]]:
+    """The dot products of every two statements of a short arc, from its band (``band[d][p]``:
+    statements ``p`` and ``p + d``)."""
+    n = len(band)
+    return [[float(band[abs(q - p)][min(p, q)]) for q in range(n)] for p in range(n)]
+
+
+def _gram_tied(words: Words) -> list[list[float]]:
+    """The dot products of every two statements of a short arc by the words that tie them: each
+    statement as its words said in another statement too, all alike (a short arc is too short
+    to tell a word's rarity; a word said once ties nothing), rows of length 1 or 0."""
+    n = len(words)
+    said = [words.of(p) for p in range(n)]
+    counts = Counter(w for s in said for w in s)
+    tied = [{w for w in s if counts[w] >= 2} for s in said]
+    return [
+        [len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0 for b in tied] for a in tied
+    ]
+
+
+def _move_from(gram, stretch: range, p: int) -> float:
+    """1 - the cosine of statement ``p`` and the sum of the statements of ``stretch``, from
+    their dot products (``gram``); 1 where either shares no word with the arc's others."""
+    cross = sum(gram[q][p] for q in stretch)
+    size = sum(gram[q][r] for q in stretch for r in stretch)
+    denominator = math.sqrt(max(gram[p][p], 0.0) * max(size, 0.0))
+    if denominator <= 0:
+        return 1.0
+    return round(min(1.0, max(0.0, 1.0 - cross / denominator)), 3)
 
 
 def _said_in(words: Words, lo: int, hi: int) -> Counter[int]:
@@ -572,17 +664,21 @@ def _title(
     return ", ".join(picked)
 
 
-def as_words(texts: Iterable[str] | Words, headings: Iterable[str] | None = None) -> Words:
-    """Statements (with their frames' headings) as ``Words``."""
+def as_words(
+    texts: Iterable[str] | Words,
+    headings: Iterable[str] | None = None,
+    moved: Iterable[int] | None = None,
+) -> Words:
+    """Statements (with their frames' headings, and whether each one's role moved from the
+    previous statement's) as ``Words``."""
     if isinstance(texts, Words):
         return texts
     words = Words()
-    if headings is None:
-        for text in texts:
-            words.add(text)
-    else:
-        for text, heading in zip(texts, headings, strict=True):
-            words.add(text, heading)
+    texts = list(texts)
+    headings = [""] * len(texts) if headings is None else headings
+    moved = [0] * len(texts) if moved is None else moved
+    for text, heading, move in zip(texts, headings, moved, strict=True):
+        words.add(text, heading, bool(move))
     return words
 
 
@@ -606,30 +702,28 @@ def seed_changes(words: Words) -> list[bool]:
 
 
 def _moves_and_turns(words: Words, vectors: object | None) -> tuple[array, list[int]]:
-    """Each statement's move (0 in an arc too short to turn by its words) and the turning
-    points (``turning_points``)."""
-    import numpy as np
-
+    """Each statement's move and the turning points (``turning_points``; in an arc shorter than
+    ``SINGLE_OUT``, ``short_turning_points``, where a statement that says again what the one
+    before it said never turns)."""
     n = len(words)
     if n < 2:
         return array("d", bytes(8 * n)), []
-    if n < SINGLE_OUT:  # a short arc turns by seeds and words of change alone
-        measured = np.zeros(n)
-    else:
-        width = 2 * WINDOW
-        band = _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
-        measured = moves_from_band(band, n, WINDOW).round(3)  # (no turn on rounding noise)
     counts = [words.ends[p] - (words.ends[p - 1] if p else 0) for p in range(n)]
     seeds, declared = seed_changes(words), turns.declared(words.masks)
-    places = turning_points(
-        measured.tolist(),
-        new_topic=seeds,
-        declared=declared,
-        fragment=[c < turns.MIN_WORDS for c in counts],
-    )
+    fragment = turns.fragments(counts)
+    if n < SINGLE_OUT:  # too few statements for usual moves: a new role against its stretch
+        gram = _gram_tied(words) if vectors is None else _gram(_band_vectors(vectors, n))
+        again = [p > 0 and _entries(words, p) == _entries(words, p - 1) for p in range(n)]
+        blocked = [f or a for f, a in zip(fragment, again, strict=True)]
+        moves, places = short_turning_points(gram, seeds, declared, words.moved, blocked)
+        return array("d", moves), places
+    width = 2 * WINDOW
+    band = _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
+    measured = moves_from_band(band, n, WINDOW).round(3)  # (no turn on rounding noise)
+    places = turning_points(measured.tolist(), seeds, declared, fragment)
     kept = {p for p in places if seeds[p] or declared[p] >= DECLARED}
     places = merged(words, places, kept)
-    if not places and n >= SINGLE_OUT:  # (merging left none: the arc still has its largest)
+    if not places:  # (merging left none: the arc still has its largest)
         places = turning_points(measured.tolist())[:1]
     return array("d", measured.tolist()), places
 
@@ -639,12 +733,14 @@ def outline(
     vectors: object | None = None,
     titled: bool = True,
     headings: Iterable[str] | None = None,
+    moved: Iterable[int] | None = None,
 ) -> Outline:
     """The turning points and chapters of an arc, from its statements' texts (in arc order, or
-    as ``Words`` already) and their frames' ``headings`` (the world's seeds). Moves by words, or
+    as ``Words`` already), their frames' ``headings`` (the world's seeds) and where each one's
+    role moved from the previous statement's (``moved``: a short arc turns there). Moves by words, or
     by meaning with ``vectors`` (one embedding row per statement); chapter titles are words
     either way (``titled`` False: none, for counting)."""
-    words = as_words(texts, headings)
+    words = as_words(texts, headings, moved)
     n = len(words)
     moves, places = _moves_and_turns(words, vectors)
     turning = bytearray(n)

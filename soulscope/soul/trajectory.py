@@ -3,13 +3,20 @@
 A statement's *role* is the identity noun phrase it opens with ("the integration testing
 advocate who writes test code" holds the role "integration testing advocate"): articles,
 counters ("twenty-seventh", "15th", "#3"), numbers and trailing qualifiers ("who ...", "with
-...") do not make a different role. Each statement is classified against the ones before it:
+...") do not make a different role. Each statement is first classified against the ones before it
+(``classify``):
 
 - ``first``: the arc's first statement;
 - ``repeat``: the same text as the previous statement (counter prefixes aside);
 - ``refinement``: the same role as the previous statement, said differently;
 - ``return``: a role held earlier in the arc, but not by the previous statement;
 - ``shift``: a role not held before.
+
+An ``Arc`` then settles each kind with its turning points (``settle``): a turning point is a
+``shift`` (a ``return`` where its role was held before), and a statement that is not one is
+never a shift: a new role in words where the arc does not turn (an arc that says "From X to Y"
+in every statement) is a ``refinement``. So ``kind`` means one thing in every era, and
+``Statement.shift`` is true exactly at the turning points.
 
 Early-era ``Evolving position:`` statements are positions, not roles ("the Bayesian method now
 prices comparative claims"): one shifts only when it claims a change of the agent's own stance
@@ -45,6 +52,10 @@ KINDS = ("first", "repeat", "refinement", "return", "shift")
 SHIFT_KINDS = frozenset({"shift", "return"})
 # Each kind's code (its index in KINDS) to 1 for the shifts, 0 for the others (``bytes.translate``).
 _SHIFT_CODES = bytes(int(i < len(KINDS) and KINDS[i] in SHIFT_KINDS) for i in range(256))
+_FIRST, _REPEAT, _REFINEMENT, _RETURN, _SHIFT = range(len(KINDS))
+# Each kind's code to what it settles to (``settle``): at a turning point, and elsewhere.
+_AT_TURN = bytes(c if c in (_FIRST, _RETURN) else _SHIFT for c in range(256))
+_NOT_TURN = bytes(_REFINEMENT if c in (_RETURN, _SHIFT) else c for c in range(256))
 
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
 _FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
@@ -122,7 +133,7 @@ class Statement:
     role: str  # "traceback pragmatist": the identity noun phrase, for comparing
     from_role: str | None  # "From Y to Z": Y
     to_role: str | None  # "From Y to Z": Z
-    kind: str  # one of KINDS, against the statements before it
+    kind: str  # one of KINDS: settled with the turning points in an ``Arc`` (``settle``)
     magnitude: float  # 0..1, how far it moved from the previous statement (``magnitude``)
     from_mismatch: bool  # "From Y to Z" names a Y that is not the previous role
     duplicate_frame: bool  # its frame heading repeats an earlier frame's
@@ -142,7 +153,7 @@ class Statement:
 
     @property
     def shift(self) -> bool:
-        """A role not held by the previous statement: a shift, or a return to an older one."""
+        """A turn: a shift, or a return to an older role (in an ``Arc``, its turning points)."""
         return self.kind in SHIFT_KINDS
 
     @property
@@ -285,6 +296,21 @@ def classify(
     return "shift"
 
 
+def settle(kinds: bytes | bytearray, turning: bytes) -> bytes:
+    """Each statement's kind code (``KINDS``) as the arc's turning points settle it: a turning
+    point is a shift (or a return, or the first), any other statement never one (a shift or a
+    return by its words alone is a refinement)."""
+    settled = bytearray(kinds.translate(_NOT_TURN))
+    for p in compress(range(len(turning)), turning):
+        settled[p] = _AT_TURN[kinds[p]]
+    return bytes(settled)
+
+
+def shift_total(codes: bytes | bytearray) -> int:
+    """How many of these kind codes are shifts (``SHIFT_KINDS``)."""
+    return codes.count(_SHIFT) + codes.count(_RETURN)
+
+
 def names_role(phrase: str) -> bool:
     """Whether "From Y" names a role ("integration declarer") rather than an activity
     ("indexing the library", "saying hello at the door"), which no role can contradict."""
@@ -422,6 +448,7 @@ class Arc(Sequence[Statement]):
         "lines",
         "frame_indices",
         "kinds",
+        "settled",
         "magnitudes",
         "turns",
         "mismatches",
@@ -439,7 +466,8 @@ class Arc(Sequence[Statement]):
         self.roles: list[str] = []
         self.lines = array("q")
         self.frame_indices = array("q")  # -1: outside frames
-        self.kinds = bytearray()  # each an index into KINDS
+        self.kinds = bytearray()  # each an index into KINDS, against the statements before it
+        self.settled: tuple[Outline, bytes] | None = None  # the kinds ``settle`` makes, by outline
         self.magnitudes = array("d")
         self.turns: dict[int, tuple[str | None, str | None]] = {}  # position: "From Y to Z"
         self.mismatches: set[int] = set()  # positions whose "From Y" is not the previous role
@@ -471,10 +499,16 @@ class Arc(Sequence[Statement]):
         """The arc's turning points and chapters, by its words (made once, kept until it grows)."""
         outline = self._outline
         if outline is None or len(outline.turning) != len(self.texts):
-            from soulscope.soul.chapters import outline as make
-
-            outline = self._outline = make(self.texts, headings=self.headings())
+            outline = self._outline = self.by_meaning(None)
         return outline
+
+    def by_meaning(self, vectors: object | None) -> Outline:
+        """The arc's turning points and chapters judged by meaning (``vectors``: one embedding
+        row per statement; None: by words), from its texts, headings and role moves."""
+        from soulscope.soul.chapters import outline as make
+
+        moved = self.kinds.translate(_SHIFT_CODES)  # (a role other than the previous one's)
+        return make(self.texts, vectors=vectors, headings=self.headings(), moved=moved)
 
     def headings(self) -> list[str]:
         """Each statement's frame heading (its section's title outside frames)."""
@@ -489,6 +523,7 @@ class Arc(Sequence[Statement]):
         if len(outline.turning) != len(self.texts):
             raise ValueError("the outline does not have the arc's length")
         self._outline = outline
+        self.settled = None
 
     def outlined(self, outline: Outline) -> Arc:
         """These statements with another outline (by meaning): a new arc over the same columns,
@@ -498,6 +533,13 @@ class Arc(Sequence[Statement]):
             setattr(other, name, getattr(self, name))
         other.set_outline(outline)
         return other
+
+    def kind_codes(self) -> bytes:
+        """Each statement's kind (an index into ``KINDS``), settled with the turning points."""
+        outline = self.outline()
+        if self.settled is None or self.settled[0] is not outline:
+            self.settled = (outline, settle(self.kinds, outline.turning))
+        return self.settled[1]
 
     def add_role(self, role: str) -> None:
         self.roles.append(self._role_of.setdefault(role, role))
@@ -554,7 +596,7 @@ class Arc(Sequence[Statement]):
             role=self.roles[i],
             from_role=turn[0] if turn else None,
             to_role=turn[1] if turn else None,
-            kind=KINDS[self.kinds[i]],
+            kind=KINDS[self.kind_codes()[i]],
             magnitude=self.magnitudes[i],
             from_mismatch=i in self.mismatches,
             duplicate_frame=in_frame and f.duplicates[frame] >= 0,
@@ -565,19 +607,20 @@ class Arc(Sequence[Statement]):
 
     # Columns read without making statements: what a 70,000-statement timeline asks of them all.
     def kind(self, i: int) -> str:
-        return KINDS[self.kinds[i]]
+        return KINDS[self.kind_codes()[i]]
 
     def shift_positions(self) -> list[int]:
         """The positions of the statements that shift the arc (``Statement.shift``), found in C
         (a Python loop over 70,000 kinds is a few milliseconds of a key)."""
-        return list(compress(range(len(self.kinds)), self.kinds.translate(_SHIFT_CODES)))
+        codes = self.kind_codes()
+        return list(compress(range(len(codes)), codes.translate(_SHIFT_CODES)))
 
     def turning_positions(self) -> list[int]:
         """The positions of the arc's turning points, in order."""
         return self.outline().turning_positions()
 
     def shift_count(self) -> int:
-        return sum(self.kinds.count(KINDS.index(kind)) for kind in SHIFT_KINDS)
+        return shift_total(self.kind_codes())
 
     def frame_index(self, i: int) -> int | None:
         frame = self.frame_indices[i]
@@ -704,17 +747,21 @@ def summarize(
             statements = iter_arc(soul, label)  # streamed: a big soul's arc is not held
         drifts = []
         words = Words(phrases=False)  # the statements' words, for the turning points
+        kinds = bytearray()  # each statement's kind against the ones before it, to settle
         for s in statements:
             count += 1
-            shifted += s.shift
+            kinds.append(KINDS.index(s.kind))
             drifts.append(s.magnitude)
-            words.add(s.text, s.heading)
+            words.add(s.text, s.heading, s.shift)  # (the stream's kind: by the previous one)
             if newest.offer(-1 if s.frame_index is None else s.frame_index):
                 latest = s
         shape = outline(words, titled=False)
+        settled = settle(kinds, shape.turning)
+        shifted = shift_total(settled)
         if latest is not None:  # (its chapter is the whole arc's: known once it is read)
             latest = replace(
                 latest,
+                kind=KINDS[settled[latest.index]],
                 turning_point=bool(shape.turning[latest.index]),
                 chapter=shape.chapter_of(latest.index),
             )

@@ -9,8 +9,9 @@ the agent saying it changed, and statements too short to turn.
   longer", "was wrong", "needs revision", "shifted", "pivoted"). An arc that says "From X to Y"
   in every statement has made it a habit of style: a form of words counts for as much as it is
   rare in this arc.
-- A *fragment*: fewer than ``MIN_WORDS`` words that name something ("interface auditor"): it
-  is not a turn, whatever its words.
+- A *fragment*: fewer than ``MIN_WORDS`` words that name something ("interface auditor") amid
+  statements that say more: it is not a turn, whatever its words. (In an arc of one-word roles,
+  "the spinner.", "the weaver.", a word is what each statement says.)
 
 Counters never count: "Bet #27", "twenty-eighth bet" are left out with the other counters.
 """
@@ -26,6 +27,7 @@ from soulscope.soul.counters import strip_counters
 
 MIN_WORDS = 3  # words that name something: fewer make a fragment, never a turn
 HABIT = 0.5  # a form of words said in more than this share of an arc's statements is its style
+HABIT_USES = 3  # ...and in this many at least: a form said once or twice is no habit
 
 # The parts of a heading that are not its topic: the frame, its number, date and time.
 _HEADING_NOISE = re.compile(
@@ -147,11 +149,21 @@ NEAR = 3  # a seed's word said this many statements before its heading answers t
 
 def declared(masks: Sequence[int]) -> list[float]:
     """Each statement's declared change, 0..1: how rare in this arc the rarest form of words of
-    change it uses is (a form said in more than ``HABIT`` of the statements counts nothing)."""
+    change it uses is (a form said in more than ``HABIT`` of the statements, and in
+    ``HABIT_USES`` at least, counts nothing)."""
     n = max(len(masks), 1)
-    share = [sum(1 for m in masks if m >> k & 1) / n for k in range(len(_CUES))]
-    weight = [0.0 if s > HABIT else 1.0 - s for s in share]
+    uses = [sum(1 for m in masks if m >> k & 1) for k in range(len(_CUES))]
+    weight = [0.0 if u / n > HABIT and u >= HABIT_USES else 1.0 - u / n for u in uses]
     return [max((weight[k] for k in range(len(_CUES)) if m >> k & 1), default=0.0) for m in masks]
+
+
+def fragments(counts: Sequence[int]) -> list[bool]:
+    """Each statement (its count of words that name something): whether it is a fragment, fewer
+    than ``MIN_WORDS`` words where the arc's statements say at least twice as many (its median)."""
+    if not counts:
+        return []
+    usual = sorted(counts)[(len(counts) - 1) // 2]
+    return [c < MIN_WORDS and 2 * c <= usual for c in counts]
 
 
 def new_topics(said: Sequence[frozenset[str]], topics: Sequence[frozenset[str]]) -> list[bool]:

@@ -5,6 +5,8 @@ position in its arc, 0-based, and the reader's reason are kept here). ``TURNS`` 
 where the agent turns: a reader would start a new chapter there. ``ALSO`` are statements a reader
 could mark as well (a turn by some reading, not by all): a model that marks one is not wrong, one
 that misses it is not wrong either. Arcs in ``TURNS`` with no entry have no turn a reader agrees on.
+Short arcs (fewer than 10 statements: too few for usual moves) are labelled as a reader of a new
+agent reads them, whole.
 
 A model's turning point matches a reader's turn when it is within one statement of it (each turn
 matched once): precision = matched model turns / model turns (those at an ``ALSO`` statement left
@@ -12,6 +14,8 @@ out), recall = matched reader turns / reader turns.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 EARLY = "rappterbook"
 LATER = "rappterbook-later"
@@ -85,6 +89,68 @@ TURNS: dict[tuple[str, str], dict[int, str]] = {
         4: "the Noopolis seed: three seeds documented as one arc",
     },
     (EARLY, "zion-storyteller-08"): {},  # one register throughout: form as content
+    # Short arcs (fewer than 10 statements): too few for usual moves, read as a whole.
+    (EARLY, "zion-debater-01"): {
+        2: "the constitutional seed: a question set on the recursive constitution",
+        3: "the god seed: the Socratic method turns to theology",
+    },
+    (EARLY, "zion-researcher-10"): {
+        2: "the constitutional seed: replications give way to the governance gap",
+        3: "the god seed: its first metaphysical replication",
+    },
+    (EARLY, "zion-wildcard-07"): {
+        2: "the god seed: the cards read theology",
+        3: "the Mars seed: the red planet card",
+    },
+    (EARLY, "zion-storyteller-09"): {1: "the god seed: the dialogues take up the god question"},
+    (EARLY, "zion-welcomer-09"): {
+        7: "says it: the bridge role shifted from mapping to facilitation",
+        8: "the god seed: the bridge maps what conversations are about",
+    },
+    (EARLY, "zion-researcher-01"): {
+        1: "its first constitutional analysis: citations turn to governance"
+    },
+    (EARLY, "zion-security-01"): {4: "the god seed: theology as a security question"},
+    (EARLY, "zion-archivist-02"): {},  # the digest format throughout
+    (EARLY, "zion-curator-09"): {},  # format reports throughout
+    (EARLY, "zion-welcomer-10"): {},  # the community health observation goes on
+    (EARLY, "zion-wildcard-08"): {},  # the tests go on, counted
+    (EARLY, "zion-coder-05"): {
+        4: "the constitutional seed: the coupling lens turns to governance",
+        6: "the Noopolis seed: objects that self-govern against a kernel",
+    },
+    (EARLY, "zion-philosopher-09"): {
+        4: "the constitutional seed: the constitution as exclusion",
+        6: "says it: seed shifted from constitution to theology",
+    },
+    (EARLY, "zion-archivist-01"): {4: "the Mars seed: the first map with numbers"},
+    (EARLY, "zion-debater-04"): {
+        4: "the god seed: whether 'made of' is coherent at all",
+        6: "the Mars seed: the hardest constraints are psychological",
+    },
+    (EARLY, "zion-coder-03"): {5: "the god seed: the debugging lens on metaphysics"},
+    (EARLY, "zion-contrarian-06"): {4: "the god seed: scale-shift as the meta-method"},
+    (EARLY, "zion-philosopher-08"): {
+        5: "the constitutional seed: from analysing power to constituting it",
+        6: "the god seed: theology as ideology analysis",
+    },
+    (EARLY, "zion-archivist-04"): {
+        4: "the constitutional seed: the cluster map meets the constitution",
+        5: "the god seed: substance against maintenance",
+        6: "the Mars seed: the Mars cluster",
+    },
+    (EARLY, "zion-coder-09"): {
+        4: "the god seed: god as the evaluator",
+        5: "the Mars seed: the repair manual as the tool",
+    },
+    (EARLY, "zion-researcher-02"): {
+        5: "the constitutional seed: the constitution already in norms",
+        7: "the god seed: the theological seed as the constitutional one deeper",
+    },
+    (LATER, "zion-reviewer-01"): {
+        1: "the decay seed: the edge cases of numerical code",
+        2: "the murder mystery seed: reviewing forensic tooling",
+    },
 }
 
 ALSO: dict[tuple[str, str], dict[int, str]] = {
@@ -136,16 +202,44 @@ ALSO: dict[tuple[str, str], dict[int, str]] = {
     },
     (EARLY, "zion-archivist-07"): {2: "the first named emergence pattern"},
     (EARLY, "zion-storyteller-08"): {1: "hospitality as architecture", 5: "the engine character"},
+    (EARLY, "zion-welcomer-09"): {
+        3: "the bridge model first named",
+        6: "bridge-building named as its function",
+    },
+    (EARLY, "zion-researcher-01"): {2: "the constitutional seed's heading"},
+    (EARLY, "zion-security-01"): {5: "the post-convergence window: archive fatigue as the attack"},
+    (EARLY, "zion-coder-05"): {1: "the OO lens on social systems", 3: "the coupling lens, general"},
+    (EARLY, "zion-archivist-01"): {
+        2: "the Night Map role named",
+        3: "the map turns to constitutional formation",
+    },
+    (EARLY, "zion-debater-04"): {
+        1: "first time it accepts an opponent's framing",
+        3: "the voting mechanism as the constitution",
+    },
+    (EARLY, "zion-coder-03"): {3: "the debugger lens reaches architecture"},
+    (EARLY, "zion-contrarian-06"): {3: "scale as destruction: a constitutional proposal"},
+    (EARLY, "zion-philosopher-08"): {1: "the first failure by its own norm test"},
 }
 
 
-def score(predicted: dict[tuple[str, str], list[int]]) -> tuple[float, float, list[str]]:
+Labels = dict[tuple[str, str], dict[int, str]]
+
+
+def score(
+    predicted: dict[tuple[str, str], list[int]],
+    arcs: Iterable[tuple[str, str]] | None = None,
+    labels: tuple[Labels, Labels] = (TURNS, ALSO),
+) -> tuple[float, float, list[str]]:
     """Precision and recall within one statement of ``predicted`` (each labelled arc's turning
-    points) against the reader's, with the misses and false turns named."""
+    points) against the reader's (``labels``: the turns and the maybes), on the labelled ``arcs``
+    (all of them by default), with the misses and false turns named."""
+    turns_of, also_of = labels
     hits = false = found = wanted = 0
     notes: list[str] = []
-    for key, turns in TURNS.items():
-        also = ALSO.get(key, {})
+    for key in turns_of if arcs is None else arcs:
+        turns = turns_of[key]
+        also = also_of.get(key, {})
         got = predicted.get(key, [])
         free = set(turns)
         for p in got:
@@ -162,3 +256,14 @@ def score(predicted: dict[tuple[str, str], list[int]]) -> tuple[float, float, li
     precision = hits / (hits + false) if hits + false else 1.0
     recall = found / wanted if wanted else 1.0
     return precision, recall, notes
+
+
+def prefixes(key: tuple[str, str], lengths: Iterable[int]) -> tuple[Labels, Labels]:
+    """The labels of a labelled arc's first statements, as the soul file was when it had that
+    many (each ``(world, "agent:n")``): a short arc of the later era, read by the same reader."""
+    world, agent = key
+    turns, also = TURNS[key], ALSO.get(key, {})
+    return (
+        {(world, f"{agent}:{n}"): {p: r for p, r in turns.items() if p < n} for n in lengths},
+        {(world, f"{agent}:{n}"): {p: r for p, r in also.items() if p < n} for n in lengths},
+    )

@@ -302,12 +302,13 @@ async def test_compare_shows_two_arcs_side_by_side(small_world: World) -> None:
         assert table.display
         await pilot.pause()
         rows = [[row["frame"], row["left"], row["right"]] for row in table_rows(table)]
-        # Aligned in time: Bo wrote frames 2 and 4 only.
+        # Aligned in time: Bo wrote frames 2 and 4 only. Each new role in new words is where
+        # these short arcs turn (◆), so a shift (▲).
         assert rows == [
             ["1", "cataloguer", ""],
             ["2", "cataloguer", "contrarian"],
-            ["3", "indexer  ▲", ""],
-            ["4", "archivist  ▲", "listener  ▲"],
+            ["3", "indexer  ▲  ◆", ""],
+            ["4", "archivist  ▲  ◆", "listener  ▲  ◆"],
         ]
         # The comparison takes the arc's room and the keys; the row's whole text is below it.
         assert app.focused is table and not app.query_one("#arc").display
@@ -385,7 +386,8 @@ async def test_world_tab_fills_while_parsing_when_shown(small_world: World) -> N
         await settle(pilot)
         rows = world_table(app).visible_rows()
         assert rows[0].split()[:5] == ["Agent", "Frames", "Shifts", "◆", "Drift"]
-        assert rows[1].split() == ["ada-01", "4", "2", "0", "▁██", "2026-03-04", "—", "archivist"]
+        # Ada's short arc turns where each new role comes in new words: 2 turning points.
+        assert rows[1].split() == ["ada-01", "4", "2", "2", "▁██", "2026-03-04", "—", "archivist"]
         assert len(world_table(app).keys) == 3
         assert str(app.query_one("#world-status").render()).startswith(
             "3 agents  (enter selects one"

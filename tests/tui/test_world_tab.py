@@ -79,7 +79,8 @@ async def test_every_column_sorts_from_the_keyboard_with_its_mark(tmp_path: Path
             "agent": ("▲", ["ann", "bob", "cat", "dan"]),
             "frames": ("▼", ["bob", "dan", "ann", "cat"]),
             "shifts": ("▼", ["dan", "ann", "bob", "cat"]),
-            "turns": ("▼", ["ann", "bob", "cat", "dan"]),  # arcs too short to turn: by id
+            # Short arcs turn where a new role comes in new words: dan 2, ann and bob 1, cat 0.
+            "turns": ("▼", ["dan", "ann", "bob", "cat"]),
             "drift": ("▼", sorted(FOUR, key=lambda a: (-drift[a], a))),
             "last": ("▼", ["cat", "ann", "bob", "dan"]),
             "posts": ("▼", ["cat", "dan", "ann", "bob"]),

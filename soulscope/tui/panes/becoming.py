@@ -226,7 +226,8 @@ class BecomingPane(Pane):
         self.query_one("#arc-summary", StatusLine).show(
             Text.assemble(
                 (soul.name or soul.agent_id or "", "bold"),
-                f"  {len(statements)} statements · {statements.shift_count()} shifts · "
+                f"  {counted(len(statements), 'statement')} · "
+                f"{counted(statements.shift_count(), 'shift')} · "
                 f"{counted(outline.turning_count(), 'turning point')} {TURN_MARK} · "
                 f"{counted(len(outline.chapters), 'chapter')}",
                 (f" (by {self._outline_by})", "dim"),
@@ -302,7 +303,6 @@ class BecomingPane(Pane):
     def _semantic(self, agent_id: str | None, statements: Arc) -> None:
         from soulscope.recall.encoders import load_encoder
         from soulscope.recall.semantic import EmbeddingCache, EncoderError, embed
-        from soulscope.soul.chapters import outline
         from soulscope.soul.trajectory import drift
 
         try:
@@ -318,7 +318,7 @@ class BecomingPane(Pane):
             SemanticDrift(
                 agent_id,
                 values,
-                outline(statements.texts, vectors=vectors, headings=statements.headings()),
+                statements.by_meaning(vectors),
             )
         )
 
