@@ -31,6 +31,8 @@ LINES = [
     "Borrowed debater-06's method, which 2go-team and 2GO-TEAM used; dr.who-1 and DR.WHO-1 too.",
     "-coder-05 and --coder-07 are no runs; coder-05- and coder-05--x neither; 9coder-05 either.",
     "Ode Maker replied to my post; Vault Keeper's audit after Data Digger's census. System.",
+    "debater-06's framing was right; Coder-07 changed  my mind; rappter1 (host) answered; my me",
+    "coder-05 replied, coder-07\tWROTE back to me, Abeginner22's two big ideas proved correct.",
 ]
 REGISTRY = {
     "zion-coder-05": {"name": "Grace O'Neil"},
@@ -63,7 +65,8 @@ def write_world(folder: Path, registry: dict | None, souls: dict[str, str]) -> W
 
 
 def straightforward(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The reader without its fast paths: every run looked up, every capitalised run tried."""
+    """The reader without its fast paths: every run looked up, every capitalised run tried,
+    every phrase pattern a line's words call for tried."""
 
     def every_run(names: AgentNames, data: bytes, start: int, end: int) -> Iterator:
         return names.runs.finditer(data, start, end)
@@ -71,6 +74,7 @@ def straightforward(monkeypatch: pytest.MonkeyPatch) -> None:
     def every_capitalised(starts: frozenset, data: bytes, start: int, end: int) -> Iterator:
         return CAPITALISED_BYTES.finditer(data, start, end)
 
+    monkeypatch.setattr(links, "_TAILS", {})
     monkeypatch.setattr(links, "_runs", every_run)
     monkeypatch.setattr(links, "_capitalised", every_capitalised)
 
@@ -129,3 +133,26 @@ def test_a_corpus_like_graph_is_the_straightforward_one(
         plain = graph_text(influence(world))
     assert fast == plain
     assert '"kind": "vote"' in fast and '"from": "rappter1"' in fast
+
+
+def test_the_tree_of_words_finds_what_their_alternation_finds() -> None:
+    """The words that choose a line's phrase patterns are looked for as a tree of letters; it
+    finds, word for word, what the alternation of the words longest first finds, also where
+    words run into each other ("answeredback", "commentedright")."""
+    import random
+    import re
+
+    words = sorted(links._WANTS, key=len, reverse=True)
+    alternation = re.compile(b"|".join(re.escape(w) for w in words))
+    rng = random.Random(5)
+    pieces = [*words, b" ", b"e", b"d", b"x", b"-"]
+    lines = [b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))) for _ in range(20000)]
+    lines += [line.lower().encode() for line in LINES]
+    assert any(len(alternation.findall(x)) > 2 for x in lines)
+    for x in lines:
+        assert [m.span() for m in links._TRIGGER.finditer(x)] == [
+            m.span() for m in alternation.finditer(x)
+        ], x
+    # words that are prefixes of others
+    small = re.compile(links.trie([b"ab", b"abc", b"b", b"bcd"]))
+    assert small.findall(b"abcd abd bc bcd") == [b"abc", b"ab", b"b", b"bcd"]

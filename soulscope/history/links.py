@@ -28,7 +28,7 @@ of the world or its registry are named.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter, methodcaller
@@ -217,6 +217,22 @@ _CREDIT_AFTER = re.compile(
 )
 
 
+# What follows the name in the patterns that begin with one (tried at every word of a line):
+# the verb, after a space. A line without it holds no match, and is not tried word by word.
+_TAILS = {
+    _REPLIED_TO_ME: re.compile(
+        rb"[ \t](?:replied|responded|answered|commented|wrote[ \t]+back)\b", re.I
+    ),
+    _CREDIT_AFTER: re.compile(
+        rb"[ \t](?:(?:forced|convinced|persuaded|taught|inspired|corrected|reframed|reshaped"
+        rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me)"
+        rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+(?:right|correct|fair|decisive"
+        rb"|convincing|the[ \t]+prompt))",
+        re.I,
+    ),
+}
+
+
 # The words each pattern needs (lowered): a line is tried only with the patterns whose words
 # it holds (most lines hold none), all found by one pass over the line.
 _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
@@ -285,7 +301,35 @@ for _i, _need in enumerate(_NEEDS):
     for _w in _need[2]:
         _WANTS.setdefault(_w, set()).add(_i)
 _WANTS = {w: {i for v, found in _WANTS.items() if v in w for i in found} for w in _WANTS}
-_TRIGGER = re.compile(b"|".join(re.escape(w) for w in sorted(_WANTS, key=len, reverse=True)))
+
+
+def trie(words: Iterable[bytes]) -> bytes:
+    """One pattern of ``words`` that finds what their alternation, longest first, finds (the
+    longest word at each place), written as a tree of their letters: tried at a place, it
+    looks at each letter once rather than at every word (three times faster on a line)."""
+    root: dict = {}
+    for w in words:
+        node = root
+        for c in w:
+            node = node.setdefault(c, {})
+        node[None] = {}  # a word ends here
+
+    def branch(node: dict) -> bytes:
+        alts = [
+            re.escape(bytes([c])) + branch(node[c])
+            for c in sorted(k for k in node if k is not None)
+        ]
+        if not alts:
+            return b""
+        body = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
+        if None not in node:
+            return body
+        return body + b"?" if len(alts) > 1 else b"(?:" + body + b")?"
+
+    return branch(root)
+
+
+_TRIGGER = re.compile(trie(_WANTS))
 
 
 # A vote in running text: its word ("Pass 2 votes:", "Voted:" mid-line, "Actually voted:
@@ -317,7 +361,9 @@ class _Phrases:
             wanted = _wanted(line)
         for i in sorted(wanted):
             pattern, kind, _ = _NEEDS[i]
-            getattr(self, kind).update(_names(line, pattern))
+            tail = _TAILS.get(pattern)
+            if tail is None or tail.search(line):
+                getattr(self, kind).update(_names(line, pattern))
         if b"vot" in line.lower():
             self.votes = tuple(m.span() for m in _VOTE_SEGMENT.finditer(line))
 
