@@ -60,6 +60,14 @@ def test_a_short_arc_turns_where_it_takes_a_new_role_in_new_words() -> None:
     assert same.turning_positions() == [] and same.shift_count() == 0
 
 
+def test_a_short_arc_turns_by_meaning_where_a_reader_sees_it_turn(minilm) -> None:
+    # The real model puts the gardener's statements about 0.5 apart, the baker 0.8 from them.
+    turned = arc(parse(soul_of(GARDENER[:2] + BAKER[:2])))
+    assert turned.by_meaning(minilm.encode(turned.texts)).turning_positions() == [2]
+    same = arc(parse(soul_of(GARDENER[:4])))  # compost, pruning: the gardener still
+    assert same.by_meaning(minilm.encode(same.texts)).turning_positions() == []
+
+
 def test_a_summary_counts_the_turning_points_streamed_or_from_the_arc() -> None:
     soul = parse(soul_of(GARDENER + ASTRONOMER + BAKER))
     streamed, held = summarize("a", soul), summarize("a", soul, None, arc(soul))

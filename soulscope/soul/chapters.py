@@ -14,8 +14,9 @@ What a reader wants is measured against the agent's own arc instead:
   most max(3, 30%);
 - an arc shorter than ``SINGLE_OUT`` has too few statements for usual moves: there a statement
   turns where the world names a new seed, where the agent declares a change, or where it takes
-  a role other than the previous statement's in words its stretch does not say (``SHORT_MOVE``),
-  unless nearly every statement of the arc renames it (``RENAMING``: the arc's style);
+  a role other than the previous statement's in words (or meaning) its stretch does not say
+  (``SHORT_MOVE``, ``SHORT_MEANING``), unless nearly every statement of the arc renames it
+  (``RENAMING``: the arc's style);
 - *chapters* are the stretches between turning points, each titled by the words that set it
   apart from the rest of the arc.
 
@@ -52,6 +53,7 @@ CUT = (
 SINGLE_OUT = 10  # an arc this long has at least one turning point, and turns by its words too
 DECLARED = 0.6  # words of change this rare in an arc make a turning point (``turns.declared``)
 SHORT_MOVE = 0.5  # in a short arc, a new role turns when its words move this far from its stretch
+SHORT_MEANING = 0.6  # ...or its meaning (embeddings put statements of one stretch 0.4-0.55 apart)
 RENAMING = 0.75  # ...unless the arc names a new role in more than this share of its statements
 MIN_DECLARED_GAP = 2  # statements at least between a declared turn and another turn
 THEME = 0.5  # a word said in this share of two stretches' statements makes them one...
@@ -469,20 +471,21 @@ def short_turning_points(
     declared: Sequence[float],
     moved: Sequence[int],
     fragment: Sequence[bool],
+    bar: float = SHORT_MOVE,
 ) -> tuple[list[float], list[int]]:
     """Each statement's move and the turning points of an arc shorter than ``SINGLE_OUT``, in
     arc order: a statement turns under a new seed, where it declares a change (``declared``: in
     words said in two of its statements at most, or rare as in a long arc), or where its role
-    moved (``moved``) and its words move at least ``SHORT_MOVE`` from its stretch: the
+    moved (``moved``) and its words move at least ``bar`` from its stretch: the
     statements since the last turn, ``WINDOW`` at most (``gram``: the statements' dot products,
     rows of length 1 or 0). Turns by role in more than ``RENAMING`` of the statements, and in
     ``turns.HABIT_USES`` + 1 at least, are the arc's style: then none turns by role; nor does
     the new role right after a declared turn (the turn said where it goes). A fragment never
     turns."""
     n = len(moved)
-    moves, chosen, by_role = _short_turns(gram, new_topic, declared, moved, fragment)
+    moves, chosen, by_role = _short_turns(gram, new_topic, declared, moved, fragment, bar)
     if by_role > RENAMING * (n - 1) and by_role > turns.HABIT_USES:
-        moves, chosen, _ = _short_turns(gram, new_topic, declared, [0] * n, fragment)
+        moves, chosen, _ = _short_turns(gram, new_topic, declared, [0] * n, fragment, bar)
     return moves, chosen
 
 
@@ -492,6 +495,7 @@ def _short_turns(
     declared: Sequence[float],
     moved: Sequence[int],
     fragment: Sequence[bool],
+    bar: float,
 ) -> tuple[list[float], list[int], int]:
     """``short_turning_points`` without the style, with how many statements turn by role."""
     n = len(moved)
@@ -506,7 +510,7 @@ def _short_turns(
             continue
         by_words = 0 < declared[p] >= rare
         arrival = said and last == p - 1
-        by_role = moved[p] and not arrival and moves[p] >= SHORT_MOVE
+        by_role = moved[p] and not arrival and moves[p] >= bar
         if new_topic[p] or by_words or by_role:
             chosen.append(p)
             last, said = p, by_words
@@ -715,7 +719,8 @@ def _moves_and_turns(words: Words, vectors: object | None) -> tuple[array, list[
         gram = _gram_tied(words) if vectors is None else _gram(_band_vectors(vectors, n))
         again = [p > 0 and _entries(words, p) == _entries(words, p - 1) for p in range(n)]
         blocked = [f or a for f, a in zip(fragment, again, strict=True)]
-        moves, places = short_turning_points(gram, seeds, declared, words.moved, blocked)
+        bar = SHORT_MOVE if vectors is None else SHORT_MEANING
+        moves, places = short_turning_points(gram, seeds, declared, words.moved, blocked, bar)
         return array("d", moves), places
     width = 2 * WINDOW
     band = _band_lexical(words, width) if vectors is None else _band_vectors(vectors, width)
