@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from operator import itemgetter, methodcaller
 
@@ -620,26 +621,24 @@ def _capitalised(
     starts: frozenset[bytes], data: bytes, start: int, end: int
 ) -> Iterator[re.Match[bytes]]:
     """The runs of capitalised words of ``data[start:end]`` (``CAPITALISED_BYTES``, which never
-    runs past a line) on the lines that hold a word a display name begins with: a line without
-    one holds no run that can name an agent, and most lines are passed over unread."""
-    words = {w for w in _CAPITAL_WORD.findall(data, start, end) if w in starts or w[:-2] in starts}
-    heads: set[int] = set()
-    for w in words:
-        at = data.find(w, start, end)
-        while at >= 0:
-            head = data.rfind(b"\n", start, at) + 1 or start
-            heads.add(head)
-            stop = data.find(b"\n", at, end)
-            if stop < 0:
-                break
-            at = data.find(w, stop, end)
-    for head in sorted(heads):
-        stop = data.find(b"\n", head, end)
-        yield from CAPITALISED_BYTES.finditer(data, head, end if stop < 0 else stop)
+    runs past a line) on the lines that hold a word a display name begins with (found by one
+    pattern of those words): a line without one holds no run that can name an agent, and most
+    lines are passed over unread."""
+    search = _first_words(starts).search
+    m = search(data, start, end)
+    while m is not None:
+        at = m.start()
+        head = data.rfind(b"\n", start, at) + 1 or start
+        stop = data.find(b"\n", at, end)
+        stop = end if stop < 0 else stop
+        yield from CAPITALISED_BYTES.finditer(data, head, stop)
+        m = search(data, stop, end)
 
 
-# A capitalised word wherever it begins (a word of a run of ``CAPITALISED_BYTES``, or more).
-_CAPITAL_WORD = re.compile(rb"[A-Z][\w'-]*")
+@lru_cache(maxsize=8)
+def _first_words(starts: frozenset[bytes]) -> re.Pattern[bytes]:
+    """The words display names begin with, as one pattern (``trie``)."""
+    return re.compile(trie(starts))
 
 
 def _person_kind(
