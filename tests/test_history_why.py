@@ -403,6 +403,8 @@ def test_becoming_json_gives_kind_magnitude_and_from_mismatch(tmp_path: Path) ->
     assert rows[0]["magnitude"] == 0 and 0 < rows[1]["magnitude"] <= 1
     table = soulscope("becoming", CODER, "-w", str(tmp_path / "w"))
     assert "from ≠ previous" in table.stdout and "shift" in table.stdout
+    # Two statements, a new role in new words: it turns, and the title counts in the singular.
+    assert "2 statements, 1 shift, 1 turning point, 2 chapters" in table.stdout
 
 
 def _dated_items(why) -> list[tuple[str, str, int | None]]:

@@ -191,9 +191,17 @@ def run_becoming(args: argparse.Namespace) -> int:
             )
             for s, m in zip(statements, magnitudes, strict=True)
         ],
-        title=f"{soul.name or args.agent}: {len(statements)} statements, "
-        f"{statements.shift_count()} shifts, {len(statements.turning_positions())} turning "
-        f"points, {len(titles)} chapters (by {by})",
+        title=f"{soul.name or args.agent}: "
+        + ", ".join(
+            f"{n} {noun}{'' if n == 1 else 's'}"
+            for n, noun in (
+                (len(statements), "statement"),
+                (statements.shift_count(), "shift"),
+                (len(statements.turning_positions()), "turning point"),
+                (len(titles), "chapter"),
+            )
+        )
+        + f" (by {by})",
         wrap=["statement", "role", "chapter"],
     )
     return 0
