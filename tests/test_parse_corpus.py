@@ -65,3 +65,47 @@ def test_strays_parse_without_raising(strays: Path) -> None:
     for path in strays.glob("*.md"):
         soul = parse(path.read_bytes())
         assert soul.render() == path.read_bytes()
+
+
+# Forms next to the one read in one match: each must read as the general reading reads it.
+NEAR_PLAIN = [
+    "Frame 3 — 2026-01-01 (03:05 UTC)",
+    "Frame 3 — 2026-01-01",
+    "Frame 007 — 2026-01-01 (23:59 UTC)",
+    "Frame 123456 — 2026-13-45 (25:99 UTC)",
+    "Frame 1234567 — 2026-01-01",
+    "Frame 3 — 2026-01-01 (3:05 UTC)",
+    "Frame 3 — 2026-01-01 (03:05:09 UTC)",
+    "Frame 3 — 2026-01-01 (03:05 UTC+05:30)",
+    "Frame 3 — 2026-01-01 (03:05 utc)",
+    "Frame 3 — 2026-01-01 (03:05 UTC) seed note",
+    "Frame 3 — 2026-01-01 03:05 UTC",
+    "Frame 3 — 2026-01-01T03:05:00Z",
+    "Frame 3 – 2026-01-01 (03:05 UTC)",
+    "Frame 3 -- 2026-01-01",
+    "Frame 3a — 2026-01-01",
+    "Frame 3 solo — 2026-01-01 (07:00 UTC)",
+    "Frame  3 — 2026-01-01",
+    "Frame 3 —  2026-01-01",
+    "Frame 3 — March 14, 2026 (03:05 UTC)",
+    "Frame 2026 — 2026-01-01",
+    "Frame — 2026-01-01 (03:05 UTC)",
+    "Frame 3",
+    "Frame 3 — 2026-01-01 (03:05 UTC-05:00)",
+    "Frame 3 — 2026-01-01 (03:05 UTC)\u200f",
+]
+
+
+def test_the_plain_heading_reads_as_any_heading() -> None:
+    from soulscope.soul.format import BLOCK
+    from soulscope.soul.parse import parse_heading, read_heading
+
+    headings = list(NEAR_PLAIN)
+    for path in FILES:
+        if path.is_file():
+            data = path.read_bytes()
+            for m in BLOCK.finditer(data):
+                line = data[m.end() : data.find(b"\n", m.end())]
+                headings.append(line.decode("utf-8", "replace").strip())
+    for heading in headings:
+        assert parse_heading(heading) == read_heading(heading), heading

@@ -151,7 +151,7 @@ def run_becoming(args: argparse.Namespace) -> int:
     world = open_world(args.world)
     soul = read_soul(world, args.agent)
     statements = arc(soul, args.label)
-    magnitudes = [s.magnitude for s in statements]
+    magnitudes = statements.magnitudes.tolist()  # (read off the arc, no statement made)
     if args.semantic and statements:
         magnitudes = semantic_arc(statements, args.settings)
     if args.chapters:

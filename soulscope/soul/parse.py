@@ -486,8 +486,22 @@ def _body(
     return tuple(actions), tuple(observations), tuple(notes)
 
 
+# The heading of most frames: ``Frame 408 — 2026-03-28``, then ``(07:00 UTC)`` or nothing. It is
+# read in one match, as ``read_heading`` reads it (a test compares the two on every form).
+_PLAIN_HEADING = re.compile(r"Frame (\d{1,6}) — (\d{4}-\d{2}-\d{2})(?: \((\d{2}:\d{2}) UTC\))?")
+
+
 def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None, str]:
     """``Frame 408 solo — 2026-03-28 (seed note)`` -> (408, "solo", "2026-03-28", None, "seed note")."""
+    m = _PLAIN_HEADING.fullmatch(heading)
+    if m is None:
+        return read_heading(heading)
+    time = m.group(3)
+    return int(m.group(1)), "", m.group(2), time, f"{time} UTC" if time else ""
+
+
+def read_heading(heading: str) -> tuple[int | None, str, str | None, str | None, str]:
+    """``parse_heading`` for a heading of any form."""
     rest = heading[5:].strip() if heading.startswith("Frame") else heading.strip()
     rest = rest.lstrip(":").strip()
     number: int | None = None
