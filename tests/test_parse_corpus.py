@@ -93,12 +93,19 @@ NEAR_PLAIN = [
     "Frame 3",
     "Frame 3 — 2026-01-01 (03:05 UTC-05:00)",
     "Frame 3 — 2026-01-01 (03:05 UTC)\u200f",
+    "Frame 3 — 2026-01-01 (03:05 UTC)\t",
+    "Frame 3\u00a0— 2026-01-01",
+    "Frames 3 — 2026-01-01",
+    "frame 3 — 2026-01-01",
+    "Frame_3 — 2026-01-01",
+    "Frame 3 — 2026-01-01 (03:05 UTC) [bold]x[/]",
 ]
 
 
 def test_the_plain_heading_reads_as_any_heading() -> None:
-    from soulscope.soul.format import BLOCK
-    from soulscope.soul.parse import parse_heading, read_heading
+    from soulscope.soul.format import BLOCK, is_frame_heading
+    from soulscope.soul.model import clean
+    from soulscope.soul.parse import _frame_heading, _heading_key, parse_heading, read_heading
 
     headings = list(NEAR_PLAIN)
     for path in FILES:
@@ -109,3 +116,6 @@ def test_the_plain_heading_reads_as_any_heading() -> None:
                 headings.append(line.decode("utf-8", "replace").strip())
     for heading in headings:
         assert parse_heading(heading) == read_heading(heading), heading
+        number, suffix, date, time, title = read_heading(heading)
+        read = (number, suffix, date, time, clean(title), _heading_key(heading))
+        assert _frame_heading(heading) == (read if is_frame_heading(heading) else None), heading

@@ -132,13 +132,14 @@ def _read_blocks(
         # Lines with their newlines, as ``_LINE`` cuts them (only the file's last may lack one).
         lo, hi = hi, hi + data.count(b"\n", start, end) + (data[end - 1] != 10)
         heading = data[start + 3 : head_end].decode("utf-8", ENCODING_ERRORS).strip()
-        if not is_frame_heading(heading):
+        read = _frame_heading(heading)
+        if read is None:
             source = data[start:end].decode("utf-8", ENCODING_ERRORS)
             places.append(len(columns.starts))
             sections.append(_section(heading, lo + 1, hi, source, _LINE.findall(source)[1:]))
             continue
         line = lo + 1
-        number, suffix, date, time, title = parse_heading(heading)
+        number, suffix, date, time, title, key = read
         if data.find(b"<!--", head_end, end) >= 0:
             problems += _archived(data[start:end], line)
         if number is None and date is None:
@@ -155,19 +156,32 @@ def _read_blocks(
                 shown = f"{date} {time}" if time else date
                 problems.append(Problem(line, "time", f"dated {shown}, before the frame above it"))
             prev_when = when
-        keys.append(_heading_key(heading))
+        keys.append(key)
         columns.starts.append(start)
         columns.ends.append(end)
         columns.lines.append(line)
         columns.end_lines.append(hi)
         columns.numbers.append(-1 if number is None else number)
         # the same few dates, times, titles and suffixes recur in thousands of frames: one string each
-        columns.suffixes.append(sys.intern(suffix))
+        columns.suffixes.append(suffix and sys.intern(suffix))
         columns.dates.append(date and sys.intern(date))
         columns.times.append(time and sys.intern(time))
-        columns.titles.append(sys.intern(clean(title)))
+        columns.titles.append(sys.intern(title))
         columns.reversed.append(reversed_)
     return keys
+
+
+def _frame_heading(heading: str) -> tuple[int | None, str, str | None, str | None, str, int] | None:
+    """A frame's heading read: its number, suffix, date, time, title (clean) and key
+    (``_heading_key``); None for a section's heading."""
+    m = _PLAIN_HEADING.fullmatch(heading)
+    if m is not None:  # single spaces and ASCII: its own key, its title clean
+        time = m.group(3)
+        return int(m.group(1)), "", m.group(2), time, f"{time} UTC" if time else "", hash(heading)
+    if not is_frame_heading(heading):
+        return None
+    number, suffix, date, time, title = read_heading(heading)
+    return number, suffix, date, time, clean(title), _heading_key(heading)
 
 
 def _archived(block: bytes, line: int) -> list[Problem]:
