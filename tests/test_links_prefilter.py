@@ -156,3 +156,17 @@ def test_the_tree_of_words_finds_what_their_alternation_finds() -> None:
     # words that are prefixes of others
     small = re.compile(links.trie([b"ab", b"abc", b"b", b"bcd"]))
     assert small.findall(b"abcd abd bc bcd") == [b"abc", b"ab", b"b", b"bcd"]
+
+
+def test_runs_found_from_their_hyphens_are_the_patterns_runs() -> None:
+    """``_hyphen_runs`` finds, from each hyphen, the runs its pattern finds, in every stretch
+    of a line of odd forms (runs that begin with a hyphen, a digit, an underscore; hyphens
+    doubled and last; bytes that are not ASCII; a stretch that cuts a run)."""
+    from soulscope.history.names import HYPHEN_RUN, HYPHEN_RUN_LETTERED
+
+    text = "-abc x-y 9a-b a9-b _x-y --a- a-- é-x x-é ab-cd-ef 2026-01-02 -9x q- -".encode()
+    for digits, pattern in ((True, HYPHEN_RUN), (False, HYPHEN_RUN_LETTERED)):
+        for s in range(len(text)):
+            for e in range(s, len(text) + 1):
+                got = [m.span() for m in links._hyphen_runs(text, s, e, digits)]
+                assert got == [m.span() for m in pattern.finditer(text, s, e)], (s, e)

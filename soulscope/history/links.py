@@ -34,7 +34,13 @@ from functools import lru_cache
 from itertools import chain
 from operator import itemgetter, methodcaller
 
-from soulscope.history.names import CAPITALISED_BYTES, AgentNames, as_name
+from soulscope.history.names import (
+    CAPITALISED_BYTES,
+    HYPHEN_RUN,
+    HYPHEN_RUN_LETTERED,
+    AgentNames,
+    as_name,
+)
 from soulscope.soul import when
 
 KINDS = ("credit", "reply", "comment", "relationship", "mention", "vote")
@@ -507,7 +513,12 @@ def _runs(names: AgentNames, data: bytes, start: int, end: int) -> Iterator[re.M
     agent (``AgentNames.candidates``: those with a hyphen, and the forms without one), in
     order: in a world whose ids include one without a hyphen, not every word of a file."""
     hyphen, plain, lowered = names.candidates
-    found = hyphen.finditer(data, start, end)
+    if hyphen is HYPHEN_RUN or hyphen is HYPHEN_RUN_LETTERED:
+        found: Iterator[re.Match[bytes]] = iter(
+            _hyphen_runs(data, start, end, hyphen is HYPHEN_RUN)
+        )
+    else:
+        found = hyphen.finditer(data, start, end)
     if plain is None:
         return found
     if not lowered:  # every whole run without a hyphen
@@ -525,8 +536,32 @@ def _runs(names: AgentNames, data: bytes, start: int, end: int) -> Iterator[re.M
     return iter(sorted(chain(found, words), key=_START)) if words else found
 
 
+def _hyphen_runs(data: bytes, start: int, end: int, digits: bool) -> list[re.Match[bytes]]:
+    """What ``HYPHEN_RUN.finditer(data, start, end)`` (``HYPHEN_RUN_LETTERED``'s unless
+    ``digits``) finds, found from each hyphen: the whole run around it, where it begins in the
+    stretch (and not with a digit). A third faster than the pattern, which is tried at every
+    place of a file."""
+    out: list[re.Match[bytes]] = []
+    n = len(data)
+    rev = b""
+    at = data.find(b"-", start, end)
+    while at >= 0:
+        if not rev:
+            rev = data[::-1]
+        s = n - _ANY_RUN.match(rev, n - at).end()  # type: ignore[union-attr]
+        if s < start or (not digits and 48 <= data[s] <= 57):  # begins before, or a digit
+            e = _ANY_RUN.match(data, at, end).end()  # type: ignore[union-attr]
+        else:
+            m = _ANY_RUN.match(data, s, end)
+            out.append(m)  # type: ignore[arg-type]
+            e = m.end()  # type: ignore[union-attr]
+        at = data.find(b"-", e, end)
+    return out
+
+
 _RUN_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _WORD_RUN = re.compile(rb"\w+")
+_ANY_RUN = re.compile(rb"[\w-]*")
 
 
 _START = methodcaller("start")

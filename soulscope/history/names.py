@@ -191,7 +191,7 @@ class AgentNames:
         if self.hyphenated:
             return self.runs, None, False
         digits = any(k[:1].isdigit() for k in self.byte_forms)
-        hyphen = _HYPHEN_RUN if digits else _HYPHEN_RUN_LETTERED
+        hyphen = HYPHEN_RUN if digits else HYPHEN_RUN_LETTERED
         # (a form with a dot is no run: ``dotted`` finds it)
         plain = {k.lower() for k in self.byte_forms if b"-" not in k and _RUN_BYTES.fullmatch(k)}
         if not plain:
@@ -338,8 +338,8 @@ _SHORT_ID_BYTES = re.compile(rb"[a-z]+-\d{1,4}")
 # ``candidates``: the whole runs with a hyphen (any character of a run before it, so that a run
 # that begins with one is found too), with or without those that begin with a digit; the whole
 # runs without one; and how many forms without a hyphen are listed in one pattern.
-_HYPHEN_RUN = re.compile(rb"(?<![\w-])\w*-[\w-]*")
-_HYPHEN_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)\w*-[\w-]*")
+HYPHEN_RUN = re.compile(rb"(?<![\w-])\w*-[\w-]*")
+HYPHEN_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)\w*-[\w-]*")
 _PLAIN_RUN = re.compile(rb"(?<![\w-])\w+(?![\w-])")
 _PLAIN_RUN_LETTERED = re.compile(rb"(?<![\w-])(?!\d)\w+(?![\w-])")
 _LISTED_PLAIN = 64
