@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 
@@ -96,11 +97,11 @@ class TermCounts:
 
     @classmethod
     def of(cls, documents: Sequence[Sequence[str]]) -> TermCounts:
-        ids: dict[str, int] = {}
-        add = ids.setdefault
-        terms = [add(t, len(ids)) for d in documents for t in d]
+        tokens = list(chain.from_iterable(documents))
+        ids = {t: i for i, t in enumerate(dict.fromkeys(tokens))}  # in the order of first sight
+        terms = np.fromiter(map(ids.__getitem__, tokens), np.int64, len(tokens))
         lengths = np.fromiter(map(len, documents), np.int64, len(documents))
-        return cls.counted(ids, np.asarray(terms, dtype=np.int64), lengths)
+        return cls.counted(ids, terms, lengths)
 
     @classmethod
     def counted(cls, vocab: dict[str, int], terms: np.ndarray, lengths: np.ndarray) -> TermCounts:
@@ -124,12 +125,12 @@ class TermCounts:
     @classmethod
     def joined(cls, parts: Sequence[TermCounts]) -> TermCounts:
         """The documents of ``parts``, in order, over one vocabulary."""
-        ids: dict[str, int] = {}
+        # Term ids in the order of first sight, given in C.
+        vocab = dict.fromkeys(chain.from_iterable(p.vocab for p in parts))
+        ids = {t: i for i, t in enumerate(vocab)}
         terms = []
         for part in parts:
-            mapping = np.fromiter(
-                (ids.setdefault(t, len(ids)) for t in part.vocab), np.int32, len(part.vocab)
-            )
+            mapping = np.fromiter(map(ids.__getitem__, part.vocab), np.int32, len(part.vocab))
             terms.append(mapping[part.terms])
 
         def cat(arrays: list[np.ndarray], dtype: type) -> np.ndarray:
