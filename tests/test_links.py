@@ -383,3 +383,16 @@ def test_a_world_without_registry_learns_its_archetypes_from_its_listings(tmp_pa
         "zion-wildcard-09": {"comment": 1},
         "zion-welcomer-02": {"credit": 1},
     }
+
+
+def test_an_id_written_with_the_worlds_prefix_teaches_its_archetype(tmp_path: Path) -> None:
+    """No registry: "Relationship: zion-storyteller-03" in one soul makes storyteller an
+    archetype of the world, so "Replied to storyteller-03 on #4740" elsewhere is a reply."""
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Replied to storyteller-03 on #4740: the plot holds.\n"
+        "- Becoming: the builder who ships.\n"
+    )
+    other = "# C\n\n## Frame 1 — 2026-01-01\n- Relationship: zion-storyteller-03 — a reader.\n"
+    bare = write_world(tmp_path, None, {"zion-coder-01": soul, "zion-coder-02": other})
+    assert kinds_of(bare, "zion-coder-01") == {"zion-storyteller-03": {"reply": 1}}

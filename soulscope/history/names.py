@@ -111,7 +111,9 @@ class AgentNames:
     def listed(self) -> frozenset[str]:
         """The archetypes the world's souls list as agents (``listed_archetypes``), read the
         first time a short name of an archetype no file holds is met."""
-        return frozenset(listed_archetypes(self.world)) if self.world is not None else frozenset()
+        if self.world is None:
+            return frozenset()
+        return frozenset(listed_archetypes(self.world, self.prefix))
 
     @cached_property
     def folded(self) -> dict[str, str]:
@@ -262,12 +264,20 @@ def titled(world: World) -> dict[str, dict]:
     return out
 
 
-def listed_archetypes(world: World) -> set[str]:
+def listed_archetypes(world: World, prefix: str = "") -> set[str]:
     """The archetypes of the short ids a world's souls list where only agents are listed
-    (``Relationships:``, ``Influenced by:``): in a folder of a few files without a registry,
-    "philosopher-08" replied to is an agent because some soul lists a philosopher, while a
-    story's "lurker-47" stays a word."""
+    (``Relationships:``, ``Influenced by:``), and of the ids they write with the world's
+    ``prefix`` anywhere ("zion-storyteller-03"): in a folder of a few files without a
+    registry, "philosopher-08" replied to is an agent because some soul lists a philosopher,
+    while a story's "lurker-47" stays a word."""
     found: set[str] = set()
+    prefixed = (
+        re.compile(
+            rb"(?<![\w-])" + re.escape(prefix.encode()) + rb"([a-z]+)-\d{1,4}(?![\w-])", re.I
+        )
+        if prefix
+        else None
+    )
     for a in world.agents():
         try:
             data = a.path.read_bytes()
@@ -275,6 +285,8 @@ def listed_archetypes(world: World) -> set[str]:
             continue
         for line in _LISTING.findall(data):
             found.update(m.lower().decode("ascii") for m in _LISTED_SHORT.findall(line))
+        if prefixed is not None:
+            found.update(m.lower().decode("ascii") for m in prefixed.findall(data))
     return found
 
 
