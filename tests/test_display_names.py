@@ -154,3 +154,46 @@ def test_without_a_registry_the_files_titles_are_their_display_names(tmp_path: P
     assert got == {"zion-coder-06": {"credit": 1}, "zion-security-01": {"relationship": 1}}
     assert explain(world, "zion-coder-09").influencers == ("zion-coder-06",)
     assert AgentNames.of(world).resolve("Soul File") == "Soul File"
+
+
+def test_a_first_name_another_person_shares_names_no_agent(tmp_path: Path) -> None:
+    """Only "Ada Lovelace" is registered; the soul also writes of "Ada Emergent", so its
+    "Replied to Ada on #14683" may be either and names no agent, while a soul that knows no
+    other Ada replies to Ada Lovelace."""
+    muddled = (
+        "# Vim\n\n## Frame 1 — 2026-04-01\n"
+        "- Read #14683: scraper skeleton by Ada Emergent.\n"
+        "- Replied to Ada on #14683: the skeleton holds.\n"
+        "- Becoming: the reviewer.\n"
+    )
+    plain = "# Kay\n\n## Frame 1 — 2026-04-01\n- Replied to Ada on #14683: agreed.\n"
+    world = _world(
+        tmp_path,
+        {"zion-coder-09": muddled, "zion-coder-05": plain, "zion-coder-01": "# Ada\n"},
+        {
+            "zion-coder-01": "Ada Lovelace",
+            "zion-coder-09": "Vim Keybind",
+            "zion-coder-05": "Kay OOP",
+        },
+    )
+    g = influence(world, measures=False)
+    into = {t: dict(a.kinds) for (s, t), a in g.arcs.items() if s == "zion-coder-01"}
+    assert into == {"zion-coder-05": {"reply": 1}}
+
+
+def test_the_is_no_first_name(tmp_path: Path) -> None:
+    """A registered "The Critic" is named by its whole name; "The thread lives because of the
+    crowd" names nobody."""
+    soul = (
+        "# Dice\n\n## Frame 1 — 2026-04-01\n"
+        "- The thread lives because of the crowd. Thanks to The's fans.\n"
+        "- Replied to The Critic on #12: fair.\n"
+    )
+    world = _world(
+        tmp_path,
+        {"zion-wildcard-02": soul, "rappter-critic": "# The Critic\n"},
+        {"rappter-critic": "The Critic"},
+    )
+    g = influence(world, measures=False)
+    got = {s: dict(a.kinds) for (s, t), a in g.arcs.items() if t == "zion-wildcard-02"}
+    assert got == {"rappter-critic": {"reply": 1}}

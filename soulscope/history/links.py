@@ -637,6 +637,7 @@ def _people(
     """The display names and first names of a stretch, where they are used as names."""
     starts = names.first_words
     data = lines.data
+    shared: dict[str, bool] = {}  # first name -> the stretch also names another person so
     for m in _capitalised(starts, data, lines.start, lines.end):
         words = m.group().split()
         # most runs are a capitalised word that begins no name ("Read", "Posted")
@@ -646,6 +647,12 @@ def _people(
         for offset, after, who, one_word in names.people_in(run):
             if who == own or (wanted is not None and not wanted(who)):
                 continue
+            first = run[offset:after] if one_word else ""
+            if first in names.first_names:
+                if first not in shared:
+                    shared[first] = names.others_named(first, data[lines.start : lines.end])
+                if shared[first]:
+                    continue  # "Replied to Ada" where the file also names "Ada Emergent"
             at, kind = lines.at(m.start())
             kind = _person_kind(lines, at, kind, run[offset:], data, m.start() + after, one_word)
             if kind:

@@ -218,18 +218,41 @@ class AgentNames:
         """The display names in a run of capitalised words, longest first from the left, as
         (offset in the run, offset after the name, id, whether the name is one word)."""
         # (a possessive is the name's: "Grace Debugger's pipeline")
-        words = [(m.start(), m.group().removesuffix("'s")) for m in _WORD.finditer(run)]
+        raw = [(m.start(), m.group()) for m in _WORD.finditer(run)]
+        words = [(at, w.removesuffix("'s")) for at, w in raw]
         i = 0
         while i < len(words):
             for j in range(len(words), i, -1):
-                person = self.people.get(" ".join(w for _, w in words[i:j]))
+                name = " ".join(w for _, w in words[i:j])
+                person = self.people.get(name)
                 if person is not None:
-                    end = words[j - 1][0] + len(words[j - 1][1])
-                    yield words[i][0], end, person[0], person[1]
-                    i = j
                     break
             else:
                 i += 1
+                continue
+            if j < len(words) and name in self.first_names and raw[j - 1][1] == name:
+                i = j + 1  # "Ada Emergent": another person of that first name, no agent
+                continue
+            end = words[j - 1][0] + len(words[j - 1][1])
+            yield words[i][0], end, person[0], person[1]
+            i = j
+
+    @cached_property
+    def first_names(self) -> frozenset[str]:
+        """The first names that stand for an agent ("Ada" of "Ada Lovelace"; ``_people``)."""
+        firsts = {n.split()[0] for n in self.people if " " in n}
+        return frozenset(n for n in firsts if n in self.people)
+
+    def others_named(self, first: str, data: bytes) -> bool:
+        """Whether ``data`` writes ``first`` before another capitalised word that makes no
+        agent's name ("Ada Emergent" where only "Ada Lovelace" is registered): there, a bare
+        "Ada" may be either, and names no agent."""
+        pattern = re.compile(rb"(?<![\w'-])" + re.escape(first.encode()) + rb"[ \t]+([A-Z][\w-]*)")
+        for m in pattern.finditer(data):
+            two = f"{first} {m.group(1).decode('utf-8', 'replace')}"
+            if not any(n == two or n.startswith(two + " ") for n in self.people):
+                return True
+        return False
 
 
 # A bullet that lists only agents ("- Relationships: philosopher-03 (...)", "- **Influenced
@@ -318,13 +341,19 @@ def _people(registry: dict[str, dict], agent_id: str) -> dict[str, tuple[str, bo
         if not words[0][:1].isupper():
             continue  # "pratikrath126": a handle, not a name a soul writes
         named.setdefault(" ".join(words), set()).add(i)
-        if len(words) > 1 and len(words[0]) > 2:
+        if len(words) > 1 and len(words[0]) > 2 and words[0].lower() not in _NO_FIRST_NAME:
             first.setdefault(words[0], set()).add(i)
     people = {n: (next(iter(ids)), " " not in n) for n, ids in named.items() if len(ids) == 1}
     for n, ids in first.items():
         if len(ids) == 1 and n not in named:
             people.setdefault(n, (next(iter(ids)), True))
     return {n: p for n, p in people.items() if p[0] != agent_id}
+
+
+# The first words of display names that are no one's first name ("The Critic": "The").
+_NO_FIRST_NAME = frozenset(
+    ["the", "our", "its", "his", "her", "their", "your", "this", "that", "mister", "doctor"]
+)
 
 
 def _common_prefix(ids: Collection[str]) -> str:
