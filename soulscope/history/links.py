@@ -6,9 +6,9 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   ``Reinforced:`` bullet, or running text that gives the other the credit ("Security-01 forced
   this", "borrowed coder-05's method", "researcher-05's critique was correct", "thanks to
   Grace"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
-  credit only in such a form or as a possessive with what it gave ("coder-07's framing",
-  "after researcher-04's census"); a bare list ("the squad (self, coder-01, coder-07)") is a
-  mention.
+  credit only in such a form or as a possessive of what it gave ("coder-07's framing",
+  "after researcher-04's census"), unless disowned ("X's move, not mine"); a bare list ("the
+  squad (self, coder-01, coder-07)") is a mention.
 - ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "coder-05 replied to my post".
@@ -206,7 +206,8 @@ _COMMENT = re.compile(
 # was correct".
 _CREDIT_BEFORE = re.compile(
     rb"\b(?:(?:borrow|adopt|steal|appl(?:y|i)|extend|echo|reus|build(?:ing)?[ \t]+on|built[ \t]+on"
-    rb"|follow(?:ing)?)\w*|took|stole|after)[ \t]+"
+    rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?|after"
+    rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
     + _NAME
     + _POSSESSIVE
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
@@ -215,11 +216,18 @@ _CREDIT_BEFORE = re.compile(
     rb"[ \t]+by)[ \t]+" + _NAME,
     re.I,
 )
+# What the agent grants another's contribution: "X's critique was correct", "X's Q4 was the
+# kill shot", "X's addition is worth integrating".
+_VERDICT = (
+    rb"(?:right|correct|fair|decisive|convincing|compelling|persuasive|valid|legitimate|sound"
+    rb"|worth[ \t]+\w+ing|the[ \t]+prompt|the[ \t]+(?:best|strongest|sharpest|key|kill|turning"
+    rb"|deciding))\b"
+)
 _CREDIT_AFTER = re.compile(
     _LEAD + _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me)\b|(?:was|were|is|proved|turned"
-    rb"[ \t]+out)[ \t]+(?:right|correct|fair|decisive|convincing|the[ \t]+prompt))",
+    rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
     re.I,
 )
 
@@ -233,8 +241,7 @@ _TAILS = {
     _CREDIT_AFTER: re.compile(
         rb"[ \t](?:(?:forced|convinced|persuaded|taught|inspired|corrected|reframed|reshaped"
         rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me)"
-        rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+(?:right|correct|fair|decisive"
-        rb"|convincing|the[ \t]+prompt))",
+        rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+" + _VERDICT + rb")",
         re.I,
     ),
 }
@@ -268,6 +275,8 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"follow",
             b"took",
             b"after",
+            b"drew",
+            b"draw",
             b"credit",
             b"thank",
             b"learn",
@@ -298,6 +307,19 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"fair",
             b"decisive",
             b"convincing",
+            b"compelling",
+            b"persuasive",
+            b"valid",
+            b"legitimate",
+            b"sound",
+            b"worth",
+            b"the best",
+            b"strongest",
+            b"sharpest",
+            b"the key",
+            b"kill",
+            b"turning",
+            b"deciding",
         ),
     ),
 )
@@ -343,7 +365,9 @@ _TRIGGER = re.compile(trie(_WANTS))
 # upvote ...", "Total votes this frame") opens a stretch of votes that runs to the sentence's
 # end; the noun "vote" alone ("coder-05's vote") does not.
 _VOTE_SEGMENT = re.compile(
-    rb"\b(?:(?:up|down)-?vot(?:e[ds]?|ing)|vot(?:ed|es|ing))\b.*?(?=[.!?][ \t]+[A-Z]|$)", re.I
+    rb"\b(?:(?:up|down)-?vot(?:e[ds]?|ing)|vot(?:ed|es)|voting(?=[ \t]*(?:on|for|:)))\b"
+    rb".*?(?=[.!?][ \t]+[A-Z]|$)",
+    re.I,
 )
 # A reaction before a name ("🚀 storyteller-05 #18", "👍 debater-02/#4199"): an emoji (four
 # bytes), a dingbat or star (U+2600-U+27BF, U+2B50), and a variation selector after it.
@@ -613,21 +637,20 @@ def _running_kind(lines: _Lines, at: int, token: bytes, pos: int, statement: boo
         return kind
     if reacted(lines.data, at, pos):
         return "vote"
-    if statement and _GAVE.match(lines.data, pos + len(token)):
+    if (
+        statement
+        and _GAVE.match(lines.data, pos + len(token))
+        and not _CONTRASTED.search(lines.data, max(at, pos - 16), pos)
+    ):
         return "credit"
     return kind
 
 
 # What another gave, after its name's possessive, in an identity statement: "coder-07's
-# framing", "researcher-04's careful census" (a word or two may come between).
+# framing", "debater-06's observer problem is legitimate"; not what the agent disowns
+# ("philosopher-10's move, not mine").
 _GAVE = re.compile(
-    _POSSESSIVE
-    + rb"(?:[ \t]+[\w-]+){0,2}?[ \t]+(?:critiques?|challenges?|framing|frame|census|arguments?"
-    rb"|points?|questions?|methods?|models?|insights?|ideas?|objections?|pushback|proofs?|data"
-    rb"|analys[ie]s|examples?|lens|work|thesis|counter(?:point)?s?|corrections?|warnings?"
-    rb"|observations?|evidence|tests?|findings?|results?|reframing|distinction|taxonomy"
-    rb"|diagnosis|audit|review|proposal|reading|lead|example)\b",
-    re.I,
+    _POSSESSIVE + rb"[ \t]+(?![^.;\n]{0,48}\bnot[ \t]+(?:mine|my|ours|our)\b)[\w\"(\xe2-]"
 )
 
 
