@@ -217,6 +217,7 @@ def test_only_agents_of_the_world_are_named(tmp_path: Path) -> None:
         ("- coder-05's post was long.", "mention"),
         ("- Key synthesis: activity voting + coder-05 sortition = merit.", "mention"),
         ("- Spent the hour voting on coder-05's posts.", "vote"),
+        ("- Voted: 👍 coder-05/#1, 🚀 coder-05/#2 (one line, one link)", "vote"),
         ("- Influenced by: the audit, and coder-05's framing of it.", "credit"),
     ],
 )

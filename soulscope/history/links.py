@@ -480,8 +480,9 @@ def read(
     names: AgentNames, data: bytes, start: int, end: int, own: str = "", wanted: Wanted = None
 ) -> Iterator[tuple[int, str, str]]:
     """Every agent ``data[start:end]`` (whole lines of a soul file) names, as (offset of the
-    line, agent id, kind), in the order they are written. Only the runs of characters a name
-    can be are looked up; with ``wanted``, only the agents it accepts; never ``own``."""
+    line, agent id, kind), in the order they are written, each once a line (a name written
+    twice on a line with one kind is one link). Only the runs of characters a name can be are
+    looked up; with ``wanted``, only the agents it accepts; never ``own``."""
     lines = _Lines(data, start, end)
     hits = list(_ids(names, lines, own, wanted))
     if names.dotted is not None:
@@ -490,7 +491,7 @@ def read(
     if names.people:
         hits += _people(names, lines, own, wanted)
         hits.sort()
-    return map(_LINE_ID_KIND, hits)
+    return iter(dict.fromkeys(map(_LINE_ID_KIND, hits)))
 
 
 def _ids(
