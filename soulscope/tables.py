@@ -26,7 +26,6 @@ from soulscope import __version__, collector
 from soulscope.history import graph
 from soulscope.history.first import dated_line
 from soulscope.history.links import KINDS, read
-from soulscope.history.mentions import trim
 from soulscope.history.names import AgentNames
 from soulscope.history.timeline import Timeline
 from soulscope.soul.model import Soul
@@ -306,7 +305,7 @@ def link_rows(names: AgentNames, agent: str, soul: Soul) -> Iterator[Row]:
             "date": date,
             "time": time,
             "line": line,
-            "text": trim(text.strip()),
+            "text": " ".join(text.split()).lstrip("- "),
         }
 
 

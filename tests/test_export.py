@@ -247,3 +247,12 @@ def test_a_link_outside_frames_carries_the_time_its_line_gives(tmp_path: Path):
         ("comment", "2026-02-20", "14:30"),
         ("relationship", None, None),
     ]
+
+
+def test_a_long_link_line_comes_whole(tmp_path: Path):
+    """The links table is data: a line of 300 characters is not cut to a dossier's length."""
+    long = "- Replied to bo-02 on #3: " + "the ledger holds " * 17 + "end."
+    text = f"# Ada\n\n## Frame 1 — 2026-03-01\n{long}\n- Becoming: the builder.\n"
+    root = write_world(tmp_path / "w", {"ada-01": text, "bo-02": "# Bo\n"})
+    rows = read_table(export(root, tmp_path / "out", "jsonl"), "links", "jsonl")
+    assert [x["text"] for x in rows if x["to"] == "ada-01"] == [long[2:]]
