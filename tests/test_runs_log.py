@@ -200,3 +200,30 @@ def test_bad_points_and_agents_are_one_sentence(tmp_path: Path) -> None:
     (plain / "memory" / "ada.md").write_text("# Ada\n\n## Frame 1 — 2026-03-01\n- Hi.\n")
     said = one_sentence(soulscope("log", "--world", str(plain), "--to", "HEAD~1"))
     assert "not a date, a frame number nor a revision" in said
+
+
+def test_a_frame_dropped_and_put_back_keeps_the_commit_that_first_brought_it(
+    tmp_path: Path,
+) -> None:
+    """A sync drops a frame and a later one restores it (as the real history does): the log
+    names the commit that first wrote the frame, as ``first`` does."""
+    root = init(tmp_path / "w")
+    (root / "memory").mkdir()
+    path = root / "memory" / "ada-01.md"
+    a = "# Ada\n\n## Frame 1 — 2026-03-01 (10:00 UTC)\n- Becoming: the first.\n\n"
+    b = "## Frame 2 — 2026-03-01 (11:00 UTC)\n- Wrote the tidewater ledger.\n\n"
+    path.write_text(a, encoding="utf-8")
+    commit(root, "frame 1")
+    path.write_text(a + b, encoding="utf-8")
+    wrote = commit(root, "frame 2")
+    path.write_text(a, encoding="utf-8")
+    commit(root, "sync: dropped")
+    path.write_text(a + b, encoding="utf-8")
+    commit(root, "sync: restored")
+    done = soulscope("log", "--world", str(root), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    entries = rows if isinstance(rows, list) else rows["entries"]
+    assert [e["commit"] for e in entries if e["frame"] == 2] == [wrote]
+    first = json.loads(soulscope("first", "tidewater", "--world", str(root), "--json").stdout)
+    assert first["commit"]["commit"] == wrote

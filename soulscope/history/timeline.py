@@ -217,23 +217,30 @@ class Timeline:
         return found
 
     def frame_commits(self, agent_id: str, headings: Sequence[str]) -> list[str | None]:
-        """The commit that brought each of an agent's frames (``headings``, in file order);
-        None for a frame no commit brought (not committed yet)."""
+        """The commit that first brought each of an agent's frames (``headings``, in file
+        order), also where a later commit dropped and restored it; None for a frame no commit
+        brought (not committed yet)."""
         try:
             changes = self.history(agent_id)
         except HistoryError:
             return [None] * len(headings)  # no commit touches the file yet
         brought: dict[str, list[str]] = {}
+        removed: dict[str, list[str]] = {}  # frames a commit took out, for one that puts back
         for change in reversed(changes):  # oldest first
             if change.status == "deleted":
+                for key, held in brought.items():
+                    removed.setdefault(key, []).extend(held)
                 brought.clear()
                 continue
             for key in change.frames_removed:
                 held = brought.get(key)
                 if held:
-                    held.pop()
+                    removed.setdefault(key, []).append(held.pop())
             for key in change.frames_added:
-                brought.setdefault(key, []).append(change.commit.sha)
+                # a frame put back (a sync that dropped and restored it) keeps the commit that
+                # first brought it, as ``first`` finds it
+                back = removed.get(key)
+                brought.setdefault(key, []).append(back.pop() if back else change.commit.sha)
         out: list[str | None] = []
         for heading in headings:
             # as ``history.versions.Block.key``: a heading with its spaces folded
