@@ -78,6 +78,9 @@ class InfluencerState:
     around_index: int | None = None
     # ``becoming`` is what its memory held above its first frame, which no date places
     undated: bool = False
+    # the influencer's latest frame before the statement, where that frame states nothing and
+    # ``frame`` (or ``undated``) is the earlier place of its latest statement as of it
+    as_of: str | None = None
     # what it wrote before the statement on the threads the frame names, the latest first
     lines: tuple[Place, ...] = ()
     kind: str = "credit"  # how the frame names it (``history.links.KINDS``)

@@ -146,6 +146,7 @@ def why_dict(w: Why) -> dict[str, Any]:
                 "line": s.line,
                 "becoming": s.becoming,
                 "undated": s.undated,
+                "as_of": s.as_of,
                 "lines": [place_dict(m) for m in s.lines],
             }
             for s in w.influencer_states

@@ -171,11 +171,12 @@ def _influencers(out: Text, why: Why) -> None:
     out.append("\ninfluencers at the time (the statement or its frame credits them):\n", "bold")
     for s in why.influencer_states:
         out.append(f"  {s.agent}", style="bold")
+        as_of = f", its latest statement as of frame {s.as_of}" if s.as_of else ""
         if s.citation:
-            out.append(f" {s.citation}: ", style="dim")
+            out.append(f" {s.citation} (line {s.line}{as_of}): ", style="dim")
             out.append((s.becoming or "no identity statement yet") + "\n")
         elif s.undated and s.becoming:
-            out.append(f" (above its first frame, undated, line {s.line}): ", style="dim")
+            out.append(f" (above its first frame, undated, line {s.line}{as_of}): ", style="dim")
             out.append(s.becoming + "\n")
         else:
             out.append(

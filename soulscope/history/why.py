@@ -572,16 +572,29 @@ def _held(index: MentionIndex, agent: str, moment: Moment | None) -> InfluencerS
         s for s in entry.statements if s.frame_index is not None and s.frame_index <= best.index
     ]
     latest = held[-1] if held else header
+    as_of = frame_name(best.number, best.suffix, best.date, best.time)
+    if latest is None:  # no statement yet: the frame is what a reader looks at
+        return _at_frame(agent, best, best.line, None)
+    if latest.frame_index is None:  # what its memory held above its first frame
+        return InfluencerState(
+            agent, present=True, line=latest.line, becoming=latest.text, undated=True, as_of=as_of
+        )
+    # Cited to the frame that holds the statement; the later frame is what it was as of.
+    state = _at_frame(agent, soul.frames[latest.frame_index], latest.line, latest.text)
+    return replace(state, as_of=as_of if latest.frame_index != best.index else None)
+
+
+def _at_frame(agent: str, f: Frame, line: int, becoming: str | None) -> InfluencerState:
     return InfluencerState(
         agent=agent,
         present=True,
-        frame=frame_name(best.number, best.suffix, best.date, best.time),
-        date=best.date,
-        frame_index=best.index,
-        line=latest.line if latest else best.line,
-        becoming=latest.text if latest else None,
-        number=best.number,
-        time=best.time,
+        frame=frame_name(f.number, f.suffix, f.date, f.time),
+        date=f.date,
+        frame_index=f.index,
+        line=line,
+        becoming=becoming,
+        number=f.number,
+        time=f.time,
     )
 
 
