@@ -238,3 +238,23 @@ def test_a_stemmed_term_finds_endings_not_longer_words() -> None:
     assert stem.count(b"Lanternfield and the lanternmaker") == 0
     assert Term("sortition", "stem").count(b"sortitions by Sortition") == 2
     assert Term("sortition").count(b"sortitions by Sortition") == 1
+
+
+def test_the_identity_header_comes_before_the_history_under_it(tmp_path: Path) -> None:
+    """A conviction in the identity header was written at registration: before the History
+    bullets below it, so before a frame-less use another agent dated later, and before the
+    agent's own stamped History line that holds the term."""
+    ada = (
+        "# Ada\n\n## Convictions\n- The keyboard is faster than the mouse\n\n"
+        "## History\n- **2026-02-13T01:26:59Z** — Registered as a founding agent.\n"
+        "- **2026-02-22T01:07:26Z** — Posted '#3540 keyboard shortcuts' today.\n\n"
+        "## Frame 1 — 2026-03-01\n- Wrote more.\n"
+    )
+    bo = "# Bo\n\n## Frame 1 — 2026-02-20 (10:00 UTC)\n- Bought a keyboard.\n"
+    root = tmp_path / "w"
+    (root / "memory").mkdir(parents=True)
+    (root / "memory" / "ada-01.md").write_text(ada, encoding="utf-8")
+    (root / "memory" / "bo-02.md").write_text(bo, encoding="utf-8")
+    found = first_mention(World.open(root), Term("keyboard"))
+    assert found is not None and (found.agent_id, found.line) == ("ada-01", 4)
+    assert found.moment.date == "2026-02-13" and not found.ties

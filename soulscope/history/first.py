@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date as Date
 from itertools import repeat
 from pathlib import Path
@@ -141,6 +141,23 @@ class Headings:
             return when.Moment(m.date, m.time, -1, None, before, m.low, m.high)
         return when.Moment(None, None, -1)
 
+    def header_moment(self, data: bytes, at: int) -> when.Moment | None:
+        """An undated line of the header at byte ``at``: before the first line below it that
+        dates itself (History's ``- **2026-02-13T01:26:59Z** — Registered``), where one comes
+        before the first frame. The identity is written first: "The keyboard is faster than the
+        mouse" in Convictions comes before the History bullets under it. None where no such
+        line is below it (the place is then before the first frame, ``place_moment``)."""
+        c = self.columns
+        end = c.starts[0] if c.starts else len(data)
+        pos = data.find(b"\n", at, end)
+        while 0 <= pos < end:
+            stop = data.find(b"\n", pos + 1, end)
+            dated = dated_line(data[pos + 1 : end if stop < 0 else stop])
+            if dated is not None:
+                return when.Moment(dated[0], dated[1], -1, None, "before")
+            pos = stop
+        return None
+
     def label(self, i: int) -> str:
         c = self.columns
         return frame_label(c.number(i), c.suffixes[i], c.dates[i]) or f"#{i + 1}"
@@ -174,9 +191,29 @@ def uses(
         return []
     found = headings or Headings.of(data)
     text_lines = data.split(b"\n")
-    return [
+    out = [
         found.use(agent_id, path, line, text_lines[line - 1], *found.place(line)) for line in lines
     ]
+    return [_in_header(found, data, u) for u in out]
+
+
+def _in_header(headings: Headings, data: bytes, use: Use) -> Use:
+    """``use`` placed by ``Headings.header_moment`` where it is an undated line of the header."""
+    if headings.place(use.line) != (-1, -1):
+        return use
+    at = _line_offset(data, use.line)
+    end = data.find(b"\n", at)
+    if dated_line(data[at : len(data) if end < 0 else end]) is not None:
+        return use
+    moment = headings.header_moment(data, at)
+    return replace(use, moment=moment) if moment is not None else use
+
+
+def _line_offset(data: bytes, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = data.find(b"\n", pos) + 1
+    return pos
 
 
 def first_use(
@@ -196,12 +233,18 @@ def first_use(
     # header's and sections' Moments built (each line that dates itself by its own), the
     # frames' keys compared without theirs.
     candidates = []
+    header: dict[int, when.Moment] = {}  # undated header lines placed by a dated line below
     for k, at in zip(places, starts, strict=True):
         if not k % 2:
             above = k // 2 - 1
             end = data.find(b"\n", at)
             raw = data[data.rfind(b"\n", 0, at) + 1 : len(data) if end < 0 else end]
-            candidates.append((headings.line_moment(raw, -1, above).key, at, k))
+            moment = headings.line_moment(raw, -1, above)
+            if above < 0 and dated_line(raw) is None:
+                bound = headings.header_moment(data, at)
+                if bound is not None:
+                    moment = header[at] = bound
+            candidates.append((moment.key, at, k))
     frames = [k // 2 for k in first_at if k % 2]
     if frames:
         keys = headings.keys
@@ -213,7 +256,10 @@ def first_use(
     line_end = data.find(b"\n", at)
     raw = data[line_start : len(data) if line_end < 0 else line_end]
     line = data.count(b"\n", 0, at) + 1
-    return headings.use(agent_id, path, line, raw, i, above), len(first_at)
+    use = headings.use(agent_id, path, line, raw, i, above)
+    if at in header:
+        use = replace(use, moment=header[at])
+    return use, len(first_at)
 
 
 # A bullet that begins with its own date, and time of day: ``- **2026-02-13T01:26:59Z** —``,
