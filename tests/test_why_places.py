@@ -57,3 +57,34 @@ def test_an_influencers_state_is_cited_to_the_frame_that_holds_it(tmp_path: Path
     assert "frame 4]" not in why.narrative
     d = why_dict(why)["influencer_states"][0]
     assert (d["frame"], d["line"], d["as_of"]) == (3, 5, "4")
+
+
+def test_a_bulk_commit_is_counted_in_this_souls_frames_and_its_diff_numbered_by_the_file(
+    tmp_path: Path,
+) -> None:
+    """A commit that rewrote one frame, added another to this file and a whole other file: the
+    note counts this soul's frames (2), and the frame's hunk carries the file's line numbers on
+    both sides, not the block's own 1, 2, 3."""
+    from tests.support.repos import commit, init
+
+    head = "# Sofia Thinker\n\nSome preamble.\n\n"
+    one = "## Frame 1 — 2026-03-10 (08:00 UTC)\n- Read #3.\n- Becoming: the reader.\n\n"
+    two_old = "## Frame 2 — 2026-03-11 (08:00 UTC)\n- Read #4.\n\n"
+    two_new = "## Frame 2 — 2026-03-11 (08:00 UTC)\n- Read #4.\n- becoming: the re-reader.\n\n"
+    three = "## Frame 3 — 2026-03-12 (08:00 UTC)\n- Read #5.\n"
+    other = "".join(
+        f"## Frame {n} — 2026-03-1{n} (09:00 UTC)\n- Wrote #{n}.\n\n" for n in (1, 2, 3)
+    )
+    root = tmp_path / "w"
+    write(root, {"zion-philosopher-05": head + one + two_old})
+    init(root)
+    commit(root, "first")
+    write(root, {"zion-philosopher-05": head + one + two_new + three, "zion-coder-05": other})
+    commit(root, "rewrite")
+    why = explain(World.open(root), "zion-philosopher-05", frame="2")
+    assert why.statement.line == 11
+    assert why.bulk_note is not None and "brought 2 of this soul's frames" in why.bulk_note
+    assert why.diff is not None
+    hunks = [ln for ln in why.diff.splitlines() if ln.startswith("@@")]
+    assert hunks == ["@@ -9,2 +9,3 @@"]  # the frame's lines 9-10 before, 9-11 after
+    assert "+- becoming: the re-reader." in why.diff and "Read #5" not in why.diff

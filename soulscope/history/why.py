@@ -9,7 +9,6 @@ for this frame only, and a narrative built from these facts alone.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Sequence
@@ -388,10 +387,11 @@ def _with_history(
     diff, bulk = timeline.change_diff(change), None
     together = brought > 1
     if f is not None and together:
-        diff = _frame_diff(timeline, change, soul, f)
+        diff = _frame_diff(timeline, change, soul, f, diff)
         dated = why.moment.text if why.moment is not None else "undated"
         bulk = (
-            f"the frames arrived together: commit {change.commit.short} brought {brought} frames "
+            f"the frames arrived together: commit {change.commit.short} brought {brought} of "
+            f"this soul's frames "
             f"at once, so it does not say when this one was written; its heading does ({dated}). "
             f"The diff shows {f.heading} only"
         )
@@ -434,21 +434,21 @@ def _as_written(text: str, word: str) -> str | None:
     return m.group(0) if m else None
 
 
-def _frame_diff(timeline: Timeline, change: Change, soul: Soul, frame: Frame) -> str:
-    """The commit's diff of one frame: its block before and after, as a unified diff."""
+def _frame_diff(timeline: Timeline, change: Change, soul: Soul, frame: Frame, diff: str) -> str:
+    """The commit's ``diff`` of the file cut to one frame's lines, under hunk headers that
+    number the file's lines (the frame's block as the commit left it)."""
     key, nth = _block_key(soul, frame)
-
-    def block(blob: str | None) -> list[str]:
-        found = _nth_block(timeline.version(blob).blocks, key, nth)
-        return found.text.splitlines(keepends=True) if found else []
-
-    lines = difflib.unified_diff(
-        block(change.old_blob),
-        block(change.new_blob),
-        f"a/{change.old_path or change.path}",
-        f"b/{change.path}",
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    version = timeline.version(change.new_blob)
+    blocks = version.blocks
+    found = _nth_block(blocks, key, nth)
+    if found is None:
+        return ""
+    at = blocks.index(found)
+    preamble = version.size - sum(len(b.source) for b in blocks)
+    first = 1 + version.header[:preamble].count(b"\n")
+    first += sum(b.source.count(b"\n") for b in blocks[:at])
+    last = first + found.source.rstrip(b"\n").count(b"\n")
+    return diff_around(diff, first, last, context=0)
 
 
 def introduced_by(
