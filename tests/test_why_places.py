@@ -88,3 +88,28 @@ def test_a_bulk_commit_is_counted_in_this_souls_frames_and_its_diff_numbered_by_
     hunks = [ln for ln in why.diff.splitlines() if ln.startswith("@@")]
     assert hunks == ["@@ -9,2 +9,3 @@"]  # the frame's lines 9-10 before, 9-11 after
     assert "+- becoming: the re-reader." in why.diff and "Read #5" not in why.diff
+
+
+def test_a_term_used_once_in_an_imported_file_arrived_with_the_others(tmp_path: Path) -> None:
+    """A world imported in one commit: the term is in one frame only, but the commit brought the
+    file's every frame, so it does not date the use; ``first`` says so in text and JSON."""
+    from soulscope.cli.history import mention_text
+    from soulscope.history.export import mention_dict
+    from soulscope.history.timeline import timeline_for
+    from tests.support.repos import commit, init
+
+    soul = (
+        "# Grace O'Neil\n\n"
+        "## Frame 1 — 2026-03-10 (08:00 UTC)\n- Read #3.\n\n"
+        "## Frame 2 — 2026-03-11 (08:00 UTC)\n- Mended Chesterton's-fence code.\n\n"
+        "## Frame 3 — 2026-03-12 (08:00 UTC)\n- Read #5.\n"
+    )
+    root = tmp_path / "w"
+    write(root, {"zion-coder-05": soul})
+    init(root)
+    commit(root, "import")
+    world = World.open(root)
+    found = timeline_for(world).first_mention("Chesterton")
+    assert found is not None and found.line == 7
+    assert found.together and mention_dict(found)["arrived_together"] is True
+    assert "several frames at once" in mention_text(found)

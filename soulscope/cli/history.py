@@ -193,7 +193,7 @@ def mention_text(found: Mention) -> str:
     if c is not None:
         brought = f"commit {c.short} ({utc(c.timestamp)} {ZONE}, {c.author}: {c.message})"
         if found.together:
-            brought += "; it brought several frames at once: their own times order them"
+            brought += "; it brought several frames at once: the frames' own times date them"
         out.append(brought)
     else:
         out.append("no git history: ordered by the frames' own times")

@@ -86,8 +86,8 @@ def use_dict(u: Use) -> dict[str, Any]:
 
 def mention_dict(m: Mention) -> dict[str, Any]:
     """``first``: the frame that first used the term, the commit that brought it (null without
-    git), whether that commit brought it in several frames at once (then the frames' own times
-    ordered them), and the uses whose time cannot be told apart from it."""
+    git), whether that commit brought several frames of the file at once (then the frames' own
+    times date them), and the uses whose time cannot be told apart from it."""
     return {
         "agent": m.agent_id,
         "frame": m.frame,

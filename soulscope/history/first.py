@@ -57,7 +57,8 @@ class Mention:
     label: str | None
     heading: str | None
     moment: when.Moment
-    # the commit brought several frames holding the term: the frame's own time ordered them
+    # the commit brought several frames to the files that gained the term (an import): it does
+    # not date the use, the frame's own time does
     together: bool = False
     ties: tuple[Use, ...] = field(default=())
 

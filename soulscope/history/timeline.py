@@ -386,7 +386,12 @@ class Timeline:
                     continue  # this file lost uses in that commit (or only changed around them)
                 file_uses = uses(Path(fc.path).stem, fc.path, new, term, new_lines(old, new, term))
                 gained.extend(file_uses)
-                frames_brought += len({u.moment.position for u in file_uses})
+                # every frame the commit brought to the file, not only those with the term:
+                # an import of whole files dates none of them
+                brought = frame_diff(
+                    self._versions.get(fc.old_blob, old), self._versions.get(fc.new_blob, new)
+                )
+                frames_brought += len(brought.added) + len(brought.changed)
             if gained:
                 return earliest(gained, changes[0].commit, together=frames_brought > 1)
         return None
