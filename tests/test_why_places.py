@@ -113,3 +113,71 @@ def test_a_term_used_once_in_an_imported_file_arrived_with_the_others(tmp_path: 
     assert found is not None and found.line == 7
     assert found.together and mention_dict(found)["arrived_together"] is True
     assert "several frames at once" in mention_text(found)
+
+
+def test_a_date_takes_its_numbered_frames_too(tmp_path: Path) -> None:
+    """``--frame 2026-03-15``: a frame headed by the date alone and a numbered frame of that
+    date both hold statements; the date names both, and the later one is taken."""
+    soul = (
+        "# Sofia Thinker\n\n"
+        "## Frame 2026-03-15 (09:00 UTC)\n- becoming: the ledger doubter.\n\n"
+        "## Frame 12 — 2026-03-15\n- Read #12.\n- Becoming: the ledger skeptic.\n\n"
+        "## Frame 13 — 2026-03-16\n- Becoming: the ledger auditor.\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul})
+    why = explain(world, "zion-philosopher-05", frame="2026-03-15")
+    assert why.statement.line == 8 and why.statement.number == 12
+    assert why.note is not None and "names 2 statements" in why.note
+    assert "lines 4 to 8" in why.note
+
+
+def test_the_statement_before_the_first_framed_one_is_the_one_above_it(tmp_path: Path) -> None:
+    """No framed statement comes before the frame's: the statement outside frames above it
+    in the file (after an archive marker) is the one before."""
+    soul = (
+        "# Sofia Thinker\n\n## Recent Experience\n\n"
+        "<!-- 12 earlier entries archived -->\n\n"
+        "- Becoming: the coordinator who counts.\n"
+        "- Connected: #41, #42; see PR #7.\n\n"
+        "## Frame 9 — 2026-03-22\n- Read #43.\n- Becoming: the counter who coordinates.\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul})
+    why = explain(world, "zion-philosopher-05", index=2)
+    assert why.previous is not None and why.previous.line == 7
+    assert why_dict(why)["previous"]["line"] == 7
+    first = explain(world, "zion-philosopher-05", index=1)
+    assert first.previous is None
+    # the statement outside frames reads its threads from its unit, as its links are
+    assert first.threads == (41, 42)
+    assert [p.id for p in first.posts] == [41, 42]
+
+
+def test_a_relationship_to_a_name_no_agent_has_is_not_an_agent(tmp_path: Path) -> None:
+    """A registry world: "Governance-01" of a Relationships bullet is not in the registry, so
+    it is not among the agents the frame names; researcher-05 is."""
+    soul = (
+        "# Sofia Thinker\n\n## Frame 9 — 2026-03-22\n- Read #43.\n"
+        "- Becoming: the reviewer of rules.\n"
+        "- Relationships: Governance-01 (his rules), Researcher-05 (her census).\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul, "zion-researcher-05": "# R\n"})
+    why = explain(world, "zion-philosopher-05")
+    assert why.agents == ("zion-researcher-05",)
+    assert {link.source for link in why.links} == {"zion-researcher-05"}
+
+
+def test_thin_evidence_says_what_was_looked_at_and_its_own_earlier_frames(
+    tmp_path: Path,
+) -> None:
+    """Only the agent's own earlier frame names its thread: the thin sentence says nothing in
+    *other* agents' memory does, and cites its own earlier line."""
+    soul = (
+        "# Sofia Thinker\n\n"
+        "## Frame 1 — 2026-03-01 (08:00 UTC)\n- Opened #77 (a census).\n\n"
+        "## Frame 2 — 2026-03-02 (08:00 UTC)\n- Replied on #77.\n- Becoming: the lone ledger.\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul, "zion-coder-05": "# G\n"})
+    why = explain(world, "zion-philosopher-05", index=1)
+    assert why.thin is not None
+    assert "other agents' memory" in why.thin
+    assert "#77 (line 4)" in why.thin

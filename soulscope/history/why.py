@@ -95,13 +95,19 @@ def pick_statement(
     if frame is None:
         return statements[-1]
     spec = frame.strip()
-    frames = {f.index for f in soul.find_frames(spec)} or {
-        f.index for f in soul.frames if f.date == spec
-    }
+    frames = _frames_of(soul, spec)
     found = _of_frames(statements, frames)
     if not found:
         raise HistoryError(f"frame {spec} of {soul.agent_id} has no {label} statement")
     return found[-1]
+
+
+def _frames_of(soul: Soul, spec: str) -> set[int]:
+    """The frames ``--frame`` names: by number or label, and a date's every frame, numbered
+    or not ("## Frame 488 — 2026-04-14" as well as "## Frame 2026-04-14 (09:00 UTC)")."""
+    return {f.index for f in soul.find_frames(spec)} | {
+        f.index for f in soul.frames if f.date == spec
+    }
 
 
 def _of_frames(statements: Sequence[Statement], frames: set[int]) -> list[Statement]:
@@ -114,9 +120,7 @@ def picked_note(soul: Soul, statements: Sequence[Statement], frame: str | None) 
     if frame is None:
         return None
     spec = frame.strip()
-    frames = {f.index for f in soul.find_frames(spec)} or {
-        f.index for f in soul.frames if f.date == spec
-    }
+    frames = _frames_of(soul, spec)
     found = _of_frames(statements, frames)
     if len(found) < 2:
         return None
@@ -159,9 +163,9 @@ def explain(
     named = [link.source for link in links]
     for name in relationships(" ".join(context.get("Relationships", []))):
         resolved = names.resolve(name, listed=True)
-        if resolved != agent_id:
+        if resolved != agent_id and _is_agent(names, resolved):
             named.append(resolved)
-    threads = tuple(thread_ids(_written_by(f.source, moment) if f else st.text))
+    threads = tuple(thread_ids(_written_by(f.source, moment) if f else _unit_text(soul, st)))
     why = Why(
         agent_id=agent_id,
         statement=st,
@@ -186,15 +190,25 @@ def explain(
     if problems:  # records of the community store that were skipped: said, not hidden
         said = "; ".join(problems)
         why = replace(why, note=f"{why.note}; {said}" if why.note else said)
-    why = replace(why, thin=_thin(why))
+    why = replace(why, thin=_thin(why, _own_earlier(index_, why)))
     return with_narrative(why, llm)
+
+
+def _is_agent(names: AgentNames, who: str) -> bool:
+    """Whether a resolved name is one of the world's agents: an id its files or registry hold,
+    or in a world without a registry an id of its shape, as the link reader decides
+    ("governance-01" of a Relationships bullet is no agent where the registry lacks it)."""
+    if who in names.ids or who in names.present:
+        return True
+    return names.guess and names.from_bytes(who.encode()) is not None
 
 
 def _previous(
     statements: Sequence[Statement], moments: Sequence[Moment], st: Statement
 ) -> Statement | None:
     """The statement before ``st`` by time (``when.latest_before``), not by place in the file;
-    within one frame, and outside frames, the file's order decides."""
+    within one frame, and outside frames, the file's order decides; where no framed statement
+    comes before it, the latest one outside frames above it in the file."""
     if st.frame_index is None:
         return statements[st.index - 1] if st.index > 0 else None
     same = [s for s in statements if s.frame_index == st.frame_index and s.index < st.index]
@@ -202,7 +216,11 @@ def _previous(
         return same[-1]
     placed = [moments[s.frame_index] if s.frame_index is not None else None for s in statements]
     i = when.latest_before(placed, moments[st.frame_index])
-    return statements[i] if i is not None else None
+    if i is not None:
+        return statements[i]
+    # No framed statement comes before it: one outside frames above it in the file does.
+    above = [s for s in statements if s.frame_index is None and s.line < st.line]
+    return above[-1] if above else None
 
 
 def _commits_disagree(
@@ -300,6 +318,12 @@ def statement_unit(data: bytes, line: int) -> tuple[int, int, int]:
     return start, min(end, len(data)), lo + 1
 
 
+def _unit_text(soul: Soul, st: Statement) -> str:
+    """A statement outside frames read with its unit (``statement_unit``), as its links are."""
+    start, end, _ = statement_unit(soul.data, st.line)
+    return soul.data[start:end].decode("utf-8", "surrogateescape")
+
+
 def _unit_lines(data: bytes, line: int) -> tuple[int, int]:
     """The first and last 1-based lines of the statement's unit (``statement_unit``)."""
     start, end, first = statement_unit(data, line)
@@ -349,19 +373,45 @@ def diff_around(diff: str, lo: int, hi: int, context: int = 3) -> str:
 _NO_TIME = Moment(None, None, -1)
 
 
-def _thin(why: Why) -> str | None:
+def _own_earlier(index: MentionIndex, why: Why) -> list[tuple[int, Place]]:
+    """The agent's own frames before the statement's that name its threads, the first of each
+    thread (what ``_thin`` says it did find)."""
+    entry = index.agents.get(why.agent_id)
+    if entry is None or why.moment is None:
+        return []
+    out: list[tuple[int, Place]] = []
+    for n in why.threads:
+        own = [
+            p
+            for p in entry.threads.get(n, ())
+            if p.index != why.statement.frame_index
+            and p.moment is not None
+            and p.moment.key < why.moment.key
+        ]
+        if own:
+            out.append((n, min(own, key=lambda p: (p.order, p.line))))
+    return out
+
+
+def _thin(why: Why, own: Sequence[tuple[int, Place]] = ()) -> str | None:
     """One sentence when nothing in the world before the statement speaks to it: no influencer's
-    earlier frame, no thread seen before it, no word of its role used before."""
+    earlier frame, no other agent's mention of its threads before it, no word of its role used
+    before; the agent's own earlier frames that name its threads are said."""
     states = [s for s in why.influencer_states if s.frame]
     posts = [p for p in why.posts if p.source != "mentions" or p.mentions]
     if states or posts or why.precursors or why.relationships:
         return None
     if why.moment is None:
         return "the evidence is thin: the statement is outside any frame, so nothing is dated"
-    return (
-        "the evidence is thin: nothing in the world's memory from before this frame "
-        f"({why.moment.text}) names its influences, threads or the words of its role"
+    said = (
+        "the evidence is thin: nothing in other agents' memory from before this frame "
+        f"({why.moment.text}) names its influences or threads, and no frame before it uses "
+        "the words of its role"
     )
+    if own:
+        lines = ", ".join(f"#{n} (line {p.line})" for n, p in own)
+        said += f"; only its own earlier frames name its threads: {lines}"
+    return said
 
 
 def _with_history(
