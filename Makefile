@@ -8,15 +8,16 @@ demo:
 	@[ -d demo-world/.git ] || .venv/bin/soulscope demo demo-world
 	.venv/bin/soulscope demo-world
 
-# The suite on every core (pytest-xdist; tests/conftest.py groups the tests that share a worker),
-# then the wheel as a user installs it (a clean environment outside the checkout); the wheel is
-# checked even when a test failed, and either failure fails the command. WORKERS=0 runs it in
-# this one process.
+# The suite on every core (pytest-xdist; tests/conftest.py groups the tests that share a worker)
+# and, beside it, the wheel as a user installs it (a clean environment outside the checkout; its
+# install is mostly waiting on the disk, its report printed after the tests'); either failure
+# fails the command. WORKERS=0 runs the suite in this one process.
 WORKERS ?= auto
 test:
 	@scripts/setup test
-	@.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup --durations=20; tests=$$?; \
-	scripts/check-wheel; wheel=$$?; \
+	@log=$$(mktemp); scripts/check-wheel > $$log 2>&1 & pid=$$!; \
+	.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup --durations=20; tests=$$?; \
+	wait $$pid; wheel=$$?; cat $$log; rm -f $$log; \
 	[ $$tests -eq 0 ] && [ $$wheel -eq 0 ]
 
 # ruff (lint and format) and mypy at the versions pinned in pyproject.toml; mypy against a
