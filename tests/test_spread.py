@@ -93,7 +93,13 @@ def test_spread_on_the_real_world_agrees_with_the_files(early: Path) -> None:
             if t_a == t_b:
                 assert a.tied and b.tied, (word, a.agent_id, b.agent_id)
         # the curve counts every dated adopter once, by the date of its first use
-        dated = Counter(a.first.moment.date for a in s.adopters if a.first.moment.date)
+        # (a first use outside frames is undated: its neighbour frame's date is not its own)
+        dated = Counter(
+            a.first.moment.date
+            for a in s.adopters
+            if a.first.moment.date and not a.first.moment.inferred
+        )
+        assert s.undated == len(s.adopters) - sum(dated.values())
         assert s.timeline[-1][1] == sum(dated.values())
         assert [d for d, _ in s.timeline] == sorted(dated)
 

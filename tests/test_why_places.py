@@ -181,3 +181,30 @@ def test_thin_evidence_says_what_was_looked_at_and_its_own_earlier_frames(
     assert why.thin is not None
     assert "other agents' memory" in why.thin
     assert "#77 (line 4)" in why.thin
+
+
+def test_an_undated_use_has_no_date_or_time_in_json(tmp_path: Path) -> None:
+    """A use in a section above the first frame is undated: ``spread --json`` and ``first
+    --json`` give it null date and time (``when`` and the span say what bounds it), and the
+    spread's timeline counts it as undated, not on the next frame's day."""
+    from soulscope.history.export import mention_dict
+    from soulscope.history.first import first_in_files
+    from soulscope.history.spread import spread, spread_dict
+    from soulscope.soul.terms import Term
+
+    soul = (
+        "# Sofia Thinker\n\n## Working Notes\n\n- Ready-to-hand: ZUHANDENHEIT, again.\n\n"
+        "## Frame 3 — 2026-03-14 (20:38 UTC)\n- Read #43.\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul})
+    s = spread(world, Term("Zuhandenheit"))
+    (agent,) = spread_dict(s)["agents"]
+    assert (agent["date"], agent["time"], agent["line"]) == (None, None, 5)
+    assert "20:38" in agent["when"] and "undated" in agent["when"]
+    assert spread_dict(s)["undated"] == 1 and spread_dict(s)["timeline"] == []
+    path = tmp_path / "memory" / "zion-philosopher-05.md"
+    found = first_in_files([("zion-philosopher-05", path)], Term("Zuhandenheit"), tmp_path)
+    assert found is not None
+    d = mention_dict(found)
+    assert (d["date"], d["time"], d["line"]) == (None, None, 5)
+    assert d["span"][1] == "2026-03-14 20:38"

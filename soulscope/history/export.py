@@ -65,9 +65,12 @@ def diff_dict(d: SoulDiff) -> dict[str, Any]:
 def moment_dict(m: Moment) -> dict[str, Any]:
     """A frame's place in time: its date, time of day (UTC), how precisely it is known, and
     the earliest and latest ``YYYY-MM-DD HH:MM`` (UTC) it can have (``Moment.span``; null where
-    nothing bounds it: a date-only frame lies between its file's timed frames of its date)."""
+    nothing bounds it: a date-only frame lies between its file's timed frames of its date).
+    A use outside frames has no date or time of its own (null): its span says what bounds it."""
     low, high = m.span
     span = [low or None, None if high == UNDATED else high]
+    if m.inferred:
+        return {"date": None, "time": None, "precision": m.precision, "span": span}
     return {"date": m.date, "time": m.time, "precision": m.precision, "span": span}
 
 

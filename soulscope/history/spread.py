@@ -122,7 +122,10 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
                 adopters[i] = replace(adopters[i], links=got, votes=voted)
                 edges.extend(got)
                 votes.extend(voted)
-    dated = [a.first.moment.date for a in adopters if a.first.moment.date]
+    # a first use outside frames is undated: the date of the frame beside it is not its own
+    dated = [
+        a.first.moment.date for a in adopters if a.first.moment.date and not a.first.moment.inferred
+    ]
     curve: list[tuple[str, int]] = []
     for n, d in enumerate(sorted(dated), 1):
         if curve and curve[-1][0] == d:
@@ -392,8 +395,10 @@ def spread_dict(s: Spread) -> dict:
                 "agent": a.agent_id,
                 "frame": a.first.frame,
                 "label": a.first.label,
-                "date": a.first.moment.date,
-                "time": a.first.moment.time,
+                # an undated use (outside frames) has no date of its own: ``when`` says
+                # which frame's time bounds it
+                "date": None if a.first.moment.inferred else a.first.moment.date,
+                "time": None if a.first.moment.inferred else a.first.moment.time,
                 "when": a.first.moment.text,
                 "section": _section(a.first),
                 "tied": a.tied,

@@ -81,7 +81,11 @@ def _term_uses(world: World, term: Term, by: str) -> tuple[dict[str, set[str]], 
 def trend(world: World, log: WorldLog, term: Term, by: str = "day") -> Trend:
     """How ``term`` spread through ``world`` per period (``log``: the world's log)."""
     s = spread(world, term, links=False)
-    firsts = [_period_of(a.first.moment.date, a.first.frame, by) for a in s.adopters]
+    # a first use no date of its own places (outside frames) is on no day, as in ``spread``
+    firsts = [
+        _period_of(None if a.first.moment.inferred else a.first.moment.date, a.first.frame, by)
+        for a in s.adopters
+    ]
     used, unreadable = _term_uses(world, term, by)
     active = _active(log, by)
     for when_used, agents in used.items():  # a use placed by its own date is an act too
