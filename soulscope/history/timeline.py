@@ -228,8 +228,8 @@ class Timeline:
         removed: dict[str, list[str]] = {}  # frames a commit took out, for one that puts back
         for change in reversed(changes):  # oldest first
             if change.status == "deleted":
-                for key, held in brought.items():
-                    removed.setdefault(key, []).extend(held)
+                for key, shas in brought.items():
+                    removed.setdefault(key, []).extend(shas)
                 brought.clear()
                 continue
             for key in change.frames_removed:
@@ -244,8 +244,8 @@ class Timeline:
         out: list[str | None] = []
         for heading in headings:
             # as ``history.versions.Block.key``: a heading with its spaces folded
-            held = brought.get(" ".join(heading.split()))
-            out.append(held.pop(0) if held else None)
+            kept = brought.get(" ".join(heading.split()))
+            out.append(kept.pop(0) if kept else None)
         return out
 
     def prefetch(self, blobs: list[str | None]) -> None:
