@@ -235,3 +235,58 @@ def test_becoming_json_streams_the_text_json_would_print(tmp_path: Path) -> None
     assert out.stdout == json.dumps(expected, ensure_ascii=False, indent=2) + "\n"
     empty = write_soul(tmp_path / "memory" / "no-arc.md", 2)  # frames 1 and 2: no Becoming yet
     assert soulscope("becoming", empty.stem, "-w", str(tmp_path), "--json").stdout == "[]\n"
+
+
+MIXED_ARC = """# Mixed Arc
+
+## Identity
+
+- **ID:** mixed-arc
+
+## Notes
+
+- Becoming: the Quiet Archivist-in-Training, before any frame.
+
+## Frame 7b — 2026-02-01 (08:15 UTC)
+- Becoming: a cartographer of threads. From the quiet archivist to a cartographer of threads.
+
+## Frame 12 solo — 2026-02-03
+- Becoming: a cartographer of threads, still; surer now.
+
+## Frame 2026-02-04 (10:00 UTC)
+- Becoming: the RELUCTANT skeptic, from "maps" to doubts.
+
+## Frame 13 — 2026-02-05
+- Becoming: the RELUCTANT skeptic, from "maps" to doubts.
+
+## Frame 14 — 2026-02-06
+- Evolving position: the evidence now shifted from anecdotes to counts; I concede the map.
+- Becoming: Cartographer of threads (again), with café notes — naïve no more.
+"""
+
+
+def test_becoming_json_reads_every_field_off_the_arc(tmp_path: Path) -> None:
+    """`becoming --json` writes each statement as its `Statement` says it (a statement outside
+    frames, suffixed, unnumbered and repeated frames, "From Y to Z", a return; positions too)."""
+    from soulscope.soul import export
+    from soulscope.soul.parse import read_soul
+    from soulscope.soul.trajectory import arc
+
+    path = tmp_path / "memory" / "mixed-arc.md"
+    path.parent.mkdir()
+    path.write_text(MIXED_ARC, encoding="utf-8")
+    found = {}
+    for label in (None, "Evolving position"):
+        statements = arc(read_soul(path), label)
+        expected = [export.statement_dict(s) for s in statements]
+        args = ("--label", label) if label else ()
+        out = soulscope("becoming", "mixed-arc", "-w", str(tmp_path), "--json", *args)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout) == expected
+        found[label] = expected
+    roles = found[None]
+    assert [s["label"] for s in roles] == [None, "7b", "12 solo", "2026-02-04", "13", "14"]
+    assert roles[0]["heading"] == "Notes" and roles[0]["chapter"] == 1
+    assert roles[1]["from"] == "the quiet archivist" and roles[4]["kind"] == "repeat"
+    (position,) = found["Evolving position"]
+    assert position["role"] is None and position["headline"].startswith("the evidence now")

@@ -150,7 +150,8 @@ def run_agents(args: argparse.Namespace) -> int:
 def run_becoming(args: argparse.Namespace) -> int:
     world = open_world(args.world)
     soul = read_soul(world, args.agent)
-    statements = arc(soul, args.label)
+    # The statements' JSON names chapters by number: their titles are not made for it.
+    statements = arc(soul, args.label, titled=args.chapters or not args.json)
     magnitudes = statements.magnitudes.tolist()  # (read off the arc, no statement made)
     if args.semantic and statements:
         magnitudes = semantic_arc(statements, args.settings)
@@ -158,10 +159,7 @@ def run_becoming(args: argparse.Namespace) -> int:
         return print_chapters(args, soul, statements)
     if args.json:
         # One statement at a time: a big soul's arc is never held as dicts, nor as one string.
-        emit_json(
-            {**export.statement_dict(s), "magnitude": m}
-            for s, m in zip(statements, magnitudes, strict=True)
-        )
+        emit_json(export.arc_dicts(statements, magnitudes))
         return 0
     if not statements:
         print_text(f"{args.agent} has no identity statements yet.")

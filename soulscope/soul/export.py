@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from soulscope.soul.chapters import Chapter
-from soulscope.soul.model import Frame, Observation, Problem, Section, Soul
-from soulscope.soul.trajectory import Statement
+from soulscope.soul.counters import strip_counters
+from soulscope.soul.model import Frame, Observation, Problem, Section, Soul, frame_label
+from soulscope.soul.trajectory import HEADLINE_CHARS, KINDS, SHIFT_KINDS, Arc, Statement, shorten
 
 
 def observation_dict(o: Observation) -> dict[str, Any]:
@@ -76,6 +78,61 @@ def statement_dict(s: Statement) -> dict[str, Any]:
         "turning_point": s.turning_point,
         "chapter": s.chapter or None,
     }
+
+
+def arc_dicts(
+    statements: Arc, magnitudes: Sequence[float] | None = None
+) -> Iterator[dict[str, Any]]:
+    """``statement_dict`` of each statement of an arc, read off its columns: no ``Statement`` is
+    made (a big soul's arc is 70,000 of them), and what is the same for every statement (the
+    outline, the settled kinds) is asked once. ``magnitudes``: in place of the arc's own."""
+    outline, codes = statements.outline(), statements.kind_codes()
+    turning, starts = outline.turning, outline.starts
+    f, position, turns = statements.frames, statements.position, statements.turns
+    roles, mismatches = statements.roles, statements.mismatches
+    kinds = [(k, k in SHIFT_KINDS, k == "repeat") for k in KINDS]
+    for i, (text, frame, line, magnitude) in enumerate(
+        zip(
+            statements.texts,
+            statements.frame_indices,
+            statements.lines,
+            statements.magnitudes if magnitudes is None else magnitudes,
+            strict=True,
+        )
+    ):
+        if f is not None and frame >= 0:
+            n, suffix, date = f.numbers[frame], f.suffixes[frame], f.dates[frame]
+            number = None if n < 0 else n
+            label = frame_label(number, suffix, date) or "—"
+            heading, time = f.heading(frame), f.times[frame]
+        else:
+            number, suffix, date, time, label = None, "", None, None, None
+            heading = statements.titles[i]
+        turn = turns.get(i)
+        kind, shift, repeat = kinds[codes[i]]
+        role = roles[i]
+        chapter = bisect_right(starts, i)
+        yield {
+            "frame": number,
+            "suffix": suffix or None,
+            "label": label,
+            "date": date,
+            "time": time,
+            "heading": heading,
+            "text": text,
+            "line": line,
+            "role": None if position else role,
+            "from": turn[0] if turn else None,
+            "to": turn[1] if turn else None,
+            "shift": shift,
+            "kind": kind,
+            "magnitude": magnitude,
+            "from_mismatch": i in mismatches,
+            "repeat": repeat,
+            "headline": shorten(strip_counters(text), HEADLINE_CHARS) if position else role,
+            "turning_point": bool(turning[i]),
+            "chapter": chapter or None,
+        }
 
 
 def chapter_dict(c: Chapter, statements: Sequence[Statement]) -> dict[str, Any]:

@@ -335,14 +335,16 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
     return FALLBACK_LABEL
 
 
-def arc(soul: Soul, label: str | None = None) -> Arc:
+def arc(soul: Soul, label: str | None = None, titled: bool = True) -> Arc:
     """Every identity statement in file order (frames and other sections alike), classified, with
-    its turning points and chapters."""
+    its turning points and chapters (``titled`` False: the chapters untitled, for an answer that
+    never shows their titles)."""
     used = arc_label(soul, label)
     statements = Arc(soul.frames.columns, position=is_position_label(used))
     for s in iter_arc(soul, used):
         statements.append(s)
-    statements.outline()  # here, once: the worker that computes an arc pays for it
+    # Here, once: the worker that computes an arc pays for it.
+    statements.set_outline(statements.by_meaning(None, titled))
     return statements
 
 
@@ -502,13 +504,15 @@ class Arc(Sequence[Statement]):
             outline = self._outline = self.by_meaning(None)
         return outline
 
-    def by_meaning(self, vectors: object | None) -> Outline:
+    def by_meaning(self, vectors: object | None, titled: bool = True) -> Outline:
         """The arc's turning points and chapters judged by meaning (``vectors``: one embedding
-        row per statement; None: by words), from its texts, headings and role moves."""
+        row per statement; None: by words), from its texts, headings and role moves (``titled``
+        False: the chapters untitled)."""
         from soulscope.soul.chapters import outline as make
 
         moved = self.kinds.translate(_SHIFT_CODES)  # (a role other than the previous one's)
-        return make(self.texts, vectors=vectors, headings=self.headings(), moved=moved)
+        headings = self.headings()
+        return make(self.texts, vectors=vectors, titled=titled, headings=headings, moved=moved)
 
     def headings(self) -> list[str]:
         """Each statement's frame heading (its section's title outside frames)."""
