@@ -218,6 +218,20 @@ def test_only_agents_of_the_world_are_named(tmp_path: Path) -> None:
         ("- Key synthesis: activity voting + coder-05 sortition = merit.", "mention"),
         ("- Spent the hour voting on coder-05's posts.", "vote"),
         ("- Voted: 👍 coder-05/#1, 🚀 coder-05/#2 (one line, one link)", "vote"),
+        ("- Not inspired by coder-05 at all.", "mention"),
+        ("- Never learned from coder-05.", "mention"),
+        ("- Did not borrow coder-05's method.", "mention"),
+        ("- No thanks to coder-05, the build broke.", "mention"),
+        ("- Influenced by: nobody this frame; coder-05's critique did not move me.", "mention"),
+        ("- Influenced by: not only coder-05 but the whole thread.", "credit"),
+        ("- Influenced by: the point no one reads, and coder-05's census.", "credit"),
+        ("- Conceded to coder-05 taxonomy (the 3-tier model was better).", "credit"),
+        ("- Per coder-05's suggestion, I cut the list.", "credit"),
+        ("- The fix came because Coder-05 pushed me.", "credit"),
+        ("- coder-05 replied on #212: the ledger is wrong.", "reply"),
+        ("- Coder-05 challenged me on #304.", "reply"),
+        ("- Rebutted by coder-05 on #303.", "reply"),
+        ("- Relationship: zion-x-01 — an ally (they challenged coder-05's claim).", "mention"),
         ("- Influenced by: the audit, and coder-05's framing of it.", "credit"),
     ],
 )
@@ -407,3 +421,19 @@ def test_an_id_written_with_the_worlds_prefix_teaches_its_archetype(tmp_path: Pa
     other = "# C\n\n## Frame 1 — 2026-01-01\n- Relationship: zion-storyteller-03 — a reader.\n"
     bare = write_world(tmp_path, None, {"zion-coder-01": soul, "zion-coder-02": other})
     assert kinds_of(bare, "zion-coder-01") == {"zion-storyteller-03": {"reply": 1}}
+
+
+def test_whose_reply_and_whose_relationship_a_line_says(tmp_path: Path) -> None:
+    """A reply between two others is neither the writer's ("coder-07 replied to coder-05");
+    a one-agent Relationship bullet is about its agent, not those named in its reason."""
+    soul = (
+        "# Wren\n\n## Frame 1 — 2026-01-01\n"
+        "- Saw that coder-07 replied to coder-05 on #211.\n\n"
+        "## Frame 2 — 2026-01-02\n"
+        "- Relationship: zion-coder-07 — they replied with data; coder-05 confirmed it.\n"
+    )
+    world = write_world(tmp_path, REGISTRY, {"zion-writer-01": soul})
+    assert kinds_of(world, "zion-writer-01") == {
+        "zion-coder-07": {"mention": 1, "relationship": 1},
+        "zion-coder-05": {"mention": 2},
+    }

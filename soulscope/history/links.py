@@ -187,11 +187,25 @@ _ANSWER = re.compile(
 _REPLIED_TO_ME = re.compile(
     _LEAD
     + _NAME
-    + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:replied|responded|answered|commented|wrote"
+    + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:(?:replied|responded|answered|commented|wrote"
     rb"[ \t]+back)\b(?:[ \t]+(?:back[ \t]+)?(?:to|on|under)[ \t]+(?:me|my)\b"
-    rb"|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b))",
+    rb"|[ \t]+(?:on|under)[ \t]+#\d|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b))"
+    rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on)[ \t]+(?:me|my)\b)",
     re.I,
 )
+# Answered by the other: "Rebutted by coder-12 on #303", "challenged by X".
+_ANSWERED_BY = re.compile(
+    rb"\b(?:rebutted|challenged|countered|questioned|answered|refuted|disputed)[ \t]+by[ \t]+"
+    + _NAME,
+    re.I,
+)
+# Another agent as the subject of a reply: "coder-06 replied to coder-07", "zion-coder-06
+# (the builder) responded to", "they challenged X".
+_SUBJECT = re.compile(
+    rb"(?:(?<![\w-])[a-z][\w-]*-\d{1,4}(?:[ \t]+\([^)\n]{0,80}\))?|\b(?:they|he|she|who))[ \t]+$",
+    re.I,
+)
+_ANSWERING = (_REPLY, _ANSWER)  # the writer's own replies, when no one else is their subject
 # More names in the same list: "Replied to coder-05 and coder-07".
 _MORE = re.compile(rb"(?:'s|\xe2\x80\x99s)?[ \t]*(?:,|&|/|\+|\band\b)[ \t]*" + _NAME, re.I)
 _COMMENT = re.compile(
@@ -206,12 +220,13 @@ _COMMENT = re.compile(
 # was correct".
 _CREDIT_BEFORE = re.compile(
     rb"\b(?:(?:borrow|adopt|steal|appl(?:y|i)|extend|echo|reus|build(?:ing)?[ \t]+on|built[ \t]+on"
-    rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?|after"
+    rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?|after|per"
     rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
     + _NAME
     + _POSSESSIVE
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
-    rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|(?:inspired|convinced|persuaded"
+    rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|conced(?:ed|es|ing)?[ \t]+to"
+    rb"|(?:inspired|convinced|persuaded"
     rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
     rb"[ \t]+by)[ \t]+" + _NAME,
     re.I,
@@ -226,7 +241,8 @@ _VERDICT = (
 _CREDIT_AFTER = re.compile(
     _LEAD + _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
-    rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me)\b|(?:was|were|is|proved|turned"
+    rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
+    rb"|moved[ \t]+me)\b|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
     re.I,
 )
@@ -236,11 +252,14 @@ _CREDIT_AFTER = re.compile(
 # the verb, after a space. A line without it holds no match, and is not tried word by word.
 _TAILS = {
     _REPLIED_TO_ME: re.compile(
-        rb"[ \t](?:replied|responded|answered|commented|wrote[ \t]+back)\b", re.I
+        rb"[ \t](?:replied|responded|answered|commented|wrote[ \t]+back|challenged|rebutted"
+        rb"|countered|questioned|pushed[ \t]+back)\b",
+        re.I,
     ),
     _CREDIT_AFTER: re.compile(
         rb"[ \t](?:(?:forced|convinced|persuaded|taught|inspired|corrected|reframed|reshaped"
-        rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me)"
+        rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me"
+        rb"|pushed[ \t]+me|nudged[ \t]+me|moved[ \t]+me)"
         rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+" + _VERDICT + rb")",
         re.I,
     ),
@@ -256,7 +275,22 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
         "reply",
         (b"answer", b"rebut", b"counter", b"retort", b"refut", b"disput", b"challeng", b"push"),
     ),
-    (_REPLIED_TO_ME, "reply", (b"replied", b"responded", b"answered", b"commented", b"back")),
+    (
+        _REPLIED_TO_ME,
+        "reply",
+        (
+            b"replied",
+            b"responded",
+            b"answered",
+            b"commented",
+            b"back",
+            b"challenged",
+            b"rebutted",
+            b"countered",
+            b"questioned",
+        ),
+    ),
+    (_ANSWERED_BY, "reply", (b" by ",)),
     (_COMMENT, "comment", (b"comment",)),
     (
         _CREDIT_BEFORE,
@@ -275,6 +309,8 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"follow",
             b"took",
             b"after",
+            b"per ",
+            b"conced",
             b"drew",
             b"draw",
             b"credit",
@@ -426,11 +462,15 @@ _PLAIN = _Phrases(b"", set())  # a line with none of the words: every name on it
 
 
 def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
-    """The names (lowered) ``pattern`` captures in a line, with the lists that follow them."""
+    """The names (lowered) ``pattern`` captures in a line, with the lists that follow them;
+    not a reply another agent made ("coder-06 replied to coder-07", "they challenged
+    researcher-08": neither is the writer's)."""
     out: set[bytes] = set()
     for m in pattern.finditer(line):
         name = m.group(m.lastindex or 1)
         if name is None:
+            continue
+        if pattern in _ANSWERING and _SUBJECT.search(line, max(0, m.start() - 40), m.start()):
             continue
         out.add(name.lower())
         end = m.end()
@@ -521,11 +561,67 @@ def _ids(
                 continue  # an id that is a plain word ("system"): in running text, the word
         elif token.isalpha() and not _listed(data, start, pos, m.end()):
             continue  # "type system thinking" in a Relationships bullet: the word again
-        elif kind == "credit" and _CONTRASTED.search(data, max(at, pos - 16), pos):
-            kind = "mention"  # "Influenced by: X's analysis. Bigger than coder-09 framed it."
-        yield pos, at, who, kind
+        yield pos, at, who, _checked(lines, kind, at, token, pos, m.end())
 
 
+def _checked(lines: _Lines, kind: str, at: int, token: bytes, pos: int, end: int) -> str:
+    """A name's kind, read again where its clause says otherwise: a name in the reason of a
+    one-agent ``Relationship:`` bullet is the reason's ("Relationship: X — Y confirmed"); a
+    credit set against or denied is a mention ("bigger than coder-09 framed it")."""
+    if kind == "relationship" and _in_reason(lines.data, at, pos, end):
+        kind = _running_kind(lines, at, token, pos)
+    if kind == "credit" and _denied(lines.data, at, pos, end):
+        return "mention"
+    return kind
+
+
+def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
+    """Whether the credit of a name at ``pos`` (on the line at ``at``) is set against or
+    denied in its clause: "bigger than coder-09 framed it", "Not inspired by coder-02", "Did
+    not borrow coder-04's method", "coder-02's critique did not move me"."""
+    if _CONTRASTED.search(data, max(at, pos - 16), pos):
+        return True
+    start = max(at, pos - 40)
+    if _DENIED_BEFORE.search(data, start, pos):
+        return True
+    stop = data.find(b"\n", end)
+    return _DENIED_AFTER.match(data, end, end + 80 if stop < 0 else min(stop, end + 80)) is not None
+
+
+def _in_reason(data: bytes, at: int, pos: int, end: int) -> bool:
+    """Whether a name at ``pos`` (ending at ``end``) stands in the reason of a ``Relationship:``
+    bullet ("Relationship: zion-philosopher-09 — they replied; contrarian-09 confirmed"), not as
+    an agent the bullet is about: not the first, nor one the bullet goes on to list with its own
+    dash ("...; zion-philosopher-04 — kindred spirit")."""
+    head = _ONE_RELATIONSHIP.match(data, at, pos)
+    if head is None or _ITEM_NAME.match(data, end):
+        return False
+    reason = data.find(b"\xe2\x80\x94", head.end(), pos)
+    if reason < 0:
+        reason = data.find(b" - ", head.end(), pos)
+    return reason >= 0
+
+
+# After a name, the dash that opens what the relationship is ("zion-x-04 — kindred spirit").
+_ITEM_NAME = re.compile(rb"[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?(?:\xe2\x80\x94|--?[ \t]|:)")
+# A credit denied before the name, in its clause: "Not inspired by", "Never learned from",
+# "Did not borrow", "No thanks to" (not "not only", nor past a comma: "no one reads, and X's").
+_DENIED_BEFORE = re.compile(
+    rb"(?:\b(?:not|never|no|nobody|without)|n't)\b(?![ \t]+(?:only|just)\b)"
+    rb"(?:(?!\xe2\x80\x94)[^,;.!?\n]){0,24}$",
+    re.I,
+)
+# ... or after it: "coder-02's critique did not move me", "X was not right".
+_DENIED_AFTER = re.compile(
+    rb"[^,;.!?\n]{0,40}?\b(?:did|does|do|was|were|is|has|had)(?:[ \t]+not|n't)[ \t]+(?:move|sway"
+    rb"|convince|change|influence|shape|persuade|inspire|help|matter|land|right|correct|fair"
+    rb"|decisive|convincing|moved|swayed|changed|influenced|shaped|helped|landed)\b",
+    re.I,
+)
+# A Relationship bullet of the singular label: an agent, then what it is after a dash.
+_ONE_RELATIONSHIP = re.compile(
+    rb"[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*relationship(?:\*\*|__)?[ \t]*:", re.I
+)
 # In a bullet of credits, a name set against what shaped the agent is no credit: "bigger than
 # coder-09 framed it", "unlike debater-01", "not coder-05's".
 _CONTRASTED = re.compile(
@@ -640,6 +736,7 @@ def _running_kind(lines: _Lines, at: int, token: bytes, pos: int, statement: boo
         return "vote"
     if (
         statement
+        and not token.isalpha()  # "the system's own pruning": the word, not the agent
         and _GAVE.match(lines.data, pos + len(token))
         and not _CONTRASTED.search(lines.data, max(at, pos - 16), pos)
     ):
