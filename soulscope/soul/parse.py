@@ -438,6 +438,19 @@ def _build_frame(columns: FrameColumns, i: int) -> Frame:
     )
 
 
+def frame_observations(columns: FrameColumns, i: int) -> tuple[Observation, ...]:
+    """Frame ``i``'s ``Frame.observations`` alone (its actions and notes, and the frame, not
+    made): what an arc reads of each frame that holds its label."""
+    if columns.build is not _build_frame:  # (columns without bodies: theirs)
+        return columns.build(columns, i).observations
+    source = columns.data[columns.starts[i] : columns.ends[i]].decode("utf-8", ENCODING_ERRORS)
+    found = []
+    for ln_no, text, is_bullet in _bullets(_LINE.findall(source)[1:], columns.lines[i] + 1):
+        if is_bullet and (obs := _observation(text, ln_no)) is not None:
+            found.append(obs)
+    return tuple(found)
+
+
 def _name_from_preamble(lines: list[str], problems: list[Problem]) -> str | None:
     name = None
     for i, ln in enumerate(lines, 1):

@@ -31,15 +31,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import compress
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 from soulscope.soul import when
 from soulscope.soul.counters import is_counter, strip_counters
-from soulscope.soul.model import Frame, FrameColumns, Soul, frame_label, label_key
+from soulscope.soul.model import FrameColumns, Section, Soul, frame_label, label_key
+from soulscope.soul.parse import frame_observations as observations
 
 if TYPE_CHECKING:
     from soulscope.soul.chapters import Outline
-    from soulscope.soul.model import Section
 
 
 def _words_in(text: str) -> list[str]:
@@ -340,9 +340,13 @@ def arc(soul: Soul, label: str | None = None, titled: bool = True) -> Arc:
     its turning points and chapters (``titled`` False: the chapters untitled, for an answer that
     never shows their titles)."""
     used = arc_label(soul, label)
-    statements = Arc(soul.frames.columns, position=is_position_label(used))
-    for s in iter_arc(soul, used):
-        statements.append(s)
+    key, position = label_key(used), is_position_label(used)
+    statements = Arc(soul.frames.columns, position=position)
+    reading = ArcReading()
+    # Read into the arc's columns: no frame and no ``Statement`` is made on the way.
+    for block, text, line in _found(soul, key, reading):
+        frame, title = (-1, block.title) if isinstance(block, Section) else (block, "")
+        statements.add(text, line, frame, title, _classify(reading, text, position))
     # Here, once: the worker that computes an arc pays for it.
     statements.set_outline(statements.by_meaning(None, titled))
     return statements
@@ -371,29 +375,91 @@ def iter_arc(
     used = arc_label(soul, label)
     key, position = label_key(used), is_position_label(used)
     reading = ArcReading() if reading is None else reading
+    columns = soul.frames.columns
+    for block, text, line in _found(soul, key, reading):
+        index, c = reading.count, _classify(reading, text, position)
+        frame: int | None = None
+        heading, number, suffix, date, time, duplicate = "", None, "", None, None, False
+        if isinstance(block, Section):
+            heading = block.title
+        else:
+            frame, heading, number = block, columns.heading(block), columns.number(block)
+            suffix, date, time = columns.suffixes[block], columns.dates[block], columns.times[block]
+            duplicate = columns.duplicates[block] >= 0
+        yield Statement(
+            index=index,
+            text=text,
+            line=line,
+            heading=heading,
+            frame_index=frame,
+            number=number,
+            suffix=suffix,
+            date=date,
+            time=time,
+            role=c.role,
+            from_role=c.from_role,
+            to_role=c.to_role,
+            kind=c.kind,
+            magnitude=c.magnitude,
+            from_mismatch=c.mismatch,
+            duplicate_frame=duplicate,
+            position=position,
+        )
+
+
+def _found(soul: Soul, key: str, reading: ArcReading) -> Iterator[tuple[Section | int, str, int]]:
+    """Each statement of label ``key`` not read yet, in file order: its section (or its frame's
+    index), text and line; ``reading.frames`` is brought up to date when they are all read."""
+    columns = soul.frames.columns
     for block in _blocks(soul, key, reading):
-        for obs in block.observations:
+        found = block.observations if isinstance(block, Section) else observations(columns, block)
+        for obs in found:
             if obs.key == key and obs.text:
-                yield _read(reading, block, obs.text, obs.line, position)
+                yield block, obs.text, obs.line
     reading.frames = len(soul.frames)
 
 
-def _blocks(soul: Soul, key: str, reading: ArcReading) -> Iterable[Section | Frame]:
-    """The blocks that may hold statements of label ``key`` not read yet: only those that hold
-    the label's first word (the others are skipped unbuilt)."""
+def _blocks(soul: Soul, key: str, reading: ArcReading) -> Iterable[Section | int]:
+    """The sections, and the indices of the frames, that may hold statements of label ``key``
+    not read yet: only the frames that hold the label's first word (the others are skipped
+    unbuilt)."""
     word = key.split()[0] if key.strip() else None
     if reading.frames >= 0:  # the frames appended since
-        columns, rest = soul.frames.columns, soul.frames[reading.frames :]
-        return (columns.build(columns, i) for i in rest.mentioning(word)) if word else rest
-    return soul.blocks.mentioning(word) if word else soul.blocks
+        rest = soul.frames[reading.frames :]
+        return rest.mentioning(word) if word else rest.indices
+    frames = soul.frames.mentioning(word) if word else iter(soul.frames.indices)
+    return _in_file_order(soul.sections, soul.section_places, frames)
 
 
-def _read(
-    reading: ArcReading, block: Section | Frame, text: str, line: int, position: bool
-) -> Statement:
+def _in_file_order(
+    sections: Sequence[Section], places: Sequence[int], frames: Iterator[int]
+) -> Iterator[Section | int]:
+    """``sections`` (each after ``places[k]`` frames) and the frame indices ``frames`` (in file
+    order), merged in file order."""
+    i = next(frames, None)
+    for section, place in zip(sections, places, strict=True):
+        while i is not None and i < place:
+            yield i
+            i = next(frames, None)
+        yield section
+    while i is not None:
+        yield i
+        i = next(frames, None)
+
+
+class Classified(NamedTuple):
+    """What a statement is against those before it (``_classify``)."""
+
+    role: str
+    from_role: str | None
+    to_role: str | None
+    kind: str
+    magnitude: float
+    mismatch: bool  # "From Y" names a role other than the previous one
+
+
+def _classify(reading: ArcReading, text: str, position: bool) -> Classified:
     """The next statement of the arc, classified against what ``reading`` holds (then updated)."""
-    frame = block if isinstance(block, Frame) else None
-    heading = frame.heading if frame else block.title
     prev_key, prev, held = reading.prev_key, reading.prev, reading.held
     role = role_of(text)
     rkey = role_key(role)
@@ -408,30 +474,19 @@ def _read(
         and names_role(from_role)
         and not same_role(role_key(role_of(from_role)), prev_key)
     )
-    statement = Statement(
-        index=reading.count,
-        text=text,
-        line=line,
-        heading=heading,
-        frame_index=frame.index if frame else None,
-        number=frame.number if frame else None,
-        suffix=frame.suffix if frame else "",
-        date=frame.date if frame else None,
-        time=frame.time if frame else None,
-        role=role,
-        from_role=from_role,
-        to_role=m.group(2).strip() if m else None,
-        kind=kind,
-        magnitude=0.0 if prev is None else magnitude(prev, text, position),
-        from_mismatch=mismatch,
-        duplicate_frame=bool(frame and frame.duplicate_of is not None),
-        position=position,
+    found = Classified(
+        role,
+        from_role,
+        m.group(2).strip() if m else None,
+        kind,
+        0.0 if prev is None else magnitude(prev, text, position),
+        mismatch,
     )
     if rkey and rkey not in held.setdefault(rkey[-1], []):
         held[rkey[-1]].append(rkey)
     reading.count += 1
     reading.prev_key, reading.prev = rkey, text
-    return statement
+    return found
 
 
 class Arc(Sequence[Statement]):
@@ -480,21 +535,27 @@ class Arc(Sequence[Statement]):
 
     def append(self, s: Statement) -> None:
         """Add the next statement (``s.index`` is its position)."""
-        if s.frame_index is not None and self.frames is None:
+        frame, title = (-1, s.heading) if s.frame_index is None else (s.frame_index, "")
+        read = Classified(s.role, s.from_role, s.to_role, s.kind, s.magnitude, s.from_mismatch)
+        self.add(s.text, s.line, frame, title, read)
+
+    def add(self, text: str, line: int, frame: int, title: str, read: Classified) -> None:
+        """Add the next statement: in frame ``frame`` (-1: in the section titled ``title``)."""
+        if frame >= 0 and self.frames is None:
             raise ValueError("an arc without frame columns holds no statement of a frame")
         position = len(self.texts)
-        self.texts.append(s.text)
-        self.add_role(s.role)
-        self.lines.append(s.line)
-        self.frame_indices.append(-1 if s.frame_index is None else s.frame_index)
-        self.kinds.append(KINDS.index(s.kind))
-        self.magnitudes.append(s.magnitude)
-        if s.from_role is not None or s.to_role is not None:
-            self.turns[position] = (s.from_role, s.to_role)
-        if s.from_mismatch:
+        self.texts.append(text)
+        self.add_role(read.role)
+        self.lines.append(line)
+        self.frame_indices.append(frame)
+        self.kinds.append(KINDS.index(read.kind))
+        self.magnitudes.append(read.magnitude)
+        if read.from_role is not None or read.to_role is not None:
+            self.turns[position] = (read.from_role, read.to_role)
+        if read.mismatch:
             self.mismatches.add(position)
-        if s.frame_index is None:
-            self.titles[position] = s.heading
+        if frame < 0:
+            self.titles[position] = title
         self._outline = None
 
     def outline(self) -> Outline:
