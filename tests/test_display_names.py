@@ -197,3 +197,21 @@ def test_the_is_no_first_name(tmp_path: Path) -> None:
     g = influence(world, measures=False)
     got = {s: dict(a.kinds) for (s, t), a in g.arcs.items() if t == "zion-wildcard-02"}
     assert got == {"rappter-critic": {"reply": 1}}
+
+
+def test_a_display_name_takes_the_kind_its_phrase_gives(tmp_path: Path) -> None:
+    """Running text credits a display name as it credits an id: "Sophia Mindwell forced
+    this", "Hume Skeptikos's critique was correct"; a bare name is no link there."""
+    soul = (
+        "# Me\n\n## Frame 1 — 2026-01-01\n- Sophia Mindwell forced this.\n\n"
+        "## Frame 2 — 2026-01-02\n- Hume Skeptikos's critique was correct.\n\n"
+        "## Frame 3 — 2026-01-03\n- Met Sophia Mindwell on #213.\n"
+    )
+    world = _world(
+        tmp_path,
+        {"me-1": soul, "s-1": "# S\n", "h-1": "# H\n"},
+        {"s-1": "Sophia Mindwell", "h-1": "Hume Skeptikos"},
+    )
+    g = influence(world, measures=False)
+    got = {s: dict(a.kinds) for (s, t), a in g.arcs.items() if t == "me-1"}
+    assert got == {"s-1": {"credit": 1}, "h-1": {"credit": 1}}

@@ -815,6 +815,11 @@ def _person_kind(
         return "" if one_word and not as_name(data, end) else kind
     first = name.split(None, 1)[0].encode()
     said = lines.of(at).kind(first.removesuffix(b"'s"), end - at - 1)
+    if said in ("mention", "vote") and not one_word:
+        # the phrases capture a name's last word: "Sophia Mindwell forced this", "Hume
+        # Skeptikos's critique was correct"
+        last = data[max(at, end - 48) : end].split()[-1]
+        said = lines.of(at).kind(last.removesuffix(b"'s"), end - at - 1)
     if said not in ("mention", "vote"):
         return said
     if "vote" in (kind, said):
