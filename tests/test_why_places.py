@@ -208,3 +208,20 @@ def test_an_undated_use_has_no_date_or_time_in_json(tmp_path: Path) -> None:
     d = mention_dict(found)
     assert (d["date"], d["time"], d["line"]) == (None, None, 5)
     assert d["span"][1] == "2026-03-14 20:38"
+
+
+def test_an_influencers_line_on_two_threads_is_shown_once(tmp_path: Path) -> None:
+    """The influencer wrote one line naming both threads of the statement's frame: its lines
+    on those threads list it once."""
+    researcher = (
+        "# Data Digger\n\n## Frame 2 — 2026-03-02 (09:00 UTC)\n"
+        "- Connected #41 (ledger), #42 (census).\n- Becoming: the counter.\n"
+    )
+    soul = (
+        "# Sofia Thinker\n\n## Frame 3 — 2026-03-03 (10:00 UTC)\n"
+        "- Commented on #41 and #42.\n- Influenced by: researcher-05's census.\n"
+        "- Becoming: the ledger keeper.\n"
+    )
+    world = write(tmp_path, {"zion-philosopher-05": soul, "zion-researcher-05": researcher})
+    (state,) = explain(world, "zion-philosopher-05").influencer_states
+    assert [p.line for p in state.lines] == [4]

@@ -590,13 +590,14 @@ def _state_of(
     if entry is None:
         return InfluencerState(agent, present=False)
     state = _held(index, agent, moment)
-    lines = [
-        p
+    # a line naming two of the threads is one line ("Connected #4738 ..., #4734 ...")
+    found = {
+        p.line: p
         for n in threads
         for p in entry.threads.get(n, ())
         if p.moment is not None and _before(p.moment, moment)
-    ]
-    lines.sort(key=lambda p: (p.order, p.line), reverse=True)
+    }
+    lines = sorted(found.values(), key=lambda p: (p.order, p.line), reverse=True)
     return replace(state, lines=tuple(lines[:MAX_INFLUENCER_LINES]))
 
 
