@@ -218,6 +218,34 @@ def test_emit_json_matches_json_dumps(capsys) -> None:
     }
 
 
+def test_emit_json_writes_a_long_iterator_as_json_dumps_its_list(capsys) -> None:
+    """An iterator of hundreds of items (flat dicts written in batches, other items between them,
+    controls escaped) prints as json.dumps of its list; when it fails, what came before is out."""
+    import pytest
+
+    from soulscope.cli.output import emit_json
+
+    def items(fail: bool = False):
+        for n in range(700):
+            if n % 97 == 5:
+                yield {"n": n, "nested": [n, {"deep": "x"}]}
+            elif n % 131 == 7:
+                yield [n, "‮"]
+            else:
+                yield {"n": n, "text": f"réle — {n}‮", "m": n / 7}
+            if fail and n == 600:
+                raise ValueError("the source went away")
+
+    emit_json(items())
+    printed = capsys.readouterr().out
+    expected = json.dumps(list(items()), ensure_ascii=False, indent=2)
+    assert printed == expected.replace("\x7f", "\\u007f").replace("\u202e", "\\u202e") + "\n"
+    with pytest.raises(ValueError):
+        emit_json(items(fail=True))
+    printed = capsys.readouterr().out
+    assert '"n": 600,' in printed and printed.rstrip().endswith("}")  # (none held back)
+
+
 def test_becoming_json_streams_the_text_json_would_print(tmp_path: Path) -> None:
     """`becoming --json` writes the arc a statement at a time (a big soul's arc is never held as
     dicts or as one string); what it prints is exactly json.dumps of the whole list at indent 2."""

@@ -154,12 +154,7 @@ def _write_json(value: Any, margin: str, out: Callable[[str], Any]) -> None:
     if type(value) is dict and _flat(value):  # most items: a statement, a hit, a row
         out(json_escaped(_flat_text(value, margin)))
     elif isinstance(value, Iterator):
-        opened = False
-        for item in value:
-            out(f",\n{inner}" if opened else f"[\n{inner}")
-            _write_json(item, inner, out)
-            opened = True
-        out(f"\n{margin}]" if opened else "[]")
+        _write_items(value, margin, out)
     elif isinstance(value, dict) and any(isinstance(v, Iterator) for v in value.values()):
         for i, (key, item) in enumerate(value.items()):
             out(f"{',' if i else '{'}\n{inner}{_string(key)}: ")
@@ -167,6 +162,34 @@ def _write_json(value: Any, margin: str, out: Callable[[str], Any]) -> None:
         out(f"\n{margin}}}")
     else:
         out(json_escaped(_indented(value, margin)))
+
+
+_BATCH = 256  # flat items encoded before they are written, escaped and written at once
+
+
+def _write_items(items: Iterator[Any], margin: str, out: Callable[[str], Any]) -> None:
+    """The items of an iterator as a JSON list (``_write_json``). Flat dicts (most items: a
+    statement, a hit, a row) are encoded a batch at a time and written, escaped, in one piece
+    (escaping the whole is escaping each part); what is encoded is written if the items fail."""
+    inner = margin + "  "
+    batch: list[str] = []
+    opened = False
+    try:
+        for item in items:
+            batch.append(f",\n{inner}" if opened else f"[\n{inner}")
+            opened = True
+            flat = type(item) is dict and _flat(item)
+            if flat:
+                batch.append(_flat_text(item, inner))
+                if len(batch) < _BATCH:
+                    continue
+            out(json_escaped("".join(batch)))
+            batch.clear()
+            if not flat:
+                _write_json(item, inner, out)
+    finally:
+        out(json_escaped("".join(batch)))
+    out(f"\n{margin}]" if opened else "[]")
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
