@@ -250,3 +250,22 @@ def test_the_first_hits_do_not_depend_on_k(later_index: RecallIndex, mode: str) 
                 assert [(h.chunk.id, h.score) for h in narrow] == [
                     (h.chunk.id, h.score) for h in wide[:k]
                 ]
+
+
+def test_frames_of_one_day_are_cited_apart_by_their_time() -> None:
+    """Early-era frames carry a date and a time, no number: an answer cites each by both, as
+    the why dossier does, not four frames of a day by the day alone."""
+    from soulscope.soul.parse import parse
+
+    text = (
+        "# Coder\n\n## Frame 2026-03-13 (05:00 UTC)\n- Mapped the grammar.\n\n"
+        "## Frame 2026-03-13 (14:00 UTC)\n- Formalized decidability.\n\n"
+        "## Frame 2026-03-13\n- A day's note.\n"
+    )
+    cites = [c.citation for c in chunk_soul(parse(text, "zion-coder-04"), "zion-coder-04")]
+    frames = [c for c in cites if "frame" in c]
+    assert frames == [
+        "[zion-coder-04 · frame 2026-03-13 05:00]",
+        "[zion-coder-04 · frame 2026-03-13 14:00]",
+        "[zion-coder-04 · frame 2026-03-13]",
+    ]

@@ -47,7 +47,12 @@ class Chunk:
         if self.kind == "frame" and self.number is not None:
             parts = [self.agent, f"frame {self.frame_label}", self.date]
         elif self.kind == "frame" and self.date:
-            parts = [self.agent, f"frame {self.date}"]  # early-era frames carry no number
+            # early-era frames carry no number: their date and, where given, time of day name
+            # them (a day holds many), as the why dossier names them
+            parts = [
+                self.agent,
+                f"frame {self.date} {self.time}" if self.time else f"frame {self.date}",
+            ]
         else:
             parts = [self.agent, clean(self.heading)]
         return "[" + " · ".join(p for p in parts if p) + "]"
