@@ -672,12 +672,14 @@ def as_words(
     texts: Iterable[str] | Words,
     headings: Iterable[str] | None = None,
     moved: Iterable[int] | None = None,
+    phrases: bool = True,
 ) -> Words:
     """Statements (with their frames' headings, and whether each one's role moved from the
-    previous statement's) as ``Words``."""
+    previous statement's) as ``Words`` (``phrases`` False: without their phrases of two words,
+    which only titles need)."""
     if isinstance(texts, Words):
         return texts
-    words = Words()
+    words = Words(phrases)
     texts = list(texts)
     headings = [""] * len(texts) if headings is None else headings
     moved = [0] * len(texts) if moved is None else moved
@@ -745,7 +747,7 @@ def outline(
     role moved from the previous statement's (``moved``: a short arc turns there). Moves by words, or
     by meaning with ``vectors`` (one embedding row per statement); chapter titles are words
     either way (``titled`` False: none, for counting)."""
-    words = as_words(texts, headings, moved)
+    words = as_words(texts, headings, moved, phrases=titled)
     n = len(words)
     moves, places = _moves_and_turns(words, vectors)
     turning = bytearray(n)

@@ -75,7 +75,7 @@ def parse(data: bytes | str, agent_id: str | None = None) -> Soul:
     # has a body), and its body again when the frame is asked for (``Frames``): no frame object
     # and no decoded copy of the file is held. (Blocks start after a newline, so each one decodes
     # alone as it does in the whole file.)
-    offsets = array("q", (m.start() for m in BLOCK.finditer(data)))
+    offsets = array("q", map(re.Match.start, BLOCK.finditer(data)))
     first = offsets[0] if offsets else len(data)
     offsets.append(len(data))
     preamble = data[:first].decode("utf-8", ENCODING_ERRORS)
@@ -125,6 +125,7 @@ def _read_blocks(
     starts, ``prev_when`` the date and time of the dated frame before it. Returns a hash of each
     frame's heading (spaces normalized), for telling duplicates."""
     keys = array("q")
+    comment = data.find(b"<!--", offsets[0] if offsets else 0)  # the next one (-1: none is left)
     for b in range(len(offsets) - 1):
         start, end = offsets[b], offsets[b + 1]
         eol = data.find(b"\n", start, end)
@@ -140,7 +141,9 @@ def _read_blocks(
             continue
         line = lo + 1
         number, suffix, date, time, title, key = read
-        if data.find(b"<!--", head_end, end) >= 0:
+        if 0 <= comment < head_end:
+            comment = data.find(b"<!--", head_end)
+        if 0 <= comment < end:
             problems += _archived(data[start:end], line)
         if number is None and date is None:
             problems.append(
