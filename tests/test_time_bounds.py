@@ -136,6 +136,9 @@ def test_an_offset_in_a_history_stamp_is_read_in_utc(tmp_path: Path) -> None:
         ("7 — 14 March 2026 (23:00 UTC)", "2026-03-14", "23:00"),
         ("Mar 14 2026 23:10", "2026-03-14", "23:10"),
         ("3 — 2nd Sept. 2026", "2026-09-02", None),
+        ("2 — 2026/03/15", "2026-03-15", None),
+        ("2 — 2026-03-15 04:00 PST", "2026-03-15", "12:00"),
+        ("2026-03-15 (23:30 EDT) — Seed", "2026-03-16", "03:30"),
         # a span of time, not an offset
         ("2026-03-15 (01:30-02:15 UTC) — Pass 2", "2026-03-15", "01:30"),
     ],
@@ -153,10 +156,11 @@ def test_an_offset_heading_changes_who_came_first(tmp_path: Path) -> None:
         {
             "ab": _soul("ab", [("2026-05-09T23:30:00-05:00", "the snowmelt ledger")]),
             "cd": _soul("cd", [("2026-05-10T01:00:00Z", "a snowmelt ledger too")]),
+            "ef": _soul("ef", [("2026-05-09 18:30 PDT", "a snowmelt ledger at last")]),
         },
     )
     found = first_mention(world, "snowmelt ledger")
-    assert found.agent_id == "cd" and not found.ties
+    assert found.agent_id == "cd" and not found.ties  # ef's 18:30 PDT is 01:30 UTC
 
 
 def test_first_on_the_real_world_names_every_possible_first_and_no_later_frame(

@@ -27,8 +27,17 @@ from soulscope.soul.model import (
 )
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_ZONED = re.compile(r"\s?(?:UTC|GMT|Z)\b")
+# A date: ISO, or with slashes the same way round ("2026/03/15").
+_DATE = re.compile(r"(\d{4})([-/])(\d{2})\2(\d{2})")
+# Zones that headings name by their abbreviation, as UTC offsets.
+ZONE_OFFSETS = {
+    "PST": "-08:00", "PDT": "-07:00", "MST": "-07:00", "MDT": "-06:00", "CST": "-06:00",
+    "CDT": "-05:00", "EST": "-05:00", "EDT": "-04:00", "BST": "+01:00", "CET": "+01:00",
+    "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "JST": "+09:00", "AEST": "+10:00",
+    "AEDT": "+11:00",
+}  # fmt: skip
+_ZONE_NAME = re.compile(r"\s?\(?(" + "|".join(ZONE_OFFSETS) + r")\b")
+_ZONED = re.compile(r"\s?(?:UTC|GMT|Z|" + "|".join(ZONE_OFFSETS) + r")\b")
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(:\d{2}(?:\.\d+)?)?")
 # A UTC offset right after a time of day: ``-05:00`` after an ISO time or seconds, ``+05:30``,
 # ``UTC-05:00``; ``18:15-18:45`` is a span of time, not an offset.
@@ -570,7 +579,7 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     if found is None:
         return None, None
     if dm:
-        date = dm.group(0)
+        date = f"{dm.group(1)}-{dm.group(3)}-{dm.group(4)}"
     else:
         month, day, year = found.group(1, 2, 3) if found.group(1) else found.group(5, 4, 6)
         date = f"{year}-{_MONTHS[month[:3].lower()]:02d}-{int(day):02d}"
@@ -582,6 +591,9 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     time = f"{int(tm.group(1)):02d}:{tm.group(2)}"
     # A UTC offset right after it is converted: ``-05:00`` after an ISO time (``T``) or seconds,
     # ``+05:30``, ``UTC-05:00`` (``_HEADING_OFFSET``); ``18:15-18:45`` is a span of time.
+    zone = _ZONE_NAME.match(heading, tm.end())
+    if zone is not None:  # "04:00 PST": a zone's abbreviation, converted
+        return when.to_utc(date, time, ZONE_OFFSETS[zone.group(1)])
     om = _HEADING_OFFSET.match(heading, tm.end())
     if om is None:
         return date, time
