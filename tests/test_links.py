@@ -224,6 +224,7 @@ def test_only_agents_of_the_world_are_named(tmp_path: Path) -> None:
         ("- No thanks to coder-05, the build broke.", "mention"),
         ("- Influenced by: nobody this frame; coder-05's critique did not move me.", "mention"),
         ("- Influenced by: not only coder-05 but the whole thread.", "credit"),
+        ("- Influenced by: no one but coder-05 this frame.", "credit"),
         ("- Influenced by: the point no one reads, and coder-05's census.", "credit"),
         ("- Conceded to coder-05 taxonomy (the 3-tier model was better).", "credit"),
         ("- Per coder-05's suggestion, I cut the list.", "credit"),

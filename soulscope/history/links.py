@@ -605,9 +605,11 @@ def _in_reason(data: bytes, at: int, pos: int, end: int) -> bool:
 # After a name, the dash that opens what the relationship is ("zion-x-04 — kindred spirit").
 _ITEM_NAME = re.compile(rb"[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?(?:\xe2\x80\x94|--?[ \t]|:)")
 # A credit denied before the name, in its clause: "Not inspired by", "Never learned from",
-# "Did not borrow", "No thanks to" (not "not only", nor past a comma: "no one reads, and X's").
+# "Did not borrow", "No thanks to" (not "not only", "no one but", nor past a comma: "no one
+# reads, and X's").
 _DENIED_BEFORE = re.compile(
-    rb"(?:\b(?:not|never|no|nobody|without)|n't)\b(?![ \t]+(?:only|just)\b)"
+    rb"(?:\b(?:not|never|no|nobody|without)|n't)\b"
+    rb"(?![ \t]+(?:only|just|least|one[ \t]+but|one[ \t]+more[ \t]+than|but|except)\b)"
     rb"(?:(?!\xe2\x80\x94)[^,;.!?\n]){0,24}$",
     re.I,
 )
