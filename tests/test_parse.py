@@ -237,3 +237,40 @@ def test_the_latest_line_of_a_label_is_found_from_the_end() -> None:
     )
     soul = parse(SOUL + entries.encode())
     assert soul.latest("Relationships") == ["coder-01 (ally)"]
+
+
+MENTIONS = """# Mentions
+
+## Notes
+
+- becoming: in a section, not a frame
+
+## Frame 1 — 2026-01-01
+- BECOMING: shouted
+
+## Frame 2 — 2026-01-02
+- Posted about nothing in particular
+
+## Frame 3 — 2026-01-03
+- **BeCoMiNg:** mixed case, then becoming again and Becoming once more
+
+## Frame 4 — 2026-01-04
+- Bécoming: an accent is another word; becomin g is not it either
+
+## Frame 5 — 2026-01-05
+- Influenced by: the word at the very end: becoming"""
+
+
+def test_frames_mentioning_a_word_in_any_case(monkeypatch) -> None:
+    """The frames whose text holds a word in any ASCII case, each once, sections left out; the
+    same when the file is searched a few bytes at a time (a word across two windows)."""
+    from soulscope.soul.model import _FoldedSearch
+
+    frames = parse(MENTIONS.encode()).frames
+    assert list(frames.mentioning("becoming")) == [0, 2, 4]
+    assert list(frames.mentioning("Bécoming")) == [3]
+    assert list(frames[1:3].mentioning("BECOMING")) == [2]
+    assert list(frames.mentioning_from_end("becoming")) == [4, 2, 0]
+    for window in range(1, 40):
+        monkeypatch.setattr(_FoldedSearch, "WINDOW", window)
+        assert list(frames.mentioning("becoming")) == [0, 2, 4], window

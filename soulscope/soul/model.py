@@ -247,16 +247,17 @@ class Frames(Sequence[Frame]):
         in any case), in file order: found in the file's bytes, so the other frames are never built."""
         if not self.indices:
             return
-        columns, pattern = self.columns, re.compile(re.escape(word.encode()), re.I)
+        columns, needle = self.columns, word.encode().lower()
         first, last = sorted((self.indices[0], self.indices[-1]))  # (a slice may step back)
         pos, stop = columns.starts[first], columns.ends[last]
-        while (m := pattern.search(columns.data, pos, stop)) is not None:
-            i = bisect_right(columns.starts, m.start()) - 1
-            if m.end() <= columns.ends[i] and i in self.indices:
+        find = _FoldedSearch(columns.data, needle, stop).find
+        while (at := find(pos)) >= 0:
+            i = bisect_right(columns.starts, at) - 1
+            if at + len(needle) <= columns.ends[i] and i in self.indices:
                 yield i
                 pos = columns.ends[i]
             else:  # in a section between frames
-                pos = m.end()
+                pos = at + len(needle)
 
     def mentioning_from_end(self, word: str) -> Iterator[int]:
         """``mentioning``, last first: searched from the end in windows that double, so that the
@@ -278,6 +279,39 @@ class Frames(Sequence[Frame]):
 
     def __repr__(self) -> str:
         return f"<{len(self)} frames>"
+
+
+class _FoldedSearch:
+    """Where ``needle`` (lower case) is in ``data`` before ``stop``, ASCII letters in any case (as
+    a bytes pattern with ``re.I`` finds it): a window of ``data`` is lowered at a time and
+    searched as ``bytes.find`` does, many times faster than the pattern (which reads byte by
+    byte), and no lowered copy of the whole file is held."""
+
+    __slots__ = ("data", "needle", "stop", "lo", "hi", "window")
+
+    WINDOW = 1 << 20
+
+    def __init__(self, data: bytes, needle: bytes, stop: int) -> None:
+        self.data, self.needle, self.stop = data, needle, stop
+        self.lo = self.hi = 0
+        self.window = b""
+
+    def find(self, pos: int) -> int:
+        """The first place at or after ``pos`` where ``needle`` starts (and ends before
+        ``stop``), -1 for none."""
+        size = len(self.needle)
+        while pos + size <= self.stop:
+            if not self.lo <= pos < self.hi:
+                self.lo, self.hi = pos, min(self.stop, pos + max(self.WINDOW, 2 * size))
+                self.window = self.data[self.lo : self.hi].lower()
+            at = self.window.find(self.needle, pos - self.lo)
+            if at >= 0:
+                return self.lo + at
+            if self.hi >= self.stop:
+                return -1
+            # A needle across the window's end is whole in the next window, which starts there.
+            pos, self.hi = max(pos, self.hi - size + 1), self.lo
+        return -1
 
 
 class Blocks(Sequence["Section | Frame"]):
