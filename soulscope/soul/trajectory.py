@@ -411,10 +411,15 @@ def _found(soul: Soul, key: str, reading: ArcReading) -> Iterator[tuple[Section 
     """Each statement of label ``key`` not read yet, in file order: its section (or its frame's
     index), text and line; ``reading.frames`` is brought up to date when they are all read."""
     columns = soul.frames.columns
+    keys: dict[str, str] = {}  # each label's key (the same few labels recur)
     for block in _blocks(soul, key, reading):
         found = block.observations if isinstance(block, Section) else observations(columns, block)
         for obs in found:
-            if obs.key == key and obs.text:
+            label = obs.label
+            known = keys.get(label)
+            if known is None:
+                known = keys[label] = obs.key
+            if known == key and obs.text:
                 yield block, obs.text, obs.line
     reading.frames = len(soul.frames)
 
@@ -442,9 +447,9 @@ def _in_file_order(
             yield i
             i = next(frames, None)
         yield section
-    while i is not None:
+    if i is not None:
         yield i
-        i = next(frames, None)
+        yield from frames
 
 
 class Classified(NamedTuple):
