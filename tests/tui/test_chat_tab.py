@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -112,22 +113,27 @@ async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, m
             pane = await open_chat(pilot)
 
             async def streaming(n: int) -> None:
+                deadline = time.monotonic() + 30  # (a failure costs seconds, not the 2 minutes)
                 while len(answers(pane)) < n or "w3" not in answers(pane)[n - 1]:
+                    if time.monotonic() > deadline:
+                        pytest.fail(f"answer {n} never began streaming: {answers(pane)!r:.200}")
                     await pilot.pause(0.05)
 
-            await pilot.press(*"first", "enter")
-            await streaming(1)
-            pane.query_one("#chat-input", Input).value = "second"
-            await pilot.press("enter")  # cancels "first"
-            await streaming(2)
-            await pilot.press("escape")  # cancels "second"
-            await settle(pilot)
-            first, second = answers(pane)
-            assert first.startswith("w0 w1") and first.endswith("*(cancelled)*")
-            assert second.startswith("w0 w1") and second.endswith("*(cancelled)*")
-            assert "w5999" not in first + second
-            assert server.closed_early.wait(5)
-            server.pace = 0  # quitting distils the two questions: let that answer come at once
+            try:
+                await pilot.press(*"first", "enter")
+                await streaming(1)
+                pane.query_one("#chat-input", Input).value = "second"
+                await pilot.press("enter")  # cancels "first"
+                await streaming(2)
+                await pilot.press("escape")  # cancels "second"
+                await settle(pilot)
+                first, second = answers(pane)
+                assert first.startswith("w0 w1") and first.endswith("*(cancelled)*")
+                assert second.startswith("w0 w1") and second.endswith("*(cancelled)*")
+                assert "w5999" not in first + second
+                assert server.closed_early.wait(5)
+            finally:
+                server.pace = 0  # quitting distils the questions: let that answer come at once
 
 
 async def test_a_failure_is_one_sentence_and_the_question_goes_back(
