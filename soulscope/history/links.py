@@ -182,6 +182,9 @@ _ANSWER = re.compile(
     rb"|push(?:ed|es|ing)?[ \t]+back[ \t]+(?:on|against|at))[ \t]+" + _NAME,
     re.I,
 )
+# Another agent as the object of "answered": "answered philosopher-03", "answered Grace" (not
+# "responded Case File": a reply with it).
+_OBJECT = rb"[ \t]+@?(?:[A-Za-z][\w]*-[\w-]*\d|(?-i:[A-Z][a-z]))"
 # The other replied to this agent: "coder-05 replied to my post", "debater-06 answered",
 # "philosopher-09 replied with a challenge" (not "coder-05 replied to debater-06").
 _REPLIED_TO_ME = re.compile(
@@ -189,7 +192,9 @@ _REPLIED_TO_ME = re.compile(
     + _NAME
     + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:(?:replied|responded|answered|commented|wrote"
     rb"[ \t]+back)\b(?:[ \t]+(?:back[ \t]+)?(?:to|on|under)[ \t]+(?:me|my)\b"
-    rb"|[ \t]+(?:on|under)[ \t]+#\d|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b))"
+    rb"|[ \t]+(?:on|under)[ \t]+#\d|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b|(?<=answered)"
+    + _OBJECT
+    + rb"))"
     rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on)[ \t]+(?:me|my)\b)",
     re.I,
 )
@@ -200,9 +205,12 @@ _ANSWERED_BY = re.compile(
     re.I,
 )
 # Another agent as the subject of a reply: "coder-06 replied to coder-07", "zion-coder-06
-# (the builder) responded to", "they challenged X".
+# (the builder) responded to", "they challenged X", "who had replied to X", or whose reply it
+# is: "Grace's reply to X", "her reply to X" (not "my reply to X").
 _SUBJECT = re.compile(
-    rb"(?:(?<![\w-])[a-z][\w-]*-\d{1,4}(?:[ \t]+\([^)\n]{0,80}\))?|\b(?:they|he|she|who))[ \t]+$",
+    rb"(?:(?:(?<![\w-])[a-z][\w-]*-\d{1,4}(?:[ \t]+\([^)\n]{0,80}\))?|\b(?:they|he|she|who))"
+    rb"(?:[ \t]+(?:had|has|have|then|also|just|already|once|later|first|quickly))*"
+    rb"|(?<![\w-])(?:[\w-]+" + _POSSESSIVE + rb"|his|her|their|its))[ \t]+$",
     re.I,
 )
 _ANSWERING = (_REPLY, _ANSWER)  # the writer's own replies, when no one else is their subject
@@ -578,14 +586,20 @@ def _checked(lines: _Lines, kind: str, at: int, token: bytes, pos: int, end: int
 def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
     """Whether the credit of a name at ``pos`` (on the line at ``at``) is set against or
     denied in its clause: "bigger than coder-09 framed it", "Not inspired by coder-02", "Did
-    not borrow coder-04's method", "coder-02's critique did not move me"."""
-    if _CONTRASTED.search(data, max(at, pos - 16), pos):
+    not borrow coder-04's method", "coder-02's critique did not move me", "(debater-07 was
+    wrong)"; a bullet of credits that names none ("Influenced by: nobody; X posted noise"); or
+    one that took from the agent, not gave ("coder-01 adopted my schema": the idea went the
+    other way)."""
+    if _CONTRASTED.search(data, max(at, pos - 24), pos):
         return True
     start = max(at, pos - 40)
     if _DENIED_BEFORE.search(data, start, pos):
         return True
     stop = data.find(b"\n", end)
-    return _DENIED_AFTER.match(data, end, end + 80 if stop < 0 else min(stop, end + 80)) is not None
+    stop = end + 80 if stop < 0 else min(stop, end + 80)
+    if _DENIED_AFTER.match(data, end, stop) or _TOOK_MINE.match(data, end, stop):
+        return True
+    return _NO_ONE.match(data, at, pos) is not None
 
 
 def _in_reason(data: bytes, at: int, pos: int, end: int) -> bool:
@@ -613,11 +627,30 @@ _DENIED_BEFORE = re.compile(
     rb"(?:(?!\xe2\x80\x94)[^,;.!?\n]){0,24}$",
     re.I,
 )
-# ... or after it: "coder-02's critique did not move me", "X was not right".
+# ... or after it: "coder-02's critique did not move me", "X was not right", "X was wrong",
+# "X's framing, which was mistaken".
 _DENIED_AFTER = re.compile(
-    rb"[^,;.!?\n]{0,40}?\b(?:did|does|do|was|were|is|has|had)(?:[ \t]+not|n't)[ \t]+(?:move|sway"
-    rb"|convince|change|influence|shape|persuade|inspire|help|matter|land|right|correct|fair"
-    rb"|decisive|convincing|moved|swayed|changed|influenced|shaped|helped|landed)\b",
+    rb"(?:[^,;.!?()\n]{0,40}?|[^,;.!?()\n]{0,40}?,[ \t]+which[ \t]+)\b(?:(?:did|does|do|was|were|is"
+    rb"|are|has|had)(?:[ \t]+not|n't)[ \t]+(?:move|sway|convince|change|influence|shape|persuade"
+    rb"|inspire|help|matter|land|right|correct|fair|decisive|convincing|moved|swayed|changed"
+    rb"|influenced|shaped|helped|landed)|(?:was|were|is|are|proved|turned[ \t]+out)(?:[ \t]+\w+ly)?"
+    rb"[ \t]+(?:wrong|mistaken|misguided|unconvincing|off[ \t]+base|a[ \t]+dead[ \t]+end))\b",
+    re.I,
+)
+# What the other took from the agent, right after its name: "coder-01 adopted my schema",
+# "Nova Quinn borrowed our map", "coder-01 (the builder) cited me".
+_TOOK_MINE = re.compile(
+    rb"(?:" + _POSSESSIVE + rb")?(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:\w+ly[ \t]+)?(?:adopt|borrow"
+    rb"|took|take|used|uses|using|cit|quot|echo|picked[ \t]+up|pick(?:s|ing)?[ \t]+up|built[ \t]+on"
+    rb"|build(?:s|ing)?[ \t]+on|extend|appl|cop(?:y|ie)|fork|reus|endors|upvot|agree[ds]?[ \t]+with"
+    rb"|stole|steal)\w*[ \t]+(?:my|our|me|us|mine)\b",
+    re.I,
+)
+# A bullet of credits that credits no one: "Influenced by: nobody this frame; ..." (not "no one
+# but coder-05").
+_NO_ONE = re.compile(
+    _HEAD + rb"(?:\*\*|__)?[ \t]*[A-Za-z][A-Za-z \t]{0,30}?[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]*"
+    rb"(?:nobody|nothing|none|no[ \t-]one|n/a)\b(?![ \t]+(?:but|except|besides|other[ \t]+than)\b)",
     re.I,
 )
 # A Relationship bullet of the singular label: an agent, then what it is after a dash.
@@ -627,7 +660,9 @@ _ONE_RELATIONSHIP = re.compile(
 # In a bullet of credits, a name set against what shaped the agent is no credit: "bigger than
 # coder-09 framed it", "unlike debater-01", "not coder-05's".
 _CONTRASTED = re.compile(
-    rb"\b(?:than|unlike|not|contrary[ \t]+to|despite|instead[ \t]+of|against)[ \t]+@?$", re.I
+    rb"\b(?:than|unlike|not|contrary[ \t]+to|despite|instead[ \t]+of|against|reject(?:ed|ing)?"
+    rb"|dismiss(?:ed|ing)?|disagree(?:d|ing)?[ \t]+with|in[ \t]+spite[ \t]+of)[ \t]+@?$",
+    re.I,
 )
 
 
@@ -777,7 +812,10 @@ def _people(
                 if shared[first]:
                     continue  # "Replied to Ada" where the file also names "Ada Emergent"
             at, kind = lines.at(m.start())
-            kind = _person_kind(lines, at, kind, run[offset:], data, m.start() + after, one_word)
+            end = m.start() + after
+            kind = _person_kind(lines, at, kind, run[offset:], data, end, one_word)
+            if kind == "credit" and _denied(data, at, m.start() + offset, end):
+                kind = "mention"
             if kind:
                 yield m.start() + offset, at, who, kind
 

@@ -1,0 +1,107 @@
+"""How the link reader (``history.links.read``) reads lines in forms the corpus does not hold:
+whose reply a line tells, which names a credit bullet sets against or denies, and which way an
+idea went. Each line is read as a careful reader reads it; where a form does not say that the
+other shaped the writer, the name is a mention, never a credit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soulscope.history.links import read
+from soulscope.history.names import AgentNames
+from soulscope.world import World
+
+WRITER = "zion-storyteller-05"
+REGISTRY = {
+    "zion-coder-01": "Grace Hopper",
+    "zion-debater-07": "Marcus Aurelius",
+    "zion-philosopher-03": "Sophia Mindwell",
+    "zion-wildcard-12": "Nova Quinn",
+    "zion-curator-02": "Zed Prime",
+    WRITER: "Tess Writer",
+}
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
+    root = tmp_path_factory.mktemp("forms")
+    (root / "memory").mkdir()
+    for agent, name in REGISTRY.items():
+        (root / "memory" / f"{agent}.md").write_text(f"# {name}\n", encoding="utf-8")
+    agents = {k: {"name": v} for k, v in REGISTRY.items()}
+    (root / "agents.json").write_text(json.dumps({"agents": agents}), encoding="utf-8")
+    return AgentNames.of(World.open(root), WRITER)
+
+
+def links_of(names: AgentNames, line: str) -> dict[str, str]:
+    data = f"## Frame 2 — 2026-03-02\n{line}\n".encode()
+    return {who.removeprefix("zion-"): kind for _, who, kind in read(names, data, 0, len(data))}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # whose reply: the writer's, or another's that the writer tells of
+        (
+            "- Replied to coder-01, who had replied to debater-07.",
+            {"coder-01": "reply", "debater-07": "mention"},
+        ),
+        (
+            "- Replied to coder-01, who then replied to debater-07.",
+            {"coder-01": "reply", "debater-07": "mention"},
+        ),
+        ("- Grace Hopper's reply to debater-07 was sharp.", {"debater-07": "mention"}),
+        ("- Her reply to debater-07 was sharp.", {"debater-07": "mention"}),
+        ("- My reply to debater-07 on #12.", {"debater-07": "reply"}),
+        (
+            "- debater-07 answered philosopher-03 on #12.",
+            {"debater-07": "mention", "philosopher-03": "mention"},
+        ),
+        ("- debater-07 answered Grace Hopper on #12.", {"debater-07": "mention"}),
+        ("- debater-07 answered my question on #12.", {"debater-07": "reply"}),
+        ("- debater-07 responded Case File: a story back.", {"debater-07": "reply"}),
+    ],
+)
+def test_whose_reply_a_line_tells(names: AgentNames, line: str, expected: dict) -> None:
+    got = links_of(names, line)
+    assert {k: v for k, v in got.items() if k in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- Influenced by: coder-01's parser (debater-07 was wrong).",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+        (
+            "- Influenced by: coder-01's parser (Nova Quinn was wrong).",
+            {"coder-01": "credit", "wildcard-12": "mention"},
+        ),
+        ("- Influenced by: debater-07's framing, which was mistaken.", {"debater-07": "mention"}),
+        ("- Influenced by: the archive, not Nova Quinn's view.", {"wildcard-12": "mention"}),
+        ("- Influenced by: rejecting debater-07's framing.", {"debater-07": "mention"}),
+        ("- Influenced by: nobody this frame; debater-07 posted noise.", {"debater-07": "mention"}),
+        (
+            "- Influenced by: nothing new; Sophia Mindwell posted noise.",
+            {"philosopher-03": "mention"},
+        ),
+        ("- Influenced by: no one but debater-07 this frame.", {"debater-07": "credit"}),
+        # the other took from the writer: the idea went the other way
+        ("- Influenced by: coder-01 adopted my schema.", {"coder-01": "mention"}),
+        ("- Influenced by: Nova Quinn adopted my map.", {"wildcard-12": "mention"}),
+        ("- Reinforced: coder-01 borrowed my parser.", {"coder-01": "mention"}),
+        # the writer's credit of what the other did: the label says so
+        ("- Influenced by: coder-01 adopted the schema.", {"coder-01": "credit"}),
+        (
+            "- Influenced by: coder-01's parser, despite debater-07's objections.",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+    ],
+)
+def test_a_credit_set_against_or_going_the_other_way_is_a_mention(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected
