@@ -247,6 +247,14 @@ class Git:
         )  # fmt: skip
         return [c for commit, changes in _parse_log(out) for c in changes]
 
+    def renames(self, paths: list[str], rev: str = "HEAD") -> list[FileChange]:
+        """The renames of files under ``paths`` in the history up to ``rev``, oldest first."""
+        out = self._run(
+            "log", "-M", "--diff-filter=R", "--reverse", "-z", "--raw", "--no-abbrev",
+            _LOG_FORMAT, rev, "--", *paths,
+        )  # fmt: skip
+        return [c for _, changes in _parse_log(out) for c in changes if c.status == "R"]
+
     def ancestors(self, sha: str) -> set[str]:
         """Every commit reachable from ``sha``, itself included."""
         return set(_decode(self._run("rev-list", sha)).split())

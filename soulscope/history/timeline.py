@@ -374,6 +374,7 @@ class Timeline:
         by_commit: dict[str, list[FileChange]] = {}
         for fc in found:  # oldest commit first
             by_commit.setdefault(fc.commit.sha, []).append(fc)
+        owner = _Owners(self.git, self.memory_paths(), rev, agent_id)
         for changes in by_commit.values():
             gained: list[Use] = []
             frames_brought = 0
@@ -384,7 +385,8 @@ class Timeline:
                 old = self.git.blob(fc.old_blob) if fc.old_blob else b""
                 if term.count(new) <= term.count(old):
                     continue  # this file lost uses in that commit (or only changed around them)
-                file_uses = uses(Path(fc.path).stem, fc.path, new, term, new_lines(old, new, term))
+                lines = new_lines(old, new, term)
+                file_uses = uses(owner.of(fc), fc.path, new, term, lines)
                 gained.extend(file_uses)
                 # every frame the commit brought to the file, not only those with the term:
                 # an import of whole files dates none of them
@@ -453,6 +455,32 @@ class Timeline:
             if tmp.exists():
                 _make_writable(tmp)
                 shutil.rmtree(tmp, ignore_errors=True)
+
+
+class _Owners:
+    """Whose memory a soul file's path held in a commit: the agent asked about, else the name
+    the file came to have by the revision, each later rename followed (``memory/dan.md``,
+    renamed since to ``dan-04.md``, was dan-04's memory; a deleted file keeps its last name)."""
+
+    def __init__(self, git: Git, paths: list[str], rev: str, agent_id: str | None) -> None:
+        self.git, self.paths, self.rev, self.agent_id = git, paths, rev, agent_id
+        self._renames: list[FileChange] | None = None
+        self._before: dict[str, set[str]] = {}  # a rename's commit -> the commits up to it
+
+    def of(self, fc: FileChange) -> str:
+        if self.agent_id is not None:
+            return self.agent_id
+        if self._renames is None:
+            self._renames = self.git.renames(self.paths, self.rev)
+        path = fc.path
+        for r in self._renames:
+            if r.old_path == path and r.commit.sha != fc.commit.sha:
+                sha = r.commit.sha
+                if sha not in self._before:
+                    self._before[sha] = self.git.ancestors(sha)
+                if fc.commit.sha in self._before[sha]:
+                    path = r.path
+        return Path(path).stem
 
 
 _scratch_dir: Path | None = None

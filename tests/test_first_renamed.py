@@ -1,0 +1,52 @@
+"""``first`` in a world whose soul files were renamed: a line a file held under its old name is
+its agent's, by the name the file came to have (``git mv memory/dan.md memory/dan-04.md``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import soulscope
+from tests.support.repos import commit, git, init
+from tests.support.worlds import soul
+
+
+@pytest.fixture(scope="module")
+def renamed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """dan-04's file was ``memory/dan.md`` when it first wrote "comet"; ana-01 took it up after
+    the rename; a newcomer then took the old name ``dan.md`` and wrote it too."""
+    repo = init(tmp_path_factory.mktemp("renamed") / "world")
+    memory = repo / "memory"
+    memory.mkdir()
+    dan = soul("Dan", "dan-04", "Namer", [])
+    (memory / "dan.md").write_text(dan + "## Frame 1 — 2026-03-02\n- Named the comet protocol.\n")
+    (memory / "ana-01.md").write_text(soul("Ana", "ana-01", "Watcher", []))
+    commit(repo, "frame 1", date="2026-03-02T10:00:00Z")
+    git(repo, "mv", "memory/dan.md", "memory/dan-04.md")
+    commit(repo, "rename dan", date="2026-03-03T10:00:00Z")
+    with (memory / "ana-01.md").open("a") as f:
+        f.write("## Frame 2 — 2026-03-04\n- Used the Comet protocol from dan-04.\n")
+    (memory / "dan.md").write_text(soul("Dan Two", "dan", "Namer", []) + "- A comet seen.\n")
+    commit(repo, "frame 2", date="2026-03-04T10:00:00Z")
+    return repo
+
+
+def _first(world: Path, *args: str) -> dict:
+    done = soulscope("first", *args, "--world", str(world), "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_first_names_the_agent_a_renamed_file_belongs_to(renamed: Path) -> None:
+    got = _first(renamed, "comet")
+    assert (got["agent"], got["path"], got["line"]) == ("dan-04", "memory/dan.md", 12)
+    assert got["commit"]["message"] == "frame 1"
+    # the same asked of the agent alone
+    assert _first(renamed, "comet", "--agent", "dan-04")["agent"] == "dan-04"
+
+
+def test_a_file_that_took_an_old_name_is_its_own_agent(renamed: Path) -> None:
+    got = _first(renamed, "seen", "--exact")
+    assert (got["agent"], got["path"]) == ("dan", "memory/dan.md")
