@@ -61,3 +61,30 @@ def test_help_still_lists_every_command() -> None:
     for commands in AREAS.values():
         for command in commands:
             assert command in out.stdout
+
+
+def test_the_dashboard_opens_written_as_each_command_is(
+    later_world: Path, monkeypatch, tmp_path: Path, capsys
+) -> None:
+    """``soulscope WORLD``, ``soulscope dashboard WORLD`` and ``soulscope --world WORLD`` open
+    the same world; a folder named ``dashboard`` is still a world."""
+    from soulscope.cli import main
+    from soulscope.tui.app import SoulscopeApp
+
+    opened: list[Path] = []
+    monkeypatch.setattr(SoulscopeApp, "run", lambda app, **_: opened.append(app.world.root))
+    for argv in (
+        [str(later_world)],
+        ["dashboard", str(later_world)],
+        ["--world", str(later_world)],
+        ["dashboard", "-w", str(later_world)],
+    ):
+        assert main(argv) == 0, argv
+    assert len(opened) == 4 and len(set(opened)) == 1
+    assert main(["dashboard", "--world", str(tmp_path / "nowhere")]) != 0
+    assert "nowhere" in capsys.readouterr().err
+    (tmp_path / "dashboard" / "memory").mkdir(parents=True)
+    (tmp_path / "dashboard" / "memory" / "a-01.md").write_text("# A\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["dashboard"]) == 0
+    assert opened[-1].name == "dashboard"

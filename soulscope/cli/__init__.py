@@ -53,13 +53,38 @@ def build_parser(areas: Sequence[str] = tuple(AREAS)) -> argparse.ArgumentParser
 
 
 def _dashboard_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="soulscope", description="Open the dashboard on a world.")
+    parser = argparse.ArgumentParser(
+        prog="soulscope [dashboard]", description="Open the dashboard on a world."
+    )
     parser.add_argument(
         "world",
         nargs="?",
         help="world folder, memory folder or soul file (default: the demo world)",
     )
+    parser.add_argument(
+        "--world",
+        "-w",
+        dest="world_option",
+        metavar="WORLD",
+        help="the world, as other commands take it",
+    )
     return parser
+
+
+def _dashboard_args(args_list: list[str]) -> argparse.Namespace:
+    """The dashboard's arguments: ``soulscope [WORLD]``, also written ``soulscope dashboard
+    [WORLD]`` (unless a folder ``dashboard`` is meant) and with ``--world WORLD`` as the
+    commands take it."""
+    from pathlib import Path
+
+    if args_list[:1] == ["dashboard"] and not Path("dashboard").exists():
+        args_list = args_list[1:]
+    parser = _dashboard_parser()
+    args = parser.parse_args(args_list)
+    if args.world and args.world_option and args.world != args.world_option:
+        parser.error(f"two worlds given: {args.world} and --world {args.world_option}")
+    args.world = args.world or args.world_option
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -107,8 +132,8 @@ def _run(args_list: list[str]) -> int:
     try:
         first = args_list[0] if args_list else ""
         needed = areas_of(first)
-        if not needed and not first.startswith("-"):
-            args = _dashboard_parser().parse_args(args_list)
+        if not needed and (not first.startswith("-") or first in ("--world", "-w")):
+            args = _dashboard_args(args_list)
             from soulscope.cli.dashboard import open_dashboard
 
             return open_dashboard(args.world, settings)  # the dashboard reports its problem
