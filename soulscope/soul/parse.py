@@ -6,7 +6,8 @@ import re
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import date as date_type
 from itertools import accumulate, repeat
 from pathlib import Path
 
@@ -52,13 +53,18 @@ _MONTH_DATE = re.compile(
     rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH},?\s+(\d{{4}}))\b",
     re.I,
 )
+# ``25/12/2026``, ``12/25/2026``, ``25.12.2026``: day and month in either order, read only where
+# the numbers say which is which (``03/12/2026`` is March or December, and stays undated).
+_NUMERIC_DATE = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/.])")
+# ``9:15 PM``, ``9:15pm``, ``9:15 a.m.`` right after a time of day.
+_MERIDIEM = re.compile(r"\s?([ap])\.?m\b\.?", re.I)
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(
         ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     )
 }
-_NUMBER = re.compile(r"(\d{1,6})([A-Za-z]?)(?![\d-])")
+_NUMBER = re.compile(r"(\d{1,6})([A-Za-z]?)(?![\d-]|[/.]\d)")
 _SEPARATOR = re.compile(r"(?:^|\s+)(?:—|–|--|-)(?:\s+|$)")
 _ARCHIVE = re.compile(r"<!--\s*(\d+)\s+earlier entries archived")
 
@@ -552,7 +558,7 @@ def read_heading(heading: str) -> tuple[int | None, str, str | None, str | None,
         rest = rest[m.end() :].strip()
     parts = _SEPARATOR.split(rest, maxsplit=1)
     lead, tail = parts[0].strip(), (parts[1].strip() if len(parts) > 1 else "")
-    if number is not None and lead and not _DATE.search(lead) and not _MONTH_DATE.search(lead):
+    if number is not None and lead and not _dated(lead, re.Pattern.search):
         suffix = (suffix + " " + lead).strip() if suffix else lead
         lead = ""
 
@@ -566,35 +572,66 @@ def read_heading(heading: str) -> tuple[int | None, str, str | None, str | None,
             title = title[len(written) :].strip()
             if title.startswith("(") and title.endswith(")"):
                 title = title[1:-1].strip()
-    elif lead and not _DATE.match(lead) and not _MONTH_DATE.match(lead):
+    elif lead and not _dated(lead, re.Pattern.match):
         title = lead
     else:
         title = ""
     return number, suffix, date, time, title
 
 
+def _dated(text: str, how: Callable[..., re.Match[str] | None]) -> bool:
+    """Whether ``text`` holds (``re.Pattern.search``) or begins with (``match``) a date."""
+    return any(how(p, text) for p in (_DATE, _MONTH_DATE, _NUMERIC_DATE))
+
+
+def _numeric_date(heading: str) -> tuple[re.Match[str], str] | None:
+    """The first ``25/12/2026`` or ``12/25/2026`` of a heading whose numbers say which is the
+    day, with its ISO date; None where there is none or they do not say (``03/12/2026``)."""
+    for m in _NUMERIC_DATE.finditer(heading):
+        a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+        if a != b and a <= 12 and b <= 12:
+            continue  # day first or month first: either reading is a date
+        day, month = (a, b) if a > 12 else (b, a)
+        try:
+            return m, date_type(year, month, day).isoformat()
+        except ValueError:
+            continue
+    return None
+
+
 def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, str | None]:
-    """A heading's date (ISO, from ``dm`` or a ``March 14, 2026``) and time of day in UTC."""
+    """A heading's date (ISO, from ``dm``, a ``March 14, 2026`` or a ``25/12/2026``) and time
+    of day in UTC."""
     found = dm or _MONTH_DATE.search(heading)
-    if found is None:
-        return None, None
     if dm:
         date = f"{dm.group(1)}-{dm.group(3)}-{dm.group(4)}"
-    else:
+    elif found is not None:
         month, day, year = found.group(1, 2, 3) if found.group(1) else found.group(5, 4, 6)
         date = f"{year}-{_MONTHS[month[:3].lower()]:02d}-{int(day):02d}"
+    else:
+        numeric = _numeric_date(heading)
+        if numeric is None:
+            return None, None
+        found, date = numeric
     tm = _TIME.search(heading, found.end())
     # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says its
     # zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
     if tm is None or not (tm.start() - found.end() <= 4 or _ZONED.match(heading, tm.end())):
         return date, None
-    time = f"{int(tm.group(1)):02d}:{tm.group(2)}"
+    hour = int(tm.group(1))
+    meridiem = _MERIDIEM.match(heading, tm.end())
+    if meridiem is not None and 1 <= hour <= 12:  # "9:15 PM" is 21:15, "12:30 am" 00:30
+        hour = hour % 12 + (12 if meridiem.group(1).lower() == "p" else 0)
+        tm_end = meridiem.end()
+    else:
+        tm_end = tm.end()
+    time = f"{hour:02d}:{tm.group(2)}"
     # A UTC offset right after it is converted: ``-05:00`` after an ISO time (``T``) or seconds,
     # ``+05:30``, ``UTC-05:00`` (``_HEADING_OFFSET``); ``18:15-18:45`` is a span of time.
-    zone = _ZONE_NAME.match(heading, tm.end())
+    zone = _ZONE_NAME.match(heading, tm_end)
     if zone is not None:  # "04:00 PST": a zone's abbreviation, converted
         return when.to_utc(date, time, ZONE_OFFSETS[zone.group(1)])
-    om = _HEADING_OFFSET.match(heading, tm.end())
+    om = _HEADING_OFFSET.match(heading, tm_end)
     if om is None:
         return date, time
     iso = heading[found.end() : found.end() + 1] == "T"

@@ -1,0 +1,66 @@
+"""Dates and times of frame headings in forms the corpus does not hold: ``9:15 PM``, day-first
+``25/11/2026`` and month-first ``12/25/2026`` where the numbers say which is the day; a date
+whose order they do not say (``03/12/2026``) stays undated rather than guessed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from soulscope.soul.parse import parse_heading
+from tests.support.cli import soulscope
+from tests.support.repos import commit, init
+
+
+@pytest.mark.parametrize(
+    ("heading", "date", "time"),
+    [
+        ("Frame 16 — Dec. 3, 2026, 9:15 PM", "2026-12-03", "21:15"),
+        ("Frame 17 — 2026-12-03 (9:15pm UTC)", "2026-12-03", "21:15"),
+        ("Frame 17 — 2026-12-03 (12:05 a.m. UTC)", "2026-12-03", "00:05"),
+        ("Frame 17 — 2026-12-03 (12:05 PM)", "2026-12-03", "12:05"),
+        ("Frame 17 — 2026-12-03 (11:30 pm EST)", "2026-12-04", "04:30"),
+        ("Frame 13 — 25/12/2026", "2026-12-25", None),
+        ("Frame 13 — 12/25/2026", "2026-12-25", None),
+        ("Frame 13 25/12/2026 — the feast", "2026-12-25", None),
+        ("Frame 19 — 13.12.2026 08:00 UTC", "2026-12-13", "08:00"),
+        ("Frame 13 — 03/12/2026", None, None),  # March or December: not said
+        ("Frame 20 — 31/02/2026", None, None),  # no such day
+        ("Frame 10 — Dec 3", None, None),  # no year
+    ],
+)
+def test_a_heading_gives_its_date_and_time_as_written(
+    heading: str, date: str | None, time: str | None
+) -> None:
+    _, _, got_date, got_time, _ = parse_heading(heading)
+    assert (got_date, got_time) == (date, time)
+
+
+def one_commit(root: Path, files: dict[str, str]) -> Path:
+    """A world whose frames all arrive in one commit."""
+    repo = init(root)
+    (repo / "memory").mkdir()
+    for agent, body in files.items():
+        (repo / "memory" / f"{agent}.md").write_text(f"# {agent}\n\n{body}", encoding="utf-8")
+    commit(repo, "import", date="2026-12-04T00:00:00Z")
+    return repo
+
+
+LIT = {
+    "zion-coder-01": "## Frame 7 — Dec. 3, 2026, 9:15 PM UTC\n- Lit the lanterns.\n",
+    "zion-debater-07": "## Frame 7 — 2026-12-03 (14:00 UTC)\n- The lanterns waste oil.\n",
+}
+
+
+def test_first_orders_frames_of_one_commit_by_their_written_times(tmp_path: Path) -> None:
+    """One commit brings the frames: their headings decide who said "lanterns" first. "9:15
+    PM" is after "14:00"; a day-first date before both is the earliest, not a tie."""
+    repo = one_commit(tmp_path / "a", LIT)
+    first = json.loads(soulscope("first", "lanterns", "-w", str(repo), "--json").stdout)
+    assert (first["agent"], first["time"]) == ("zion-debater-07", "14:00")
+    dreamer = {"zion-wildcard-12": "## Frame 6 — 25/11/2026\n- Dreamed of lanterns.\n"}
+    repo = one_commit(tmp_path / "b", LIT | dreamer)
+    first = json.loads(soulscope("first", "lanterns", "-w", str(repo), "--json").stdout)
+    assert (first["agent"], first["date"], first["ties"]) == ("zion-wildcard-12", "2026-11-25", [])
