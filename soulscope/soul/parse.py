@@ -602,12 +602,12 @@ def _numeric_date(heading: str) -> tuple[re.Match[str], str] | None:
 def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, str | None]:
     """A heading's date (ISO, from ``dm``, a ``March 14, 2026`` or a ``25/12/2026``) and time
     of day in UTC."""
-    found = dm or _MONTH_DATE.search(heading)
+    worded = None if dm else _MONTH_DATE.search(heading)
     if dm:
-        date = f"{dm.group(1)}-{dm.group(3)}-{dm.group(4)}"
-    elif found is not None:
-        month, day, year = found.group(1, 2, 3) if found.group(1) else found.group(5, 4, 6)
-        date = f"{year}-{_MONTHS[month[:3].lower()]:02d}-{int(day):02d}"
+        found, date = dm, f"{dm.group(1)}-{dm.group(3)}-{dm.group(4)}"
+    elif worded is not None:
+        month, day, year = worded.group(1, 2, 3) if worded.group(1) else worded.group(5, 4, 6)
+        found, date = worded, f"{year}-{_MONTHS[month[:3].lower()]:02d}-{int(day):02d}"
     else:
         numeric = _numeric_date(heading)
         if numeric is None:
