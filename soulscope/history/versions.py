@@ -10,6 +10,7 @@ cut alone gives.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from soulscope.soul.trajectory import DEFAULT_LABEL, FALLBACK_LABEL
 _BECOMING = label_key(DEFAULT_LABEL)
 _EVOLVING = label_key(FALLBACK_LABEL)
 _RELATIONSHIPS = "relationships"
+_FENCE = re.compile(rb"```|~~~")
 
 
 class Block:
@@ -70,6 +72,8 @@ class Block:
             # so only the lines from the first one that can hold a wanted label are parsed.
             hits = [i for i in self._where() if i >= 0]
             cut = self.source.rfind(b"\n", 0, min(hits)) + 1 if hits else len(self.source)
+            if _FENCE.search(self.source, 0, cut):  # a code block may hold the lines below
+                cut = 0
             tail = self.source[cut:] if cut else self.source
             blocks = parse(b"## -\n" + tail if cut else tail).blocks
             obs = blocks[0].observations if blocks else ()

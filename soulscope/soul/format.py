@@ -56,8 +56,9 @@ def is_frame_line(line: str) -> bool:
 # -- Labelled bullets -------------------------------------------------------------------------
 
 BULLET = re.compile(r"[-*+] ")  # a bullet starts at column 0; an indented one continues the last
-# "- **Label:** text" or "- **Label**: text": up to 48 characters between the stars.
-_BOLD_LABEL = re.compile(r"[-*+] \*\*([^*\n]{1,48}?)(:\*\*|\*\*\s*:)\s?(.*)", re.S)
+# "- **Label:** text" or "- **Label**: text": up to 48 characters between the stars; the same
+# in italics ("- *Label:* text").
+_BOLD_LABEL = re.compile(r"[-*+] (\*\*?)([^*\n]{1,48}?)(:\1|\1\s*:)\s?(.*)", re.S)
 # "- Label: text": a letter, then letters, apostrophes, / & - and spaces, up to 40 characters and
 # MAX_LABEL_WORDS words; the colon ends the line or is followed by white space.
 _PLAIN_LABEL = re.compile(r"[-*+] ([A-Za-z][A-Za-z'’/&\- ]{0,39}?)(:)(?:\s(.*)|$)", re.S)
@@ -79,11 +80,15 @@ def match_label(bullet: str) -> LabelMatch | None:
     """The label of a bullet (its first line, then any continuation lines joined with newlines),
     or None when the bullet is an action."""
     m = _BOLD_LABEL.match(bullet)
-    if m is None:
-        m = _PLAIN_LABEL.match(bullet)
-        if m is None or len(m.group(1).split()) > MAX_LABEL_WORDS:
-            return None
-    return LabelMatch(m.group(1).strip(), m.group(3) or "", 2, m.end(2))
+    if m is not None:
+        return LabelMatch(m.group(2).strip(), m.group(4) or "", 2, m.end(3))
+    m = _PLAIN_LABEL.match(bullet)
+    if m is not None and len(m.group(1).split()) <= MAX_LABEL_WORDS:
+        return LabelMatch(m.group(1).strip(), m.group(3) or "", 2, m.end(2))
+    m = _DASH_LABEL.match(bullet)
+    if m is not None and label_key(m.group(2)) in DASH_LABELS:
+        return LabelMatch(m.group(2), m.group(4) or "", 2, m.end(3))
+    return None
 
 
 def label_key(label: str) -> str:
@@ -120,6 +125,13 @@ ENTRY_LABELS: tuple[Label, ...] = (
     Label("Connected", None, "the threads (#N) the frame took part in, written by the runner"),
 )
 BY_LABEL: dict[str, Label] = {label_key(x.label): x for x in ENTRY_LABELS}
+# "- Becoming — text" (or " - ", " – "; the label plain, bold or in italics): a dash after the
+# label instead of a colon, read only for the entry's own labels and the early era's identity
+# label: "- Rate limited — no comment" is an action.
+_DASH_LABEL = re.compile(
+    r"[-*+] (\*\*?)?([A-Za-z][A-Za-z ]{0,39}?)\1?( +[—–-] +|[—–]\s*)(.*)", re.S
+)
+DASH_LABELS = frozenset(BY_LABEL) | {"evolving position"}
 # The labels whose text a brain writes as one string (Relationships is a list of pairs).
 TEXT_LABELS: tuple[Label, ...] = tuple(
     x for x in ENTRY_LABELS if x.field not in (None, "relationships")

@@ -204,9 +204,10 @@ def _frame_heading(heading: str) -> tuple[int | None, str, str | None, str | Non
 
 def _archived(block: bytes, line: int) -> list[Problem]:
     """The notes of a frame (heading at ``line``) saying earlier entries were archived."""
-    body = _LINE.findall(block.decode("utf-8", ENCODING_ERRORS))[1:]
+    text = block.decode("utf-8", ENCODING_ERRORS)
+    body = _LINE.findall(text)[1:]
     out = []
-    for ln_no, note, is_bullet in _bullets(body, line + 1):
+    for ln_no, note, is_bullet in _bullets(body, line + 1, text):
         m = None if is_bullet else _ARCHIVE.search(note)
         if m:
             out.append(Problem(ln_no, "archived", f"{m.group(1)} earlier entries were archived"))
@@ -436,7 +437,7 @@ def _build_frame(columns: FrameColumns, i: int) -> Frame:
     """Frame ``i`` of ``columns``, its body parsed from its source."""
     source = columns.data[columns.starts[i] : columns.ends[i]].decode("utf-8", ENCODING_ERRORS)
     line = columns.lines[i]
-    actions, observations, notes = _body(_LINE.findall(source)[1:], line + 1)
+    actions, observations, notes = _body(_LINE.findall(source)[1:], line + 1, source)
     dup = columns.duplicates[i]
     return Frame(
         index=i,
@@ -463,7 +464,8 @@ def frame_observations(columns: FrameColumns, i: int) -> tuple[Observation, ...]
         return columns.build(columns, i).observations
     source = columns.data[columns.starts[i] : columns.ends[i]].decode("utf-8", ENCODING_ERRORS)
     found = []
-    for ln_no, text, is_bullet in _bullets(_LINE.findall(source)[1:], columns.lines[i] + 1):
+    body = _LINE.findall(source)[1:]
+    for ln_no, text, is_bullet in _bullets(body, columns.lines[i] + 1, source):
         if is_bullet and (obs := _observation(text, ln_no)) is not None:
             found.append(obs)
     return tuple(found)
@@ -485,17 +487,41 @@ def _name_from_preamble(lines: list[str], problems: list[Problem]) -> str | None
     return name
 
 
-def _bullets(body: list[str], first_line: int) -> list[tuple[int, str, bool]]:
-    """Group body lines into (line, text, is_bullet); continuation lines join the bullet above."""
+def _fenced(body: list[str]) -> set[int]:
+    """The indices of the lines of a fenced code block (its fences too: a line of three or more
+    backticks or tildes, up to the next such line of the same character). A fence never closed
+    in the block fences nothing: a stray one would otherwise hide every line after it."""
+    inside: set[int] = set()
+    opened: tuple[int, str] | None = None
+    for i, raw in enumerate(body):
+        s = raw.lstrip(" ")
+        if not s.startswith(("```", "~~~")) or len(raw) - len(s) > 3:
+            continue
+        if opened is None:
+            opened = (i, s[:3])
+        elif s[:3] == opened[1] and not s.rstrip()[3:].strip(s[0]):
+            inside.update(range(opened[0], i + 1))
+            opened = None
+    return inside
+
+
+def _bullets(body: list[str], first_line: int, source: str) -> list[tuple[int, str, bool]]:
+    """Group body lines into (line, text, is_bullet); continuation lines join the bullet above.
+    The lines of a fenced code block are notes: ``- Becoming: x`` shown as code states nothing
+    (``source``: the block's text, searched for a fence before its lines are)."""
     out: list[tuple[int, str, bool]] = []
     open_bullet = False
+    code = _fenced(body) if "```" in source or "~~~" in source else ()
     for i, raw in enumerate(body):
         ln = raw.rstrip("\r\n")
         s = ln.strip()
         if not s:
             open_bullet = False
             continue
-        if BULLET.match(ln):
+        if i in code:
+            out.append((first_line + i, s, False))
+            open_bullet = False
+        elif BULLET.match(ln):
             out.append((first_line + i, ln, True))
             open_bullet = True
         elif open_bullet and (ln[0] in " \t" or not s.startswith(("#", "<!--"))):
@@ -513,13 +539,13 @@ def _observation(text: str, line: int) -> Observation | None:
 
 
 def _body(
-    body: list[str], first_line: int
+    body: list[str], first_line: int, source: str
 ) -> tuple[tuple[str, ...], tuple[Observation, ...], tuple[str, ...]]:
     """A frame's actions, observations and notes, from its lines after the heading."""
     actions: list[str] = []
     observations: list[Observation] = []
     notes: list[str] = []
-    for ln_no, text, is_bullet in _bullets(body, first_line):
+    for ln_no, text, is_bullet in _bullets(body, first_line, source):
         if not is_bullet:
             notes.append(clean(text))
             continue
@@ -643,7 +669,7 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
 def _section(heading: str, line: int, end: int, source: str, body: list[str]) -> Section:
     items: list[str] = []
     observations: list[Observation] = []
-    for ln_no, text, is_bullet in _bullets(body, line + 1):
+    for ln_no, text, is_bullet in _bullets(body, line + 1, source):
         if is_bullet:
             items.append(clean(text[2:].strip()))
             obs = _observation(text, ln_no)

@@ -1,0 +1,91 @@
+"""Identity statements as writers really write them: a dash or italics after the label, a label
+in lower case, a statement shown as code (not one), a bullet that runs on, the word in running
+text (not one). Read through ``becoming --json`` and, for a commit, ``diff --json``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import soulscope
+from tests.support.repos import commit, init
+
+FORMS = """# Kai Forms
+
+## Identity
+- **ID:** kai-01
+- **Archetype:** Tester
+
+## Frame 1 — 2026-03-01
+- Becoming: the listener. From talker to listener.
+
+## Frame 2 — 2026-03-02
+- Becoming — the gardener of threads.
+
+## Frame 3 — 2026-03-03
+- Quoted a peer:
+  > Becoming: the quoted impostor.
+```
+- Becoming: the impostor in a code block.
+```
+- I am becoming more careful, and Becoming is a hard word.
+
+## Frame 4 — 2026-03-04
+- becoming: the weaver, who holds a long line
+  that runs on here.
+- Becoming:
+
+## Frame 5 — 2026-03-05
+- *Becoming:* the italic one.
+- **Becoming** - the bold one with a hyphen.
+
+## Frame 6 — 2026-03-06
+~~~
+- Becoming: the impostor under tildes.
+~~~
+```
+- Becoming: 🌱 the sprout, after a fence never closed.
+"""
+
+
+@pytest.fixture(scope="module")
+def forms(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = init(tmp_path_factory.mktemp("forms") / "world")
+    (repo / "memory").mkdir()
+    soul = repo / "memory" / "kai-01.md"
+    cut = FORMS.index("## Frame 3")
+    soul.write_text(FORMS[:cut])
+    commit(repo, "frames 1-2", date="2026-03-02T10:00:00Z")
+    soul.write_text(FORMS[: FORMS.index("## Frame 4")])
+    commit(repo, "frame 3", date="2026-03-03T10:00:00Z")
+    soul.write_text(FORMS)
+    commit(repo, "frames 4-6", date="2026-03-06T10:00:00Z")
+    return repo
+
+
+def _json(*args: str) -> object:
+    done = soulscope(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_every_written_form_of_the_label_is_a_statement_and_code_is_not(forms: Path) -> None:
+    arc = _json("becoming", "kai-01", "--world", str(forms))
+    assert [(s["frame"], s["text"]) for s in arc] == [
+        (1, "the listener. From talker to listener."),
+        (2, "the gardener of threads."),
+        (4, "the weaver, who holds a long line\nthat runs on here."),
+        (5, "the italic one."),
+        (5, "the bold one with a hyphen."),
+        (6, "🌱 the sprout, after a fence never closed."),
+    ]
+
+
+def test_a_commit_that_adds_code_changes_no_identity(forms: Path) -> None:
+    got = _json("diff", "kai-01", "HEAD~2", "HEAD~1", "--world", str(forms))
+    assert (got["becoming_before"], got["becoming_after"]) == (
+        "the gardener of threads.",
+        "the gardener of threads.",
+    )
