@@ -262,3 +262,27 @@ def test_a_statement_outside_frames_is_cited_by_its_place_and_its_lines_shown(
     assert "- Becoming: the coordinator who counts." in why.diff
     assert "Read #30 and" not in why.diff and "Read #5 and" not in why.diff
     assert why.bulk_note is not None and "around the statement" in why.bulk_note
+
+
+def test_a_thread_the_agent_itself_named_before_is_not_named_nowhere(tmp_path: Path) -> None:
+    """The statement's frame returns to #812, which only its own earlier frame named: the
+    dossier says so, cites that frame, and never says the thread is named nowhere else."""
+    me = (
+        "# Me\n\n## Frame 4 — 2026-03-02 (12:00 UTC)\n"
+        '- Commented on #812 "decay.py": flagged ln(0).\n- Becoming: the edge-case hunter.\n\n'
+        "## Frame 9 — 2026-03-05 (12:00 UTC)\n- Connected: #812, #990\n"
+        "- Becoming: the reviewer of reviewers.\n\n"
+        "## Frame 10 — 2026-03-06 (12:00 UTC)\n- Commented on #990 once more.\n"
+    )
+    world = write(tmp_path, {"zion-coder-05": me})
+    why = explain(world, "zion-coder-05", index=2)
+    own = {p.id: p.own for p in why.posts}
+    assert own[812] is not None and own[812].frame == "4" and "ln(0)" in own[812].text
+    assert own[990] is None  # named again only after the statement
+    text = why_text(why).plain
+    assert "#812  (no other agent names it before it)" in text
+    assert "its own memory first · frame 4" in text
+    assert "#990  (named nowhere before it in this world)" in text
+    assert "named nowhere else" not in text
+    posts = {p["id"]: p for p in why_dict(why)["posts"]}
+    assert posts[812]["own_first"]["frame"] == 4 and posts[990]["own_first"] is None

@@ -54,6 +54,7 @@ class PostInfo:
     date: str | None = None
     mentions: tuple[Place, ...] = ()  # other agents' frames naming the thread, time order
     frame_index: int | None = None  # that frame in the author's file, when the world has it
+    own: Place | None = None  # the agent's own first frame before the statement naming it
 
     @property
     def citation(self) -> str | None:
@@ -156,7 +157,7 @@ class Why:
         for post in self.posts:
             if post.citation:
                 out.setdefault(post.citation, (post.author or "", post.frame_index))
-            for m in post.mentions:
+            for m in (*post.mentions, *([post.own] if post.own else [])):
                 out.setdefault(cite(m.agent, m.frame), (m.agent, m.index))
         for state in self.influencer_states:
             if state.citation:

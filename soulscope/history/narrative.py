@@ -150,6 +150,10 @@ def _threads(why: Why) -> list[str]:
                 f"{'agent names' if others == 1 else 'agents name'} before it, last "
                 f"{last.agent} {cite(last.agent, last.frame)}."
             )
+        if post.own is not None:
+            out.append(
+                f"Its own memory had named #{post.id} before {cite(post.own.agent, post.own.frame)}."
+            )
     return out
 
 

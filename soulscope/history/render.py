@@ -210,8 +210,13 @@ def _threads(out: Text, why: Why) -> None:
                 "the closest first)\n",
                 style="dim",
             )
+        elif p.own is None:
+            out.append("  (named nowhere before it in this world)\n", style="dim")
         else:
-            out.append("  (named nowhere else in this world)\n", style="dim")
+            out.append("  (no other agent names it before it)\n", style="dim")
+        if p.own is not None:
+            out.append(f"    its own memory first · frame {p.own.frame}", style="dim")
+            out.append(f"  {p.own.text}\n")
         for m in p.mentions[:5]:
             out.append(f"    {m.agent} · frame {m.frame}", style="dim")
             out.append(f"  {m.text}\n")

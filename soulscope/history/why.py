@@ -891,11 +891,11 @@ def _posts(
     seen = _seen_in_log(why.frame_log)
     out: list[PostInfo] = []
     for n in why.threads:
-        before = [
-            m
-            for m in index.mentions(n)
-            if m.agent != why.agent_id and m.moment is not None and _before(m.moment, why.moment)
+        earlier = [
+            m for m in index.mentions(n) if m.moment is not None and _before(m.moment, why.moment)
         ]
+        own = next((m for m in earlier if m.agent == why.agent_id), None)
+        before = [m for m in earlier if m.agent != why.agent_id]
         mentions = tuple(reversed(before[-MAX_MENTIONS:]))  # the closest before it first
         post = store.get(n)
         if post is not None and why.moment is not None:
@@ -916,6 +916,7 @@ def _posts(
                     post.date,
                     mentions,
                     found[0].index if found else None,
+                    own,
                 )
             )
         elif n in seen:
@@ -930,10 +931,11 @@ def _posts(
                     None,
                     None,
                     mentions,
+                    own=own,
                 )
             )
         else:
-            out.append(PostInfo(n, "mentions", mentions=mentions))
+            out.append(PostInfo(n, "mentions", mentions=mentions, own=own))
     return tuple(out), community.problems
 
 
