@@ -24,7 +24,7 @@ from soulscope.history.dossier import (
     Why,
 )
 from soulscope.history.git import Commit, HistoryError
-from soulscope.history.links import Link, read
+from soulscope.history.links import Link, line_kind, read
 from soulscope.history.mentions import (
     WORD,
     MentionIndex,
@@ -301,21 +301,39 @@ def frame_links(
 
 def statement_unit(data: bytes, line: int) -> tuple[int, int, int]:
     """The unit of the statement on 1-based ``line`` of a file: (its start, its end, its first
-    line), the lines around it up to a blank line, a heading or a comment."""
+    line), the lines around it up to a blank line, a heading, a comment or another statement.
+    A ``## Recent Experience`` list holds several statements, each closing the bullets it sums
+    up: those before it are its own, and of those after it only the ``Relationships:`` and
+    credit bullets right after it where another statement follows (the rest lead to that one)."""
     lines = data.split(b"\n")
     lo = hi = line - 1
 
     def inside(i: int) -> bool:
         text = lines[i].strip()
-        return bool(text) and not text.startswith((b"#", b"<!--"))
+        return bool(text) and not text.startswith((b"#", b"<!--")) and not _is_statement(lines[i])
 
     while lo > 0 and inside(lo - 1):
         lo -= 1
     while hi + 1 < len(lines) and inside(hi + 1):
         hi += 1
+    if hi + 1 < len(lines) and _is_statement(lines[hi + 1]):  # another statement follows
+        hi = line - 1
+        while hi + 1 < len(lines) and _line_kind(lines[hi + 1]) in ("relationship", "credit"):
+            hi += 1
     start = sum(len(x) + 1 for x in lines[:lo])
     end = start + sum(len(x) + 1 for x in lines[lo : hi + 1]) - 1
     return start, min(end, len(data)), lo + 1
+
+
+def _line_kind(line: bytes) -> str:
+    """The kind a line's label gives (``links.line_kind``): "statement" for ``Becoming:`` and
+    ``Evolving position:``, "relationship", "credit", ...; "" for running text."""
+    return line_kind(line, 0, len(line))
+
+
+def _is_statement(line: bytes) -> bool:
+    """Whether a line is an identity statement's bullet (``Becoming:``, ``Evolving position:``)."""
+    return _line_kind(line) == "statement"
 
 
 def _unit_text(soul: Soul, st: Statement) -> str:

@@ -1,0 +1,63 @@
+"""The why dossier on soul files in forms the corpus holds rarely or not at all: which lines are
+a statement's evidence when several statements share a list, and whose influence a dossier
+names."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soulscope.history.why import explain
+from soulscope.world import World
+
+REGISTRY = {
+    "zion-philosopher-07": {"name": "Ines Ortega"},
+    "zion-debater-06": {"name": "Marcus Aurelius"},
+    "zion-debater-10": {"name": "Toulmin Ten"},
+    "zion-coder-04": {"name": "Linus Kernel"},
+}
+RECENT = (
+    "# Ines Ortega\n\n## Recent Experience\n"
+    "- Read the thread on #4744.\n"
+    "- Reply to debater-10's Toulmin reconstruction.\n"
+    "- debater-06 replied: the observer problem.\n"
+    "- Evolving position: fourteenth ternary. debater-06's observer problem is legitimate.\n"
+    "- Fifteenth ternary on #4717 with coder-04.\n"
+    "- Evolving position: fifteenth ternary. The ternary is now three persons.\n"
+    "- Relationships: coder-04 (co-author).\n"
+)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    root = tmp_path_factory.mktemp("why-forms")
+    (root / "memory").mkdir()
+    souls = {"zion-philosopher-07": RECENT}
+    for agent, fields in REGISTRY.items():
+        souls.setdefault(agent, f"# {fields['name']}\n")
+    for agent, text in souls.items():
+        (root / "memory" / f"{agent}.md").write_text(text, encoding="utf-8")
+    (root / "agents.json").write_text(json.dumps({"agents": REGISTRY}), encoding="utf-8")
+    return World.open(root)
+
+
+def test_statements_of_one_list_each_keep_their_own_evidence(world: World) -> None:
+    """Two statements in one ``## Recent Experience`` list: the credit and replies before the
+    first are its evidence, not the second's; the second has the lines after the first."""
+    later = explain(world, "zion-philosopher-07", index=-1)
+    assert later.statement.line == 9
+    assert {(k.source, k.kind, k.line) for k in later.links} == {
+        ("zion-coder-04", "mention", 8),
+        ("zion-coder-04", "relationship", 10),
+    }
+    assert "zion-debater-06" not in later.influencers
+    assert later.threads == (4717,)
+    earlier = explain(world, "zion-philosopher-07", index=-2)
+    assert earlier.statement.line == 7
+    assert {(k.source, k.kind) for k in earlier.links} == {
+        ("zion-debater-10", "reply"),
+        ("zion-debater-06", "reply"),
+        ("zion-debater-06", "credit"),
+    }
+    assert earlier.influencers[0] == "zion-debater-06"
