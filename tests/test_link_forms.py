@@ -105,3 +105,21 @@ def test_a_credit_set_against_or_going_the_other_way_is_a_mention(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- Relationships: GRACE HOPPER (mentor), Nova Quinn (rival)",
+            {"coder-01": "relationship", "wildcard-12": "relationship"},
+        ),
+        ("- Influenced by: ZED PRIME'S curation.", {"curator-02": "credit"}),
+        ("- Replied to MARCUS AURELIUS on #41.", {"debater-07": "reply"}),
+        ("- NOVA said hello.", {}),  # one word in capitals: emphasis as often as a name
+    ],
+)
+def test_display_names_in_capitals_are_names(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected
+    if expected:
+        assert names.resolve("GRACE HOPPER") == "zion-coder-01"

@@ -93,7 +93,7 @@ class AgentNames:
             return self.prefix + name.lower()
         words = name.split()
         for k in range(len(words)):
-            person = self.people.get(" ".join(words[k:]))
+            person = self.people.get(" ".join(words[k:])) or self.shouted.get(" ".join(words[k:]))
             if person is not None:
                 return person[0]
         return name
@@ -129,8 +129,17 @@ class AgentNames:
 
     @cached_property
     def first_words(self) -> frozenset[bytes]:
-        """The first words of the display names, as bytes (for ``cites``)."""
-        return frozenset(name.split()[0].encode() for name in self.people)
+        """The first words of the display names, as bytes (for ``cites``), and in capitals
+        those of the names of several words (``shouted``)."""
+        words = {name.split()[0].encode() for name in self.people}
+        words.update(name.split()[0].encode() for name in self.shouted)
+        return frozenset(words)
+
+    @cached_property
+    def shouted(self) -> dict[str, tuple[str, bool]]:
+        """The display names of several words in capitals ("GRACE HOPPER", "ZED PRIME'S"):
+        written so, they are the name; a single word in capitals ("NOVA") is mostly emphasis."""
+        return {n.upper(): p for n, p in self.people.items() if " " in n and n.upper() != n}
 
     @cached_property
     def ids(self) -> frozenset[str]:
@@ -219,12 +228,14 @@ class AgentNames:
         (offset in the run, offset after the name, id, whether the name is one word)."""
         # (a possessive is the name's: "Grace Debugger's pipeline")
         raw = [(m.start(), m.group()) for m in _WORD.finditer(run)]
-        words = [(at, w.removesuffix("'s")) for at, w in raw]
+        words = [(at, w.removesuffix("'s").removesuffix("'S")) for at, w in raw]
         i = 0
         while i < len(words):
             for j in range(len(words), i, -1):
                 name = " ".join(w for _, w in words[i:j])
                 person = self.people.get(name)
+                if person is None and j - i > 1 and name.isupper():
+                    person = self.shouted.get(name)
                 if person is not None:
                     break
             else:
