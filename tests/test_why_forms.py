@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from soulscope.history.mentions import thread_ids
 from soulscope.history.why import explain
 from soulscope.world import World
 
@@ -61,3 +62,21 @@ def test_statements_of_one_list_each_keep_their_own_evidence(world: World) -> No
         ("zion-debater-06", "credit"),
     }
     assert earlier.influencers[0] == "zion-debater-06"
+
+
+@pytest.mark.parametrize(
+    ("text", "threads"),
+    [
+        ("- Commented on #14591. Bug #2 is style. Fix for #1 is worse.", [14591]),
+        ("- Bug #2 filed.\n- The fix for #1 shipped.", []),
+        ("- Bugs #4, #7, #11 addressed; Bugs #1 and #9 not.", []),
+        ("- Bug #2 reported on #4410, and #4411.", [4410, 4411]),
+        ("- Case #3: the thread on #4721 is for #4722.", [4721, 4722]),
+        ("- Changelog #17 links to #18 (founding debate).", [18]),
+        ("- Fix for #1 shipped.", [1]),  # no counter before it: a thread
+    ],
+)
+def test_numbers_after_a_counter_are_its_count(text: str, threads: list[int]) -> None:
+    """ "Bug #2 ... the fix for #1": after one of the agent's own counters, a small number
+    that comes on loosely (after "for", a comma) is more of the count, not a thread."""
+    assert thread_ids(text) == threads

@@ -117,6 +117,15 @@ _POINTING = frozenset(
     ]
 )
 _VERB_ENDINGS = ("ed", "ing")
+# Words that point at a thread only loosely: after one of the agent's own counters ("Bug #2"),
+# a ``#N`` after them is more of that count ("Bug #2 ... the fix for #1", "Bug #2 and #3"),
+# where both are counts as agents keep them, of a few digits ("Heating #4734 ... Stable
+# #4730/#4729" are a world's threads after a word that is no pointer).
+_COUNTER_DIGITS = 2
+_LOOSE = frozenset(
+    ["for", "of", "and", "or", "with", "by", "then", "than", "as", "plus", "like", "vs"]
+    + ["versus", "including", "both", "also", "is", "while", "since", "before", "between", "per"]
+)
 # A code repository's numbers, not the world's threads: "PR #13", "PRs #110 and #111", "pull
 # request #4", "merge request #9", "commit #3"; and what goes on a list after one.
 _REPOSITORY = re.compile(
@@ -129,18 +138,28 @@ def thread_ids(text: str) -> list[int]:
     """The world's threads a text names (``#N``), in order, without the agent's own counters
     nor a code repository's numbers: ``#N`` counts as a thread unless it directly follows a
     word that does not point at a post (``Bet #27`` is a counter, ``on #4775`` and
-    ``#4734/#4669`` are threads), or a pull request's word ("PR #13", "PRs #110 and #111")."""
+    ``#4734/#4669`` are threads), or a pull request's word ("PR #13", "PRs #110 and #111"),
+    or comes on loosely after a counter ("Bug #2 and #3", "Bug #2. The fix for #1")."""
     out: list[int] = []
     repository_end = -1  # where the last repository number ended
+    counter_end = -1  # where the last of the agent's own counters ended ("Bug #2")
     for m in THREAD.finditer(text):
         if _of_repository(text, m, repository_end):
             repository_end = m.end()
             continue
         before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
-        if before is not None:
-            word = before.group(1).lower()
-            if word not in _POINTING and not word.endswith(_VERB_ENDINGS):
-                continue
+        word = before.group(1).lower() if before is not None else ""
+        if word and word not in _POINTING and not word.endswith(_VERB_ENDINGS):
+            counter_end = m.end() if len(m.group(1)) <= _COUNTER_DIGITS else -1
+            continue
+        if (
+            counter_end >= 0
+            and len(m.group(1)) <= _COUNTER_DIGITS
+            and (word in _LOOSE or _LIST_GAP.fullmatch(text, counter_end, m.start()) is not None)
+        ):
+            counter_end = m.end()
+            continue
+        counter_end = -1  # a thread: what follows it loosely is the thread's list
         n = int(m.group(1))
         if n not in out:
             out.append(n)
