@@ -76,10 +76,13 @@ class Headings:
     columns without parsing a body), and their places in time: what placing a line needs. A
     frame's Moment is built when it is asked for (a world's files hold hundreds of thousands)."""
 
-    __slots__ = ("columns", "_moments", "_keys", "_bounds")
+    __slots__ = ("columns", "numbered", "_moments", "_keys", "_bounds")
 
     def __init__(self, columns: FrameColumns) -> None:
         self.columns = columns
+        # False: the frames' numbers order nothing (each agent counts its own frames, as
+        # ``without_own_counts`` found): the Moments and keys are without them
+        self.numbered = True
         self._moments: list[when.Moment] | None = None
         self._keys: list[tuple[str, str, int, int]] | None = None
         self._bounds: dict[int, tuple[str | None, str | None]] | None = None
@@ -93,7 +96,13 @@ class Headings:
         """Every frame's ``Moment.key`` (``when.frame_keys``: mostly without the Moments)."""
         if self._keys is None:
             self._keys = when.frame_keys(self.columns)
+            if not self.numbered:
+                self._keys = [(d, t, -1, p) for d, t, _, p in self._keys]
         return self._keys
+
+    def unnumber(self) -> None:
+        """Moments and keys from now on without frame numbers (``numbered``)."""
+        self.numbered, self._keys, self._moments = False, None, None
 
     def moment(self, i: int) -> when.Moment:
         """Frame ``i``'s Moment (``when.frame_moments``)."""
@@ -102,9 +111,12 @@ class Headings:
             if self._bounds is None:
                 self._bounds = when.day_bounds(c.dates, c.times)
             low, high = self._bounds.get(i, (None, None))
-            return when.Moment(c.dates[i], c.times[i], i, c.number(i), low=low, high=high)
+            number = c.number(i) if self.numbered else None
+            return when.Moment(c.dates[i], c.times[i], i, number, low=low, high=high)
         if self._moments is None:  # it takes another frame's date: every frame's, once
             self._moments = when.frame_moments(c)
+            if not self.numbered:
+                self._moments = [when.unnumbered(m) for m in self._moments]
         return self._moments[i]
 
     def place(self, line: int) -> tuple[int, int]:
@@ -311,14 +323,21 @@ def new_lines(old: bytes, new: bytes, term: Term) -> list[int]:
     return out
 
 
-def earliest(found: list[Use], commit: Commit | None = None, together: bool = False) -> Mention:
+def earliest(
+    found: list[Use],
+    commit: Commit | None = None,
+    together: bool = False,
+    files: Sequence[FrameColumns] = (),
+) -> Mention:
     """The earliest of ``found`` by the frames' times, with the uses it cannot be told from:
-    every use no other is known to precede (``when.firsts``), one per agent (its earliest)."""
+    every use no other is known to precede (``when.firsts``), one per agent (its earliest).
+    Frame numbers order uses of one date only where the frames of ``files`` (those of the
+    uses) show them one clock of the world (``when.one_clock``)."""
     own: dict[str, Use] = {}  # each agent's earliest use: its file orders its own
     for u in found:
         if u.agent_id not in own or u.key < own[u.agent_id].key:
             own[u.agent_id] = u
-    candidates = list(own.values())
+    candidates = without_own_counts(list(own.values()), files)
     possible = [candidates[i] for i in when.firsts([u.moment for u in candidates])]
     first = min(possible, key=lambda u: u.key)
     ties = {u.agent_id: u for u in possible if u.agent_id != first.agent_id}
@@ -337,6 +356,24 @@ def earliest(found: list[Use], commit: Commit | None = None, together: bool = Fa
     )
 
 
+def without_own_counts(candidates: list[Use], files: Sequence[FrameColumns]) -> list[Use]:
+    """``candidates`` (one per agent) without their frame numbers where these would order two
+    of them and the frames of ``files`` (theirs; else the candidates alone) show that each agent
+    counts its own frames: frame 12 of one agent is not known to come after frame 1 of another
+    of the same day."""
+    moments = [u.moment for u in candidates]
+    if not when.numbers_decide(moments):
+        return candidates
+    counts: list[tuple[Sequence[str | None], Sequence[int]]]
+    if files:
+        counts = [(c.dates, c.numbers) for c in files]
+    else:
+        counts = [([m.date], [-1 if m.number is None else m.number]) for m in moments]
+    if when.one_clock(counts):
+        return candidates
+    return [replace(u, moment=when.unnumbered(u.moment)) for u in candidates]
+
+
 def _rel(path: Path, root: Path) -> str:
     try:
         return path.relative_to(root).as_posix()
@@ -350,10 +387,16 @@ def first_in_files(
     """The first use of ``term`` among soul files as they are (no git): ``paths`` are
     (agent id, file) pairs, shown relative to ``root``."""
     found: list[Use] = []
+    files: list[FrameColumns] = []
     for agent_id, path in paths:
         try:
             data = path.read_bytes()
         except OSError:
             continue
-        found.extend(uses(agent_id, path.name if root is None else _rel(path, root), data, term))
-    return earliest(found) if found else None
+        headings = Headings.of(data)
+        shown = path.name if root is None else _rel(path, root)
+        file_uses = uses(agent_id, shown, data, term, headings=headings)
+        if file_uses:
+            found.extend(file_uses)
+            files.append(headings.columns)
+    return earliest(found, files=files) if found else None

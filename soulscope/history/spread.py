@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from soulscope.history.first import Headings, Use, dated_line, first_use
+from soulscope.history.first import Headings, Use, dated_line, first_use, without_own_counts
 from soulscope.history.links import Link, read, stronger
 from soulscope.history.mentions import trim
 from soulscope.history.names import AgentNames
@@ -105,6 +105,7 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         # world's headings kept cost the garbage collector more than reading them did).
         in_header = first.label is None and first.moment.position < 0
         found.append((Adopter(a.id, first, places), None if in_header else (data, headings)))
+    _own_counts(found)
     found.sort(key=lambda t: t[0].first.key)
     adopters = [t[0] for t in found]
     ties = tied_flags([a.first.moment for a in adopters])
@@ -143,6 +144,21 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
         files=files,
         unreadable=tuple(unreadable),
     )
+
+
+def _own_counts(found: list[tuple[Adopter, tuple[bytes, Headings] | None]]) -> None:
+    """The adopters' first uses without their frame numbers where these would order two of
+    them and the adopters' files show that each agent counts its own frames
+    (``first.without_own_counts``)."""
+    files = [kept[1].columns for _, kept in found if kept is not None]
+    firsts = without_own_counts([a.first for a, _ in found], files)
+    if all(first is a.first for first, (a, _) in zip(firsts, found, strict=True)):
+        return
+    for k, first in enumerate(firsts):
+        kept = found[k][1]
+        if kept is not None:  # the links are placed by the same rule
+            kept[1].unnumber()
+        found[k] = (replace(found[k][0], first=first), kept)
 
 
 def _rel(path: Path, root: Path) -> str:

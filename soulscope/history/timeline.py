@@ -19,11 +19,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from soulscope.history.first import Mention, Use, earliest, first_in_files, new_lines, uses
+from soulscope.history.first import (
+    Headings,
+    Mention,
+    Use,
+    earliest,
+    first_in_files,
+    new_lines,
+    uses,
+)
 from soulscope.history.git import Commit, FileChange, Git, HistoryError
 from soulscope.history.versions import EMPTY, Block, FrameDiff, Version, Versions, frame_diff
 from soulscope.keep import SNAPSHOTS, folders
-from soulscope.soul.model import Soul
+from soulscope.soul.model import FrameColumns, Soul
 from soulscope.soul.parse import parse
 from soulscope.soul.terms import Term
 from soulscope.soul.trajectory import SHIFT_KINDS, classify
@@ -377,6 +385,7 @@ class Timeline:
         owner = _Owners(self.git, self.memory_paths(), rev, agent_id)
         for changes in by_commit.values():
             gained: list[Use] = []
+            files: list[FrameColumns] = []
             frames_brought = 0
             for fc in changes:
                 if fc.new_blob is None or not fc.path.endswith(".md"):
@@ -385,9 +394,10 @@ class Timeline:
                 old = self.git.blob(fc.old_blob) if fc.old_blob else b""
                 if term.count(new) <= term.count(old):
                     continue  # this file lost uses in that commit (or only changed around them)
+                headings = Headings.of(new)
                 lines = new_lines(old, new, term)
-                file_uses = uses(owner.of(fc), fc.path, new, term, lines)
-                gained.extend(file_uses)
+                gained.extend(uses(owner.of(fc), fc.path, new, term, lines, headings))
+                files.append(headings.columns)
                 # every frame the commit brought to the file, not only those with the term:
                 # an import of whole files dates none of them
                 brought = frame_diff(
@@ -395,7 +405,7 @@ class Timeline:
                 )
                 frames_brought += len(brought.added) + len(brought.changed)
             if gained:
-                return earliest(gained, changes[0].commit, together=frames_brought > 1)
+                return earliest(gained, changes[0].commit, frames_brought > 1, files)
         return None
 
     # -- the whole world at a commit ------------------------------------------------------------

@@ -31,8 +31,8 @@ commit (a world imported at once) are ordered by their own times, here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, cast
 
@@ -304,6 +304,44 @@ def firsts(found: Sequence[Moment]) -> list[int]:
         i for i in possible if not _numbered(found[i]) or found[i].number == least[found[i].date]
     ]
     return kept or possible  # headings that contradict each other: the spans decide
+
+
+def numbers_decide(found: Sequence[Moment]) -> bool:
+    """Whether frame numbers would order any of these moments (of different files): two carry
+    the same date, not inferred, and a number each (only there does a number decide)."""
+    seen: set[str] = set()
+    for m in found:
+        if _numbered(m):
+            if m.date in seen:
+                return True
+            seen.add(cast("str", m.date))
+    return False
+
+
+def one_clock(files: Iterable[tuple[Sequence[str | None], Sequence[int]]]) -> bool:
+    """Whether the frame numbers of several files (each given as its frames' dates and numbers,
+    -1 for none) count one clock of the world, as ``Frame 237`` does in a world that numbers its
+    frames: no frame carries a smaller number than a frame of another file of an earlier date.
+    Where one does, each agent counts its own frames, and a number orders nothing across files."""
+    by_date: dict[str, list[tuple[int, int]]] = {}
+    for f, (dates, numbers) in enumerate(files):
+        for date, number in zip(dates, numbers, strict=True):
+            if date and number >= 0:
+                by_date.setdefault(date, []).append((number, f))
+    top: list[tuple[int, int]] = []  # the highest number of the dates so far, and of another file
+    for date in sorted(by_date):
+        group = by_date[date]
+        if any(n < next((t for t, g in top if g != f), -1) for n, f in group):
+            return False
+        for n, f in group:  # a file's highest only grows: the two highest files stay kept
+            if n > next((t for t, g in top if g == f), -1):
+                top = sorted([(t, g) for t, g in top if g != f] + [(n, f)], reverse=True)[:2]
+    return True
+
+
+def unnumbered(m: Moment) -> Moment:
+    """``m`` without its frame number: where numbers count no clock of the world."""
+    return replace(m, number=None) if m.number is not None else m
 
 
 def _numbered(m: Moment) -> bool:
