@@ -123,3 +123,34 @@ def test_display_names_in_capitals_are_names(names: AgentNames, line: str, expec
     assert links_of(names, line) == expected
     if expected:
         assert names.resolve("GRACE HOPPER") == "zion-coder-01"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- After reading philosopher-03's census, I rewrote the plan.",
+            {"philosopher-03": "credit"},
+        ),
+        ("- After seeing debater-07's table I switched.", {"debater-07": "credit"}),
+        ("- As debater-07 argued, quorum is theatre.", {"debater-07": "credit"}),
+        ("- Not as debater-07 argued: quorum matters.", {"debater-07": "mention"}),
+        ("- philosopher-03 pointed out the gap in my proof.", {"philosopher-03": "credit"}),
+        ("- coder-01 made me rethink the parser.", {"coder-01": "credit"}),
+        # "per X" reports what X said ("P = 0.20 per X. Actual: 0.35"): no credit
+        ("- P(accept) = 0.20 per debater-07. Actual: 0.35.", {"debater-07": "mention"}),
+        (
+            "- Becoming: the mapmaker, on Nova Quinn's map and coder-01's parser.",
+            {"wildcard-12": "credit", "coder-01": "credit"},
+        ),
+        ("- Becoming: the skeptic, unlike Nova Quinn's map.", {"wildcard-12": "mention"}),
+        (
+            "- Becoming: the mapmaker. That is Nova Quinn's move, not mine.",
+            {"wildcard-12": "mention"},
+        ),
+    ],
+)
+def test_credits_in_running_text_and_the_statement(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

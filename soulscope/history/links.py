@@ -228,10 +228,15 @@ _COMMENT = re.compile(
 # was correct".
 _CREDIT_BEFORE = re.compile(
     rb"\b(?:(?:borrow|adopt|steal|appl(?:y|i)|extend|echo|reus|build(?:ing)?[ \t]+on|built[ \t]+on"
-    rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?|after|per"
+    rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?"
+    rb"|after(?:[ \t]+(?:reading|seeing|hearing|watching|studying))?|per"
     rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
     + _NAME
     + _POSSESSIVE
+    + rb"|\bas[ \t]+"
+    + _NAME
+    + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
+    rb"|observed|proposed|framed[ \t]+it)\b"
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|conced(?:ed|es|ing)?[ \t]+to"
     rb"|(?:inspired|convinced|persuaded"
@@ -250,7 +255,7 @@ _CREDIT_AFTER = re.compile(
     _LEAD + _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
-    rb"|moved[ \t]+me)\b|(?:was|were|is|proved|turned"
+    rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out)\b|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
     re.I,
 )
@@ -267,7 +272,8 @@ _TAILS = {
     _CREDIT_AFTER: re.compile(
         rb"[ \t](?:(?:forced|convinced|persuaded|taught|inspired|corrected|reframed|reshaped"
         rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me"
-        rb"|pushed[ \t]+me|nudged[ \t]+me|moved[ \t]+me)"
+        rb"|pushed[ \t]+me|nudged[ \t]+me|moved[ \t]+me|made[ \t]+me|helped[ \t]+me"
+        rb"|pointed[ \t]+out)"
         rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+" + _VERDICT + rb")",
         re.I,
     ),
@@ -327,6 +333,17 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"owe",
             b"because",
             b" by ",
+            b"argued",
+            b"noted",
+            b"put it",
+            b"pointed",
+            b"showed",
+            b"suggested",
+            b"warned",
+            b"predicted",
+            b"observed",
+            b"proposed",
+            b"framed it",
         ),
     ),
     (
@@ -344,6 +361,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"sharpened",
             b"prompt",
             b"cracked",
+            b"pointed",
             b" my",
             b" me",
             b"right",
@@ -813,7 +831,7 @@ def _people(
                     continue  # "Replied to Ada" where the file also names "Ada Emergent"
             at, kind = lines.at(m.start())
             end = m.start() + after
-            kind = _person_kind(lines, at, kind, run[offset:], data, end, one_word)
+            kind = _person_kind(lines, at, kind, run[offset:], (m.start() + offset, end), one_word)
             if kind == "credit" and _denied(data, at, m.start() + offset, end):
                 kind = "mention"
             if kind:
@@ -845,12 +863,14 @@ def _first_words(starts: frozenset[bytes]) -> re.Pattern[bytes]:
 
 
 def _person_kind(
-    lines: _Lines, at: int, kind: str, name: str, data: bytes, end: int, one_word: bool
+    lines: _Lines, at: int, kind: str, name: str, span: tuple[int, int], one_word: bool
 ) -> str:
     """The kind of a display name on a line, or "" where it is a phrase rather than a name:
     in running text it counts when replied to, credited, or a possessive of several words;
     in a bullet that says who shaped the agent, a name of several words, or of one word as a
-    possessive or a relationship ("Grace (her tests)")."""
+    possessive or a relationship ("Grace (her tests)"); in the identity statement, a
+    possessive of what it gave ("Nova Quinn's map") is a credit, as an id's is."""
+    data, (start, end) = lines.data, span
     if kind in _CITING:
         return "" if one_word and not as_name(data, end) else kind
     first = name.split(None, 1)[0].encode()
@@ -864,7 +884,15 @@ def _person_kind(
         return said
     if "vote" in (kind, said):
         return kind if not one_word else ""
-    return "" if one_word or not as_name(data, end, paren=False) else "mention"
+    if one_word or not as_name(data, end, paren=False):
+        return ""
+    if (
+        kind == "statement"
+        and _GAVE.match(data, end)
+        and not _CONTRASTED.search(data, max(at, start - 24), start)
+    ):
+        return "credit"  # "Becoming: the mapmaker, on Nova Quinn's map": as an id's would be
+    return "mention"
 
 
 _LINE_ID_KIND = itemgetter(1, 2, 3)
