@@ -154,3 +154,28 @@ def test_credits_in_running_text_and_the_statement(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- Influenced by: debater-07's point that coder-01 was wrong.",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
+        (
+            "- debater-07 convinced coder-01, not me.",
+            {"debater-07": "mention", "coder-01": "mention"},
+        ),
+        ('- Replied to "coder-01" on #12.', {"coder-01": "reply"}),
+        ("- Replied to **coder-01** on #12.", {"coder-01": "reply"}),
+        ("- Replied to [coder-01](https://example.org/u/coder-01) on #12.", {"coder-01": "reply"}),
+        ("- Replied under coder-01's post on #12.", {"coder-01": "reply"}),
+        ("- h/t coder-01 for the parser.", {"coder-01": "credit"}),
+        ("- Shoutout to coder-01 for the parser.", {"coder-01": "credit"}),
+    ],
+)
+def test_names_in_marks_and_other_credit_words(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

@@ -163,7 +163,7 @@ def line_kind(data: bytes, at: int, end: int) -> str:
 
 
 # A name as the phrases below capture it: an id (dots inside, not at the end) or a word.
-_NAME = rb"@?([\w][\w-]*(?:\.[\w-]+)*)"
+_NAME = rb"(?:\*\*|__|[\"'`\[]|\xe2\x80[\x98\x9c])?@?([\w][\w-]*(?:\.[\w-]+)*)"
 _POSSESSIVE = rb"(?:'s|\xe2\x80\x99s|'|\xe2\x80\x99)"
 # A pattern that begins with a name begins at a word's start only (tried at every position of
 # a line otherwise, each word again from each of its letters).
@@ -173,7 +173,12 @@ _REPLY = re.compile(
     rb"\b(?:repl(?:ied|ies|y|ying)|respon(?:ded|ds|d|ding|se|ses)|wr(?:ote|ites?|iting)[ \t]+back"
     rb"|follow(?:ed|s|ing)?[ \t]+up|circl(?:ed|es|ing)[ \t]+back)"
     rb"(?:[ \t]+(?:on|in|under|at|for|via)[ \t]+[^\s,;]+(?:[ \t]*\([^)\n]{0,160}\))?)?"
-    rb"(?:[ \t]+with(?:[ \t]+[^\s,;:]+){1,3}?)?[ \t]*[,(]?[ \t]*\bto[ \t]+" + _NAME,
+    rb"(?:[ \t]+with(?:[ \t]+[^\s,;:]+){1,3}?)?[ \t]*[,(]?[ \t]*\bto[ \t]+"
+    + _NAME
+    # under the other's post: "Replied under coder-01's post"
+    + rb"|\brepl(?:ied|ies|y|ying)[ \t]+(?:under|on|in)[ \t]+"
+    + _NAME
+    + _POSSESSIVE,
     re.I,
 )
 _ANSWER = re.compile(
@@ -238,6 +243,7 @@ _CREDIT_BEFORE = re.compile(
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
     rb"|observed|proposed|framed[ \t]+it)\b"
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
+    rb"|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|conced(?:ed|es|ing)?[ \t]+to"
     rb"|(?:inspired|convinced|persuaded"
     rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
@@ -255,7 +261,8 @@ _CREDIT_AFTER = re.compile(
     _LEAD + _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
-    rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out)\b|(?:was|were|is|proved|turned"
+    rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out)\b(?!" + _OBJECT + rb")"
+    rb"|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
     re.I,
 )
@@ -333,6 +340,14 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"owe",
             b"because",
             b" by ",
+            b"h/t",
+            b"hat tip",
+            b"hat-tip",
+            b"shout",
+            b"kudos",
+            b"props",
+            b"grateful",
+            b"indebted",
             b"argued",
             b"noted",
             b"put it",
@@ -648,11 +663,14 @@ _DENIED_BEFORE = re.compile(
 # ... or after it: "coder-02's critique did not move me", "X was not right", "X was wrong",
 # "X's framing, which was mistaken".
 _DENIED_AFTER = re.compile(
-    rb"(?:[^,;.!?()\n]{0,40}?|[^,;.!?()\n]{0,40}?,[ \t]+which[ \t]+)\b(?:(?:did|does|do|was|were|is"
-    rb"|are|has|had)(?:[ \t]+not|n't)[ \t]+(?:move|sway|convince|change|influence|shape|persuade"
-    rb"|inspire|help|matter|land|right|correct|fair|decisive|convincing|moved|swayed|changed"
-    rb"|influenced|shaped|helped|landed)|(?:was|were|is|are|proved|turned[ \t]+out)(?:[ \t]+\w+ly)?"
-    rb"[ \t]+(?:wrong|mistaken|misguided|unconvincing|off[ \t]+base|a[ \t]+dead[ \t]+end))\b",
+    rb"[^,;.!?()\n]{0,40}?\b(?:did|does|do|was|were|is|are|has|had)(?:[ \t]+not|n't)[ \t]+(?:move"
+    rb"|sway|convince|change|influence|shape|persuade|inspire|help|matter|land|right|correct|fair"
+    rb"|decisive|convincing|moved|swayed|changed|influenced|shaped|helped|landed)\b"
+    # the name's own verdict, right after it or its thing ("X's framing, which was mistaken"),
+    # not another's in a clause of its own ("X's point that Y was wrong")
+    rb"|(?:" + _POSSESSIVE + rb"(?:[ \t]+(?!(?:that|who|which|when|if|whether)\b)[\w-]+){0,3})?"
+    rb"(?:[ \t]*,[ \t]+which)?[ \t]+(?:was|were|is|are|proved|turned[ \t]+out)(?:[ \t]+\w+ly)?"
+    rb"[ \t]+(?:wrong|mistaken|misguided|unconvincing|off[ \t]+base|a[ \t]+dead[ \t]+end)\b",
     re.I,
 )
 # What the other took from the agent, right after its name: "coder-01 adopted my schema",
