@@ -50,6 +50,34 @@ FORMS = """# Kai Forms
 """
 
 
+# Labels off the bullet: a paragraph, a nested bullet, a numbered item; and lines that only
+# look like one: a sentence running on in lower case, an indented line under a quote.
+LOOSE = """# Nes
+
+## Identity
+- **ID:** nes-01
+
+## Frame 1 — 2026-03-01
+Becoming: the paragraph one.
+
+## Frame 2 — 2026-03-02
+- Reflections:
+  - Becoming: the nested one.
+  - Influenced by: kai-01.
+
+## Frame 3 — 2026-03-03
+1. Becoming: the numbered one.
+**Becoming:** the bold paragraph one.
+
+## Frame 4 — 2026-03-04
+- Wrote at length about what a soul is and the slow art of
+becoming: a sentence, not a statement.
+- Quoted kai-01:
+  Becoming: kai's words, not mine.
+Note: the frame ends here.
+"""
+
+
 @pytest.fixture(scope="module")
 def forms(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = init(tmp_path_factory.mktemp("forms") / "world")
@@ -61,6 +89,7 @@ def forms(tmp_path_factory: pytest.TempPathFactory) -> Path:
     soul.write_text(FORMS[: FORMS.index("## Frame 4")])
     commit(repo, "frame 3", date="2026-03-03T10:00:00Z")
     soul.write_text(FORMS)
+    (repo / "memory" / "nes-01.md").write_text(LOOSE)
     commit(repo, "frames 4-6", date="2026-03-06T10:00:00Z")
     return repo
 
@@ -89,3 +118,19 @@ def test_a_commit_that_adds_code_changes_no_identity(forms: Path) -> None:
         "the gardener of threads.",
         "the gardener of threads.",
     )
+
+
+def test_a_label_off_the_bullet_states_and_a_sentence_running_on_does_not(forms: Path) -> None:
+    arc = _json("becoming", "nes-01", "--world", str(forms))
+    assert [(s["frame"], s["text"]) for s in arc] == [
+        (1, "the paragraph one."),
+        (2, "the nested one."),
+        (3, "the numbered one."),
+        (3, "the bold paragraph one."),
+    ]
+    frame = _json("show", "nes-01", "--world", str(forms))["frames"][1]
+    assert [(o["label"], o["text"]) for o in frame["observations"]] == [
+        ("Reflections", ""),
+        ("Becoming", "the nested one."),
+        ("Influenced by", "kai-01."),
+    ]

@@ -136,6 +136,34 @@ DASH_LABELS = frozenset(BY_LABEL) | {"evolving position"}
 TEXT_LABELS: tuple[Label, ...] = tuple(
     x for x in ENTRY_LABELS if x.field not in (None, "relationships")
 )
+# A line that is no bullet at column 0 but may state one of those labels: a paragraph
+# ("Becoming: x", "**Becoming:** x"), a nested bullet ("  - Becoming: x") or a numbered item
+# ("1. Becoming: x"): what comes before the label.
+_LOOSE_ITEM = re.compile(r"(?:[ \t]{1,8}[-*+][ \t]+|[ \t]{0,3}\d{1,3}[.)][ \t]+|)(?=[*A-Za-z])")
+
+
+def loose_label(line: str) -> LabelMatch | None:
+    """The label a line states where it is no bullet at column 0 (``start`` and ``end`` in the
+    line itself): one of the entry's labels only, so "Note: see above" stays a note, and not
+    in lower case at column 0 ("becoming: x" there runs on a sentence above)."""
+    m = _LOOSE_ITEM.match(line)
+    if m is None or (not m.end() and line[:1].islower()):
+        return None
+    found = match_label("- " + line[m.end() :])
+    if found is None or label_key(found.label) not in DASH_LABELS:
+        return None
+    shift = m.end() - 2
+    return LabelMatch(found.label, found.text, found.start + shift, found.end + shift)
+
+
+def loose_bullet(line: str) -> str | None:
+    """``line`` as the bullet it stands for (``- Becoming: x``) where it states a label without
+    being a bullet at column 0 (``loose_label``); None for every other line (a note, or the
+    continuation of the bullet above)."""
+    m = _LOOSE_ITEM.match(line)
+    if m is None or loose_label(line) is None:
+        return None
+    return "- " + line[m.end() :]
 
 
 # -- Citations ---------------------------------------------------------------------------------

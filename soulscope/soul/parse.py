@@ -12,7 +12,7 @@ from itertools import accumulate, repeat
 from pathlib import Path
 
 from soulscope.soul import when
-from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, match_label
+from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, loose_bullet, match_label
 from soulscope.soul.model import (
     ENCODING_ERRORS,
     UNDECODED,
@@ -523,6 +523,9 @@ def _bullets(body: list[str], first_line: int, source: str) -> list[tuple[int, s
             open_bullet = False
         elif BULLET.match(ln):
             out.append((first_line + i, ln, True))
+            open_bullet = True
+        elif (bullet := loose_bullet(ln)) is not None:
+            out.append((first_line + i, bullet, True))
             open_bullet = True
         elif open_bullet and (ln[0] in " \t" or not s.startswith(("#", "<!--"))):
             line, text, _ = out[-1]

@@ -28,7 +28,13 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from soulscope.controls import visible
-from soulscope.soul.format import BULLET, heading_of, is_frame_heading, match_label
+from soulscope.soul.format import (
+    BULLET,
+    heading_of,
+    is_frame_heading,
+    loose_label,
+    match_label,
+)
 from soulscope.tui.actions import bindings
 from soulscope.tui.file_lines import FileLines
 from soulscope.tui.workarounds.scrolling import SteadyBars, set_virtual_size
@@ -84,8 +90,9 @@ def line_spans(line: str) -> list[tuple[str, int, int]]:
         return [("comment", 0, len(line))]
     spans: list[tuple[str, int, int]] = []
     bullet = _BULLET.match(line)
-    # A label only on a bullet at column 0: an indented one continues the bullet above.
-    label = match_label(line.rstrip("\r")) if BULLET.match(line) else None
+    # A label on a bullet at column 0, or one of the entry's labels off it (``loose_label``).
+    line_end = line.rstrip("\r")
+    label = match_label(line_end) if BULLET.match(line) else loose_label(line_end)
     if bullet:
         spans.append(("bullet", 0, bullet.end()))
     if label:
