@@ -50,3 +50,44 @@ def test_first_names_the_agent_a_renamed_file_belongs_to(renamed: Path) -> None:
 def test_a_file_that_took_an_old_name_is_its_own_agent(renamed: Path) -> None:
     got = _first(renamed, "seen", "--exact")
     assert (got["agent"], got["path"]) == ("dan", "memory/dan.md")
+
+
+@pytest.fixture(scope="module")
+def reverted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ana-01 wrote "quasar" in a commit that was reverted; eve-05 wrote "nebula" in a file later
+    deleted; ben-02 wrote both after."""
+    repo = init(tmp_path_factory.mktemp("reverted") / "world")
+    memory = repo / "memory"
+    memory.mkdir()
+    for agent in ("ana-01", "ben-02", "eve-05"):
+        (memory / f"{agent}.md").write_text(soul(agent.title(), agent, "Tester", []))
+    commit(repo, "register", date="2026-03-01T10:00:00Z")
+    with (memory / "ana-01.md").open("a") as f:
+        f.write("## Frame 1 — 2026-03-02\n- Proposed the quasar ledger.\n")
+    with (memory / "eve-05.md").open("a") as f:
+        f.write("## Frame 1 — 2026-03-02\n- Coined nebula voting.\n")
+    commit(repo, "frame 1", date="2026-03-02T10:00:00Z")
+    git(repo, "revert", "--no-edit", "HEAD", date="2026-03-02T12:00:00Z")
+    (memory / "eve-05.md").write_text(soul("Eve", "eve-05", "Tester", []) + "- Nebula again.\n")
+    commit(repo, "eve again", date="2026-03-03T10:00:00Z")
+    (memory / "eve-05.md").unlink()
+    commit(repo, "eve leaves", date="2026-03-04T10:00:00Z")
+    with (memory / "ben-02.md").open("a") as f:
+        f.write("## Frame 2 — 2026-03-05\n- A QUASAR ledger, and nebula voting.\n")
+    commit(repo, "frame 2", date="2026-03-05T10:00:00Z")
+    return repo
+
+
+def test_a_first_line_taken_out_again_names_the_commit_that_took_it(reverted: Path) -> None:
+    got = _first(reverted, "quasar")
+    assert (got["agent"], got["commit"]["message"]) == ("ana-01", "frame 1")
+    assert got["removed_by"]["message"] == 'Revert "frame 1"'
+    text = soulscope("first", "quasar", "--world", str(reverted)).stdout
+    assert "no longer in its memory" in text and got["removed_by"]["commit"][:7] in text
+    got = _first(reverted, "nebula")
+    assert (got["agent"], got["text"]) == ("eve-05", "- Coined nebula voting.")
+    assert got["removed_by"]["message"] == 'Revert "frame 1"'
+    got = _first(reverted, "again")  # only ever in a file since deleted
+    assert (got["agent"], got["removed_by"]["message"]) == ("eve-05", "eve leaves")
+    # a line still there was removed by nothing
+    assert _first(reverted, "quasar", "--at", "HEAD~4")["removed_by"] is None

@@ -198,6 +198,12 @@ def mention_text(found: Mention) -> str:
     else:
         out.append("no git history: ordered by the frames' own times")
     out.append(found.text)
+    gone = found.removed_by
+    if gone is not None:
+        out.append(
+            f"no longer in its memory: commit {gone.short} ({utc(gone.timestamp)} {ZONE}, "
+            f"{gone.author}: {gone.message}) took the line out"
+        )
     dated = [u for u in found.ties if u.moment.date]
     undated = [u.agent_id for u in found.ties if not u.moment.date]
     if dated:

@@ -90,7 +90,8 @@ def use_dict(u: Use) -> dict[str, Any]:
 def mention_dict(m: Mention) -> dict[str, Any]:
     """``first``: the frame that first used the term, the commit that brought it (null without
     git), whether that commit brought several frames of the file at once (then the frames' own
-    times date them), and the uses whose time cannot be told apart from it."""
+    times date them), the uses whose time cannot be told apart from it, and the later commit
+    that took the line out of the memory again (null while it is there)."""
     return {
         "agent": m.agent_id,
         "frame": m.frame,
@@ -103,6 +104,7 @@ def mention_dict(m: Mention) -> dict[str, Any]:
         "commit": commit_dict(m.commit) if m.commit else None,
         "arrived_together": m.together,
         "ties": [use_dict(u) for u in m.ties],
+        "removed_by": commit_dict(m.removed_by) if m.removed_by else None,
     }
 
 

@@ -61,6 +61,9 @@ class Mention:
     # not date the use, the frame's own time does
     together: bool = False
     ties: tuple[Use, ...] = field(default=())
+    # the later commit that took the line out of the memory again (a revert, a file deleted),
+    # None while it is there
+    removed_by: Commit | None = None
 
     @property
     def date(self) -> str | None:

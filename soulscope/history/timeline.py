@@ -16,7 +16,7 @@ import tempfile
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from soulscope.history.first import (
@@ -386,11 +386,12 @@ class Timeline:
         for changes in by_commit.values():
             gained: list[Use] = []
             files: list[FrameColumns] = []
+            news: dict[str, bytes] = {}
             frames_brought = 0
             for fc in changes:
                 if fc.new_blob is None or not fc.path.endswith(".md"):
                     continue
-                new = self.git.blob(fc.new_blob)
+                new = news[fc.path] = self.git.blob(fc.new_blob)
                 old = self.git.blob(fc.old_blob) if fc.old_blob else b""
                 if term.count(new) <= term.count(old):
                     continue  # this file lost uses in that commit (or only changed around them)
@@ -405,7 +406,30 @@ class Timeline:
                 )
                 frames_brought += len(brought.added) + len(brought.changed)
             if gained:
-                return earliest(gained, changes[0].commit, frames_brought > 1, files)
+                m = earliest(gained, changes[0].commit, frames_brought > 1, files)
+                raw = news[m.path].split(b"\n")[m.line - 1]
+                return replace(m, removed_by=self._removal(m, raw, found, owner))
+        return None
+
+    def _removal(
+        self, m: Mention, raw: bytes, found: list[FileChange], owner: _Owners
+    ) -> Commit | None:
+        """The first commit after ``m``'s (among ``found``, those that changed the term's
+        uses) that left its file without its line ``raw``: deleted, reverted or rewritten;
+        None where the line is still there."""
+        names = {m.path}
+        after = False
+        for fc in found:
+            if not after:
+                after = m.commit is not None and fc.commit.sha == m.commit.sha
+                continue
+            names.update(owner.renamed(names, fc.commit))
+            if fc.old_path not in names:
+                continue
+            names.add(fc.path)
+            new = self.git.blob(fc.new_blob) if fc.new_blob else b""
+            if raw not in new.split(b"\n"):
+                return fc.commit
         return None
 
     # -- the whole world at a commit ------------------------------------------------------------
@@ -491,6 +515,16 @@ class _Owners:
                 if fc.commit.sha in self._before[sha]:
                     path = r.path
         return Path(path).stem
+
+    def renamed(self, names: set[str], before: Commit) -> set[str]:
+        """The names the files called ``names`` were given by renames up to ``before``."""
+        if self._renames is None:
+            self._renames = self.git.renames(self.paths, self.rev)
+        out = set(names)
+        for r in self._renames:
+            if r.old_path in out and r.commit.timestamp <= before.timestamp:
+                out.add(r.path)
+        return out
 
 
 _scratch_dir: Path | None = None
