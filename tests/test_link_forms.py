@@ -179,3 +179,16 @@ def test_names_in_marks_and_other_credit_words(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Got a reply from coder-01 on #12.",
+        "- Reply from coder-01 on #12.",
+        "- Heard back from coder-01 on #12.",
+        "- Drew a response from coder-01.",
+    ],
+)
+def test_a_reply_from_the_other_is_a_reply(names: AgentNames, line: str) -> None:
+    assert links_of(names, line) == {"coder-01": "reply"}

@@ -203,10 +203,11 @@ _REPLIED_TO_ME = re.compile(
     rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on)[ \t]+(?:me|my)\b)",
     re.I,
 )
-# Answered by the other: "Rebutted by coder-12 on #303", "challenged by X".
+# Answered by the other: "Rebutted by coder-12 on #303", "challenged by X", "a reply from X",
+# "heard back from X".
 _ANSWERED_BY = re.compile(
-    rb"\b(?:rebutted|challenged|countered|questioned|answered|refuted|disputed)[ \t]+by[ \t]+"
-    + _NAME,
+    rb"\b(?:(?:rebutted|challenged|countered|questioned|answered|refuted|disputed)[ \t]+by"
+    rb"|(?:repl(?:y|ies)|responses?|answers?|heard[ \t]+back)[ \t]+from)[ \t]+" + _NAME,
     re.I,
 )
 # Another agent as the subject of a reply: "coder-06 replied to coder-07", "zion-coder-06
@@ -311,7 +312,11 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"questioned",
         ),
     ),
-    (_ANSWERED_BY, "reply", (b" by ",)),
+    (
+        _ANSWERED_BY,
+        "reply",
+        (b" by ", b"reply from", b"replies from", b"response", b"answer", b" back from"),
+    ),
     (_COMMENT, "comment", (b"comment",)),
     (
         _CREDIT_BEFORE,
