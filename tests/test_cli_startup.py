@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from soulscope import __version__
 from soulscope.cli import AREAS, areas_of, build_parser
 from tests.support.cli import soulscope
 from tests.support.paths import ROOT
+from tests.support.worlds import write_small_world
 
 
 def loaded_after(argv: list[str]) -> tuple[str, set[str]]:
@@ -38,6 +40,38 @@ def test_a_reading_command_leaves_the_recall_stack_alone(later_world: Path) -> N
     printed, modules = loaded_after(["agents", "--world", str(later_world), "--json"])
     assert '"zion-coder-06"' in printed
     assert not {m for m in modules if m.startswith(("soulscope.recall", "soulscope.chat"))}
+
+
+# What a BM25 search does not need: numpy and what stands on it (a tenth of a second to import).
+HEAVY = ("numpy", "torch", "sentence_transformers", "rank_bm25", "scipy")
+
+
+def test_a_warm_bm25_search_imports_no_numpy(tmp_path: Path) -> None:
+    world = str(write_small_world(tmp_path / "world"))
+    searches = [
+        ["search", "Indexed #12", "-w", world, "--mode", "bm25", "--json"],
+        ["search", "cataloguer", "-w", world, "--mode", "bm25", "--json", "-a", "ada-01"],
+        ["search", "contrarian", "-w", world, "--mode", "bm25", "--json", "--frames", "2-3"],
+        ["search", "when did ada first argue", "-w", world, "--mode", "bm25", "--json"],
+    ]
+    cold = [soulscope(*argv) for argv in searches]  # the index is kept in the cache folder
+    assert all(out.returncode == 0 and out.stderr == "" for out in cold)
+    assert all('"ada-01' in out.stdout or '"bo-02' in out.stdout for out in cold)
+    # The same searches in one fresh interpreter, from the kept index: the same answers.
+    code = (
+        "import json, sys; from soulscope.cli import main\n"
+        "for argv in json.loads(sys.argv[1]): main(argv); print('END')\n"
+        "print('MODULES', ' '.join(sorted(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(searches)],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0 and out.stderr == "", out.stderr  # (no index rebuilt)
+    printed, _, modules = out.stdout.rpartition("MODULES ")
+    assert printed.split("END\n")[:-1] == [c.stdout for c in cold]
+    heavy = set(HEAVY) & set(modules.split())
+    assert not heavy, f"a warm BM25 search imported {sorted(heavy)}"
 
 
 def options(parser: argparse.ArgumentParser, command: str) -> dict[str, object]:

@@ -11,7 +11,7 @@ from rank_bm25 import BM25Plus
 
 from soulscope.recall import lexical, prepared
 from soulscope.recall.chunks import chunk_soul, units_of
-from soulscope.recall.hybrid import RecallIndex
+from soulscope.recall.hybrid import FrameRange, RecallIndex
 from soulscope.recall.lexical import K1, KeptTerms, LexicalIndex, TermCounts, tokenize
 from soulscope.recall.prepared import KeptChunks, PreparedCache, unit_counts
 from soulscope.world import World
@@ -113,6 +113,62 @@ def test_bm25_from_counts_is_rank_bm25s_to_the_last_bit(early_world: Path) -> No
             assert np.array_equal(kept.scores(terms), index.scores(terms))
 
 
+def expected_scores(postings: dict, size: int, terms: list[str]) -> np.ndarray:
+    """rank-bm25's weights of ``terms``, added in their order: every unit's score."""
+    expected = np.zeros(size)
+    for t in terms:
+        if t in postings:
+            expected[postings[t][0]] += postings[t][1]
+    return expected
+
+
+def ranked_as_before(
+    index: RecallIndex,
+    scores: np.ndarray,
+    k: int = 20,
+    agent: str | None = None,
+    frames: FrameRange | None = None,
+) -> list[tuple[str, float, int]]:
+    """The BM25 hits as search ranked unit scores with numpy before: the units searched that
+    score above zero; a chunk by its best unit (the first of equals); the best first, ties to
+    the earlier chunk."""
+    chunks = list(index.chunks)
+    per_chunk = np.array([len(c.bullets) or 1 for c in chunks])
+    owner = np.repeat(np.arange(len(chunks)), per_chunk)
+    first_unit = np.cumsum(per_chunk) - per_chunk
+    keep = scores > 0
+    if agent is not None:
+        keep &= np.array([c.agent == agent for c in chunks])[owner]
+    if frames is not None:
+        numbers = np.array([-1 if c.number is None else c.number for c in chunks])[owner]
+        dates = np.array([c.date or "" for c in chunks], dtype="U10")[owner]
+        if frames.first is not None or frames.last is not None:
+            keep &= numbers >= 0
+        if frames.first is not None:
+            keep &= numbers >= frames.first
+        if frames.last is not None:
+            keep &= numbers <= frames.last
+        if frames.since is not None or frames.until is not None:
+            keep &= dates != ""
+        if frames.since is not None:
+            keep &= dates >= frames.since
+        if frames.until is not None:
+            keep &= dates <= frames.until
+    rows = np.flatnonzero(keep)
+    if not len(rows):
+        return []
+    owners, scored = owner[rows], scores[rows]
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    ends = np.r_[starts[1:], len(rows)]
+    best = np.maximum.reduceat(scored, starts)
+    out = []
+    for c in np.lexsort((owners[starts], -best))[:k]:
+        chunk = owners[starts[c]]
+        unit = rows[starts[c] + np.argmax(scored[starts[c] : ends[c]])]
+        out.append((chunks[chunk].id, float(best[c]), int(unit - first_unit[chunk])))
+    return out
+
+
 def small_world(tmp_path: Path) -> World:
     return World.open(write_world(tmp_path / "world", {"ada-01": ADA, "bo-02": BO, "cy-03": CY}))
 
@@ -209,7 +265,16 @@ ODD = soul(
         frame(10, "2026-04-03", "mapped mapped mapped — straße, naïve, ΑΣ.", "the mapper."),
     ],
 )
+FILTERS = [
+    ("ada-01", None),
+    ("dee.o-04", FrameRange(8, 9)),
+    (None, FrameRange(last=3)),
+    (None, FrameRange(since="2026-03-02", until="2026-04-02")),
+    ("nobody-99", None),
+]
 RANKED = [
+    "catalogued cataloguer",
+    "Argued with bo-02",
     "mapped the harbour",
     "re-mapping #7448",
     "zion-coder-06",
@@ -233,12 +298,16 @@ def test_the_kept_index_ranks_as_rank_bm25_scores(tmp_path: Path) -> None:
     for query in RANKED:
         terms = tokenize(query)
         # rank-bm25's weights, added in the query's order: the score of every unit, to the bit
-        expected = np.zeros(len(documents))
-        for t in terms:
-            if t in postings:
-                expected[postings[t][0]] += postings[t][1]
+        expected = expected_scores(postings, len(documents), terms)
         assert np.array_equal(kept.lexical.scores(terms), expected), query
         assert hits(kept, query) == hits(built, query) == hits(plain, query), query
+        # ranked as before, ties (the frames that repeat a line) and filters included
+        assert hits(kept, query) == ranked_as_before(plain, expected), query
+        for agent, frames in FILTERS:
+            found = kept.search(query, k=20, mode="bm25", agent=agent, frames=frames)
+            assert [(h.chunk.id, h.score, h.bullet) for h in found] == ranked_as_before(
+                plain, expected, 20, agent, frames
+            ), (query, agent, frames)
         for index in (kept, built):
             assert sum(index.lexical.idf(t) for t in set(terms)) == sum(
                 idf.get(t, 0.0) for t in set(terms)
@@ -297,3 +366,34 @@ def test_cli_search_with_a_cache_folder_it_cannot_write(tmp_path: Path) -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert '"ada-01"' in out.stdout and "Traceback" not in out.stderr
+
+
+def test_a_kept_index_of_real_souls_scores_and_ranks_as_before(
+    early_world: Path, tmp_path: Path
+) -> None:
+    world = World.open(early_world)
+    ids = [a.id for a in world.agents()][::6]
+    cache = PreparedCache(tmp_path / "cache")
+    built = RecallIndex.for_world(world, ids, cache=cache)
+    kept = RecallIndex.for_world(World.open(early_world), ids, cache=cache)
+    assert isinstance(kept.chunks, KeptChunks)
+    _, postings = rank_bm25_postings([tokenize(u.lexical) for u in units_of(built.chunks)])
+    words = sorted(postings, key=lambda t: (-len(postings[t][0]), t))  # the commonest first
+    queries = [tokenize(q) for q in QUERIES]
+    queries += [[t] for t in words[:: len(words) // 60]]
+    queries += [list(pair) for pair in zip(words[:40:3], words[7::301], strict=False)]
+    dates = sorted(c.date for c in built.chunks if c.date)
+    filters = [
+        (None, None),
+        (ids[3], None),
+        (None, FrameRange(since=dates[len(dates) // 3], until=dates[2 * len(dates) // 3])),
+    ]
+    size = kept.lexical.size
+    for terms in queries:
+        expected = expected_scores(postings, size, terms)
+        assert np.array_equal(kept.lexical.scores(terms), expected), terms
+        for agent, frames in filters:
+            found = kept.search("", k=10, mode="bm25", agent=agent, frames=frames, tokens=terms)
+            assert [(h.chunk.id, h.score, h.bullet) for h in found] == ranked_as_before(
+                built, expected, 10, agent, frames
+            ), (terms, agent, frames)

@@ -26,7 +26,9 @@ soul's bullets.
 
 Everything that does not depend on the query is computed when the index is built (tokens,
 postings, a unit-length embedding matrix, each agent's row range, neighbours), so a query is one
-encoder call, a few vector additions and one matrix-vector product.
+encoder call, a few vector additions and one matrix-vector product. A BM25 search reads only the
+postings of its words and ranks the units they hold in plain Python: it never imports numpy, which
+the dense side (and building an index) loads when first needed.
 """
 
 from __future__ import annotations
@@ -34,11 +36,15 @@ from __future__ import annotations
 import copy
 import sys
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from itertools import accumulate, chain, repeat
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from soulscope.errors import SoulscopeError
 from soulscope.recall.chunks import DEFAULT_MAX_CHARS, Chunk, Unit, units_of
@@ -114,6 +120,20 @@ class FrameRange:
     def bounded(self) -> bool:
         return any(v is not None for v in (self.first, self.last, self.since, self.until))
 
+    def holds(self, number: int, date: str) -> bool:
+        """Whether a frame numbered ``number`` (-1: none) dated ``date`` ("": none) is in it."""
+        if self.first is not None or self.last is not None:
+            if number < 0 or (self.first is not None and number < self.first):
+                return False
+            if self.last is not None and number > self.last:
+                return False
+        if self.since is not None or self.until is not None:
+            if not date or (self.since is not None and date < self.since):
+                return False
+            if self.until is not None and date > self.until:
+                return False
+        return True
+
     def narrowed(self, intent: Intent) -> FrameRange:
         """This range within the bounds a question wrote (the tighter end wins)."""
 
@@ -166,36 +186,24 @@ class RecallIndex:
         self.coverage = coverage
         self._split = pieces
         self._hub: np.ndarray | None = None
-        columns = columns or ChunkColumns.of(self.chunks)
-        # The units (``chunks.units_of``) as arrays, without making them: a chunk's bullets, or
-        # its whole text as one unit. ``units`` and the dense texts are made when asked for.
-        per_chunk = columns.units
-        n = int(per_chunk.sum())
-        owner = np.repeat(np.arange(len(per_chunk), dtype=np.int64), per_chunk)
-        chunk_start = np.cumsum(per_chunk) - per_chunk  # each chunk's first unit
-        self._owner = owner
-        self._bullet = np.arange(n, dtype=np.int64) - chunk_start[owner]
+        self._columns = columns = columns or ChunkColumns.of(self.chunks)
+        # The units (``chunks.units_of``) without making them: a chunk's bullets, or its whole
+        # text as one unit, chunk ``c``'s units ``_start[c]:_start[c + 1]``. ``units`` and the
+        # dense texts are made when asked for.
+        self._start = list(accumulate(columns.units, initial=0))
+        n = self._start[-1]
         if lexical is None:
             lexical = LexicalIndex(unit_counts(self.chunks))
         if lexical.size != n:
             raise ValueError(f"a lexical index of {lexical.size} units for {n}")
         self.lexical = lexical
         self._size = n
-        self._numbers = columns.numbers[owner] if n else np.zeros(0, dtype=np.int64)
-        self._dates = columns.dates[owner] if n else np.zeros(0, dtype="U10")
-        # Neighbours in the same block; n points at a zero appended to the scores.
-        first = columns.first[owner] & (self._bullet == 0) if n else np.zeros(0, dtype=bool)
-        idx = np.arange(n, dtype=np.int64)
-        self._prev = np.where(first, n, idx - 1)
-        nxt = idx + 1
-        self._next = np.where(np.append(first[1:], True), n, nxt) if n else idx
         self._agents: dict[str, slice] = {}
-        bounds = np.concatenate(([0], np.cumsum(per_chunk))).tolist()  # chunk i's units start
         done = 0  # chunks of the agents before
         for agent, count in columns.agents:
             if agent in self._agents:  # chunks of one agent are contiguous when built per soul
                 raise ValueError(f"chunks of {agent} are not contiguous")
-            self._agents[agent] = slice(bounds[done], bounds[done + count])
+            self._agents[agent] = slice(self._start[done], self._start[done + count])
             done += count
         self.encoder: Encoder | None = None
         self.vectors: np.ndarray | None = None
@@ -230,6 +238,34 @@ class RecallIndex:
         return len(self.chunks)
 
     @cached_property
+    def _owners(self) -> list[int]:
+        """The chunk of each unit."""
+        units = self._columns.units
+        return list(chain.from_iterable(map(repeat, range(len(units)), units)))
+
+    @cached_property
+    def _owner(self) -> np.ndarray:
+        """``_owners`` as an array, for the dense side."""
+        import numpy as np
+
+        return np.asarray(self._owners, dtype=np.int64)
+
+    @cached_property
+    def _neighbours(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each unit's neighbours in its block, before and after; the number of units (``n``)
+        where it has none (it points at a zero appended to the scores)."""
+        import numpy as np
+
+        n = self._size
+        idx = np.arange(n, dtype=np.int64)
+        if not n:
+            return idx, idx
+        owner = self._owner
+        starts = np.asarray(self._start, dtype=np.int64)
+        first = np.asarray(self._columns.first, dtype=bool)[owner] & (idx == starts[owner])
+        return np.where(first, n, idx - 1), np.where(np.append(first[1:], True), n, idx + 1)
+
+    @cached_property
     def units(self) -> list[Unit]:
         """What retrieval scores, with their texts (``chunks.units_of``)."""
         units = units_of(self.chunks)
@@ -240,6 +276,8 @@ class RecallIndex:
     def _layout(self) -> tuple[list[str], np.ndarray]:
         """The dense texts (a unit's text, or its ``pieces``) and where each unit's start: unit
         ``i`` reads ``texts[start[i]:start[i + 1]]``. Made when dense search is first wanted."""
+        import numpy as np
+
         texts: list[str] = []
         starts = [0]
         for u in self.units:
@@ -274,6 +312,8 @@ class RecallIndex:
         """Enable dense search: embed every unit (cached vectors are read back, the rest
         encoded batch by batch, ``progress`` told after each), or take ``vectors`` the caller
         already has, one row per text of ``dense_texts`` (a chunk without bullets is one unit)."""
+        import numpy as np
+
         if vectors is None:
             vectors = embed(self.dense_texts, encoder, cache, progress)
         if len(vectors) != len(self._pieces):
@@ -328,9 +368,13 @@ class RecallIndex:
         rows = self._rows(agent, frames)
         if k <= 0 or not (query.strip() or tokens) or len(rows) == 0:
             return []
-        scores = self.unit_scores(query, mode, rows, tokens)
-        keep = scores > 0 if mode == "bm25" else np.ones(len(rows), dtype=bool)
-        return self._best_chunks(rows, scores, keep, k)
+        if mode == "bm25":
+            terms = tokenize(query) if tokens is None else tokens
+            return self._best_scored(self.lexical.weights(terms), rows, k)
+        import numpy as np
+
+        array = np.asarray(rows, dtype=np.int64)
+        return self._best_chunks(array, self.unit_scores(query, mode, array, tokens), k)
 
     def find(
         self,
@@ -374,7 +418,8 @@ class RecallIndex:
     def _about(self, topic: tuple[str, ...]) -> set[int]:
         """ids of the chunks whose units hold every topic word (by stem): one word of several
         alone does not make a chunk about them."""
-        sets = [set(self._owner[self.lexical.containing(t)].tolist()) for t in topic]
+        owners = self._owners
+        sets = [set(map(owners.__getitem__, self.lexical.containing(t))) for t in topic]
         if not sets:
             return set()
         return {id(self.chunks[r]) for r in set.intersection(*sets)}
@@ -409,6 +454,8 @@ class RecallIndex:
 
     def _dense(self, query: str, rows: np.ndarray) -> np.ndarray:
         """The cosine of each searched unit (its best piece's, less its hubness) to ``query``."""
+        import numpy as np
+
         assert self.encoder is not None and self._product is not None
         q = self.encoder.encode([query])[0]
         start, stop = int(rows[0]), int(rows[-1]) + 1
@@ -424,20 +471,38 @@ class RecallIndex:
 
     def _smooth(self, rows: np.ndarray, fused: np.ndarray) -> np.ndarray:
         """Add ``SMOOTHING`` times the better fused score of each unit's two neighbours."""
+        import numpy as np
+
+        prev, nxt = self._neighbours
         if len(rows) == self._size:  # the whole world: no need to place the rows
             full = np.append(fused, 0.0)
-            prev, nxt = self._prev, self._next
         else:
             full = np.zeros(self._size + 1)
             full[rows] = fused
-            prev, nxt = self._prev[rows], self._next[rows]
+            prev, nxt = prev[rows], nxt[rows]
         return fused + SMOOTHING * np.maximum(full[prev], full[nxt])
 
-    def _best_chunks(
-        self, rows: np.ndarray, scores: np.ndarray, keep: np.ndarray, k: int
-    ) -> list[Hit]:
+    def _best_scored(self, scored: dict[int, float], rows: Sequence[int], k: int) -> list[Hit]:
+        """The chunks of the units of ``rows`` that ``scored`` gives a positive score, by their
+        best unit's score, best first; ties go to the earlier chunk, within a chunk to the
+        earlier unit (as ``_best_chunks``)."""
+        searched = rows if isinstance(rows, range) else set(rows)
+        owners = self._owners
+        best: dict[int, tuple[float, int]] = {}  # chunk -> its best score, and that unit
+        for unit, score in scored.items():
+            if score <= 0 or unit not in searched:
+                continue
+            chunk = owners[unit]
+            held = best.get(chunk)
+            if held is None or score > held[0] or (score == held[0] and unit < held[1]):
+                best[chunk] = (score, unit)
+        ranked = sorted(best.items(), key=lambda found: (-found[1][0], found[0]))[:k]
+        return [Hit(self.chunks[c], score, unit - self._start[c]) for c, (score, unit) in ranked]
+
+    def _best_chunks(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[Hit]:
         """Chunks by their best unit's score, best first; ties go to the earlier chunk."""
-        rows, scores = rows[keep], scores[keep]
+        import numpy as np
+
         if len(rows) == 0:
             return []
         owners = self._owner[rows]
@@ -453,35 +518,25 @@ class RecallIndex:
         for c in chosen:
             lo = starts[c]
             hi = starts[c + 1] if c + 1 < len(starts) else len(rows)
-            unit = rows[lo + int(np.argmax(scores[lo:hi]))]
-            chunk = self.chunks[int(owners[lo])]
-            hits.append(Hit(chunk, float(best[c]), int(self._bullet[unit])))
+            unit = int(rows[lo + int(np.argmax(scores[lo:hi]))])
+            owner = int(owners[lo])
+            hits.append(Hit(self.chunks[owner], float(best[c]), unit - self._start[owner]))
         return hits
 
-    def _rows(self, agent: str | None, frames: FrameRange | None) -> np.ndarray:
+    def _rows(self, agent: str | None, frames: FrameRange | None) -> Sequence[int]:
         """The units searched, as sorted row numbers."""
         span = slice(0, self._size)
         if agent is not None:
             span = self._agents.get(agent, slice(0, 0))
-        rows = np.arange(span.start, span.stop, dtype=np.int64)
-        if frames is not None and frames.bounded:
-            keep = np.ones(len(rows), dtype=bool)
-            if frames.first is not None or frames.last is not None:
-                numbers = self._numbers[rows]
-                keep &= numbers >= 0
-                if frames.first is not None:
-                    keep &= numbers >= frames.first
-                if frames.last is not None:
-                    keep &= numbers <= frames.last
-            if frames.since is not None or frames.until is not None:
-                dates = self._dates[rows]
-                keep &= dates != ""
-                if frames.since is not None:
-                    keep &= dates >= frames.since
-                if frames.until is not None:
-                    keep &= dates <= frames.until
-            rows = rows[keep]
-        return rows
+        rows = range(span.start, span.stop)
+        if frames is None or not frames.bounded or not rows:
+            return rows
+        starts, numbers, dates = self._start, self._columns.numbers, self._columns.dates
+        kept: list[int] = []
+        for c in range(bisect_left(starts, span.start), bisect_left(starts, span.stop)):
+            if frames.holds(numbers[c], dates[c]):
+                kept += range(starts[c], starts[c + 1])
+        return kept
 
 
 def _best_held(hits: list[Hit], intent: Intent) -> tuple[list[Hit], str]:
@@ -577,6 +632,8 @@ def bfloat16_product(vectors: np.ndarray) -> Callable[[int, int, np.ndarray], np
 def hubness_of(vectors: np.ndarray, owner: np.ndarray, batch: int = 1024) -> np.ndarray:
     """Each row's mean cosine to its ``NEIGHBOURS`` nearest rows of another owner (chunk);
     fewer where there are fewer such rows, and 0 where there are none."""
+    import numpy as np
+
     n = len(vectors)
     out = np.zeros(n, dtype=np.float32)
     k = min(NEIGHBOURS, n)
@@ -592,6 +649,8 @@ def hubness_of(vectors: np.ndarray, owner: np.ndarray, batch: int = 1024) -> np.
 
 def _minmax(scores: np.ndarray) -> np.ndarray:
     """Scores mapped onto 0..1 over the rows searched (all zero when they are all equal)."""
+    import numpy as np
+
     low, high = float(scores.min()), float(scores.max())
     if high <= low:
         return np.zeros_like(scores, dtype=np.float64)

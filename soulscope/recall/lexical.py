@@ -11,21 +11,25 @@ it. rank-bm25 also divides by zero on an empty corpus; an empty index simply mat
 
 rank-bm25 scores a query by walking every document's term dictionary in Python. We keep its IDF,
 lengths and parameters but precompute, once, a postings list per term (document rows and their
-term weights), so a query costs one vector addition per query term; the postings are built from
-term counts (``TermCounts``), which a soul file's cache entry keeps, so an unchanged file is not
-tokenized again.
+counts), so a query walks only the postings of its terms; the postings are built from term counts
+(``TermCounts``, with numpy), which a soul file's cache entry keeps, so an unchanged file is not
+tokenized again. Scoring reads the postings as plain numbers, so a search from a kept index never
+imports numpy (a tenth of a second, most of a warm search from the command line).
 """
 
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 # A token is a thread number (#7448), or a run of letters/digits joined by - _ . (zion-coder-06, v1.2).
 _TOKEN = re.compile(r"#\d+|[^\W_]+(?:[-_.][^\W_]+)*")
@@ -97,6 +101,8 @@ class TermCounts:
 
     @classmethod
     def of(cls, documents: Sequence[Sequence[str]]) -> TermCounts:
+        import numpy as np
+
         tokens = list(chain.from_iterable(documents))
         ids = {t: i for i, t in enumerate(dict.fromkeys(tokens))}  # in the order of first sight
         terms = np.fromiter(map(ids.__getitem__, tokens), np.int64, len(tokens))
@@ -107,6 +113,8 @@ class TermCounts:
     def counted(cls, vocab: dict[str, int], terms: np.ndarray, lengths: np.ndarray) -> TermCounts:
         """The counts of documents given as term ids end to end (``vocab``: term -> id), the
         first ``lengths[0]`` ids the first document's, and so on."""
+        import numpy as np
+
         n = len(lengths)
         if not n or not lengths.sum():
             empty = np.zeros(0, dtype=np.int32)
@@ -125,6 +133,8 @@ class TermCounts:
     @classmethod
     def joined(cls, parts: Sequence[TermCounts]) -> TermCounts:
         """The documents of ``parts``, in order, over one vocabulary."""
+        import numpy as np
+
         # Term ids in the order of first sight, given in C.
         vocab = dict.fromkeys(chain.from_iterable(p.vocab for p in parts))
         ids = {t: i for i, t in enumerate(vocab)}
@@ -152,10 +162,10 @@ class KeptTerms(Mapping[str, int]):
     ending at ``ends[i]``): found by bisection, so a kept index answers without first making a
     dictionary of every word it holds."""
 
-    def __init__(self, blob: bytes | np.ndarray, ends: np.ndarray) -> None:
+    def __init__(self, blob: bytes | memoryview, ends: Sequence[int]) -> None:
         self._blob = bytes(blob)
-        self._ends = ends.tolist()
-        if self._ends and (self._ends[-1] != len(self._blob) or np.any(np.diff(ends) < 0)):
+        self._ends = list(ends)
+        if self._ends and (self._ends[-1] != len(self._blob) or self._ends != sorted(self._ends)):
             raise ValueError("kept terms that do not add up")
 
     def _term(self, i: int) -> bytes:
@@ -189,6 +199,9 @@ class LexicalIndex:
     here from term counts: the same numbers, without walking a dictionary per document in Python.
     A term's postings are its documents' rows and counts; their weights are made when a query
     asks for the term, by the same arithmetic rank-bm25 does, so a score is its score to the bit.
+
+    The columns are read as plain sequences of numbers (``memoryview``): an index read back from
+    the cache (``kept``) is scored without numpy, which is only needed to build one.
     """
 
     def __init__(
@@ -198,87 +211,87 @@ class LexicalIndex:
         b: float = 0.75,
         delta: float = 1.0,
     ) -> None:
+        import numpy as np
+
         counts = documents if isinstance(documents, TermCounts) else TermCounts.of(documents)
-        self.size = len(counts.lengths)
         self.k1, self.b, self.delta = k1, b, delta
-        # Term ``t`` (by id, ``ids[term]``): its IDF, and its postings, the documents
-        # ``rows[start[t]:start[t + 1]]`` that hold it and its count in each (``tfs``).
-        self.ids: Mapping[str, int] = {}
-        self._idf = np.zeros(0, dtype=np.float64)
-        self._start = np.zeros(1, dtype=np.int64)
-        self._rows = np.zeros(0, dtype=np.int32)
-        self._tfs = np.zeros(0, dtype=np.int32)
-        self._lengths = counts.lengths.astype(np.int64, copy=False)
-        self._norm = np.zeros(self.size, dtype=np.float64)
-        if not int(counts.lengths.sum()):
-            return  # empty corpus (or only empty documents): nothing can match
+        size = len(counts.lengths)
+        lengths = np.ascontiguousarray(counts.lengths, dtype=np.int64).data
+        if not int(counts.lengths.sum()):  # empty corpus (or only empty documents): no match
+            self._set({}, [], [0], [], [], lengths)
+            return
         doc_freq = np.bincount(counts.terms, minlength=len(counts.vocab))
-        idf = [math.log((self.size + 1) / f) if f else 0.0 for f in doc_freq.tolist()]
+        idf = [math.log((size + 1) / f) if f else 0.0 for f in doc_freq.tolist()]
         # The pairs by term; within a term by document, as they come (stable).
         order = np.argsort(counts.terms, kind="stable")
-        rows = np.repeat(np.arange(self.size, dtype=np.int32), counts.per_doc)
+        rows = np.repeat(np.arange(size, dtype=np.uint32), counts.per_doc)
         self._set(
             dict(zip(counts.vocab, range(len(counts.vocab)), strict=True)),
-            np.asarray(idf, dtype=np.float64),
-            np.concatenate(([0], np.cumsum(doc_freq))).astype(np.int64),
-            rows[order],
-            counts.tfs[order].astype(np.int32, copy=False),
+            np.asarray(idf, dtype=np.float64).data,
+            np.concatenate(([0], np.cumsum(doc_freq))).astype(np.int64).data,
+            np.ascontiguousarray(rows[order]).data,
+            np.ascontiguousarray(counts.tfs[order], dtype=np.int32).data,
+            lengths,
         )
 
     def _set(
         self,
         ids: Mapping[str, int],
-        idf: np.ndarray,
-        start: np.ndarray,
-        rows: np.ndarray,
-        tfs: np.ndarray,
+        idf: Sequence[float],
+        start: Sequence[int],
+        rows: Sequence[int],
+        tfs: Sequence[int],
+        lengths: Sequence[int],
     ) -> None:
+        """Term ``t`` (by id, ``ids[term]``): its IDF, and its postings, the documents
+        ``rows[start[t]:start[t + 1]]`` that hold it and its count in each (``tfs``)."""
         self.ids, self._idf, self._start, self._rows, self._tfs = ids, idf, start, rows, tfs
-        lengths = self._lengths.astype(np.float64)
-        avgdl = float(self._lengths.sum()) / self.size if self.size else 1.0
-        self._norm = self.k1 * (1 - self.b + self.b * lengths / avgdl)
+        self._lengths = lengths
+        self.size = len(lengths)
+        total = sum(lengths)
+        self._avgdl = total / self.size if total else 1.0
 
-    def columns(self) -> tuple[bytes, np.ndarray, list[np.ndarray]]:
+    def columns(self) -> tuple[bytes, Any, list[Any]]:
         """What ``kept`` takes back, terms sorted (by their UTF-8 bytes): their bytes end to end,
         where each ends, then by term its IDF and where its postings start, the postings' rows
-        and counts, and the documents' lengths."""
+        and counts, and the documents' lengths (numpy arrays)."""
+        import numpy as np
+
         encoded = [t.encode("utf-8", "surrogatepass") for t in self.ids]
         order = np.asarray(sorted(range(len(encoded)), key=encoded.__getitem__), dtype=np.int64)
         ends = np.cumsum([len(encoded[i]) for i in order.tolist()], dtype=np.int64)
-        sizes = np.diff(self._start)[order]
+        first = np.asarray(self._start, dtype=np.int64)
+        sizes = np.diff(first)[order]
         start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         # Term after term in the sorted order, each one's postings as they were.
-        take = np.repeat(self._start[:-1][order] - start[:-1], sizes) + np.arange(int(start[-1]))
+        take = np.repeat(first[:-1][order] - start[:-1], sizes) + np.arange(int(start[-1]))
         blob = b"".join(encoded[i] for i in order.tolist())
-        arrays: list[np.ndarray] = [
-            self._idf[order],
+        arrays = [
+            np.asarray(self._idf, dtype=np.float64)[order],
             start,
-            self._rows[take],
-            self._tfs[take],
-            self._lengths,
+            np.asarray(self._rows, dtype=np.uint32)[take],
+            np.asarray(self._tfs, dtype=np.int32)[take],
+            np.asarray(self._lengths, dtype=np.int64),
         ]
         return blob, ends, arrays
 
     @classmethod
     def kept(
-        cls, ids: Mapping[str, int], arrays: Sequence[np.ndarray], k1: float = K1
+        cls, ids: Mapping[str, int], columns: Sequence[Sequence[Any]], k1: float = K1
     ) -> LexicalIndex:
         """An index from its columns (``columns``, the terms as ``KeptTerms``, ids in its order);
-        ``ValueError`` when they do not add up."""
-        idf, start, rows, tfs, lengths = arrays
-        size = len(lengths)
+        ``ValueError`` when they do not add up. Rows are checked when a query reads them."""
+        idf, start, rows, tfs, lengths = columns
         if not (
             len(idf) == len(ids) == len(start) - 1
-            and len(rows) == len(tfs) == (int(start[-1]) if len(start) else -1)
-            and (not len(rows) or 0 <= int(rows.min()) <= int(rows.max()) < size)
-            and bool(np.all(np.diff(start) >= 0))
+            and start[0] == 0
+            and len(rows) == len(tfs) == start[-1]
+            and all(map(operator.le, start[:-1], start[1:]))
         ):
             raise ValueError("a lexical index that does not add up")
-        index = cls([], k1=k1)
-        index.size = size
-        index._lengths = lengths
-        if int(lengths.sum()):
-            index._set(ids, idf, start, rows, tfs)
+        index = cls.__new__(cls)
+        index.k1, index.b, index.delta = k1, 0.75, 1.0
+        index._set(ids, idf, start, rows, tfs, lengths)
         return index
 
     def idf(self, term: str) -> float:
@@ -287,25 +300,13 @@ class LexicalIndex:
         i = self.ids.get(term)
         return float(self._idf[i]) if i is not None else 0.0
 
-    def _posting(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """The rows holding ``term`` and its weight in each."""
+    def containing(self, term: str) -> Sequence[int]:
+        """The rows of the documents that hold ``term`` (a token as :func:`tokenize` makes it),
+        in order."""
         i = self.ids.get(term)
         if i is None:
-            return None
-        lo, hi = int(self._start[i]), int(self._start[i + 1])
-        if hi <= lo:
-            return None
-        rows = self._rows[lo:hi]
-        tf = self._tfs[lo:hi].astype(np.float64)
-        k1 = self.k1
-        return rows, self._idf[i] * tf * (k1 + 1) / (self._norm[rows] + tf)
-
-    def containing(self, term: str) -> np.ndarray:
-        """The rows of the documents that hold ``term`` (a token as :func:`tokenize` makes it)."""
-        i = self.ids.get(term)
-        if i is None:
-            return np.zeros(0, dtype=np.int32)
-        return self._rows[int(self._start[i]) : int(self._start[i + 1])]
+            return ()
+        return self._rows[self._start[i] : self._start[i + 1]]
 
     def coverage(self, query: Sequence[str]) -> float:
         """The share of ``query``'s weight on terms the index holds: each distinct term weighs its
@@ -315,16 +316,43 @@ class LexicalIndex:
         unknown = math.log(self.size + 1) * sum(w == 0.0 for w in weights)
         return known / (known + unknown) if known + unknown > 0 else 0.0
 
-    def scores(self, query: Sequence[str]) -> np.ndarray:
-        """Each document's BM25Plus score, zero where it holds no query term.
+    def weights(self, query: Sequence[str]) -> dict[int, float]:
+        """The BM25Plus score of each document that holds a term of ``query`` (row -> score).
 
         rank-bm25's ``get_scores`` also gives every document ``idf * delta`` per query term, known
         or not; that constant cannot change a ranking, and leaving it out makes "no match" zero.
+        Each term's weights are made and added in the query's order, by rank-bm25's arithmetic.
         """
+        out: dict[int, float] = {}
+        k1, b, avgdl, lengths = self.k1, self.b, self._avgdl, self._lengths
+        plus = k1 + 1
+        norms: dict[int, float] = {}  # a document's length normalisation, by its length
+        try:
+            for term in query:
+                i = self.ids.get(term)
+                if i is None:
+                    continue
+                idf = self._idf[i]
+                lo, hi = self._start[i], self._start[i + 1]
+                for row, tf in zip(self._rows[lo:hi], self._tfs[lo:hi], strict=True):
+                    length = lengths[row]
+                    norm = norms.get(length)
+                    if norm is None:
+                        norm = norms[length] = k1 * (1 - b + b * length / avgdl)
+                    out[row] = out.get(row, 0.0) + idf * tf * plus / (norm + tf)
+        except (IndexError, ValueError):  # a kept posting past the documents
+            raise ValueError("a lexical index that does not add up") from None
+        return out
+
+    def scores(self, query: Sequence[str]) -> Any:
+        """Each document's score (``weights``) as a numpy array, zero where it holds no query
+        term."""
+        import numpy as np
+
         out = np.zeros(self.size, dtype=np.float64)
-        for term in query:
-            posting = self._posting(term)
-            if posting is not None:
-                rows, weight = posting
-                out[rows] += weight
+        found = self.weights(query)
+        if found:
+            out[np.fromiter(found, np.int64, len(found))] = np.fromiter(
+                found.values(), np.float64, len(found)
+            )
         return out

@@ -17,8 +17,10 @@ A world's index, joined from its files' entries, is kept too, as one entry file 
 choice of agents (``keep.entries``: checksummed, never read through a link), laid out column by
 column so that a search reads it without decoding it: the BM25 terms sorted (found by bisection),
 the postings and the chunks' numbers, dates and agents as arrays, and each chunk's JSON on its
-own, read only when a hit shows it. One made from other files is joined again; one that cannot be
-used is removed, made again and said in one sentence (``WorldIndex.notes``).
+own, read only when a hit shows it. Read back, the arrays are ``memoryview``s of the entry's
+bytes: a search from a kept index imports no numpy (only building one does). One made from other
+files is joined again; one that cannot be used is removed, made again and said in one sentence
+(``WorldIndex.notes``).
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ import sqlite3
 import struct
 import threading
 import time
+from array import array
 from collections.abc import Iterable, Sequence
+from itertools import accumulate
 from pathlib import Path
-from typing import NoReturn, overload
-
-import numpy as np
+from typing import Any, NoReturn, overload
 
 from soulscope.keep import PREPARED
 from soulscope.keep.entries import read_entry, trim, write_entry
@@ -48,7 +50,7 @@ from soulscope.world import World, WorldError
 
 _CHUNK_FIELDS = [f.name for f in dataclasses.fields(Chunk)]
 _HEADER = struct.Struct("<4sII")  # magic, lengths of the JSON part and of the arrays' spec
-_MAGIC = b"SSP2"
+_MAGIC = b"SSP3"
 
 
 def fingerprint() -> bytes:
@@ -63,6 +65,8 @@ def unit_counts(chunks: Sequence[Chunk], context: int = CONTEXT_BULLETS) -> Term
 
     A unit's window (its bullet and up to ``context`` bullets before it in its block) is a run of
     consecutive bullets, so its terms are one slice of all the bullets' terms laid end to end."""
+    import numpy as np
+
     tokens: list[str] = []  # every bullet's terms, end to end
     ends: list[int] = []  # where each bullet's end in ``tokens``
     first: list[int] = []  # each unit's first bullet (its own is the unit's number)
@@ -95,30 +99,33 @@ def _padding(offset: int) -> bytes:
     return b"\0" * (-offset % 8)
 
 
-def pack(meta: object, arrays: Sequence[np.ndarray]) -> bytes:
-    """JSON and numpy arrays in one blob, each array at a multiple of 8 bytes (they are read back
-    without copying)."""
+def _code(view: memoryview) -> str:
+    """The ``struct`` code of an array's items (numpy's 64-bit ints say ``l``: kept as ``q``)."""
+    code = view.format.lstrip("@=")
+    return {"l": "q", "L": "Q"}.get(code, code) if view.itemsize == 8 else code
+
+
+def pack(meta: object, arrays: Sequence[Any]) -> bytes:
+    """JSON and arrays of numbers (numpy's, ``array``'s, ``memoryview``s: one dimension, in this
+    machine's byte order) in one blob, each array at a multiple of 8 bytes."""
     # ASCII JSON: text with lone surrogates (a damaged file) round-trips as escapes.
     text = json.dumps(meta, separators=(",", ":")).encode("ascii")
-    arrays = [np.ascontiguousarray(a) for a in arrays]
-    head = [[a.dtype.str, len(a)] for a in arrays]
-    spec = json.dumps(head).encode("ascii")
+    views = [memoryview(a) for a in arrays]
+    spec = json.dumps([[_code(v), len(v)] for v in views]).encode("ascii")
     parts = [_HEADER.pack(_MAGIC, len(text), len(spec)), text, spec]
     offset = sum(map(len, parts))
     parts.append(_padding(offset))
     offset += len(parts[-1])
-    for a in arrays:
-        data = a.tobytes()
+    for v in views:
+        data = v.tobytes()
         parts += [data, _padding(offset + len(data))]
         offset += len(data) + len(parts[-1])
     return b"".join(parts)
 
 
-def unpack(
-    data: bytes, kinds: Sequence[type | str | tuple[type, ...]]
-) -> tuple[object, list[np.ndarray]]:
-    """What ``pack`` wrote, its arrays of ``kinds`` (a tuple: any of those); ``ValueError`` when
-    it is anything else."""
+def unpack(data: bytes, kinds: Sequence[str | tuple[str, ...]]) -> tuple[object, list[memoryview]]:
+    """What ``pack`` wrote, its arrays of ``kinds`` (``struct`` codes; a tuple: any of those) as
+    ``memoryview``s of ``data``; ``ValueError`` when it is anything else."""
     try:
         magic, size, spec_size = _HEADER.unpack_from(data)
         if magic != _MAGIC:
@@ -128,17 +135,21 @@ def unpack(
         offset += size
         spec = json.loads(data[offset : offset + spec_size])
         offset += spec_size
-        if len(spec) != len(kinds):
+        if not isinstance(spec, list) or len(spec) != len(kinds):
             raise ValueError("a cache entry of other arrays")
         offset += -offset % 8
-        arrays: list[np.ndarray] = []
-        for (dtype, n), kind in zip(spec, kinds, strict=True):
-            allowed = [np.dtype(k) for k in (kind if isinstance(kind, tuple) else (kind,))]
-            if np.dtype(dtype) not in allowed or not isinstance(n, int) or n < 0:
+        whole = memoryview(data)
+        arrays: list[memoryview] = []
+        for (code, n), kind in zip(spec, kinds, strict=True):
+            if code not in (kind if isinstance(kind, tuple) else (kind,)):
                 raise ValueError("a cache entry of other arrays")
-            arrays.append(np.frombuffer(data, np.dtype(dtype), n, offset))
-            offset += n * np.dtype(dtype).itemsize
-            offset += -offset % 8
+            if not isinstance(n, int) or n < 0:
+                raise ValueError("a cache entry of other arrays")
+            end = offset + n * struct.calcsize(code)
+            if end > len(data):
+                raise ValueError("a cache entry of the wrong length")
+            arrays.append(whole[offset:end].cast(code))
+            offset = end + -end % 8
         if offset != len(data):
             raise ValueError("a cache entry of the wrong length")
     except (struct.error, TypeError, UnicodeDecodeError) as exc:
@@ -189,19 +200,19 @@ def _chunks_from(rows: object) -> list[Chunk]:
         raise ValueError(f"a chunk that is not one: {exc}") from exc
 
 
-_COUNTS = (np.int32, np.int32, np.int32, np.int64)  # TermCounts' terms, tfs, per_doc, lengths
+_COUNTS = ("i", "i", "i", "q")  # TermCounts' terms, tfs, per_doc, lengths
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ChunkColumns:
-    """What search needs of every chunk before it shows one, as arrays: its units (its bullets,
-    or 1), frame number (-1: none), date ("": none), whether it is its block's first part, and
-    the agents, each with its number of chunks (one agent's chunks are consecutive)."""
+    """What search needs of every chunk before it shows one: its units (its bullets, or 1),
+    frame number (-1: none), date ("": none), whether it is its block's first part, and the
+    agents, each with its number of chunks (one agent's chunks are consecutive)."""
 
-    units: np.ndarray  # int64
-    numbers: np.ndarray  # int64
-    dates: np.ndarray  # <U10
-    first: np.ndarray  # bool
+    units: Sequence[int]
+    numbers: Sequence[int]
+    dates: Sequence[str]
+    first: Sequence[int]  # 1 or 0
     agents: list[tuple[str, int]]
 
     @classmethod
@@ -213,36 +224,36 @@ class ChunkColumns:
             else:
                 agents.append((c.agent, 1))
         return cls(
-            np.array([len(c.bullets) or 1 for c in chunks], dtype=np.int64),
-            np.array([c.number if c.number is not None else -1 for c in chunks], dtype=np.int64),
-            np.array([c.date or "" for c in chunks], dtype="<U10"),
-            np.array([c.part == 0 for c in chunks], dtype=bool),
+            array("q", [len(c.bullets) or 1 for c in chunks]),
+            array("q", [c.number if c.number is not None else -1 for c in chunks]),
+            [c.date or "" for c in chunks],
+            array("B", [c.part == 0 for c in chunks]),
             agents,
         )
 
-    def arrays(self) -> list[np.ndarray]:
-        return [self.units, self.numbers, self.dates, self.first]
+    def arrays(self) -> list[Any]:
+        return [self.units, self.numbers, self.first]
 
 
-_COLUMNS: tuple[type | str, ...] = (np.int64, np.int64, "<U10", np.bool_)
+_COLUMNS = ("q", "q", "B")
 
 
 class KeptChunks(Sequence[Chunk]):
     """A world's chunks as kept, each one's JSON on its own (``blob``, chunk ``i`` ending at
     ``ends[i]``): a chunk is read when first asked for, then held (the same object every time)."""
 
-    def __init__(self, blob: bytes | np.ndarray, ends: np.ndarray) -> None:
-        if len(ends) and (int(ends[-1]) != len(blob) or np.any(np.diff(ends) < 0)):
+    def __init__(self, blob: bytes | memoryview, ends: Sequence[int]) -> None:
+        if len(ends) and (ends[-1] != len(blob) or not all(map(operator.le, ends[:-1], ends[1:]))):
             raise ValueError("kept chunks that do not add up")
         self._blob = blob
         self._ends = ends
         self._made: dict[int, Chunk] = {}
 
     @staticmethod
-    def layout(chunks: Sequence[Chunk]) -> tuple[bytes, np.ndarray]:
+    def layout(chunks: Sequence[Chunk]) -> tuple[bytes, array]:
         """``chunks`` as ``KeptChunks`` reads them: their JSON end to end, and where each ends."""
         parts = [json.dumps(row, separators=(",", ":")).encode("ascii") for row in _rows_of(chunks)]
-        return b"".join(parts), np.cumsum([len(p) for p in parts], dtype=np.int64)
+        return b"".join(parts), array("q", accumulate(map(len, parts)))
 
     def __len__(self) -> int:
         return len(self._ends)
@@ -263,8 +274,8 @@ class KeptChunks(Sequence[Chunk]):
             raise IndexError("chunk index out of range")
         chunk = self._made.get(i)
         if chunk is None:
-            lo = int(self._ends[i - 1]) if i else 0
-            made = _chunks_from([json.loads(bytes(self._blob[lo : int(self._ends[i])]))])[0]
+            lo = self._ends[i - 1] if i else 0
+            made = _chunks_from([json.loads(bytes(self._blob[lo : self._ends[i]]))])[0]
             chunk = self._made.setdefault(i, made)  # one object, whichever thread made it first
         return chunk
 
@@ -281,9 +292,10 @@ class WorldIndex:
     notes: list[str]
 
 
-# The postings' counts are kept in 16 bits where they fit (a word 65,536 times in one unit: 32).
-_WORLD = (np.uint8, np.int64, np.float64, np.int64, np.int32, (np.uint16, np.int32), np.int64)
-_WORLD_KINDS = (*_WORLD, *_COLUMNS, np.uint8, np.int64)
+# The postings' rows and counts are kept in 16 bits where they fit (a world of 65,536 units or
+# more, a word 65,536 times in one unit: 32; read without numpy, they are a sixth of the entry).
+_WORLD = ("B", "q", "d", "q", ("H", "I"), ("H", "i"), "q")
+_WORLD_KINDS = (*_WORLD, *_COLUMNS, "B", "q")
 
 
 def pack_world(
@@ -291,17 +303,17 @@ def pack_world(
 ) -> bytes:
     """A world's index as one kept entry: ``key`` (the entries it was joined from), the BM25
     columns (``LexicalIndex.columns``), the chunks' columns and their JSON."""
+    import numpy as np
+
     terms, ends, arrays = lexical.columns()
+    if lexical.size <= 1 << 16:
+        arrays[2] = arrays[2].astype(np.uint16)
     tfs = arrays[3]
     if not len(tfs) or int(tfs.max()) < 1 << 16:
         arrays[3] = tfs.astype(np.uint16)
     blob, chunk_ends = KeptChunks.layout(chunks)
-    meta = {"key": key.hex(), "agents": columns.agents, "k1": lexical.k1}
-    raw = np.frombuffer(terms, np.uint8)
-    return pack(
-        meta,
-        [raw, ends, *arrays, *columns.arrays(), np.frombuffer(blob, np.uint8), chunk_ends],
-    )
+    meta = {"key": key.hex(), "agents": columns.agents, "k1": lexical.k1, "dates": columns.dates}
+    return pack(meta, [terms, ends, *arrays, *columns.arrays(), blob, chunk_ends])
 
 
 def unpack_world(data: bytes, key: bytes) -> WorldIndex | None:
@@ -311,10 +323,14 @@ def unpack_world(data: bytes, key: bytes) -> WorldIndex | None:
     if not isinstance(meta, dict) or meta.get("key") != key.hex():
         return None if isinstance(meta, dict) else _not_an_index()
     terms, ends, idf, start, rows, tfs, lengths, *rest = arrays
-    units, numbers, dates, first, blob, chunk_ends = rest
-    agents = meta.get("agents")
-    k1 = meta.get("k1")
-    if not isinstance(agents, list) or not isinstance(k1, float):
+    units, numbers, first, blob, chunk_ends = rest
+    agents, k1, dates = meta.get("agents"), meta.get("k1"), meta.get("dates")
+    if not (
+        isinstance(agents, list)
+        and isinstance(k1, float)
+        and isinstance(dates, list)
+        and all(isinstance(d, str) for d in dates)
+    ):
         _not_an_index()
     try:
         runs = [(str(a), int(n)) for a, n in agents]
@@ -325,7 +341,8 @@ def unpack_world(data: bytes, key: bytes) -> WorldIndex | None:
     n = len(chunk_ends)
     if not (
         len(units) == len(numbers) == len(dates) == len(first) == n == sum(c for _, c in runs)
-        and int(units.sum()) == len(lengths)
+        and sum(units) == len(lengths)
+        and min(units, default=1) > 0
     ):
         _not_an_index()
     lexical = LexicalIndex.kept(KeptTerms(terms, ends), [idf, start, rows, tfs, lengths], k1)
@@ -359,7 +376,9 @@ class Prepared:
         meta, arrays = unpack(data, _COUNTS)
         if not isinstance(meta, dict) or not isinstance(meta.get("vocab"), list):
             raise ValueError("not a prepared soul file")
-        counts = TermCounts(meta["vocab"], *arrays)
+        import numpy as np
+
+        counts = TermCounts(meta["vocab"], *map(np.asarray, arrays))
         terms = counts.terms
         if (
             len(counts.lengths) != len(counts.per_doc)

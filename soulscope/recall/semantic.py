@@ -20,9 +20,10 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from soulscope.atomic import write_atomic
 from soulscope.config import cache_dir
@@ -173,6 +174,8 @@ class MiniLM:
         self._threads = max(1, torch.get_num_threads() // 2)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         with self._lock:
@@ -340,6 +343,8 @@ class EmbeddingCache:
         return found
 
     def put_many(self, model: str, items: Sequence[tuple[bytes, np.ndarray]]) -> None:
+        import numpy as np
+
         rows = [(model, d, np.asarray(v, dtype=np.float32).tobytes()) for d, v in items]
 
         def write(db: sqlite3.Connection) -> None:
@@ -396,6 +401,8 @@ def _vectors(rows: Sequence[tuple[object, object]]) -> tuple[dict[bytes, np.ndar
     """The (digest, blob) rows whose blobs are unit vectors of float32 numbers, and how many are
     not. Checked together, one numpy pass for all the rows of a size: a world's vectors one at a
     time took seconds beside a model loading in another thread."""
+    import numpy as np
+
     by_size: dict[int, list[tuple[bytes, bytes]]] = {}
     bad = 0
     for digest, blob in rows:
@@ -453,6 +460,8 @@ def embed(
     resumes there. ``progress(done, total)`` is called before the first batch (``done`` 0)
     and after each; never when nothing is missing.
     """
+    import numpy as np
+
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
     digests = [text_digest(t) for t in texts]
