@@ -134,3 +134,17 @@ def test_a_label_off_the_bullet_states_and_a_sentence_running_on_does_not(forms:
         ("Becoming", "the nested one."),
         ("Influenced by", "kai-01."),
     ]
+
+
+def test_an_empty_becoming_leaves_the_evolving_positions_the_arc(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "evo-01.md").write_text(
+        "# Evo\n\n## Identity\n- **ID:** evo-01\n\n"
+        "## Frame 2026-03-01 (10:00 UTC)\n- Evolving position: the first position.\n\n"
+        "## Frame 2026-03-02 (10:00 UTC)\n- Evolving position: the second position.\n"
+        "- Becoming:\n"
+    )
+    arc = _json("becoming", "evo-01", "--world", str(tmp_path))
+    assert [s["text"] for s in arc] == ["the first position.", "the second position."]
+    latest = _json("overview", "--world", str(tmp_path))[0]["latest"]
+    assert latest["text"] == "the second position."

@@ -81,7 +81,7 @@ class Block:
             evolving = [o.text for o in obs if o.key == _EVOLVING and o.text]
             rel = [o.text for o in obs if o.key == _RELATIONSHIPS and o.text]
             self._parsed = (
-                any(o.key == _BECOMING for o in obs),
+                bool(becoming),
                 becoming[-1] if becoming else None,
                 evolving[-1] if evolving else None,
                 " ".join(rel) if rel else None,
@@ -90,7 +90,8 @@ class Block:
 
     @property
     def has_becoming(self) -> bool:
-        """Any Becoming bullet, even an empty one: it decides which label the arc uses."""
+        """Any Becoming statement (an empty bullet states none): it decides which label the
+        arc uses."""
         return self._where()[0] >= 0 and self._parse()[0]
 
     @property

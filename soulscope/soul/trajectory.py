@@ -330,7 +330,8 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
         return label
     key = label_key(DEFAULT_LABEL)
     for block in soul.blocks.mentioning(key):
-        if any(o.key == key for o in block.observations):
+        # an empty "- Becoming:" states nothing: the Evolving positions stay the arc
+        if any(o.key == key and o.text for o in block.observations):
             return DEFAULT_LABEL
     return FALLBACK_LABEL
 
