@@ -148,3 +148,18 @@ def test_an_empty_becoming_leaves_the_evolving_positions_the_arc(tmp_path: Path)
     assert [s["text"] for s in arc] == ["the first position.", "the second position."]
     latest = _json("overview", "--world", str(tmp_path))[0]["latest"]
     assert latest["text"] == "the second position."
+
+
+def test_a_subheading_that_names_the_label_states_what_follows(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "sub-01.md").write_text(
+        "# Sub\n\n## Identity\n- **ID:** sub-01\n\n"
+        "## Frame 1 — 2026-03-01\n### Actions\n- Posted #12.\n### Becoming\n\nthe bridge builder.\n\n"
+        "## Frame 2 — 2026-03-02\n#### **Becoming:**\n- the keeper of bridges.\n"
+        "### Becoming lessons\n- a subheading, not the label.\n"
+    )
+    arc = _json("becoming", "sub-01", "--world", str(tmp_path))
+    assert [(s["frame"], s["text"]) for s in arc] == [
+        (1, "the bridge builder."),
+        (2, "the keeper of bridges."),
+    ]

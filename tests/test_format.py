@@ -101,6 +101,9 @@ def highlighter_reads(line: str) -> tuple[bool, list[str]]:
 @example("-  Becoming: x")
 @example("  - Becoming: x")
 @example("- **Becoming:**x")
+@example("### Becoming")
+@example("Becoming: x")
+@example("1. Becoming: x")
 @given(LINES)
 def test_the_highlighter_shows_what_the_parser_reads(line: str) -> None:
     frame, labels = parser_reads(line)

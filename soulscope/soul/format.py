@@ -156,6 +156,18 @@ def loose_label(line: str) -> LabelMatch | None:
     return LabelMatch(found.label, found.text, found.start + shift, found.end + shift)
 
 
+# "### Becoming" (or "#### **Becoming:**"): a subheading that is one of those labels, its
+# statement on the next line that holds text.
+_LABEL_HEADING = re.compile(r"#{3,6}[ \t]+(\*\*?)?([A-Za-z][A-Za-z ]{0,39}?)\1?[ \t]*:?\1?[ \t]*")
+
+
+def heading_label(line: str) -> str | None:
+    """The label a subheading names where it is one of the entry's labels (``### Becoming``):
+    its statement is the next line that holds text; None for any other line."""
+    m = _LABEL_HEADING.fullmatch(line.rstrip())
+    return m.group(2) if m is not None and label_key(m.group(2)) in DASH_LABELS else None
+
+
 def loose_bullet(line: str) -> str | None:
     """``line`` as the bullet it stands for (``- Becoming: x``) where it states a label without
     being a bullet at column 0 (``loose_label``); None for every other line (a note, or the

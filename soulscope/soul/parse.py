@@ -12,7 +12,14 @@ from itertools import accumulate, repeat
 from pathlib import Path
 
 from soulscope.soul import when
-from soulscope.soul.format import BLOCK, BULLET, is_frame_heading, loose_bullet, match_label
+from soulscope.soul.format import (
+    BLOCK,
+    BULLET,
+    heading_label,
+    is_frame_heading,
+    loose_bullet,
+    match_label,
+)
 from soulscope.soul.model import (
     ENCODING_ERRORS,
     UNDECODED,
@@ -512,15 +519,26 @@ def _bullets(body: list[str], first_line: int, source: str) -> list[tuple[int, s
     out: list[tuple[int, str, bool]] = []
     open_bullet = False
     code = _fenced(body) if "```" in source or "~~~" in source else ()
+    titled = "\n#" in source  # a subheading may name a label (``### Becoming``)
+    waiting = False  # its statement not read yet
     for i, raw in enumerate(body):
         ln = raw.rstrip("\r\n")
         s = ln.strip()
         if not s:
-            open_bullet = False
+            open_bullet = open_bullet and waiting
             continue
+        if waiting:
+            waiting = False
+            if i not in code and not s.startswith("#"):  # its statement, as a bullet or not
+                line, text, _ = out[-1]
+                out[-1] = (line, f"{text} {s[2:] if BULLET.match(s) else s}", True)
+                continue
         if i in code:
             out.append((first_line + i, s, False))
             open_bullet = False
+        elif titled and (label := heading_label(ln)) is not None:
+            out.append((first_line + i, f"- {label}:", True))
+            open_bullet = waiting = True
         elif BULLET.match(ln):
             out.append((first_line + i, ln, True))
             open_bullet = True

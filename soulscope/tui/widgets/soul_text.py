@@ -30,6 +30,7 @@ from textual.widget import Widget
 from soulscope.controls import visible
 from soulscope.soul.format import (
     BULLET,
+    heading_label,
     heading_of,
     is_frame_heading,
     loose_label,
@@ -85,7 +86,8 @@ def line_spans(line: str) -> list[tuple[str, int, int]]:
     if heading is not None:
         return [("frame" if is_frame_heading(heading) else "section", 0, len(line))]
     if _SUBHEADING.match(line):
-        return [("subheading", 0, len(line))]
+        # "### Becoming" names a label: its statement is on the lines below
+        return [("label" if heading_label(line) else "subheading", 0, len(line))]
     if _COMMENT.match(line):
         return [("comment", 0, len(line))]
     spans: list[tuple[str, int, int]] = []
