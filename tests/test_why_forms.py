@@ -5,12 +5,14 @@ names."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from soulscope.history.mentions import thread_ids
 from soulscope.history.why import explain
 from soulscope.world import World
+from tests.support.repos import commit, init
 
 REGISTRY = {
     "zion-philosopher-07": {"name": "Ines Ortega"},
@@ -80,3 +82,27 @@ def test_numbers_after_a_counter_are_its_count(text: str, threads: list[int]) ->
     """ "Bug #2 ... the fix for #1": after one of the agent's own counters, a small number
     that comes on loosely (after "for", a comma) is more of the count, not a thread."""
     assert thread_ids(text) == threads
+
+
+def test_a_statement_rewritten_later_names_both_commits(tmp_path: Path) -> None:
+    """Frame 2 arrives in its own commit; a later commit fixes a typo in its statement and
+    adds frame 3. The dossier says which commit wrote the frame and which rewrote the
+    statement, and never that frame 2 arrived together with frame 3."""
+    repo = init(tmp_path / "w")
+    (repo / "memory").mkdir()
+    soul = repo / "memory" / "zion-philosopher-07.md"
+    (repo / "memory" / "zion-coder-04.md").write_text("# Linus\n\n## Frame 1 — 2026-03-01\n")
+    soul.write_text("# Ines\n\n## Frame 1 — 2026-03-01\n- Becoming: the teller.\n\n")
+    commit(repo, "frame 1", date="2026-03-01T12:00:00Z")
+    with soul.open("a") as f:
+        f.write("## Frame 2 — 2026-03-02\n- Becoming: the mapmaker. Form teller to mapmaker.\n\n")
+    written = commit(repo, "frame 2", date="2026-03-02T12:00:00Z")
+    text = soul.read_text().replace("Form teller", "From teller")
+    soul.write_text(text + "## Frame 3 — 2026-03-03\n- Becoming: the mapmaker.\n\n")
+    rewrote = commit(repo, "frame 3, and a typo", date="2026-03-03T12:00:00Z")
+    why = explain(World.open(repo), "zion-philosopher-07", frame="2")
+    assert why.commit is not None and why.commit.sha == rewrote
+    assert why.frame_commit is not None and why.frame_commit.sha == written
+    assert not why.together
+    assert f"Commit {written[:7]} wrote its frame" in why.narrative
+    assert "arrived together" not in why.narrative

@@ -63,8 +63,9 @@ def test_a_bulk_commit_is_counted_in_this_souls_frames_and_its_diff_numbered_by_
     tmp_path: Path,
 ) -> None:
     """A commit that rewrote one frame, added another to this file and a whole other file: the
-    note counts this soul's frames (2), and the frame's hunk carries the file's line numbers on
-    both sides, not the block's own 1, 2, 3."""
+    note says the frame was written by the first commit and its statement by this one (not that
+    the frames arrived together), and the frame's hunk carries the file's line numbers on both
+    sides, not the block's own 1, 2, 3."""
     from tests.support.repos import commit, init
 
     head = "# Sofia Thinker\n\nSome preamble.\n\n"
@@ -78,12 +79,13 @@ def test_a_bulk_commit_is_counted_in_this_souls_frames_and_its_diff_numbered_by_
     root = tmp_path / "w"
     write(root, {"zion-philosopher-05": head + one + two_old})
     init(root)
-    commit(root, "first")
+    first = commit(root, "first")
     write(root, {"zion-philosopher-05": head + one + two_new + three, "zion-coder-05": other})
     commit(root, "rewrite")
     why = explain(World.open(root), "zion-philosopher-05", frame="2")
     assert why.statement.line == 11
-    assert why.bulk_note is not None and "brought 2 of this soul's frames" in why.bulk_note
+    assert why.frame_commit is not None and why.frame_commit.sha == first and not why.together
+    assert why.bulk_note is not None and f"commit {first[:7]} first wrote" in why.bulk_note
     assert why.diff is not None
     hunks = [ln for ln in why.diff.splitlines() if ln.startswith("@@")]
     assert hunks == ["@@ -9,2 +9,3 @@"]  # the frame's lines 9-10 before, 9-11 after

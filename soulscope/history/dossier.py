@@ -133,6 +133,9 @@ class Why:
     # the commit brought many frames at once (an import): it says nothing of when this one was
     # written, and the frame's own heading dates it
     together: bool = False
+    # the commit that first wrote the statement's frame, where a later one (``commit``) wrote
+    # the statement into it (added or rewrote it); None where ``commit`` wrote the frame too
+    frame_commit: Commit | None = None
     moment: Moment | None = None  # the statement's frame in time (``soul.when``)
     thin: str | None = None  # said when the world holds little that comes before the statement
     narrative: str = ""

@@ -167,6 +167,7 @@ def why_dict(w: Why) -> dict[str, Any]:
             for p in w.precursors
         ],
         "commit": commit_dict(w.commit) if w.commit else None,
+        "frame_commit": commit_dict(w.frame_commit) if w.frame_commit else None,
         "arrived_together": w.together,
         "diff": w.diff,
         "bulk_note": w.bulk_note,

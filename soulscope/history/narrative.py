@@ -179,6 +179,11 @@ def _arrival(why: Why) -> list[str]:
             f"Its frame arrived together with others (commit {why.commit.short}); "
             f"its heading dates it {why.moment.text} {why.citation}."
         ]
+    if why.commit is not None and why.frame_commit is not None:
+        return [
+            f"Commit {why.frame_commit.short} wrote its frame, and commit {why.commit.short} "
+            f"the statement as it reads now {why.citation}."
+        ]
     if why.commit is not None:
         return [f"Commit {why.commit.short} wrote it {why.citation}."]
     return []

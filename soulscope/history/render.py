@@ -241,7 +241,8 @@ def _commit(out: Text, why: Why) -> None:
         out.append(why.thin + "\n", style="yellow")
     if why.commit is not None:
         c = why.commit
-        out.append("arrived in commit " if why.together else "introduced by commit ", style="bold")
+        head = "statement written by commit " if why.frame_commit else "introduced by commit "
+        out.append("arrived in commit " if why.together else head, style="bold")
         out.append(f"{c.short} ({utc(c.timestamp)} {ZONE}, {c.author}): {c.message}\n")
     if why.bulk_note:
         out.append(why.bulk_note + "\n", style="yellow")

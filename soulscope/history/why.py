@@ -444,7 +444,7 @@ def _with_history(
     st = why.statement
     try:
         timeline = timeline_for(world)
-        change = introduced_by(timeline, why.agent_id, st, f, soul)
+        change, arrival = introductions(timeline, why.agent_id, st, f, soul)
         disagree = _commits_disagree(timeline, why, soul, *arc_)
     except HistoryError as exc:
         return replace(why, note=str(exc))
@@ -453,8 +453,17 @@ def _with_history(
     log, log_note = _frame_log(timeline, live_world(world), why.agent_id, f, change.commit)
     brought = len(change.frames_added) + len(change.frames_changed)
     diff, bulk = timeline.change_diff(change), None
-    together = brought > 1
-    if f is not None and together:
+    rewritten = arrival is not None and arrival.commit.sha != change.commit.sha
+    together = brought > 1 and not rewritten
+    if f is not None and rewritten:
+        assert arrival is not None
+        diff = _frame_diff(timeline, change, soul, f, diff) if brought > 1 else diff
+        bulk = (
+            f"commit {change.commit.short} wrote the statement as it reads now into a frame that "
+            f"commit {arrival.commit.short} first wrote ({when.utc(arrival.commit.timestamp)} "
+            f"{when.ZONE}: {arrival.commit.message})"
+        )
+    elif f is not None and together:
         diff = _frame_diff(timeline, change, soul, f, diff)
         dated = why.moment.text if why.moment is not None else "undated"
         bulk = (
@@ -484,6 +493,7 @@ def _with_history(
         note="; ".join(n for n in (why.note, log_note, disagree) if n) or None,
         bulk_note=bulk,
         together=together,
+        frame_commit=arrival.commit if rewritten and arrival is not None else None,
     )
 
 
@@ -525,16 +535,29 @@ def introduced_by(
     """The oldest commit whose version of the file holds the statement in the same frame: the
     frame found by its place among the frames of its heading (a file may repeat a heading,
     "## Frame 216 — 2026-03-22" three times), not by its heading alone."""
+    return introductions(timeline, agent_id, st, frame, soul)[0]
+
+
+def introductions(
+    timeline: Timeline, agent_id: str, st: Statement, frame: Frame | None, soul: Soul | None = None
+) -> tuple[Change | None, Change | None]:
+    """(``introduced_by``'s commit, the oldest commit whose version holds the statement's frame
+    at all): the second is older where a later commit wrote the statement into a frame written
+    before (added it, or made "Form teller" "From teller"); None for a statement outside
+    frames."""
     key, nth = _block_key(soul, frame) if frame is not None and soul is not None else (None, 0)
+    arrival: Change | None = None
     for change in reversed(timeline.history(agent_id)):
         blocks = timeline.version(change.new_blob).blocks
         if key is not None:
             found = _nth_block(blocks, key, nth)
+            if found is not None and arrival is None:
+                arrival = change
             if found is not None and _holds(found.text, st.text):
-                return change
+                return change, arrival
         elif any(_holds(block.text, st.text) for block in blocks):
-            return change
-    return None
+            return change, None
+    return None, arrival
 
 
 def _block_key(soul: Soul, frame: Frame) -> tuple[str, int]:
