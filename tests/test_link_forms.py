@@ -6,6 +6,7 @@ other shaped the writer, the name is a mention, never a credit."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -192,3 +193,20 @@ def test_names_in_marks_and_other_credit_words(
 )
 def test_a_reply_from_the_other_is_a_reply(names: AgentNames, line: str) -> None:
     assert links_of(names, line) == {"coder-01": "reply"}
+
+
+def test_spread_says_no_direction_for_a_reply_the_other_made(tmp_path: Path) -> None:
+    """ "debater-07 replied to me" is a reply link from debater-07, as "Replied to debater-07"
+    is: ``spread`` must not say the adopter replied to it."""
+    from tests.support.cli import soulscope
+
+    (tmp_path / "memory").mkdir()
+    files = {
+        "zion-debater-07": "## Frame 1 — 2026-03-01\n- Lanterns waste oil.\n",
+        WRITER: "## Frame 2 — 2026-03-02\n- debater-07 replied to me on #7.\n- Bought oil.\n",
+    }
+    for agent, body in files.items():
+        (tmp_path / "memory" / f"{agent}.md").write_text(f"# {agent}\n\n{body}", encoding="utf-8")
+    out = soulscope("spread", "oil", "-w", str(tmp_path)).stdout
+    assert "← zion-debater-07 (a reply between them, frame 2, line 4)" in out
+    assert "replied to" not in out.replace("replied to me", "")
