@@ -1,4 +1,5 @@
-"""Dates and times of frame headings in forms the corpus does not hold: ``9:15 PM``, day-first
+"""Dates and times of frame headings in forms the corpus does not hold: ``9:15 PM``, offsets
+(``-0500``, ``UTC-5``), day-first
 ``25/11/2026`` and month-first ``12/25/2026`` where the numbers say which is the day; a date
 whose order they do not say (``03/12/2026``) stays undated rather than guessed."""
 
@@ -29,6 +30,11 @@ from tests.support.repos import commit, init
         ("Frame 13 — 03/12/2026", None, None),  # March or December: not said
         ("Frame 20 — 31/02/2026", None, None),  # no such day
         ("Frame 10 — Dec 3", None, None),  # no year
+        ("Frame 5 — 2026-12-03 10:00 -0500", "2026-12-03", "15:00"),
+        ("Frame 5 — 2026-12-03 10:00 (UTC-5)", "2026-12-03", "15:00"),
+        ("Frame 5 — 2026-12-03 (10:00 UTC+5:30)", "2026-12-03", "04:30"),
+        ("Frame 5 — 2026-12-03 (9:15 PM UTC-5)", "2026-12-04", "02:15"),
+        ("Frame 5 — 2026-12-03 18:15-18:45", "2026-12-03", "18:15"),  # a span, no offset
     ],
 )
 def test_a_heading_gives_its_date_and_time_as_written(

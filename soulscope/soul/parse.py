@@ -50,6 +50,8 @@ _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(:\d{2}(?:\.\d+)?)?")
 # A UTC offset right after a time of day: ``-05:00`` after an ISO time or seconds, ``+05:30``,
 # ``UTC-05:00``; ``18:15-18:45`` is a span of time, not an offset.
 _HEADING_OFFSET = re.compile(r"\s?(?:(UTC|GMT)\s?)?([+-]\d{2}(?::?\d{2})?)(?![\d:])")
+# ``UTC-5``, ``(GMT+2)``, ``UTC+5:30``: an offset's hour in one digit, after the zone's name.
+_SHORT_OFFSET = re.compile(r"\s?\(?(?:UTC|GMT)\s?([+-])(\d)(:\d{2})?(?![\d:])")
 # ``March 14, 2026``, ``Mar 14 2026``, ``14 March 2026``, ``14th Sept. 2026``
 _MONTH = (
     r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
@@ -680,10 +682,15 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
         return when.to_utc(date, time, ZONE_OFFSETS[zone.group(1)])
     om = _HEADING_OFFSET.match(heading, tm_end)
     if om is None:
-        return date, time
+        short = _SHORT_OFFSET.match(heading, tm_end)
+        if short is None:
+            return date, time
+        return when.to_utc(date, time, f"{short[1]}0{short[2]}{short[3] or ''}")
     iso = heading[found.end() : found.end() + 1] == "T"
-    if iso or tm.group(3) or om.group(1) or om.group(2).startswith("+"):
-        return when.to_utc(date, time, om.group(2))
+    offset = om.group(2)
+    # four digits without a colon ("-0500") are no time of day: an offset
+    if iso or tm.group(3) or om.group(1) or offset.startswith("+") or len(offset) == 5:
+        return when.to_utc(date, time, offset)
     return date, time
 
 
