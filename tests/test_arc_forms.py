@@ -163,3 +163,23 @@ def test_a_subheading_that_names_the_label_states_what_follows(tmp_path: Path) -
         (1, "the bridge builder."),
         (2, "the keeper of bridges."),
     ]
+
+
+def test_a_statement_that_opens_on_the_change_names_the_role_it_changed_to(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "memory").mkdir()
+    frames = [
+        "the listener.",
+        "From listener to builder.",
+        "No longer the builder; now the keeper of bridges.",
+        "“the keeper.” Still keeping.",
+    ]
+    (tmp_path / "memory" / "rol-01.md").write_text(
+        "# Rol\n\n## Identity\n- **ID:** rol-01\n\n"
+        + "".join(
+            f"## Frame {n} — 2026-03-0{n}\n- Becoming: {t}\n\n" for n, t in enumerate(frames, 1)
+        )
+    )
+    arc = _json("becoming", "rol-01", "--world", str(tmp_path))
+    assert [s["role"] for s in arc] == ["listener", "builder", "keeper", "keeper"]

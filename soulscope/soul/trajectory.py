@@ -58,7 +58,7 @@ _AT_TURN = bytes(c if c in (_FIRST, _RETURN) else _SHIFT for c in range(256))
 _NOT_TURN = bytes(_REFINEMENT if c in (_RETURN, _SHIFT) else c for c in range(256))
 
 _FROM_TO = re.compile(r"\bfrom\s+(.+?)\s+to\s+(.+?)(?:[.;]\s|[.;]?$)", re.I | re.S)
-_FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?](?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
+_FIRST_CLAUSE = re.compile(r"^(.+?)(?:[.;:!?][\"”’']*(?:\s|$)|\s[—–-]+\s|,\s|\s\(|$)", re.S)
 
 _ARTICLES = frozenset(_words_in("the a an my our this that its their his her now still"))
 # Words that end the noun phrase: what follows qualifies the role, it does not name another.
@@ -74,6 +74,14 @@ _GENERIC_HEADS = frozenset(
     _words_in("agent one someone person entity being kind type figure thing")
 )
 _LESS_MORE = re.compile(r"^(?:less|not)\s+.+?,?\s+(?:more|but)\s+(.+)$", re.I)
+# A statement that opens on the change itself names its role after it: "From listener to
+# builder." is the builder; "No longer the listener; now the builder." too.
+_OPENS_ON_CHANGE = re.compile(
+    r"^(?:from\s+.+?\s+(?:to|into)|no\s+longer\s+.+?[,;:—–]\s*(?:(?:now|but|instead)\s+)?)"
+    r"\s*(?!$)(.+)$",
+    re.I | re.S,
+)
+_QUOTES = "*_\"'`“”‘’ "
 _STOP = frozenset(
     _words_in(
         "the a an and or but of to in on at by for from with without is are was were be been it "
@@ -191,8 +199,11 @@ def shorten(text: str, most: int) -> str:
 def role_of(text: str) -> str:
     """The role a statement names: its opening noun phrase, without article, counters or qualifiers."""
     body = strip_counters(text)
+    change = _OPENS_ON_CHANGE.match(body.strip(_QUOTES))
+    if change:
+        body = change.group(1)
     m = _FIRST_CLAUSE.match(body)
-    clause = (m.group(1) if m else body).strip().strip("*_\"'` ")
+    clause = (m.group(1) if m else body).strip().strip(_QUOTES)
     less_more = _LESS_MORE.match(body.split(". ")[0].rstrip("."))
     if less_more:
         clause = less_more.group(1)
@@ -205,7 +216,7 @@ def role_of(text: str) -> str:
                 break  # "the agent who ...": the qualifier is the role
             words = words[:i]
             break
-    return " ".join(words).strip(" ,*_\"'`") or clause
+    return " ".join(words).strip(_QUOTES + ",.") or clause
 
 
 def _stem(word: str) -> str:
