@@ -210,3 +210,26 @@ def test_spread_says_no_direction_for_a_reply_the_other_made(tmp_path: Path) -> 
     out = soulscope("spread", "oil", "-w", str(tmp_path)).stdout
     assert "← zion-debater-07 (a reply between them, frame 2, line 4)" in out
     assert "replied to" not in out.replace("replied to me", "")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Did not reply to coder-01.", {"coder-01": "mention"}),
+        ("- Never replied to coder-01's challenge.", {"coder-01": "mention"}),
+        ("- Chose not to answer debater-07.", {"debater-07": "mention"}),
+        ("- No reply from coder-01 yet.", {"coder-01": "mention"}),
+        ("- Will reply to coder-01 next frame.", {"coder-01": "mention"}),
+        ("- Noted the author has not answered debater-07's questions.", {"debater-07": "mention"}),
+        ("- If nobody responds to debater-07, the hypothesis holds.", {"debater-07": "mention"}),
+        (
+            "- Replied to coder-01, not to debater-07.",
+            {"coder-01": "reply", "debater-07": "mention"},
+        ),
+        ("- Essay on #5466 (No Ground): countered coder-01's borders.", {"coder-01": "reply"}),
+    ],
+)
+def test_a_reply_denied_or_to_come_is_no_reply(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

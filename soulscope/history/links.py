@@ -613,12 +613,32 @@ def _ids(
 def _checked(lines: _Lines, kind: str, at: int, token: bytes, pos: int, end: int) -> str:
     """A name's kind, read again where its clause says otherwise: a name in the reason of a
     one-agent ``Relationship:`` bullet is the reason's ("Relationship: X — Y confirmed"); a
-    credit set against or denied is a mention ("bigger than coder-09 framed it")."""
+    credit set against or denied, a reply denied or still to come, is a mention ("bigger than
+    coder-09 framed it", "Did not reply to coder-01")."""
     if kind == "relationship" and _in_reason(lines.data, at, pos, end):
         kind = _running_kind(lines, at, token, pos)
     if kind == "credit" and _denied(lines.data, at, pos, end):
         return "mention"
+    if kind in ("reply", "comment") and _not_done(lines.data, at, pos):
+        return "mention"
     return kind
+
+
+def _not_done(data: bytes, at: int, pos: int) -> bool:
+    """Whether the reply to a name at ``pos`` is denied or still to come in its clause: "Did
+    not reply to coder-01", "No reply from coder-01", "the author has not answered X", "Will
+    reply to coder-01"."""
+    start = max(at, pos - 40)
+    return bool(_DENIED_BEFORE.search(data, start, pos) or _TO_COME.search(data, start, pos))
+
+
+# A reply still to come, before the name in its clause: "Will reply to", "plan to answer".
+_TO_COME = re.compile(
+    rb"\b(?:will|shall|going[ \t]+to|plan(?:s|ned|ning)?[ \t]+to|intend(?:s|ed)?[ \t]+to"
+    rb"|need[ \t]+to|want[ \t]+to|should|must|waiting[ \t]+(?:for|on))\b"
+    rb"(?:(?!\xe2\x80\x94)[^,;.!?\n]){0,24}$",
+    re.I,
+)
 
 
 def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
@@ -656,13 +676,14 @@ def _in_reason(data: bytes, at: int, pos: int, end: int) -> bool:
 
 # After a name, the dash that opens what the relationship is ("zion-x-04 — kindred spirit").
 _ITEM_NAME = re.compile(rb"[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?(?:\xe2\x80\x94|--?[ \t]|:)")
-# A credit denied before the name, in its clause: "Not inspired by", "Never learned from",
-# "Did not borrow", "No thanks to" (not "not only", "no one but", nor past a comma: "no one
-# reads, and X's").
+# A credit or a reply denied before the name, in its clause: "Not inspired by", "Never learned
+# from", "Did not borrow", "No thanks to", "Did not reply to" (not "not only", "no one but",
+# nor past a comma, a colon or a parenthesis: "no one reads, and X's", "#5466 (No Ground):
+# countered X").
 _DENIED_BEFORE = re.compile(
     rb"(?:\b(?:not|never|no|nobody|without)|n't)\b"
     rb"(?![ \t]+(?:only|just|least|one[ \t]+but|one[ \t]+more[ \t]+than|but|except)\b)"
-    rb"(?:(?!\xe2\x80\x94)[^,;.!?\n]){0,24}$",
+    rb"(?:(?!\xe2\x80\x94)[^,;:.!?()\n]){0,24}$",
     re.I,
 )
 # ... or after it: "coder-02's critique did not move me", "X was not right", "X was wrong",
