@@ -237,6 +237,31 @@ def test_the_same_world_gives_the_same_graph_in_every_process(early_world: Path)
     assert len(outs) == 1
 
 
+def test_a_large_world_read_by_several_processes_gives_the_same_graph(
+    early_world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where ``graph`` reads the files in worker processes (a world of many megabytes: here
+    every world), the arcs, their order, weights, kinds, dates and cited lines, the frames and
+    the files read are those of one process, in a window too."""
+    import shutil
+
+    from soulscope.history import graph
+
+    (tmp_path / "memory").mkdir()
+    shutil.copy(early_world / "agents.json", tmp_path)
+    for path in sorted((early_world / "memory").glob("*.md"))[::4]:
+        shutil.copy(path, tmp_path / "memory")
+    world = World.open(tmp_path)
+    alone = influence(world, measures=False)
+    window = influence(world, since="2026-03-15", measures=False)
+    monkeypatch.setattr(graph, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(graph, "_BATCH_BYTES", 50_000)  # several batches in flight
+    for one, kwargs in ((alone, {}), (window, {"since": "2026-03-15"})):
+        many = influence(world, measures=False, workers=2, **kwargs)
+        assert list(many.arcs.items()) == list(one.arcs.items())
+        assert (many.frames, many.agents, many.unreadable) == (one.frames, one.agents, [])
+
+
 def test_registry_ids_with_controls_are_no_nodes(tmp_path: Path) -> None:
     """A registry key with a control character or U+FFFF is no agent id (as a file name with one
     is not): it is no node, even where a soul names it by its display name, and

@@ -242,6 +242,7 @@ def _frame(label: str | None) -> str:
 
 def run_graph(args: argparse.Namespace) -> int:
     from soulscope.history.graph import (
+        cores,
         estimated,
         graph_dict,
         graph_memo,
@@ -255,7 +256,8 @@ def run_graph(args: argparse.Namespace) -> int:
     memo = graph_memo(world, args.since, args.until)
     answer = None if args.graphml else _kept_answer(memo, args.json, _graph_shape)
     if answer is None:
-        g = influence(world, since=args.since, until=args.until)  # GraphError: one sentence
+        # GraphError: one sentence
+        g = influence(world, since=args.since, until=args.until, workers=cores())
         for problem in g.unreadable:
             print_error(f"skipped: {problem}")
         if args.graphml:

@@ -15,7 +15,9 @@ agents fast label propagation, seeded). A backend networkx dispatches to (nx-cug
 them where it is installed.
 
 Files are read as bytes and scanned for frame headings and names without being parsed: a world
-of 10,000 agents is read as fast as its bytes allow.
+of 10,000 agents is read as fast as its bytes allow, and a large one by a pool of worker
+processes (``workers``), each file's tally taken back in order: the same graph as one process
+reads.
 """
 
 from __future__ import annotations
@@ -221,9 +223,11 @@ def influence(
     until: str | None = None,
     names: AgentNames | None = None,
     measures: bool = True,
+    workers: int = 1,
 ) -> Influence:
     """The arcs of influence among ``world``'s agents in frames dated ``since``..``until``
-    (inclusive), and the measures over them."""
+    (inclusive), and the measures over them; the files read by up to ``workers`` processes
+    (``PARALLEL_BYTES``)."""
     since, until = _day(since, "since"), _day(until, "until")
     if since and until and since > until:
         raise GraphError(f"--since {since} is after --until {until}")
@@ -231,29 +235,123 @@ def influence(
     arcs: dict[tuple[str, str], Arc] = {}
     frames = files = 0
     present: set[str] = set()
-    window = since is not None or until is not None
     unreadable: list[str] = []
     with collector.paused():
-        for a, data in world.sources(unreadable):
+        for agent, (counted, rows) in _tallies(world, names, (since, until), unreadable, workers):
             files += 1
-            present.add(a.id)
-            starts, ends, dates = frame_dates(data)
-            inside = (
-                [
-                    d is not None and (not since or d >= since) and (not until or d <= until)
-                    for d in dates
-                ]
-                if window
-                else [True] * len(dates)
-            )
-            frames += sum(inside)
-            _add(arcs, a.id, _tally(names, data, a.id, starts, ends, dates, inside, (since, until)))
+            present.add(agent)
+            frames += counted
+            _add(arcs, agent, rows)
         g = Influence(
             world.name, since, until, arcs, frames=frames, agents=files, unreadable=unreadable
         )
         if measures:
             _measure(g, present)
     return g
+
+
+def _tallies(
+    world: World,
+    names: AgentNames,
+    window: tuple[str | None, str | None],
+    unreadable: list[str],
+    workers: int,
+) -> Iterator[tuple[str, tuple[int, dict[str, list]]]]:
+    """Each soul file's agent and ``_file_tally``, in id order: read here, or where the world
+    is large (``PARALLEL_BYTES``) by ``workers`` processes, a few files at a time in flight."""
+    sources = world.sources(unreadable)
+    if workers > 1 and sum(a.size for a in world.agents()) >= PARALLEL_BYTES:
+        yield from _parallel(sources, names, window, workers)
+        return
+    for a, data in sources:
+        yield a.id, _file_tally(names, data, a.id, window)
+
+
+def _parallel(
+    sources: Iterator[tuple[Any, bytes]],
+    names: AgentNames,
+    window: tuple[str | None, str | None],
+    workers: int,
+) -> Iterator[tuple[str, tuple[int, dict[str, list]]]]:
+    """``_tallies`` by a pool of processes (started afresh, not forked: a dashboard's threads
+    stay out of them), the files sent in batches, the results taken in order."""
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, context, _worker_start, (names, window)) as pool:
+        pending: list[tuple[list[str], Future]] = []
+        batch: list[tuple[str, bytes]] = []
+        size = 0
+        for a, data in chain(sources, [(None, b"")]):
+            if a is not None:
+                batch.append((a.id, data))
+                size += len(data)
+            if batch and (a is None or size >= _BATCH_BYTES):
+                ids = [x for x, _ in batch]
+                pending.append((ids, pool.submit(_worker_tallies, batch)))
+                batch, size = [], 0
+            while pending and (a is None or len(pending) > 2 * workers):
+                ids, future = pending.pop(0)
+                yield from zip(ids, future.result(), strict=True)
+
+
+PARALLEL_BYTES = 16_000_000  # below this many bytes of soul files, one process reads them
+
+
+def cores() -> int:
+    """The processors this process may run on: how many read a large world's files."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # (not on every platform)
+        return os.cpu_count() or 1
+
+
+_BATCH_BYTES = 2_000_000
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_start(names: AgentNames, window: tuple[str | None, str | None]) -> None:
+    import os
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _WORKER["names"], _WORKER["window"] = names, window
+    parent = os.getppid()
+    threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
+
+
+def _orphaned(parent: int) -> None:
+    """A worker ends itself once its parent is gone (killed: nobody is left to end it)."""
+    import os
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _worker_tallies(batch: list[tuple[str, bytes]]) -> list[tuple[int, dict[str, list]]]:
+    with collector.paused():
+        return [_file_tally(_WORKER["names"], data, a, _WORKER["window"]) for a, data in batch]
+
+
+def _file_tally(
+    names: AgentNames, data: bytes, agent: str, window: tuple[str | None, str | None]
+) -> tuple[int, dict[str, list]]:
+    """One soul file: how many of its frames are in the window, and ``_tally``'s rows."""
+    since, until = window
+    starts, ends, dates = frame_dates(data)
+    if since is None and until is None:
+        inside = [True] * len(dates)
+    else:
+        inside = [
+            d is not None and (not since or d >= since) and (not until or d <= until) for d in dates
+        ]
+    return sum(inside), _tally(names, data, agent, starts, ends, dates, inside, window)
 
 
 def _tally(
