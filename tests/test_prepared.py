@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Plus
 
-from soulscope.recall import lexical, prepared
+from soulscope.recall import hybrid, lexical, prepared
 from soulscope.recall.chunks import chunk_soul, units_of
 from soulscope.recall.hybrid import FrameRange, RecallIndex
 from soulscope.recall.lexical import K1, KeptTerms, LexicalIndex, TermCounts, tokenize
 from soulscope.recall.prepared import KeptChunks, PreparedCache, unit_counts
 from soulscope.world import World
 from tests.support.cli import soulscope
+from tests.support.paths import corpus_dir
 from tests.support.worlds import ADA, BO, CY, frame, soul, write_world
 
 QUERIES = ["who argued about governance", "#5585", "the first post about karma", "rust ownership"]
@@ -285,7 +286,21 @@ RANKED = [
 ]
 
 
-def test_the_kept_index_ranks_as_rank_bm25_scores(tmp_path: Path) -> None:
+def plain_python(monkeypatch, plain: bool) -> None:
+    """BM25 search as a process without numpy runs it (``plain``), or with numpy."""
+    monkeypatch.setattr(hybrid, "_numpy_loaded", lambda: not plain)
+
+
+def same_weights(index: RecallIndex, terms: list[str], expected: np.ndarray) -> bool:
+    """``weights`` (plain Python) and ``scores`` (numpy) are ``expected``, to the bit."""
+    found = index.lexical.weights(terms)
+    nonzero = {int(r): float(expected[r]) for r in np.flatnonzero(expected)}
+    return found == nonzero and np.array_equal(index.lexical.scores(terms), expected)
+
+
+@pytest.mark.parametrize("plain", [True, False], ids=["plain", "numpy"])
+def test_the_kept_index_ranks_as_rank_bm25_scores(tmp_path: Path, monkeypatch, plain) -> None:
+    plain_python(monkeypatch, plain)
     souls = {"ada-01": ADA, "bo-02": BO, "cy-03": CY, "dee.o-04": ODD}
     world = World.open(write_world(tmp_path / "world", souls))
     cache = PreparedCache(tmp_path / "cache")
@@ -299,7 +314,7 @@ def test_the_kept_index_ranks_as_rank_bm25_scores(tmp_path: Path) -> None:
         terms = tokenize(query)
         # rank-bm25's weights, added in the query's order: the score of every unit, to the bit
         expected = expected_scores(postings, len(documents), terms)
-        assert np.array_equal(kept.lexical.scores(terms), expected), query
+        assert same_weights(kept, terms, expected) and same_weights(built, terms, expected), query
         assert hits(kept, query) == hits(built, query) == hits(plain, query), query
         # ranked as before, ties (the frames that repeat a line) and filters included
         assert hits(kept, query) == ranked_as_before(plain, expected), query
@@ -368,16 +383,26 @@ def test_cli_search_with_a_cache_folder_it_cannot_write(tmp_path: Path) -> None:
     assert '"ada-01"' in out.stdout and "Traceback" not in out.stderr
 
 
-def test_a_kept_index_of_real_souls_scores_and_ranks_as_before(
-    early_world: Path, tmp_path: Path
-) -> None:
-    world = World.open(early_world)
-    ids = [a.id for a in world.agents()][::6]
-    cache = PreparedCache(tmp_path / "cache")
-    built = RecallIndex.for_world(world, ids, cache=cache)
-    kept = RecallIndex.for_world(World.open(early_world), ids, cache=cache)
+@pytest.fixture(scope="module")
+def real_souls(tmp_path_factory) -> tuple[RecallIndex, RecallIndex, dict, list[str]]:
+    """A sixth of the real early souls: their index as built and as kept, rank-bm25's postings
+    of its units, and the agents."""
+    root = corpus_dir("rappterbook")
+    ids = [a.id for a in World.open(root).agents()][::6]
+    cache = PreparedCache(tmp_path_factory.mktemp("real-souls") / "cache")
+    built = RecallIndex.for_world(World.open(root), ids, cache=cache)
+    kept = RecallIndex.for_world(World.open(root), ids, cache=cache)
     assert isinstance(kept.chunks, KeptChunks)
     _, postings = rank_bm25_postings([tokenize(u.lexical) for u in units_of(built.chunks)])
+    return built, kept, postings, ids
+
+
+@pytest.mark.parametrize("plain", [True, False], ids=["plain", "numpy"])
+def test_a_kept_index_of_real_souls_scores_and_ranks_as_before(
+    real_souls, monkeypatch, plain: bool
+) -> None:
+    plain_python(monkeypatch, plain)
+    built, kept, postings, ids = real_souls
     words = sorted(postings, key=lambda t: (-len(postings[t][0]), t))  # the commonest first
     queries = [tokenize(q) for q in QUERIES]
     queries += [[t] for t in words[:: len(words) // 60]]
@@ -391,7 +416,7 @@ def test_a_kept_index_of_real_souls_scores_and_ranks_as_before(
     size = kept.lexical.size
     for terms in queries:
         expected = expected_scores(postings, size, terms)
-        assert np.array_equal(kept.lexical.scores(terms), expected), terms
+        assert same_weights(kept, terms, expected), terms
         for agent, frames in filters:
             found = kept.search("", k=10, mode="bm25", agent=agent, frames=frames, tokens=terms)
             assert [(h.chunk.id, h.score, h.bullet) for h in found] == ranked_as_before(

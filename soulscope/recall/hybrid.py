@@ -26,9 +26,10 @@ soul's bullets.
 
 Everything that does not depend on the query is computed when the index is built (tokens,
 postings, a unit-length embedding matrix, each agent's row range, neighbours), so a query is one
-encoder call, a few vector additions and one matrix-vector product. A BM25 search reads only the
-postings of its words and ranks the units they hold in plain Python: it never imports numpy, which
-the dense side (and building an index) loads when first needed.
+encoder call, a few vector additions and one matrix-vector product. In a process that has not
+imported numpy (a search from the command line, read from the kept index) a BM25 search scores
+the postings of its words and ranks the units they hold in plain Python, and numpy is never
+imported; the dense side and building an index import it where they need it.
 """
 
 from __future__ import annotations
@@ -248,7 +249,8 @@ class RecallIndex:
         """``_owners`` as an array, for the dense side."""
         import numpy as np
 
-        return np.asarray(self._owners, dtype=np.int64)
+        units = np.asarray(self._columns.units, dtype=np.int64)
+        return np.repeat(np.arange(len(units), dtype=np.int64), units)
 
     @cached_property
     def _neighbours(self) -> tuple[np.ndarray, np.ndarray]:
@@ -368,13 +370,20 @@ class RecallIndex:
         rows = self._rows(agent, frames)
         if k <= 0 or not (query.strip() or tokens) or len(rows) == 0:
             return []
-        if mode == "bm25":
+        if mode == "bm25" and not _numpy_loaded():
             terms = tokenize(query) if tokens is None else tokens
             return self._best_scored(self.lexical.weights(terms), rows, k)
         import numpy as np
 
-        array = np.asarray(rows, dtype=np.int64)
-        return self._best_chunks(array, self.unit_scores(query, mode, array, tokens), k)
+        if isinstance(rows, range):
+            array = np.arange(rows.start, rows.stop, dtype=np.int64)
+        else:
+            array = np.asarray(rows, dtype=np.int64)
+        scores = self.unit_scores(query, mode, array, tokens)
+        if mode == "bm25":
+            scored = scores > 0
+            array, scores = array[scored], scores[scored]
+        return self._best_chunks(array, scores, k)
 
     def find(
         self,
@@ -485,7 +494,7 @@ class RecallIndex:
     def _best_scored(self, scored: dict[int, float], rows: Sequence[int], k: int) -> list[Hit]:
         """The chunks of the units of ``rows`` that ``scored`` gives a positive score, by their
         best unit's score, best first; ties go to the earlier chunk, within a chunk to the
-        earlier unit (as ``_best_chunks``)."""
+        earlier unit (as ``_best_chunks`` ranks the same scores)."""
         searched = rows if isinstance(rows, range) else set(rows)
         owners = self._owners
         best: dict[int, tuple[float, int]] = {}  # chunk -> its best score, and that unit
@@ -537,6 +546,14 @@ class RecallIndex:
             if frames.holds(numbers[c], dates[c]):
                 kept += range(starts[c], starts[c + 1])
         return kept
+
+
+def _numpy_loaded() -> bool:
+    """Whether numpy is imported: a BM25 search then scores and ranks with it (a query over a
+    large world in a millisecond), else in plain Python (``LexicalIndex.weights``: tens of
+    milliseconds there, but a search from the command line is spared importing numpy, a tenth
+    of a second). Both give the same hits, scores to the bit."""
+    return "numpy" in sys.modules
 
 
 def _best_held(hits: list[Hit], intent: Intent) -> tuple[list[Hit], str]:

@@ -13,8 +13,9 @@ rank-bm25 scores a query by walking every document's term dictionary in Python. 
 lengths and parameters but precompute, once, a postings list per term (document rows and their
 counts), so a query walks only the postings of its terms; the postings are built from term counts
 (``TermCounts``, with numpy), which a soul file's cache entry keeps, so an unchanged file is not
-tokenized again. Scoring reads the postings as plain numbers, so a search from a kept index never
-imports numpy (a tenth of a second, most of a warm search from the command line).
+tokenized again. The postings are read as plain numbers: ``weights`` scores a query in plain
+Python, so a search from a kept index need not import numpy (a tenth of a second, most of a warm
+search from the command line); ``scores`` gives the same numbers with numpy's vector additions.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import operator
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -218,7 +219,8 @@ class LexicalIndex:
         size = len(counts.lengths)
         lengths = np.ascontiguousarray(counts.lengths, dtype=np.int64).data
         if not int(counts.lengths.sum()):  # empty corpus (or only empty documents): no match
-            self._set({}, [], [0], [], [], lengths)
+            empty = np.zeros(0, dtype=np.int32).data
+            self._set({}, empty, [0], empty, empty, lengths)
             return
         doc_freq = np.bincount(counts.terms, minlength=len(counts.vocab))
         idf = [math.log((size + 1) / f) if f else 0.0 for f in doc_freq.tolist()]
@@ -316,17 +318,22 @@ class LexicalIndex:
         unknown = math.log(self.size + 1) * sum(w == 0.0 for w in weights)
         return known / (known + unknown) if known + unknown > 0 else 0.0
 
+    def _norm(self, length: Any) -> Any:
+        """rank-bm25's length normalisation of a document of ``length`` tokens (or an array)."""
+        return self.k1 * (1 - self.b + self.b * length / self._avgdl)
+
     def weights(self, query: Sequence[str]) -> dict[int, float]:
-        """The BM25Plus score of each document that holds a term of ``query`` (row -> score).
+        """The BM25Plus score of each document that holds a term of ``query`` (row -> score), in
+        plain Python: what a process that has not imported numpy scores with.
 
         rank-bm25's ``get_scores`` also gives every document ``idf * delta`` per query term, known
         or not; that constant cannot change a ranking, and leaving it out makes "no match" zero.
-        Each term's weights are made and added in the query's order, by rank-bm25's arithmetic.
+        Each term's weights are made and added in the query's order, by rank-bm25's arithmetic
+        (``_weight``), so a score is ``scores``' to the bit.
         """
         out: dict[int, float] = {}
-        k1, b, avgdl, lengths = self.k1, self.b, self._avgdl, self._lengths
-        plus = k1 + 1
-        norms: dict[int, float] = {}  # a document's length normalisation, by its length
+        plus, lengths = self.k1 + 1, self._lengths
+        norms: dict[int, float] = {}  # by document length
         try:
             for term in query:
                 i = self.ids.get(term)
@@ -338,21 +345,42 @@ class LexicalIndex:
                     length = lengths[row]
                     norm = norms.get(length)
                     if norm is None:
-                        norm = norms[length] = k1 * (1 - b + b * length / avgdl)
-                    out[row] = out.get(row, 0.0) + idf * tf * plus / (norm + tf)
+                        norm = norms[length] = self._norm(length)
+                    out[row] = out.get(row, 0.0) + _weight(idf, tf, plus, norm)
         except (IndexError, ValueError):  # a kept posting past the documents
             raise ValueError("a lexical index that does not add up") from None
         return out
 
-    def scores(self, query: Sequence[str]) -> Any:
-        """Each document's score (``weights``) as a numpy array, zero where it holds no query
-        term."""
+    def scores(self, query: Sequence[str]) -> np.ndarray:
+        """Each document's score as a numpy array, zero where it holds no query term: the
+        numbers of ``weights``, a vector addition per term (a query over a large world takes a
+        millisecond where ``weights`` takes tens)."""
         import numpy as np
 
         out = np.zeros(self.size, dtype=np.float64)
-        found = self.weights(query)
-        if found:
-            out[np.fromiter(found, np.int64, len(found))] = np.fromiter(
-                found.values(), np.float64, len(found)
-            )
+        plus, rows, tfs, norm = self.k1 + 1, *self._arrays
+        try:
+            for term in query:
+                i = self.ids.get(term)
+                if i is None:
+                    continue
+                lo, hi = self._start[i], self._start[i + 1]
+                at, tf = rows[lo:hi], tfs[lo:hi].astype(np.float64)
+                out[at] += _weight(self._idf[i], tf, plus, norm[at])
+        except IndexError:  # a kept posting past the documents
+            raise ValueError("a lexical index that does not add up") from None
         return out
+
+    @cached_property
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The postings' rows and counts, and each document's normalisation, as numpy arrays."""
+        import numpy as np
+
+        rows = np.asarray(self._rows)
+        lengths = np.asarray(self._lengths, dtype=np.float64)
+        return rows, np.asarray(self._tfs), self._norm(lengths)
+
+
+def _weight(idf: Any, tf: Any, plus: float, norm: Any) -> Any:
+    """rank-bm25's BM25Plus weight of a term ``tf`` times in a document (numbers or arrays)."""
+    return idf * tf * plus / (norm + tf)
