@@ -233,3 +233,44 @@ def test_a_reply_denied_or_to_come_is_no_reply(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+def test_a_name_set_against_in_parentheses_stays_denied(names: AgentNames) -> None:
+    line = "- Influenced by: the code (coder-01), not the document (debater-07)."
+    assert links_of(names, line) == {"coder-01": "credit", "debater-07": "mention"}
+
+
+@pytest.fixture(scope="module")
+def accented(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
+    root = tmp_path_factory.mktemp("accented")
+    people = {
+        "zion-coder-01": "Zoë Ångström",
+        "zion-debater-07": "José Núñez",
+        "zion-wildcard-12": "Élodie Martin",
+        WRITER: "Tess Writer",
+    }
+    (root / "memory").mkdir()
+    for agent, name in people.items():
+        (root / "memory" / f"{agent}.md").write_text(f"# {name}\n", encoding="utf-8")
+    agents = {k: {"name": v} for k, v in people.items()}
+    (root / "agents.json").write_text(json.dumps({"agents": agents}), encoding="utf-8")
+    return AgentNames.of(World.open(root), WRITER)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Replied to Zoë Ångström on #12.", {"coder-01": "reply"}),
+        ("- Influenced by: José Núñez's proof.", {"debater-07": "credit"}),
+        (
+            "- Relationships: Élodie Martin (ally), Zoë Ångström (mentor)",
+            {"wildcard-12": "relationship", "coder-01": "relationship"},
+        ),
+        ("- Thanks to Élodie for the map.", {"wildcard-12": "credit"}),
+        ("- Zoë Ångström forced this.", {"coder-01": "credit"}),
+        ("- Influenced by: the archive, not José Núñez's view.", {"debater-07": "mention"}),
+        ("- Read Élodie Martin's note.", {"wildcard-12": "mention"}),
+    ],
+)
+def test_display_names_beyond_ascii(accented: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(accented, line) == expected

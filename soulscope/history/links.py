@@ -163,7 +163,10 @@ def line_kind(data: bytes, at: int, end: int) -> str:
 
 
 # A name as the phrases below capture it: an id (dots inside, not at the end) or a word.
-_NAME = rb"(?:\*\*|__|[\"'`\[]|\xe2\x80[\x98\x9c])?@?([\w][\w-]*(?:\.[\w-]+)*)"
+_NAME = (
+    rb"(?:\*\*|__|[\"'`\[]|\xe2\x80[\x98\x9c])?@?((?:\w|[\xc3-\xd4][\x80-\xbf])"
+    rb"(?:[\w-]|[\xc3-\xd4][\x80-\xbf])*(?:\.[\w-]+)*)"
+)
 _POSSESSIVE = rb"(?:'s|\xe2\x80\x99s|'|\xe2\x80\x99)"
 # A pattern that begins with a name begins at a word's start only (tried at every position of
 # a line otherwise, each word again from each of its letters).
@@ -678,12 +681,12 @@ def _in_reason(data: bytes, at: int, pos: int, end: int) -> bool:
 _ITEM_NAME = re.compile(rb"[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?(?:\xe2\x80\x94|--?[ \t]|:)")
 # A credit or a reply denied before the name, in its clause: "Not inspired by", "Never learned
 # from", "Did not borrow", "No thanks to", "Did not reply to" (not "not only", "no one but",
-# nor past a comma, a colon or a parenthesis: "no one reads, and X's", "#5466 (No Ground):
+# nor past a comma, a colon or a closing parenthesis: "no one reads, and X's", "#5466 (No Ground):
 # countered X").
 _DENIED_BEFORE = re.compile(
     rb"(?:\b(?:not|never|no|nobody|without)|n't)\b"
     rb"(?![ \t]+(?:only|just|least|one[ \t]+but|one[ \t]+more[ \t]+than|but|except)\b)"
-    rb"(?:(?!\xe2\x80\x94)[^,;:.!?()\n]){0,24}$",
+    rb"(?:(?!\xe2\x80\x94)[^,;:.!?)\n]){0,24}$",
     re.I,
 )
 # ... or after it: "coder-02's critique did not move me", "X was not right", "X was wrong",
@@ -863,11 +866,10 @@ def _people(
         # most runs are a capitalised word that begins no name ("Read", "Posted")
         if not any(w in starts or w[:-2] in starts for w in words):
             continue
-        run = m.group().decode("utf-8", "replace")
-        for offset, after, who, one_word in names.people_in(run):
+        for offset, after, who, one_word in _people_in(names, m.group()):
             if who == own or (wanted is not None and not wanted(who)):
                 continue
-            first = run[offset:after] if one_word else ""
+            first = m.group()[offset:after].decode("utf-8", "replace") if one_word else ""
             if first in names.first_names:
                 if first not in shared:
                     shared[first] = names.others_named(first, data[lines.start : lines.end])
@@ -875,11 +877,23 @@ def _people(
                     continue  # "Replied to Ada" where the file also names "Ada Emergent"
             at, kind = lines.at(m.start())
             end = m.start() + after
-            kind = _person_kind(lines, at, kind, run[offset:], (m.start() + offset, end), one_word)
+            name = m.group()[offset:].decode("utf-8", "replace")
+            kind = _person_kind(lines, at, kind, name, (m.start() + offset, end), one_word)
             if kind == "credit" and _denied(data, at, m.start() + offset, end):
                 kind = "mention"
             if kind:
                 yield m.start() + offset, at, who, kind
+
+
+def _people_in(names: AgentNames, run: bytes) -> Iterator[tuple[int, int, str, bool]]:
+    """``AgentNames.people_in`` of a run's bytes, its offsets in bytes ("Zoë" is 4)."""
+    text = run.decode("utf-8", "replace")
+    found = names.people_in(text)
+    if text.isascii():
+        yield from found
+        return
+    for offset, after, who, one_word in found:
+        yield len(text[:offset].encode()), len(text[:after].encode()), who, one_word
 
 
 def _capitalised(

@@ -334,8 +334,15 @@ def as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
     return after.startswith(("'s", "\u2019s")) or (paren and after.startswith((" (", "(")))
 
 
-# A run of capitalised words in bytes (a display name is one), and a word of it.
-CAPITALISED_BYTES = re.compile(rb"(?<![\w'-])[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
+# A run of capitalised words in bytes (a display name is one), and a word of it. A letter
+# beyond ASCII is a Latin, Greek or Cyrillic one in UTF-8 ("Zoë Ångström", "José Núñez"):
+# a capital of Latin-1 (À-Þ), or any letter of the ranges after it.
+LETTER_BYTES = rb"(?:[\w'-]|[\xc3-\xd4][\x80-\xbf])"
+_CAPITAL = rb"(?:[A-Z]|\xc3[\x80-\x9e]|[\xc4-\xd4][\x80-\xbf])"
+CAPITALISED_BYTES = re.compile(
+    rb"(?<![\w'-])(?<![\xc3-\xd4][\x80-\xbf])" + _CAPITAL + LETTER_BYTES + rb"*"
+    rb"(?:[ \t]+" + _CAPITAL + LETTER_BYTES + rb"*)*"
+)
 _WORD = re.compile(r"[^ \t]+")
 
 
