@@ -183,3 +183,43 @@ def test_a_statement_that_opens_on_the_change_names_the_role_it_changed_to(
     )
     arc = _json("becoming", "rol-01", "--world", str(tmp_path))
     assert [s["role"] for s in arc] == ["listener", "builder", "keeper", "keeper"]
+
+
+def test_a_heading_date_that_is_no_day_dates_nothing(tmp_path: Path) -> None:
+    """ "2026-13-04" and "2026-02-30" are no days: those frames are undated (placed after the
+    frame above them), not a month 13 that sorts after every real date."""
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "cal-01.md").write_text(
+        "# Cal\n\n## Identity\n- **ID:** cal-01\n\n"
+        "## Frame 1 — 2026-03-01\n- Quiet.\n\n"
+        "## Frame 2 — 2026-13-04\n- Named the almanac rule.\n\n"
+        "## Frame 2026-02-30 (10:00 UTC)\n- The almanac again.\n\n"
+    )
+    (tmp_path / "memory" / "dee-02.md").write_text(
+        "# Dee\n\n## Identity\n- **ID:** dee-02\n\n## Frame 7 — 2026-12-30\n- An almanac.\n"
+    )
+    frames = _json("show", "cal-01", "--world", str(tmp_path))["frames"]
+    assert [f["date"] for f in frames] == ["2026-03-01", None, None]
+    assert frames[2]["time"] is None
+    got = _json("first", "almanac", "--world", str(tmp_path))
+    assert (got["agent"], got["frame"], got["date"], got["precision"]) == (
+        "cal-01",
+        2,
+        None,
+        "inferred",
+    )
+
+
+def test_a_frame_without_a_number_comes_after_the_numbered_one_above_it(tmp_path: Path) -> None:
+    """The later era writes "## Frame 2026-04-14" below "## Frame 488 — 2026-04-14": the same
+    day, written after it. The first use is frame 488's; the latest statement the other's."""
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "lat-01.md").write_text(
+        "# Lat\n\n## Identity\n- **ID:** lat-01\n\n"
+        "## Frame 488 — 2026-04-14\n- Drew the harbor map.\n- Becoming: the mapper.\n\n"
+        "## Frame 2026-04-14\n- The harbor map, again.\n- Becoming: the harbor pilot.\n"
+    )
+    got = _json("first", "harbor", "--world", str(tmp_path))
+    assert (got["frame"], got["line"]) == (488, 7)
+    latest = _json("overview", "--world", str(tmp_path))[0]["latest"]
+    assert latest["text"] == "the harbor pilot."

@@ -79,13 +79,14 @@ class Headings:
     columns without parsing a body), and their places in time: what placing a line needs. A
     frame's Moment is built when it is asked for (a world's files hold hundreds of thousands)."""
 
-    __slots__ = ("columns", "numbered", "_moments", "_keys", "_bounds")
+    __slots__ = ("columns", "numbered", "_moments", "_keys", "_bounds", "_orders")
 
     def __init__(self, columns: FrameColumns) -> None:
         self.columns = columns
         # False: the frames' numbers order nothing (each agent counts its own frames, as
         # ``without_own_counts`` found): the Moments and keys are without them
         self.numbered = True
+        self._orders: list[int] | None = None
         self._moments: list[when.Moment] | None = None
         self._keys: list[tuple[str, str, int, int]] | None = None
         self._bounds: dict[int, tuple[str | None, str | None]] | None = None
@@ -114,8 +115,12 @@ class Headings:
             if self._bounds is None:
                 self._bounds = when.day_bounds(c.dates, c.times)
             low, high = self._bounds.get(i, (None, None))
-            number = c.number(i) if self.numbered else None
-            return when.Moment(c.dates[i], c.times[i], i, number, low=low, high=high)
+            if not self.numbered:
+                return when.Moment(c.dates[i], c.times[i], i, None, low=low, high=high)
+            if self._orders is None:
+                self._orders = when.order_numbers(c.numbers)
+            order = self._orders[i]
+            return when.Moment(c.dates[i], c.times[i], i, c.number(i), None, low, high, order)
         if self._moments is None:  # it takes another frame's date: every frame's, once
             self._moments = when.frame_moments(c)
             if not self.numbered:

@@ -202,7 +202,7 @@ def _frame_heading(heading: str) -> tuple[int | None, str, str | None, str | Non
     """A frame's heading read: its number, suffix, date, time, title (clean) and key
     (``_heading_key``); None for a section's heading."""
     m = _PLAIN_HEADING.fullmatch(heading)
-    if m is not None:  # single spaces and ASCII: its own key, its title clean
+    if m is not None and real_date(m.group(2)):  # single spaces, ASCII: its own key, title clean
         time = m.group(3)
         return int(m.group(1)), "", m.group(2), time, f"{time} UTC" if time else "", hash(heading)
     if not is_frame_heading(heading):
@@ -588,7 +588,7 @@ _PLAIN_HEADING = re.compile(r"Frame (\d{1,6}) — (\d{4}-\d{2}-\d{2})(?: \((\d{2
 def parse_heading(heading: str) -> tuple[int | None, str, str | None, str | None, str]:
     """``Frame 408 solo — 2026-03-28 (seed note)`` -> (408, "solo", "2026-03-28", None, "seed note")."""
     m = _PLAIN_HEADING.fullmatch(heading)
-    if m is None:
+    if m is None or not real_date(m.group(2)):
         return read_heading(heading)
     time = m.group(3)
     return int(m.group(1)), "", m.group(2), time, f"{time} UTC" if time else ""
@@ -612,7 +612,10 @@ def read_heading(heading: str) -> tuple[int | None, str, str | None, str | None,
         lead = ""
 
     dm = _DATE.search(heading)
-    date, time = _heading_when(heading, dm)
+    if dm is None or real_date(f"{dm.group(1)}-{dm.group(3)}-{dm.group(4)}"):
+        date, time = _heading_when(heading, dm)
+    else:  # "2026-13-04" is no day: nothing else in the heading dates it
+        date, time = None, None
 
     if tail:
         title = tail
@@ -626,6 +629,16 @@ def read_heading(heading: str) -> tuple[int | None, str, str | None, str | None,
     else:
         title = ""
     return number, suffix, date, time, title
+
+
+def real_date(iso: str) -> bool:
+    """Whether an ISO date as written (``2026-03-04``) is a day of the calendar: a heading's
+    ``2026-13-04`` or ``2026-02-30`` dates nothing."""
+    try:
+        date_type.fromisoformat(iso)
+    except ValueError:
+        return False
+    return True
 
 
 def _dated(text: str, how: Callable[..., re.Match[str] | None]) -> bool:
@@ -753,9 +766,9 @@ def frame_columns(data: bytes) -> FrameColumns:
         heads.insert(0, first)
         blocks.insert(0, 0)
     # each block as a frame's (number, suffix, date, time), None for a section
-    strings = _HEADING_STRINGS
+    strings, dates = _HEADING_STRINGS, _HEADING_DATES
     rows = [
-        (int(number) if number else -1, "", strings[date], strings[time])
+        (int(number) if number else -1, "", dates[date], dates[date] and strings[time])
         if other is None
         else _other_heading(other)
         for number, date, time, other in map(re.Match.groups, heads)
@@ -805,7 +818,18 @@ class _Strings(dict[bytes | None, str | None]):
         return value
 
 
+class _Dates(_Strings):
+    """The same for dates, a date that is no day of the calendar (``2026-13-04``) -> None."""
+
+    def __missing__(self, key: bytes | None) -> str | None:
+        value = super().__missing__(key)
+        if value is not None and not real_date(value):
+            value = self[key] = None
+        return value
+
+
 _HEADING_STRINGS = _Strings()  # shared by every file
+_HEADING_DATES = _Dates()
 
 
 def block_starts(data: bytes) -> Iterator[int]:

@@ -60,12 +60,17 @@ class Moment:
     # before (``low``) and after (``high``) it in its file, between which it happened.
     low: str | None = None
     high: str | None = None
+    # A frame without a number: the number of the nearest numbered frame above it in its file
+    # (-1: none), by which it sorts after that one ("## Frame 2026-04-14" below "## Frame 488 —
+    # 2026-04-14" came after it); the frame has no number all the same.
+    order: int = -1
 
     @property
     def key(self) -> tuple[str, str, int, int]:
         """The sort key: date, time of day (without one its lower bound, else first), frame
-        number, then the place in its file."""
-        return key(self.date, self.time or self.low, self.number, self.position)
+        number (without one, ``order``), then the place in its file."""
+        number = self.order if self.number is None else self.number
+        return key(self.date, self.time or self.low, number, self.position)
 
     @property
     def precision(self) -> str:
@@ -131,21 +136,34 @@ def moments(
     last: Moment | None = None
     pending: list[int] = []
     bounds = day_bounds(dates, times)
+    orders = order_numbers([-1 if n is None else n for n in numbers or ()] or [-1] * len(dates))
     for i, (date, time) in enumerate(zip(dates, times, strict=True)):
         number = numbers[i] if numbers is not None else None
+        order = orders[i]
         if date:
             low, high = bounds.get(i, (None, None))
-            m = Moment(date, time, i, number, low=low, high=high)
+            m = Moment(date, time, i, number, low=low, high=high, order=order)
             out.append(m)
             for j in pending:
-                out[j] = Moment(date, time, j, m.number, "before", low, high)
+                out[j] = Moment(date, time, j, m.number, "before", low, high, orders[j])
             pending = []
             last = m
         elif last is not None:
-            out.append(Moment(last.date, last.time, i, number, "after", last.low, last.high))
+            out.append(Moment(last.date, last.time, i, number, "after", last.low, last.high, order))
         else:
-            out.append(Moment(None, None, i, number))
+            out.append(Moment(None, None, i, number, order=order))
             pending.append(i)
+    return out
+
+
+def order_numbers(numbers: Sequence[int]) -> list[int]:
+    """Each frame's number (-1: none) or, without one, that of the nearest numbered frame above
+    it in its file (``Moment.order``)."""
+    out, last = [], -1
+    for n in numbers:
+        if n >= 0:
+            last = n
+        out.append(last)
     return out
 
 
@@ -205,12 +223,13 @@ def frame_keys(columns: FrameColumns) -> list[tuple[str, str, int, int]]:
     dates = columns.dates
     if not all(dates):  # a frame takes its date from another (the rule of ``moments``)
         return [m.key for m in frame_moments(columns)]
-    # ``key`` of each frame: its number is -1 in the columns too when it has none
+    # ``key`` of each frame: a frame without a number sorts by its ``Moment.order``
     times = [t or "" for t in columns.times]
     for i, (low, _high) in day_bounds(dates, columns.times).items():
         times[i] = low or ""
     dated = cast("list[str]", dates)
-    return list(zip(dated, times, columns.numbers, range(len(dates)), strict=True))
+    numbers = columns.numbers if min(columns.numbers) >= 0 else order_numbers(columns.numbers)
+    return list(zip(dated, times, numbers, range(len(dates)), strict=True))
 
 
 class Latest:
@@ -224,6 +243,7 @@ class Latest:
         self.best: tuple[str, str, int] | None = None
         self._lows = {i: low or "" for i, (low, _) in day_bounds(self.dates, self.times).items()}
         self._inherited: tuple[str, str] = ("", "")  # the nearest dated frame's, so far
+        self._order = -1  # the nearest numbered frame's number, so far (``Moment.order``)
         self._scanned = 0
         self._first_dated: int | None | bool = False  # False: not looked for yet
 
@@ -237,11 +257,14 @@ class Latest:
                 d = dates[self._scanned]
                 if d:
                     self._inherited = (d, self.times[self._scanned] or "")
+                if self.numbers[self._scanned] >= 0:
+                    self._order = self.numbers[self._scanned]
                 self._scanned += 1
+            number = self.numbers[f] if self.numbers[f] >= 0 else self._order
             if dates[f]:
-                key = (dates[f], self.times[f] or self._lows.get(f, ""), self.numbers[f])
+                key = (dates[f], self.times[f] or self._lows.get(f, ""), number)
             elif self._inherited[0]:
-                key = (*self._inherited, self.numbers[f])
+                key = (*self._inherited, number)
             else:  # before the file's first dated frame: it came before that one
                 if self._first_dated is False:
                     self._first_dated = next((i for i, d in enumerate(dates) if d), None)
@@ -341,7 +364,7 @@ def one_clock(files: Iterable[tuple[Sequence[str | None], Sequence[int]]]) -> bo
 
 def unnumbered(m: Moment) -> Moment:
     """``m`` without its frame number: where numbers count no clock of the world."""
-    return replace(m, number=None) if m.number is not None else m
+    return replace(m, number=None, order=-1) if m.number is not None or m.order >= 0 else m
 
 
 def _numbered(m: Moment) -> bool:
