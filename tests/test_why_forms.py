@@ -106,3 +106,27 @@ def test_a_statement_rewritten_later_names_both_commits(tmp_path: Path) -> None:
     assert not why.together
     assert f"Commit {written[:7]} wrote its frame" in why.narrative
     assert "arrived together" not in why.narrative
+
+
+def test_relationships_are_compared_by_agent_in_any_form(tmp_path: Path) -> None:
+    """The previous frame names coder-04 by id, this one by display name and in a dash form:
+    one relationship changed, not one lost and one gained; a display name beyond ASCII is kept
+    whole."""
+    (tmp_path / "memory").mkdir()
+    registry = {**REGISTRY, "zion-wildcard-12": {"name": "Zoë Ångström"}}
+    (tmp_path / "agents.json").write_text(json.dumps({"agents": registry}), encoding="utf-8")
+    soul = (
+        "# Ines Ortega\n\n## Frame 1 — 2026-03-01\n- Becoming: the teller.\n"
+        "- Relationships: coder-04 (stranger), debater-06 (rival)\n\n"
+        "## Frame 2 — 2026-03-02\n- Becoming: the mapmaker.\n"
+        "- Relationships: **Linus Kernel** — mentor; debater-06 — rival; Zoë Ångström — guide\n"
+    )
+    for agent, fields in registry.items():
+        text = soul if agent == "zion-philosopher-07" else f"# {fields['name']}\n"
+        (tmp_path / "memory" / f"{agent}.md").write_text(text, encoding="utf-8")
+    why = explain(World.open(tmp_path), "zion-philosopher-07", frame="2")
+    got = {(r.agent, r.before, r.after) for r in why.relationships}
+    assert got == {
+        ("zion-coder-04", "stranger", "mentor"),
+        ("zion-wildcard-12", None, "guide"),
+    }

@@ -565,17 +565,27 @@ _REL_OPEN = re.compile(r"\(")
 # The name right before an item's "(": an id ("storyteller-02", "zion-coder-06"), else the run of
 # capitalised words a display name is ("Grace Debugger", "Lisp Macro" in "tension with Lisp
 # Macro"), else the last word ("the reviewer" -> "reviewer").
+_CAPITAL = "A-ZÀ-ÖØ-ÞĀ-ſΑ-ΩА-Я"  # capitals beyond ASCII too ("Zoë Ångström")
 _REL_NAME = re.compile(
     r"(?:(?<![\w.-])([A-Za-z0-9][\w.]*-[\w.-]*\w)"  # an id: words joined by hyphens
-    r"|((?<![\w'-])[A-Z][\w'.-]*(?:[ \t]+[A-Z][\w'.-]*)*)"  # capitalised words
-    r"|([A-Za-z0-9][\w.\-]*))[ \t]*$"
+    rf"|((?<![\w'-])[{_CAPITAL}][\w'.-]*(?:[ \t]+[{_CAPITAL}][\w'.-]*)*)"  # capitalised words
+    r"|((?<![\w.-])[A-Za-z0-9][\w.\-]*))[ \t]*$"
 )
+# An item written without parentheses: "coder-01 — mentor", "Nova Quinn: guide".
+_REL_DASHED = re.compile(
+    r"^[ \t]*([^\s:—–(][^:—–(]*?)[ \t]*(?:—|–|--?[ \t]|:)[ \t]*(\S.*?)[ \t.]*$"
+)
+# Markup around a name: "**coder-01**", "[coder-01](https://...)".
+_REL_MARKUP = re.compile(r"\[([^\]\n]+)\]\([^)\n]*\)|\*\*|__")
 
 
 def relationships(text: str) -> dict[str, str]:
     """``a (nature), b (nature)`` as ``{a: nature}``; separators vary (commas, full stops), and a
     name is written as an id or as a display name of several words ("Grace Debugger (her
     tests)", "tension with Lisp Macro (...)"): the whole name is kept, words before it left."""
+    text = _REL_MARKUP.sub(lambda m: m.group(1) or "", text)
+    if "(" not in text:
+        return _dashed(text)
     out: dict[str, str] = {}
     i = 0
     while True:
@@ -596,6 +606,20 @@ def relationships(text: str) -> dict[str, str]:
             nature = text[m.end() : j - 1].strip() if not depth else text[m.end() :]
             out.setdefault(name, nature)
         i = j
+    return out
+
+
+def _dashed(text: str) -> dict[str, str]:
+    """Relationships written without parentheses, one an item: "coder-01 — mentor; Nova Quinn
+    — guide", "coder-01: mentor, debater-07: rival"."""
+    out: dict[str, str] = {}
+    for item in re.split(r"[;,]", text):
+        m = _REL_DASHED.match(item)
+        if m is None:
+            continue
+        found = _REL_NAME.search(m.group(1))
+        if found is not None and found.end() - found.start() == len(m.group(1)):
+            out.setdefault(next(g for g in found.groups() if g), m.group(2))
     return out
 
 

@@ -605,15 +605,24 @@ def _relationship_changes(
     """Relationships gained, lost or changed against the previous frame that lists them."""
     if frame is None or not frame.get("Relationships"):
         return ()
-    now = relationships(" ".join(frame.get("Relationships")))
+    now = _resolved(relationships(" ".join(frame.get("Relationships"))), names)
     before: dict[str, str] = {}
     for prev in reversed(soul.frames[: frame.index]):
         if prev.get("Relationships"):
-            before = relationships(" ".join(prev.get("Relationships")))
+            before = _resolved(relationships(" ".join(prev.get("Relationships"))), names)
             break
     out = [RelationshipChange(a, before.get(a), n) for a, n in now.items() if before.get(a) != n]
     out += [RelationshipChange(a, n, None) for a, n in before.items() if a not in now]
-    return tuple(replace(r, agent=names.resolve(r.agent)) for r in out)
+    return tuple(out)
+
+
+def _resolved(found: dict[str, str], names: AgentNames) -> dict[str, str]:
+    """Relationships by the agent each name stands for: "coder-01 (stranger)" then "Grace
+    Hopper (mentor)" is one relationship that changed, not one lost and one gained."""
+    out: dict[str, str] = {}
+    for name, nature in found.items():
+        out.setdefault(names.resolve(name), nature)
+    return out
 
 
 def _before(other: Moment, moment: Moment | None) -> bool:
