@@ -174,6 +174,7 @@ def test_a_statement_that_opens_on_the_change_names_the_role_it_changed_to(
         "From listener to builder.",
         "No longer the builder; now the keeper of bridges.",
         "“the keeper.” Still keeping.",
+        "🌱 the sprout — naïve, 漢字.",
     ]
     (tmp_path / "memory" / "rol-01.md").write_text(
         "# Rol\n\n## Identity\n- **ID:** rol-01\n\n"
@@ -182,7 +183,7 @@ def test_a_statement_that_opens_on_the_change_names_the_role_it_changed_to(
         )
     )
     arc = _json("becoming", "rol-01", "--world", str(tmp_path))
-    assert [s["role"] for s in arc] == ["listener", "builder", "keeper", "keeper"]
+    assert [s["role"] for s in arc] == ["listener", "builder", "keeper", "keeper", "sprout"]
 
 
 def test_a_heading_date_that_is_no_day_dates_nothing(tmp_path: Path) -> None:

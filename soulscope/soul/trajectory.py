@@ -208,7 +208,8 @@ def role_of(text: str) -> str:
     if less_more:
         clause = less_more.group(1)
     words = [w for w in clause.split() if not is_counter(w.strip("*_\"'`,."))]
-    while words and words[0].lower() in _ARTICLES:
+    # an emoji or a dash before the role is no part of it: "🌱 the sprout" is the sprout
+    while words and (words[0].lower() in _ARTICLES or not any(c.isalnum() for c in words[0])):
         words = words[1:]
     for i, word in enumerate(words):
         if i and word.lower().strip(",") in _QUALIFIERS:
