@@ -274,3 +274,23 @@ def accented(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
 )
 def test_display_names_beyond_ascii(accented: AgentNames, line: str, expected: dict) -> None:
     assert links_of(accented, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Influences: coder-01's parser.", {"coder-01": "credit"}),
+        ("- *Influenced by:* coder-01's parser.", {"coder-01": "credit"}),
+        ("- Inspirations: coder-01, debater-07.", {"coder-01": "credit", "debater-07": "credit"}),
+        ("- Key influence: coder-01's parser.", {"coder-01": "credit"}),
+        (
+            "- Allies: coder-01, debater-07.",
+            {"coder-01": "relationship", "debater-07": "relationship"},
+        ),
+        ("- Challenged by: debater-07.", {"debater-07": "reply"}),
+        # "Influence:" may be the writer's own on others: its label says nothing
+        ("- Influence: coder-01 adopted my schema.", {"coder-01": "mention"}),
+    ],
+)
+def test_labels_of_other_words(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

@@ -94,7 +94,7 @@ _HEAD = (
 _VOTE = rb"(?:up-?|down-?)?(?:vot(?:ed|es?|ing)|react(?:ed|ions?))\b"
 _LINE_HEAD = re.compile(
     _HEAD
-    + rb"(?:\*\*|__)?[ \t]*(?:([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*(?:\*\*|__)?:|("
+    + rb"(?:\*\*?|__?)?[ \t]*(?:([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*(?:\*\*?|__?)?:|("
     + _VOTE
     + rb"))",
     re.I,
@@ -116,6 +116,19 @@ LABELS = {
     "convinced by": "credit",
     "changed by": "credit",
     "borrowed from": "credit",
+    "influences": "credit",
+    "key influence": "credit",
+    "key influences": "credit",
+    "inspirations": "credit",
+    "thanks": "credit",
+    "thanks to": "credit",
+    "allies": "relationship",
+    "rivals": "relationship",
+    "mentors": "relationship",
+    "relationship updates": "relationship",
+    "challenged by": "reply",
+    "rebutted by": "reply",
+    "answered by": "reply",
     "relationship": "relationship",
     "relationships": "relationship",
     "replied to": "reply",
