@@ -224,3 +224,15 @@ def test_a_frame_without_a_number_comes_after_the_numbered_one_above_it(tmp_path
     assert (got["frame"], got["line"]) == (488, 7)
     latest = _json("overview", "--world", str(tmp_path))[0]["latest"]
     assert latest["text"] == "the harbor pilot."
+
+
+def test_a_statement_in_an_html_comment_is_hidden(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "com-01.md").write_text(
+        "# Com\n\n## Identity\n- **ID:** com-01\n\n"
+        "## Frame 1 — 2026-03-01\n- Becoming: the real one.\n\n"
+        "## Frame 2 — 2026-03-02\n<!--\n- Becoming: the commented-out one.\n-->\n- Did a thing.\n\n"
+        "## Frame 3 — 2026-03-03\n<!-- never closed\n- Becoming: the third.\n"
+    )
+    arc = _json("becoming", "com-01", "--world", str(tmp_path))
+    assert [(s["frame"], s["text"]) for s in arc] == [(1, "the real one."), (3, "the third.")]

@@ -23,7 +23,7 @@ from soulscope.soul.trajectory import DEFAULT_LABEL, FALLBACK_LABEL
 _BECOMING = label_key(DEFAULT_LABEL)
 _EVOLVING = label_key(FALLBACK_LABEL)
 _RELATIONSHIPS = "relationships"
-_FENCE = re.compile(rb"```|~~~")
+_FENCE = re.compile(rb"```|~~~|<!--")
 
 
 class Block:
@@ -72,7 +72,7 @@ class Block:
             # so only the lines from the first one that can hold a wanted label are parsed.
             hits = [i for i in self._where() if i >= 0]
             cut = self.source.rfind(b"\n", 0, min(hits)) + 1 if hits else len(self.source)
-            if _FENCE.search(self.source, 0, cut):  # a code block may hold the lines below
+            if _FENCE.search(self.source, 0, cut):  # a code block or comment may hold them
                 cut = 0
             tail = self.source[cut:] if cut else self.source
             blocks = parse(b"## -\n" + tail if cut else tail).blocks

@@ -498,12 +498,22 @@ def _name_from_preamble(lines: list[str], problems: list[Problem]) -> str | None
 
 def _fenced(body: list[str]) -> set[int]:
     """The indices of the lines of a fenced code block (its fences too: a line of three or more
-    backticks or tildes, up to the next such line of the same character). A fence never closed
-    in the block fences nothing: a stray one would otherwise hide every line after it."""
+    backticks or tildes, up to the next such line of the same character) and of an HTML comment
+    over several lines (``<!--`` on a line of its own, through ``-->``). A fence or comment never
+    closed in the block hides nothing: a stray one would otherwise hide every line after it."""
     inside: set[int] = set()
     opened: tuple[int, str] | None = None
     for i, raw in enumerate(body):
         s = raw.lstrip(" ")
+        if opened is not None and opened[1] == "<!--":
+            if "-->" in s:
+                inside.update(range(opened[0], i + 1))
+                opened = None
+            continue
+        if s.startswith("<!--") and "-->" not in s:
+            if opened is None:
+                opened = (i, "<!--")
+            continue
         if not s.startswith(("```", "~~~")) or len(raw) - len(s) > 3:
             continue
         if opened is None:
@@ -516,11 +526,13 @@ def _fenced(body: list[str]) -> set[int]:
 
 def _bullets(body: list[str], first_line: int, source: str) -> list[tuple[int, str, bool]]:
     """Group body lines into (line, text, is_bullet); continuation lines join the bullet above.
-    The lines of a fenced code block are notes: ``- Becoming: x`` shown as code states nothing
-    (``source``: the block's text, searched for a fence before its lines are)."""
+    The lines of a fenced code block or an HTML comment are notes: ``- Becoming: x`` shown as
+    code, or hidden, states nothing (``source``: the block's text, searched for a fence or a
+    comment before its lines are)."""
     out: list[tuple[int, str, bool]] = []
     open_bullet = False
-    code = _fenced(body) if "```" in source or "~~~" in source else ()
+    hidden = "```" in source or "~~~" in source or "<!--" in source
+    code = _fenced(body) if hidden else ()
     titled = "\n#" in source  # a subheading may name a label (``### Becoming``)
     waiting = False  # its statement not read yet
     for i, raw in enumerate(body):
