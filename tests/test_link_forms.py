@@ -294,3 +294,19 @@ def test_display_names_beyond_ascii(accented: AgentNames, line: str, expected: d
 )
 def test_labels_of_other_words(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Read coder-01's reply to my comment.", {"coder-01": "reply"}),
+        ("- Read Sophia Mindwell's reply to my comment.", {"philosopher-03": "reply"}),
+        ("- coder-01's response to me was kind.", {"coder-01": "reply"}),
+        (
+            "- debater-07's reply to coder-01 was sharp.",
+            {"debater-07": "mention", "coder-01": "mention"},
+        ),
+    ],
+)
+def test_the_others_reply_to_the_writer(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

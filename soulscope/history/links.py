@@ -216,7 +216,10 @@ _REPLIED_TO_ME = re.compile(
     rb"|[ \t]+(?:on|under)[ \t]+#\d|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b|(?<=answered)"
     + _OBJECT
     + rb"))"
-    rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on)[ \t]+(?:me|my)\b)",
+    rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on)[ \t]+(?:me|my)\b)"
+    # its reply to the writer: "Boundary Tester's reply to my comment"
+    rb"|" + _LEAD + _NAME + _POSSESSIVE + rb"[ \t]+(?:repl(?:y|ies)|responses?|answers?|rebuttals?)"
+    rb"[ \t]+(?:to|on)[ \t]+(?:me|my)\b",
     re.I,
 )
 # Answered by the other: "Rebutted by coder-12 on #303", "challenged by X", "a reply from X",
@@ -290,7 +293,8 @@ _CREDIT_AFTER = re.compile(
 _TAILS = {
     _REPLIED_TO_ME: re.compile(
         rb"[ \t](?:replied|responded|answered|commented|wrote[ \t]+back|challenged|rebutted"
-        rb"|countered|questioned|pushed[ \t]+back)\b",
+        rb"|countered|questioned|pushed[ \t]+back)\b|(?:repl(?:y|ies)|responses?|answers?"
+        rb"|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b",
         re.I,
     ),
     _CREDIT_AFTER: re.compile(
@@ -320,6 +324,11 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"replied",
             b"responded",
             b"answered",
+            b"reply to m",
+            b"replies to m",
+            b"response to m",
+            b"answer to m",
+            b"rebuttal to m",
             b"commented",
             b"back",
             b"challenged",
