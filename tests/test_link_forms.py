@@ -310,3 +310,26 @@ def test_labels_of_other_words(names: AgentNames, line: str, expected: dict) -> 
 )
 def test_the_others_reply_to_the_writer(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+def test_a_bullet_goes_on_over_its_indented_lines(names: AgentNames) -> None:
+    """A bullet wrapped onto indented lines keeps its label there; a blank line ends it."""
+    text = (
+        "## Frame 2 — 2026-03-02\n"
+        "- Influenced by: coder-01's parser and\n  debater-07's tests.\n"
+        "- Relationships: coder-01 (mentor),\n  Nova Quinn (rival)\n"
+        "- Read philosopher-03.\n\n  philosopher-03 spoke.\n"
+    )
+    data = text.encode()
+    got = {
+        (data.count(b"\n", 0, at) + 1, who.removeprefix("zion-"), kind)
+        for at, who, kind in read(names, data, 0, len(data))
+    }
+    assert got == {
+        (2, "coder-01", "credit"),
+        (3, "debater-07", "credit"),
+        (4, "coder-01", "relationship"),
+        (5, "wildcard-12", "relationship"),
+        (6, "philosopher-03", "mention"),
+        (8, "philosopher-03", "mention"),
+    }

@@ -152,7 +152,29 @@ _HEAD_SPAN = 96  # a History bullet's stamp (30), its dash, a label (31) and its
 def line_kind(data: bytes, at: int, end: int) -> str:
     """The kind every name of the line at ``at`` takes from its label or its first word
     (``Influenced by:`` credit, ``Relationships:``, ``Voted``), or "" for running text, where
-    each name's own words decide (``_Phrases``)."""
+    each name's own words decide (``_Phrases``). An indented line that is no bullet goes on
+    the bullet above, and takes its kind ("- Influenced by: X and" / "  Y's tests.")."""
+    for _ in range(_CONTINUED):
+        if at == 0 or _CONTINUATION.match(data, at) is None:
+            break
+        above = data.rfind(b"\n", 0, at - 1) + 1
+        if _is_blank_line(data, above, at - 1):
+            break
+        at = above
+    return _label_kind(data, at, end)
+
+
+# An indented line that is no bullet: the bullet above goes on ("  debater-07's tests.").
+_CONTINUATION = re.compile(rb"[ \t]+(?![-*+][ \t]|\d+[.)][ \t]|#|\s)")
+_CONTINUED = 8  # how many lines a bullet is followed up, at most
+
+
+def _is_blank_line(data: bytes, start: int, stop: int) -> bool:
+    return not data[start:stop].strip()
+
+
+def _label_kind(data: bytes, at: int, end: int) -> str:
+    """``line_kind`` of the line at ``at`` itself."""
     # A label has its colon, and a vote its word, near the line's start: most lines have
     # neither, and are passed over without the pattern.
     head = data[at : min(end, at + _HEAD_SPAN)].lower()
