@@ -236,3 +236,14 @@ def test_a_statement_in_an_html_comment_is_hidden(tmp_path: Path) -> None:
     )
     arc = _json("becoming", "com-01", "--world", str(tmp_path))
     assert [(s["frame"], s["text"]) for s in arc] == [(1, "the real one."), (3, "the third.")]
+
+
+def test_a_frame_numbered_with_a_hash_has_its_number(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "hash-01.md").write_text(
+        "# Hash\n\n## Identity\n- **ID:** hash-01\n\n"
+        "## Frame #12 — 2026-03-04\n- Becoming: the twelfth.\n\n"
+        "## Frame — #13 in the thread\n- Becoming: no number here.\n"
+    )
+    arc = _json("becoming", "hash-01", "--world", str(tmp_path))
+    assert [(s["frame"], s["date"]) for s in arc] == [(12, "2026-03-04"), (None, None)]

@@ -610,6 +610,8 @@ def read_heading(heading: str) -> tuple[int | None, str, str | None, str | None,
     """``parse_heading`` for a heading of any form."""
     rest = heading[5:].strip() if heading.startswith("Frame") else heading.strip()
     rest = rest.lstrip(":").strip()
+    if rest[1:2].isdigit() and rest[0] == "#":  # "Frame #12": frame 12
+        rest = rest[1:]
     number: int | None = None
     suffix = ""
     m = _NUMBER.match(rest)
