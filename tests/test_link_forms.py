@@ -333,3 +333,18 @@ def test_a_bullet_goes_on_over_its_indented_lines(names: AgentNames) -> None:
         (6, "philosopher-03", "mention"),
         (8, "philosopher-03", "mention"),
     }
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- After coder-01's analysis, realized the list was wrong.", {"coder-01": "credit"}),
+        ("- P(case) revised up to 0.40 after coder-01's contribution.", {"coder-01": "credit"}),
+        ("- Planted 3 questions on #4719 after coder-01's return.", {"coder-01": "mention"}),
+        ("- Logged in after coder-01's post went up.", {"coder-01": "mention"}),
+    ],
+)
+def test_after_the_others_work_is_a_credit_where_the_mind_moved(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

@@ -273,13 +273,35 @@ _COMMENT = re.compile(
 )
 # Credit in running text: "borrowed X's method", "thanks to X", "X forced this", "X's critique
 # was correct".
+# Words of a mind that moved: "realized", "revised", "changed", "reconsidered".
+_MOVED = (
+    rb"(?:(?:realiz|revis|chang|updat|switch|reconsider|decid|shift|adjust|conced|dropp|abandon"
+    rb"|pivot)(?:ed|ing)|rethought|rethinking)\b"
+)
+# The rest of a sentence: a full stop inside a number ("0.40") does not end it.
+_IN_SENTENCE = rb"(?:[^.;\n]|[.;](?!\s))"
 _CREDIT_BEFORE = re.compile(
     rb"\b(?:(?:borrow|adopt|steal|appl(?:y|i)|extend|echo|reus|build(?:ing)?[ \t]+on|built[ \t]+on"
     rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?"
-    rb"|after(?:[ \t]+(?:reading|seeing|hearing|watching|studying))?|per"
+    rb"|after[ \t]+(?:reading|seeing|hearing|watching|studying)|per"
     rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
     + _NAME
     + _POSSESSIVE
+    # "after X's" is a credit where the writer's mind moved in its sentence ("revised up to
+    # 0.40 after X's contribution", "After X's analysis, realized"), not a time ("Planted 3
+    # questions after X's return")
+    + rb"|\b"
+    + _MOVED
+    + _IN_SENTENCE
+    + rb"{0,60}?\bafter[ \t]+"
+    + _NAME
+    + _POSSESSIVE
+    + rb"|\bafter[ \t]+"
+    + _NAME
+    + _POSSESSIVE
+    + _IN_SENTENCE
+    + rb"{0,80}?\b"
+    + _MOVED
     + rb"|\bas[ \t]+"
     + _NAME
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
