@@ -91,3 +91,28 @@ def test_a_first_line_taken_out_again_names_the_commit_that_took_it(reverted: Pa
     assert (got["agent"], got["removed_by"]["message"]) == ("eve-05", "eve leaves")
     # a line still there was removed by nothing
     assert _first(reverted, "quasar", "--at", "HEAD~4")["removed_by"] is None
+
+
+def test_a_single_soul_file_is_searched_under_every_name_it_had(renamed: Path) -> None:
+    got = _first(renamed / "memory" / "dan-04.md", "comet")
+    assert (got["agent"], got["commit"]["message"], got["path"]) == (
+        "dan-04",
+        "frame 1",
+        "memory/dan.md",
+    )
+
+
+def test_a_file_in_a_folder_under_memory_is_no_agent(tmp_path: Path) -> None:
+    """``memory/archive/aa-01-frames-1-100.md`` is no soul of the world (``agents`` does not
+    list it, nor does ``spread``): ``first`` does not name it either."""
+    repo = init(tmp_path / "world")
+    (repo / "memory" / "archive").mkdir(parents=True)
+    (repo / "memory" / "archive" / "aa-01-frames-1-100.md").write_text(
+        soul("Aa", "aa-01", "Tester", []) + "## Frame 1 — 2026-03-01\n- The kelp rule.\n"
+    )
+    (repo / "memory" / "bb-02.md").write_text(
+        soul("Bb", "bb-02", "Tester", []) + "## Frame 101 — 2026-03-05\n- Kelp too.\n"
+    )
+    commit(repo, "import", date="2026-03-06T10:00:00Z")
+    got = _first(repo, "kelp")
+    assert (got["agent"], got["path"]) == ("bb-02", "memory/bb-02.md")

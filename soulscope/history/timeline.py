@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import posixpath
 import re
 import shutil
 import tempfile
@@ -180,6 +181,14 @@ class Timeline:
                 raise HistoryError(str(exc)) from exc
             self._paths[agent_id] = path
         return path
+
+    def _is_soul(self, path: str, names: list[str] | None) -> bool:
+        """Whether a path of the repository is a soul file of the world, as the world lists them
+        (``memory/*.md``: not a file in a folder under it, such as ``memory/archive/``), or,
+        given ``names``, one of them (an agent's file under every name it had)."""
+        if names is not None:
+            return path in names
+        return path.endswith(".md") and posixpath.dirname(path) == self.memory_paths()[0]
 
     def memory_paths(self) -> list[str]:
         """What a world-wide question searches: the memory folder, or the single soul file."""
@@ -368,6 +377,9 @@ class Timeline:
         term = as_term(term)
         self.git.require_full_history()
         search = term.git_filter()
+        if agent_id is None and self.world.only is not None:
+            agent_id = self.world.only.stem  # one soul file: its agent, under every name it had
+        names: list[str] | None = None  # the agent's file's names, or any soul of the world
         if agent_id is None:
             found = self.git.pickaxe(search, self.memory_paths(), rev)
         else:
@@ -389,7 +401,7 @@ class Timeline:
             news: dict[str, bytes] = {}
             frames_brought = 0
             for fc in changes:
-                if fc.new_blob is None or not fc.path.endswith(".md"):
+                if fc.new_blob is None or not self._is_soul(fc.path, names):
                     continue
                 new = news[fc.path] = self.git.blob(fc.new_blob)
                 old = self.git.blob(fc.old_blob) if fc.old_blob else b""
