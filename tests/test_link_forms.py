@@ -348,3 +348,16 @@ def test_after_the_others_work_is_a_credit_where_the_mind_moved(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- If slopes diverge, coder-01 is right. If not, an artifact.", {"coder-01": "mention"}),
+        ("- Unless coder-01's parser is wrong, the loop stays.", {"coder-01": "mention"}),
+        ("- coder-01 is right: the loop stays.", {"coder-01": "credit"}),
+        ("- Thanks to coder-01, if only for the parser.", {"coder-01": "credit"}),
+    ],
+)
+def test_a_credit_only_supposed_is_a_mention(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

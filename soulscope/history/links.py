@@ -701,6 +701,11 @@ def _not_done(data: bytes, at: int, pos: int) -> bool:
     return bool(_DENIED_BEFORE.search(data, start, pos) or _TO_COME.search(data, start, pos))
 
 
+# A credit only supposed, before the name in its sentence: "If slopes diverge, X is right".
+_CONDITIONAL = re.compile(
+    rb"\b(?:if|unless|suppose|supposing|assuming)\b(?:(?!\xe2\x80\x94)[^.;:!?\n]){0,60}$",
+    re.I,
+)
 # A reply still to come, before the name in its clause: "Will reply to", "plan to answer".
 _TO_COME = re.compile(
     rb"\b(?:will|shall|going[ \t]+to|plan(?:s|ned|ning)?[ \t]+to|intend(?:s|ed)?[ \t]+to"
@@ -714,13 +719,15 @@ def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
     """Whether the credit of a name at ``pos`` (on the line at ``at``) is set against or
     denied in its clause: "bigger than coder-09 framed it", "Not inspired by coder-02", "Did
     not borrow coder-04's method", "coder-02's critique did not move me", "(debater-07 was
-    wrong)"; a bullet of credits that names none ("Influenced by: nobody; X posted noise"); or
-    one that took from the agent, not gave ("coder-01 adopted my schema": the idea went the
-    other way)."""
+    wrong)"; only supposed ("If slopes diverge, X is right"); a bullet of credits that names
+    none ("Influenced by: nobody; X posted noise"); or one that took from the agent, not gave
+    ("coder-01 adopted my schema": the idea went the other way)."""
     if _CONTRASTED.search(data, max(at, pos - 24), pos):
         return True
     start = max(at, pos - 40)
     if _DENIED_BEFORE.search(data, start, pos):
+        return True
+    if _CONDITIONAL.search(data, max(at, pos - 80), pos):
         return True
     stop = data.find(b"\n", end)
     stop = end + 80 if stop < 0 else min(stop, end + 80)
