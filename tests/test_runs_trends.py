@@ -104,3 +104,20 @@ def test_by_frame_without_numbers_says_so(tmp_path: Path) -> None:
 def test_an_empty_term_is_refused(bad: tuple[str, ...]) -> None:
     done = soulscope("trends", *bad)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_a_use_whose_day_is_only_inferred_is_on_no_day(tmp_path: Path) -> None:
+    """dd-04's use is in a frame with no date, below its frame of March 1: it is on no day, in
+    the uses of a day as in the counts so far (which follow ``spread``)."""
+    (tmp_path / "memory").mkdir()
+    for agent, body in {
+        "aa-01": "## Frame 1 — 2026-03-04\n- Found the zephyr rule.\n",
+        "dd-04": "## Frame 8 — 2026-03-01\n- Quiet.\n\n## Frame 9\n- Said zephyr first?\n",
+    }.items():
+        head = f"# {agent}\n\n## Identity\n- **ID:** {agent}\n\n"
+        (tmp_path / "memory" / f"{agent}.md").write_text(head + body)
+    days = {
+        p["period"]: p for p in trends("zephyr", "--world", str(tmp_path))["terms"][0]["periods"]
+    }
+    assert (days["2026-03-01"]["in_period"], days["2026-03-01"]["so_far"]) == (0, 0)
+    assert (days["2026-03-04"]["in_period"], days["2026-03-04"]["so_far"]) == (1, 1)

@@ -60,7 +60,8 @@ def _order(by: str, keys: set[str]) -> list[str]:
 def _active(log: WorldLog, by: str) -> dict[str, set[str]]:
     active: dict[str, set[str]] = defaultdict(set)
     for e in log.entries:
-        p = _period_of(e.date, e.frame, by)
+        # a frame whose heading has no date is on no day: the date beside it is not its own
+        p = _period_of(None if e.precision == "inferred" else e.date, e.frame, by)
         if p is not None:
             active[p].add(e.agent)
     return active
@@ -72,7 +73,7 @@ def _term_uses(world: World, term: Term, by: str) -> tuple[dict[str, set[str]], 
     unreadable: list[str] = []
     for a, data in world.sources(unreadable):
         for u in uses(a.id, a.path.name, data, term):
-            p = _period_of(u.moment.date, u.frame, by)
+            p = _period_of(None if u.moment.inferred else u.moment.date, u.frame, by)
             if p is not None:
                 used[p].add(a.id)
     return used, unreadable
