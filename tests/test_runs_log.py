@@ -227,3 +227,16 @@ def test_a_frame_dropped_and_put_back_keeps_the_commit_that_first_brought_it(
     assert [e["commit"] for e in entries if e["frame"] == 2] == [wrote]
     first = json.loads(soulscope("first", "tidewater", "--world", str(root), "--json").stdout)
     assert first["commit"]["commit"] == wrote
+
+
+def test_a_frame_without_a_date_shows_the_date_it_is_placed_by_marked(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "hed-01.md").write_text(
+        "# Hed\n\n## Identity\n- **ID:** hed-01\n\n"
+        "## Frame 11 — 2026-03-03\n- A.\n\n## Frame 14\n- B.\n\n## Frame 15 — 2026-03-06\n- C.\n"
+    )
+    done = soulscope("log", "--world", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()
+    assert rows[1].startswith("~2026-03-03 ") and rows[1].endswith("Frame 14")
+    assert rows[0].startswith("2026-03-03 ") and "~: no date in its heading" in rows[-1]
