@@ -412,17 +412,17 @@ class LLM:
         try:
             # (each step within a whole timeout: a server sending a byte now and then resets
             # the client's own timeout between bytes)
-            model = (
-                self._model
-                or (await asyncio.wait_for(self._amodels(url), silence) or ["default"])[0]
-            )
+            # (``asyncio.timeout``, not ``wait_for``: on Python 3.11 a cancel that comes as the
+            # awaited step ends is lost in ``wait_for``, and the answer Esc cancelled streams on)
+            model = self._model
+            if model is None:
+                async with asyncio.timeout(silence):
+                    model = (await self._amodels(url) or ["default"])[0]
             self._model = model
-            response = await asyncio.wait_for(
-                self._async(url).chat.completions.create(
+            async with asyncio.timeout(silence):
+                response = await self._async(url).chat.completions.create(
                     model=model, messages=list(messages), stream=True, max_tokens=max_tokens
-                ),
-                silence,
-            )
+                )
             reply = _Reply(response)
             hidden = _Hiding(self.endpoint)
             async with response:
@@ -432,7 +432,8 @@ class LLM:
                     left = silence - (time.monotonic() - heard)
                     try:
                         # Keep-alives reset the client's own timeout: words are what count.
-                        chunk = await asyncio.wait_for(chunks.__anext__(), max(left, 0.001))
+                        async with asyncio.timeout(max(left, 0.001)):
+                            chunk = await chunks.__anext__()
                     except StopAsyncIteration:
                         break
                     except TimeoutError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 
@@ -155,3 +156,33 @@ def test_no_endpoint_means_offline() -> None:
     assert Endpoint.from_settings(load_settings({})) is None
     ep = Endpoint.from_settings(load_settings({"OPENAI_BASE_URL": "http://127.0.0.1:9/"}))
     assert ep is not None and ep.base_url == "http://127.0.0.1:9/v1" and ep.note
+
+
+async def test_a_cancel_as_words_arrive_is_never_lost() -> None:
+    """Esc cancels the answer's task while the next words are already in: each cancel ends the
+    stream (``asyncio.wait_for`` on Python 3.11 returns the ready word and drops the cancel)."""
+
+    async def read(llm: LLM, delay: int) -> str:
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+
+        def cancel(steps: int) -> None:  # after ``steps`` turns of the loop
+            loop.call_soon(cancel, steps - 1) if steps else task.cancel()
+
+        n = 0
+        try:
+            async for _ in llm.astream(MESSAGES):
+                n += 1
+                await asyncio.sleep(0)  # as the dashboard draws between words
+                if n == 3:
+                    cancel(delay)
+                if n > 50:
+                    return "read on"
+        except asyncio.CancelledError:
+            return "cancelled"
+        return "ended"
+
+    with OpenAIServer(reply=" ".join(f"w{i}" for i in range(200))) as server:
+        llm = LLM(endpoint(server.base_url))
+        assert [await read(llm, delay) for delay in range(8)] == ["cancelled"] * 8

@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Markdown
+from textual.widgets import Input
 
 from soulscope.chat.session import MAX_ANSWER_CHARS
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.chat import ChatPane
 from soulscope.tui.widgets.soul_text import SoulText
+from soulscope.tui.widgets.streamed_markdown import StreamedMarkdown
 from soulscope.world import World
 from tests.faults.conftest import CLEAR, OBEYED, TITLE
 from tests.support.openai_server import OpenAIServer
@@ -75,7 +76,7 @@ async def test_every_failure_is_one_sentence_and_no_message_is_lost(
                 entry.value = ""
                 await pilot.press(*question, "enter")
                 await settle(pilot)
-                answer = list(pane.query(".chat-answer").results(Markdown))[-1].source
+                answer = list(pane.query(".chat-answer").results(StreamedMarkdown))[-1].source
                 assert answer.startswith("*Not answered: the LLM at") and SAID[mode] in answer
                 assert entry.value == question  # back in the input, to be sent again
                 assert SAID[mode] in notes[-1] and "\n" not in notes[-1]
@@ -83,13 +84,13 @@ async def test_every_failure_is_one_sentence_and_no_message_is_lost(
             entry.value = ""
             await pilot.press(*"who are you?", "enter")
             await settle(pilot)
-            answer = list(pane.query(".chat-answer").results(Markdown))[-1].source
+            answer = list(pane.query(".chat-answer").results(StreamedMarkdown))[-1].source
             assert answer == "I␛[2J retitle␛]0;pwned␇ you."
             server.failure = "huge"
             entry.value = ""
             await pilot.press(*"and then?", "enter")
             await settle(pilot)
-            answer = list(pane.query(".chat-answer").results(Markdown))[-1].source
+            answer = list(pane.query(".chat-answer").results(StreamedMarkdown))[-1].source
             assert answer.endswith(f"[answer cut at {MAX_ANSWER_CHARS:,} characters]")
             assert len(answer) < MAX_ANSWER_CHARS + 100
             server.failure = "hang"  # quitting distils; the LLM does not answer in time

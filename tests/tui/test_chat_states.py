@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Markdown
+from textual.widgets import Input
 
 from soulscope.tui.app import SoulscopeApp
 from soulscope.tui.panes.chat import ChatPane
+from soulscope.tui.widgets.streamed_markdown import StreamedMarkdown
 from soulscope.world import World
 from tests.support.embedding_server import EmbeddingServer, endpoint_config, words
 from tests.support.openai_server import OpenAIServer
@@ -57,7 +58,7 @@ async def open_chat(pilot: Pilot) -> ChatPane:
 
 
 def answers(pane: ChatPane) -> list[str]:
-    return [m.source for m in pane.query(".chat-answer").results(Markdown)]
+    return [m.source for m in pane.query(".chat-answer").results(StreamedMarkdown)]
 
 
 def shown(pane: ChatPane, widget: str) -> str:

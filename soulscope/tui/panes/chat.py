@@ -4,7 +4,8 @@ The index is built when the tab is first seen, in a thread worker: BM25 at once,
 in stages (``recall.catchup``): the static model once every text has its vectors (seconds), MiniLM
 once every text has its own; each stage swaps in a whole new index (the status line says which
 model answers, and how far the embedding got; each answer says which answered). Answers stream
-through an async worker into a ``PacedStream`` (redrawn a few times a second); the line above the
+through an async worker into a ``StreamedMarkdown`` (redrawn a few times a second, laid out a
+segment at a time, so a long answer keeps the keys quick); the line above the
 input says what the answer is doing (searching, waiting for the LLM with the seconds waited,
 streaming, answered, cancelled, the error). Esc cancels, a new question cancels the one in flight,
 a failure is one sentence and the question goes back into the input. The evidence of the last
@@ -29,7 +30,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, Markdown, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from soulscope.chat.distill import Distiller, DistillSettings
@@ -47,6 +48,7 @@ from soulscope.tui.focus import focus_now
 from soulscope.tui.panes.base import Pane
 from soulscope.tui.widgets.paced_stream import PacedStream
 from soulscope.tui.widgets.status_line import StatusLine
+from soulscope.tui.widgets.streamed_markdown import StreamedMarkdown
 from soulscope.world import id_problem
 
 OFFLINE = "offline (no OPENAI_BASE_URL): answers are the evidence"
@@ -292,7 +294,7 @@ class ChatPane(Pane):
         asked = Static(
             Text(visible(f"› {question}"), style="bold"), classes="chat-question", markup=False
         )
-        answer = Markdown("", classes="chat-answer")
+        answer = StreamedMarkdown(classes="chat-answer")
         await log.mount_all([asked, answer])
         self.call_after_refresh(self._reveal, answer)
         self.ask(question, answer)  # exclusive: a question still streaming is cancelled
@@ -312,7 +314,7 @@ class ChatPane(Pane):
         return None
 
     @work(exclusive=True, group="chat-answer", exit_on_error=False)
-    async def ask(self, question: str, view: Markdown) -> None:
+    async def ask(self, question: str, view: StreamedMarkdown) -> None:
         self._asked += 1
         asked = self._asked
         self._stop_ticking()
@@ -353,8 +355,8 @@ class ChatPane(Pane):
         except asyncio.CancelledError:
             if asked == self._asked:
                 self._stop_ticking()
-            await stream.stop()
-            await view.update(visible("".join(pieces)) + "\n\n*(cancelled)*")
+            await stream.stop()  # all that came is shown: the note goes after it
+            await view.append("\n\n*(cancelled)*")
             self._doing("cancelled", asked)
             self._after_answer(distiller, None)
             raise
@@ -387,7 +389,7 @@ class ChatPane(Pane):
 
         self._distilling.submit(remember)
 
-    def _reveal(self, answer: Markdown) -> None:
+    def _reveal(self, answer: StreamedMarkdown) -> None:
         """Keep the new answer in view: all of it while it fits, else from its question down."""
         log = self.query_one("#chat-log", VerticalScroll)
         children = list(log.children)

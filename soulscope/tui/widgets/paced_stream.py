@@ -1,24 +1,29 @@
-"""Markdown that grows as an answer streams, redrawn a few times a second rather than per word.
+"""An answer streamed into Markdown, redrawn a few times a second rather than per word.
 
-Each ``Markdown.append`` lays the whole answer out again (its blocks are widgets), so appending
-every word of a long answer costs the square of its length, and a UI that redraws without pause
-never idles. ``PacedStream`` gathers what arrives and appends it at most every ``interval``
-seconds, through ``Markdown``'s public ``append`` only: the text shows the same, at the same
-moments give or take ``interval``.
+Each append lays the answer out again, so appending every word costs far more than the word, and a
+UI that redraws without pause never idles. ``PacedStream`` gathers what arrives and appends it at
+most every ``interval`` seconds, through the view's public ``append`` only: the text shows the
+same, at the same moments give or take ``interval``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable
+from typing import Protocol
 
-from textual.widgets import Markdown
+
+class Appendable(Protocol):
+    """A Markdown view that text is added to (``Markdown``, ``StreamedMarkdown``)."""
+
+    def append(self, markdown: str, /) -> Awaitable[object]: ...
 
 
 class PacedStream:
     """Append fragments to ``view``, joined, at most once per ``interval`` seconds."""
 
-    def __init__(self, view: Markdown, interval: float = 0.1) -> None:
+    def __init__(self, view: Appendable, interval: float = 0.1) -> None:
         self.view = view
         self.interval = interval
         self._pending: list[str] = []
