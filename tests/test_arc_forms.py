@@ -156,12 +156,16 @@ def test_a_subheading_that_names_the_label_states_what_follows(tmp_path: Path) -
         "# Sub\n\n## Identity\n- **ID:** sub-01\n\n"
         "## Frame 1 — 2026-03-01\n### Actions\n- Posted #12.\n### Becoming\n\nthe bridge builder.\n\n"
         "## Frame 2 — 2026-03-02\n#### **Becoming:**\n- the keeper of bridges.\n"
-        "### Becoming lessons\n- a subheading, not the label.\n"
+        "### Becoming lessons\n- a subheading, not the label.\n\n"
+        "## Frame 3 — 2026-03-03\n### Becoming\n- Becoming: the third, said once.\n\n"
+        "## Frame 4 — 2026-03-04\n### Becoming\n- the bridge: from wall to bridge.\n"
     )
     arc = _json("becoming", "sub-01", "--world", str(tmp_path))
     assert [(s["frame"], s["text"]) for s in arc] == [
         (1, "the bridge builder."),
         (2, "the keeper of bridges."),
+        (3, "the third, said once."),
+        (4, "the bridge: from wall to bridge."),
     ]
 
 

@@ -15,9 +15,12 @@ from soulscope.soul import when
 from soulscope.soul.format import (
     BLOCK,
     BULLET,
+    DASH_LABELS,
     heading_label,
     is_frame_heading,
+    label_key,
     loose_bullet,
+    loose_label,
     match_label,
 )
 from soulscope.soul.model import (
@@ -543,7 +546,7 @@ def _bullets(body: list[str], first_line: int, source: str) -> list[tuple[int, s
             continue
         if waiting:
             waiting = False
-            if i not in code and not s.startswith("#"):  # its statement, as a bullet or not
+            if _states_below(s, i in code):  # its statement, as a bullet or not
                 line, text, _ = out[-1]
                 out[-1] = (line, f"{text} {s[2:] if BULLET.match(s) else s}", True)
                 continue
@@ -566,6 +569,16 @@ def _bullets(body: list[str], first_line: int, source: str) -> list[tuple[int, s
             out.append((first_line + i, s, False))
             open_bullet = False
     return out
+
+
+def _states_below(s: str, code: bool) -> bool:
+    """Whether a line (stripped) is the statement of a label's subheading above it: not code,
+    a heading, or a line of one of the entry's labels (``- Becoming: x`` states itself;
+    ``- the bridge builder: from wall to bridge`` is the statement)."""
+    if code or s.startswith("#"):
+        return False
+    found = match_label(s) if BULLET.match(s) else loose_label(s)
+    return found is None or label_key(found.label) not in DASH_LABELS
 
 
 def _observation(text: str, line: int) -> Observation | None:
