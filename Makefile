@@ -9,13 +9,14 @@ demo:
 	.venv/bin/soulscope demo-world
 
 # The suite on every core (pytest-xdist; tests/conftest.py groups the tests that share a worker)
-# and, beside it, the wheel as a user installs it (a clean environment outside the checkout; its
-# install is mostly waiting on the disk, its report printed after the tests'); either failure
-# fails the command. WORKERS=0 runs the suite in this one process.
+# and the wheel as a user installs it (a clean environment outside the checkout, its report
+# printed after the tests'). The wheel's install runs beside scripts/setup's, not beside the
+# suite: each pip takes one core, where the suite wants both. Either failure fails the command.
+# WORKERS=0 runs the suite in this one process.
 WORKERS ?= auto
 test:
-	@scripts/setup test
 	@log=$$(mktemp); scripts/check-wheel > $$log 2>&1 & pid=$$!; \
+	scripts/setup test && \
 	.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup --durations=20; tests=$$?; \
 	wait $$pid; wheel=$$?; cat $$log; rm -f $$log; \
 	[ $$tests -eq 0 ] && [ $$wheel -eq 0 ]
