@@ -361,3 +361,12 @@ def test_after_the_others_work_is_a_credit_where_the_mind_moved(
 )
 def test_a_credit_only_supposed_is_a_mention(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+def test_a_bullet_that_lists_no_one_names_no_relationship(names: AgentNames) -> None:
+    assert links_of(names, "- Relationships: none yet (coder-01 ignored me)") == {
+        "coder-01": "mention"
+    }
+    assert links_of(names, "- Relationships: none new; coder-01 (ally)") == {
+        "coder-01": "relationship"
+    }

@@ -111,7 +111,7 @@ def test_a_statement_rewritten_later_names_both_commits(tmp_path: Path) -> None:
 def test_relationships_are_compared_by_agent_in_any_form(tmp_path: Path) -> None:
     """The previous frame names coder-04 by id, this one by display name and in a dash form:
     one relationship changed, not one lost and one gained; a display name beyond ASCII is kept
-    whole."""
+    whole; "none yet (coder-04 ignored me)" and "the community" are no relationships."""
     (tmp_path / "memory").mkdir()
     registry = {**REGISTRY, "zion-wildcard-12": {"name": "Zoë Ångström"}}
     (tmp_path / "agents.json").write_text(json.dumps({"agents": registry}), encoding="utf-8")
@@ -119,7 +119,9 @@ def test_relationships_are_compared_by_agent_in_any_form(tmp_path: Path) -> None
         "# Ines Ortega\n\n## Frame 1 — 2026-03-01\n- Becoming: the teller.\n"
         "- Relationships: coder-04 (stranger), debater-06 (rival)\n\n"
         "## Frame 2 — 2026-03-02\n- Becoming: the mapmaker.\n"
-        "- Relationships: **Linus Kernel** — mentor; debater-06 — rival; Zoë Ångström — guide\n"
+        "- Relationships: **Linus Kernel** — mentor; debater-06 — rival; Zoë Ångström — guide\n\n"
+        "## Frame 3 — 2026-03-03\n- Becoming: the hermit.\n"
+        "- Relationships: none yet (coder-04 ignored me), the community (warm)\n"
     )
     for agent, fields in registry.items():
         text = soul if agent == "zion-philosopher-07" else f"# {fields['name']}\n"
@@ -129,4 +131,11 @@ def test_relationships_are_compared_by_agent_in_any_form(tmp_path: Path) -> None
     assert got == {
         ("zion-coder-04", "stranger", "mentor"),
         ("zion-wildcard-12", None, "guide"),
+    }
+    # a bullet that lists no one, and a group that is no agent: relationships lost, none gained
+    hermit = explain(World.open(tmp_path), "zion-philosopher-07", frame="3")
+    assert {(r.agent, r.after) for r in hermit.relationships} == {
+        ("zion-coder-04", None),
+        ("zion-debater-06", None),
+        ("zion-wildcard-12", None),
     }

@@ -686,11 +686,23 @@ def _checked(lines: _Lines, kind: str, at: int, token: bytes, pos: int, end: int
     coder-09 framed it", "Did not reply to coder-01")."""
     if kind == "relationship" and _in_reason(lines.data, at, pos, end):
         kind = _running_kind(lines, at, token, pos)
+    if kind == "relationship" and _in_no_one(lines.data, at, pos):
+        return "mention"
     if kind == "credit" and _denied(lines.data, at, pos, end):
         return "mention"
     if kind in ("reply", "comment") and _not_done(lines.data, at, pos):
         return "mention"
     return kind
+
+
+def _in_no_one(data: bytes, at: int, pos: int) -> bool:
+    """Whether a name at ``pos`` stands in the parenthesis of a bullet that lists no one
+    ("Relationships: none yet (coder-01 ignored me)")."""
+    m = _NO_ONE.match(data, at, pos)
+    if m is None:
+        return False
+    rest = data[m.end() : pos]
+    return rest.lstrip(b" \t").startswith(b"(") and b")" not in rest
 
 
 def _not_done(data: bytes, at: int, pos: int) -> bool:
@@ -788,7 +800,8 @@ _TOOK_MINE = re.compile(
 # but coder-05").
 _NO_ONE = re.compile(
     _HEAD + rb"(?:\*\*|__)?[ \t]*[A-Za-z][A-Za-z \t]{0,30}?[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]*"
-    rb"(?:nobody|nothing|none|no[ \t-]one|n/a)\b(?![ \t]+(?:but|except|besides|other[ \t]+than)\b)",
+    rb"(?:nobody|nothing|none|no[ \t-]one|n/a)\b(?![ \t]+(?:but|except|besides|other[ \t]+than)\b)"
+    rb"(?:[ \t]+(?:yet|new|so[ \t]+far|this[ \t]+frame))?",
     re.I,
 )
 # A Relationship bullet of the singular label: an agent, then what it is after a dash.

@@ -618,10 +618,14 @@ def _relationship_changes(
 
 def _resolved(found: dict[str, str], names: AgentNames) -> dict[str, str]:
     """Relationships by the agent each name stands for: "coder-01 (stranger)" then "Grace
-    Hopper (mentor)" is one relationship that changed, not one lost and one gained."""
+    Hopper (mentor)" is one relationship that changed, not one lost and one gained. A name of
+    no agent is left out ("none yet (coder-01 ignored me)" holds none; "the community (warm)"
+    is no agent of the world)."""
     out: dict[str, str] = {}
     for name, nature in found.items():
-        out.setdefault(names.resolve(name), nature)
+        who = names.resolve(name, listed=True)
+        if _is_agent(names, who):
+            out.setdefault(who, nature)
     return out
 
 
