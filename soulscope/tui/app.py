@@ -479,8 +479,11 @@ class SoulscopeApp(App[None]):
 
     def on_agent_chosen(self, message: AgentChosen) -> None:
         self.select_agent(message.agent_id)
-        if message.open:
-            self.active_pane.focus_content()
+
+    def open_agent(self, agent_id: str) -> None:
+        """Show ``agent_id`` and focus the tab shown (Enter or a click in the agent list)."""
+        self.select_agent(agent_id)
+        self.active_pane.focus_content()
 
     # -- actions -----------------------------------------------------------------------------
     def action_help(self) -> None:

@@ -477,3 +477,19 @@ async def test_keys_typed_in_one_burst_into_and_out_of_the_filter_go_where_the_f
         await pilot.press("question_mark")
         await burst(pilot, "slash", "z")
         assert isinstance(app.screen, HelpScreen) and filter_box(app).value == "cy"
+
+
+async def test_keys_typed_after_enter_go_to_the_agent_it_opened(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # Enter in the filter opens the match; the keys behind it scroll its soul file.
+        await burst(pilot, "slash", "b", "o", "enter", "j", "j")
+        assert filter_box(app).value == "bo" and app.agent_id == "bo-02"
+        assert isinstance(app.focused, SoulText) and app.focused.scroll_y == 2
+        # Enter in the list too: the next key is the soul file's, not the list's.
+        await pilot.press("slash", "backspace", "backspace", "escape")
+        await settle(pilot)
+        await burst(pilot, "g", "enter", "j")
+        assert app.agent_id == "ada-01" and app.sidebar.list.highlighted == "ada-01"
+        assert isinstance(app.focused, SoulText) and app.focused.scroll_y == 1

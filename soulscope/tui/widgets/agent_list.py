@@ -18,6 +18,7 @@ from textual.widgets import Input
 from soulscope.soul.trajectory import ArcSummary
 from soulscope.tui.actions import bindings
 from soulscope.tui.focus import focus_now
+from soulscope.tui.reach import dashboard
 from soulscope.tui.widgets.status_line import StatusLine
 from soulscope.tui.widgets.virtual_list import VirtualList
 from soulscope.world import AgentFile
@@ -63,13 +64,26 @@ class FilterInput(Input):
         if isinstance(self.parent, AgentList):
             focus_now(self.parent.list)
 
+    async def action_submit(self) -> None:
+        """Enter opens the match under the cursor at once, not through a message: the keys typed
+        after Enter go to the agent it opened."""
+        if isinstance(self.parent, AgentList):
+            self.parent.open_highlighted()
+
+
+class AgentRows(VirtualList):
+    """The agent ids; Enter opens the one under the cursor at once (as in ``FilterInput``)."""
+
+    def action_select(self) -> None:
+        if isinstance(self.parent, AgentList) and self.highlighted is not None:
+            self.parent.open_agent(self.highlighted)
+
 
 @dataclass
 class AgentChosen(Message):
-    """The user moved to an agent in the sidebar, or opened it (enter, click: ``open``)."""
+    """The user moved to an agent in the sidebar (opening one is ``SoulscopeApp.open_agent``)."""
 
     agent_id: str
-    open: bool = False
 
 
 class AgentList(Vertical):
@@ -88,7 +102,7 @@ class AgentList(Vertical):
 
     def compose(self) -> ComposeResult:
         yield FilterInput(placeholder="filter agents  (/)", id="filter")
-        yield VirtualList(self.row, id="agents")
+        yield AgentRows(self.row, id="agents")
         yield StatusLine(id="sidebar-status")
 
     def on_mount(self) -> None:
@@ -194,12 +208,11 @@ class AgentList(Vertical):
         self.query_text = event.value.strip().lower()
         self.rebuild()  # the cursor stays on its agent while it matches, else goes to the first
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def open_highlighted(self) -> None:
         """Enter in the filter opens the match under the cursor."""
-        event.stop()
         agent_id = self.list.highlighted
         if agent_id is not None:
-            self._choose(agent_id, open=True)
+            self.open_agent(agent_id)
         else:
             self.app.notify("No agent matches the filter.", severity="warning")
             focus_now(self.list)
@@ -213,11 +226,20 @@ class AgentList(Vertical):
         self._pending = self.set_timer(SELECT_DELAY, lambda: self._choose(key))
 
     def on_virtual_list_selected(self, event: VirtualList.Selected) -> None:
+        """A click on a row."""
         event.stop()
-        self._choose(event.key, open=True)
+        self.open_agent(event.key)
 
-    def _choose(self, agent_id: str, open: bool = False) -> None:
+    def open_agent(self, agent_id: str) -> None:
+        """Show ``agent_id`` and give its tab the keys, before the next key is handled."""
+        self._stop_pending()
+        dashboard(self).open_agent(agent_id)
+
+    def _choose(self, agent_id: str) -> None:
+        self._stop_pending()
+        self.post_message(AgentChosen(agent_id))
+
+    def _stop_pending(self) -> None:
         if self._pending is not None:
             self._pending.stop()
             self._pending = None
-        self.post_message(AgentChosen(agent_id, open=open))
