@@ -338,7 +338,8 @@ def earliest(
     files: Sequence[FrameColumns] = (),
 ) -> Mention:
     """The earliest of ``found`` by the frames' times, with the uses it cannot be told from:
-    every use no other is known to precede (``when.firsts``), one per agent (its earliest).
+    every use no other is known to precede (``when.firsts``), one per agent (its earliest); of
+    these, the earliest one its own heading dates leads where there is one.
     Frame numbers order uses of one date only where the frames of ``files`` (those of the
     uses) show them one clock of the world (``when.one_clock``)."""
     own: dict[str, Use] = {}  # each agent's earliest use: its file orders its own
@@ -347,7 +348,10 @@ def earliest(
             own[u.agent_id] = u
     candidates = without_own_counts(list(own.values()), files)
     possible = [candidates[i] for i in when.firsts([u.moment for u in candidates])]
-    first = min(possible, key=lambda u: u.key)
+    # Of uses the headings cannot tell apart, one its own heading (or line) dates leads: an
+    # undated one is said among the ties, not named as the first.
+    dated = [u for u in possible if u.moment.date and not u.moment.inferred]
+    first = min(dated or possible, key=lambda u: u.key)
     ties = {u.agent_id: u for u in possible if u.agent_id != first.agent_id}
     return Mention(
         agent_id=first.agent_id,
