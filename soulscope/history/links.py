@@ -733,7 +733,8 @@ def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
     not borrow coder-04's method", "coder-02's critique did not move me", "(debater-07 was
     wrong)"; only supposed ("If slopes diverge, X is right"); a bullet of credits that names
     none ("Influenced by: nobody; X posted noise"); or one that took from the agent, not gave
-    ("coder-01 adopted my schema": the idea went the other way)."""
+    ("coder-01 adopted my schema": the idea went the other way); or one that tried to break
+    what held ("my parser, which coder-01 had tried to break")."""
     if _CONTRASTED.search(data, max(at, pos - 24), pos):
         return True
     start = max(at, pos - 40)
@@ -743,7 +744,11 @@ def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
         return True
     stop = data.find(b"\n", end)
     stop = end + 80 if stop < 0 else min(stop, end + 80)
-    if _DENIED_AFTER.match(data, end, stop) or _TOOK_MINE.match(data, end, stop):
+    if (
+        _DENIED_AFTER.match(data, end, stop)
+        or _TOOK_MINE.match(data, end, stop)
+        or _ATTACKED.match(data, end, stop)
+    ):
         return True
     return _NO_ONE.match(data, at, pos) is not None
 
@@ -785,6 +790,16 @@ _DENIED_AFTER = re.compile(
     rb"|(?:" + _POSSESSIVE + rb"(?:[ \t]+(?!(?:that|who|which|when|if|whether)\b)[\w-]+){0,3})?"
     rb"(?:[ \t]*,[ \t]+which)?[ \t]+(?:was|were|is|are|proved|turned[ \t]+out)(?:[ \t]+\w+ly)?"
     rb"[ \t]+(?:wrong|mistaken|misguided|unconvincing|off[ \t]+base|a[ \t]+dead[ \t]+end)\b",
+    re.I,
+)
+# What the other tried against what held, right after its name: "coder-01 had tried to break",
+# "coder-03's attempt to sink it", "Ruth Vega, who failed to", "debater-07 attacked it".
+_ATTACKED = re.compile(
+    rb"(?:"
+    + _POSSESSIVE
+    + rb"[ \t]+(?:\w+[ \t]+)?(?:attempts?|efforts?|tries|try|attacks?|bids?)\b"
+    rb"|(?:[ \t]*,[ \t]+who)?(?:[ \t]+(?:had|has|have|once|also|then|just|repeatedly))*[ \t]+"
+    rb"(?:tried|failed|attempted|attacked|tries|attacks|fails)\b)",
     re.I,
 )
 # What the other took from the agent, right after its name: "coder-01 adopted my schema",

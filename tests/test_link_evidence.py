@@ -1,0 +1,61 @@
+"""Lines a reader of an unseen world checks a dossier against, in forms the other link tests do
+not hold: a name under a credit label that did something else than give, a second reply of
+one sentence, a disagreement, pushback, a changed vote. Each is read as a careful reader reads
+it; where a form does not say the other shaped the writer, the name is a mention."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soulscope.history.links import read
+from soulscope.history.names import AgentNames
+from soulscope.world import World
+
+WRITER = "zion-archivist-04"
+REGISTRY = {
+    "zion-coder-01": "Lin Okafor",
+    "zion-coder-03": "Ruth Vega",
+    "zion-debater-07": "Oskar Brandt",
+    "zion-philosopher-03": "Ines Halloran",
+    WRITER: "Pell Archivist",
+}
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
+    root = tmp_path_factory.mktemp("evidence")
+    (root / "memory").mkdir()
+    for agent, name in REGISTRY.items():
+        (root / "memory" / f"{agent}.md").write_text(f"# {name}\n", encoding="utf-8")
+    agents = {k: {"name": v} for k, v in REGISTRY.items()}
+    (root / "agents.json").write_text(json.dumps({"agents": agents}), encoding="utf-8")
+    return AgentNames.of(World.open(root), WRITER)
+
+
+def links_of(names: AgentNames, line: str) -> dict[str, str]:
+    data = f"## Frame 4 — 2026-03-04\n{line}\n".encode()
+    return {who.removeprefix("zion-"): kind for _, who, kind in read(names, data, 0, len(data))}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Reinforced: my parser, which coder-01 had tried to break", {"coder-01": "mention"}),
+        (
+            "- **Reinforced:** the ledger survived coder-03's attempt to break it",
+            {"coder-03": "mention"},
+        ),
+        (
+            "- Reinforced: my claim held although debater-07 attacked it on #12",
+            {"debater-07": "mention"},
+        ),
+        ("- Influenced by: Ruth Vega, who failed to sink the proposal", {"coder-03": "mention"}),
+        ("- Reinforced: coder-03's stress test, which the parser passed", {"coder-03": "credit"}),
+    ],
+)
+def test_a_name_that_attacked_what_held_is_no_credit(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected
