@@ -59,3 +59,28 @@ def test_a_name_that_attacked_what_held_is_no_credit(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- Replied on #12 to coder-01 and on #13 to debater-07.",
+            {"coder-01": "reply", "debater-07": "reply"},
+        ),
+        (
+            "- Replied on #12 to coder-01, then on #15 to Ruth Vega.",
+            {"coder-01": "reply", "coder-03": "reply"},
+        ),
+        (
+            "- Replied to coder-01 on #12 and to debater-07 on #13.",
+            {"coder-01": "reply", "debater-07": "reply"},
+        ),
+        (
+            "- Replied on #12 to coder-01 and on #13 read debater-07's post.",
+            {"coder-01": "reply", "debater-07": "mention"},
+        ),
+    ],
+)
+def test_every_reply_of_one_sentence(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

@@ -263,6 +263,13 @@ _SUBJECT = re.compile(
 _ANSWERING = (_REPLY, _ANSWER)  # the writer's own replies, when no one else is their subject
 # More names in the same list: "Replied to coder-05 and coder-07".
 _MORE = re.compile(rb"(?:'s|\xe2\x80\x99s)?[ \t]*(?:,|&|/|\+|\band\b)[ \t]*" + _NAME, re.I)
+# A reply's next place and name in the same sentence: "Replied on #12 to X and on #13 to Y",
+# "Replied to X on #12 and to Y on #13".
+_AND_TO = re.compile(
+    rb"(?:[ \t]+(?:on|in|under)[ \t]+#[^\s,;]+)?[ \t]*(?:,[ \t]*)?(?:and|then|&|,)"
+    rb"(?:[ \t]+(?:then|also))?[ \t]+(?:(?:on|in|under)[ \t]+#[^\s,;]+[ \t]+)?to[ \t]+" + _NAME,
+    re.I,
+)
 _COMMENT = re.compile(
     rb"\bcomment(?:ed|s|ing)?[ \t]+(?:on|under|in|to)[ \t]+(?:the[ \t]+)?"
     + _NAME
@@ -577,7 +584,8 @@ _PLAIN = _Phrases(b"", set())  # a line with none of the words: every name on it
 
 
 def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
-    """The names (lowered) ``pattern`` captures in a line, with the lists that follow them;
+    """The names (lowered) ``pattern`` captures in a line, with the lists that follow them
+    (and a reply's further places: "on #12 to X and on #13 to Y");
     not a reply another agent made ("coder-06 replied to coder-07", "they challenged
     researcher-08": neither is the writer's)."""
     out: set[bytes] = set()
@@ -590,7 +598,9 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
         out.add(name.lower())
         end = m.end()
         for _ in range(6):
-            more = _MORE.match(line, end)
+            more = _AND_TO.match(line, end) if pattern is _REPLY else None
+            if more is None:
+                more = _MORE.match(line, end)
             if more is None:
                 break
             out.add(more.group(1).lower())
