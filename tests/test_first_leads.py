@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from tests.support.cli import soulscope
+from tests.support.repos import commit, init
 
 
 def _world(root: Path, souls: dict[str, str]) -> Path:
@@ -43,3 +44,38 @@ def test_a_dated_use_leads_over_an_undated_one_it_ties_with(tmp_path: Path) -> N
     headline, *rest = text.splitlines()
     assert headline.startswith("ben-02, frame 7, 2026-03-05")
     assert any(line.strip().startswith("ana-01, frame 2, undated") for line in rest)
+
+
+# ana-01 is named Entropy (its title and its display name) but never uses the word; cy-03 holds
+# it as a conviction; ben-02 writes it in a frame.
+_NAMED = {
+    "ana-01": "# Entropy\n\n## Identity\n- **ID:** ana-01\n- **Display name:** Entropy\n\n"
+    "## Frame 1 — 2026-03-01\n- Watched the sky.\n",
+    "ben-02": "# Ben\n\n## Identity\n- **ID:** ben-02\n\n"
+    "## Frame 1 — 2026-03-04\n- Read about entropy.\n",
+    "cy-03": "# Cy\n\n## Identity\n- **ID:** cy-03\n\n## Convictions\n- ENTROPY is a teacher.\n\n"
+    "## Frame 1 — 2026-03-06\n- Slept.\n",
+}
+
+
+def test_an_agent_s_name_is_not_its_use_of_the_word(tmp_path: Path) -> None:
+    world = _world(tmp_path / "files", _NAMED)
+    got = json.loads(_run(world, "first", "entropy", "--json"))
+    assert (got["agent"], got["line"]) == ("ben-02", 7)
+    assert [t["agent"] for t in got["ties"]] == ["cy-03"]  # its header: before 03-06
+    spread = json.loads(_run(world, "spread", "entropy", "--json"))
+    assert sorted(a["agent"] for a in spread["agents"]) == ["ben-02", "cy-03"]
+    trends = json.loads(_run(world, "trends", "entropy", "--json"))
+    assert max(p["so_far"] for p in trends["terms"][0]["periods"]) == 1  # cy-03's has no date
+
+
+def test_in_git_a_commit_that_brought_a_name_brought_no_use(tmp_path: Path) -> None:
+    repo = init(tmp_path / "world")
+    memory = repo / "memory"
+    memory.mkdir()
+    (memory / "ana-01.md").write_text(_NAMED["ana-01"])
+    commit(repo, "ana", date="2026-03-01T10:00:00Z")
+    (memory / "ben-02.md").write_text(_NAMED["ben-02"])
+    commit(repo, "ben", date="2026-03-04T10:00:00Z")
+    got = json.loads(_run(repo, "first", "entropy", "--json"))
+    assert (got["agent"], got["commit"]["message"]) == ("ben-02", "ben")

@@ -316,18 +316,21 @@ def dated_line(raw: bytes) -> tuple[str, str | None] | None:
 
 
 def new_lines(old: bytes, new: bytes, term: Term) -> list[int]:
-    """The 1-based lines of ``new`` holding ``term`` that ``old`` did not hold (as many times)."""
+    """The 1-based lines of ``new`` holding ``term`` (``Term.lines``) that ``old`` did not hold
+    (as many times)."""
     seen: dict[bytes, int] = {}
-    for ln in old.split(b"\n"):
-        if term.in_line(ln):
-            seen[ln] = seen.get(ln, 0) + 1
+    old_lines = old.split(b"\n")
+    for n in term.lines(old):
+        ln = old_lines[n - 1]
+        seen[ln] = seen.get(ln, 0) + 1
     out: list[int] = []
-    for i, ln in enumerate(new.split(b"\n"), 1):
-        if term.in_line(ln):
-            if seen.get(ln):
-                seen[ln] -= 1
-            else:
-                out.append(i)
+    lines = new.split(b"\n")
+    for i in term.lines(new):
+        ln = lines[i - 1]
+        if seen.get(ln):
+            seen[ln] -= 1
+        else:
+            out.append(i)
     return out
 
 

@@ -5,6 +5,9 @@ not inside a longer word (``predictability`` is not in ``unpredictability``; ``s
 finds ``Sortition``), the words of a phrase separated by any spacing. ``exact`` matches the
 bytes as typed, as ``git log -S`` does. ``stem`` also finds the term's other endings
 (``sortition`` finds ``sortitions``).
+
+An agent's name is not its use of a word: the soul's title (``# Entropy``) and a name field of
+its header (``- **Display name:** Entropy``) hold no use; its Convictions and Interests do.
 """
 
 from __future__ import annotations
@@ -29,6 +32,33 @@ _STEM_TAIL = (
     rb"(?:e?s|e?d|ing|ings|e?r|e?rs|ions?|ations?|als?|ally|ly|ity|ities|ive|ives|isms?|ists?"
     rb"|ments?|ness|ies|y)?"
 )
+
+
+# The lines that name the agent: the title (a ``#`` heading as the file's first line) and, before the
+# first frame, a name field (``- **Name:** Entropy``, ``Display name: ...``).
+_TITLE = re.compile(rb"[ \t\r\n]*(?:\xef\xbb\xbf)?#[ \t][^\n]*")
+_NAME_FIELD = re.compile(
+    rb"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*(?:display[ _]?|full[ _]?)?name"
+    rb"[ \t]*(?:\*\*|__)?[ \t]*:[^\n]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+_FIRST_FRAME = re.compile(rb"^#{2,3}[ \t]*(?:frame\b|\d{4}-)", re.IGNORECASE | re.MULTILINE)
+
+
+def name_spans(data: bytes) -> list[tuple[int, int]]:
+    """The byte spans of a soul file's lines that name its agent (see the module's docstring)."""
+    out = []
+    title = _TITLE.match(data)
+    if title is not None:
+        out.append((title.end() - len(title.group().lstrip(b" \t\r\n\xef\xbb\xbf")), title.end()))
+    frame = _FIRST_FRAME.search(data)
+    end = len(data) if frame is None else frame.start()
+    out.extend(m.span() for m in _NAME_FIELD.finditer(data, 0, end))
+    return out
+
+
+def _outside(starts: list[int], spans: list[tuple[int, int]]) -> list[int]:
+    return [at for at in starts if not any(lo <= at < hi for lo, hi in spans)]
 
 
 @dataclass(frozen=True)
@@ -103,16 +133,19 @@ class Term:
 
     def starts(self, data: bytes) -> list[int]:
         """Where each match of ``pattern`` in ``data`` starts, as ``pattern.finditer`` finds them
-        (``_folded`` finds the same many times faster); [] at once when the bytes of the term's
-        words (letter case folded) are not all in ``data``."""
+        (``_folded`` finds the same many times faster), but for those on lines that name the
+        agent (``name_spans``); [] at once when the bytes of the term's words (letter case
+        folded) are not all in ``data``."""
         if self.mode == "exact":
             if self._needles[0] not in data:
                 return []
-            return [m.start() for m in self.pattern.finditer(data)]
-        low = data.lower()
-        if not all(w in low for w in self._needles):
-            return []
-        return [m.start() for m in self._folded.finditer(low)]
+            found = [m.start() for m in self.pattern.finditer(data)]
+        else:
+            low = data.lower()
+            if not all(w in low for w in self._needles):
+                return []
+            found = [m.start() for m in self._folded.finditer(low)]
+        return _outside(found, name_spans(data)) if found else found
 
     def count(self, data: bytes) -> int:
         return len(self.starts(data))
