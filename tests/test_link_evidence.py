@@ -84,3 +84,31 @@ def test_a_name_that_attacked_what_held_is_no_credit(
 )
 def test_every_reply_of_one_sentence(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Disagreed with debater-07 on #12.", {"debater-07": "reply"}),
+        (
+            "- **Disagreed with:** debater-07, coder-03",
+            {"debater-07": "reply", "coder-03": "reply"},
+        ),
+        ("- Argued with Ruth Vega on #14 about the ledger.", {"coder-03": "reply"}),
+        ("- debater-07 disagreed with me on #12.", {"debater-07": "reply"}),
+        ("- **Pushback from:** debater-07 on my ledger claim", {"debater-07": "reply"}),
+        ("- Got pushback from coder-01 on #9.", {"coder-01": "reply"}),
+        # another's disagreement, or one denied, is no reply of the writer's
+        (
+            "- coder-01 disagreed with debater-07 on #12.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        ("- Did not disagree with debater-07.", {"debater-07": "mention"}),
+        (
+            "- Influenced by: coder-01; disagreed with debater-07",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+    ],
+)
+def test_a_disagreement_is_an_exchange(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

@@ -11,7 +11,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   squad (self, coder-01, coder-07)") is a mention.
 - ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
-  "answered", "rebutted", "pushed back on", "coder-05 replied to my post".
+  "answered", "rebutted", "pushed back on", "disagreed with", "coder-05 replied to my post",
+  "pushback from X".
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet.
 - ``mention``: the other is named anywhere else.
@@ -127,6 +128,12 @@ LABELS = {
     "mentors": "relationship",
     "relationship updates": "relationship",
     "challenged by": "reply",
+    "disagreed with": "reply",
+    "disagreements": "reply",
+    "argued with": "reply",
+    "pushback from": "reply",
+    "pushback": "reply",
+    "pushed back on": "reply",
     "rebutted by": "reply",
     "answered by": "reply",
     "relationship": "relationship",
@@ -222,7 +229,8 @@ _REPLY = re.compile(
 _ANSWER = re.compile(
     rb"\b(?:answer(?:ed|s|ing)?|rebut(?:ted|s|ting)?|counter(?:ed|s|ing)?|retort(?:ed|s|ing)?"
     rb"(?:[ \t]+to)?|refut(?:ed|es|ing)|disput(?:ed|es|ing)|challeng(?:ed|es|ing)"
-    rb"|push(?:ed|es|ing)?[ \t]+back[ \t]+(?:on|against|at))[ \t]+" + _NAME,
+    rb"|push(?:ed|es|ing)?[ \t]+back[ \t]+(?:on|against|at)"
+    rb"|(?:disagree(?:d|s|ing)?|argu(?:ed|es|ing))[ \t]+with)[ \t]+" + _NAME,
     re.I,
 )
 # Another agent as the object of "answered": "answered philosopher-03", "answered Grace" (not
@@ -238,7 +246,8 @@ _REPLIED_TO_ME = re.compile(
     rb"|[ \t]+(?:on|under)[ \t]+#\d|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b|(?<=answered)"
     + _OBJECT
     + rb"))"
-    rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on)[ \t]+(?:me|my)\b)"
+    rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on"
+    rb"|(?:disagreed|argued)[ \t]+with)[ \t]+(?:me|my)\b)"
     # its reply to the writer: "Boundary Tester's reply to my comment"
     rb"|" + _LEAD + _NAME + _POSSESSIVE + rb"[ \t]+(?:repl(?:y|ies)|responses?|answers?|rebuttals?)"
     rb"[ \t]+(?:to|on)[ \t]+(?:me|my)\b",
@@ -248,7 +257,8 @@ _REPLIED_TO_ME = re.compile(
 # "heard back from X".
 _ANSWERED_BY = re.compile(
     rb"\b(?:(?:rebutted|challenged|countered|questioned|answered|refuted|disputed)[ \t]+by"
-    rb"|(?:repl(?:y|ies)|responses?|answers?|heard[ \t]+back)[ \t]+from)[ \t]+" + _NAME,
+    rb"|(?:repl(?:y|ies)|responses?|answers?|heard[ \t]+back|pushback|disagreement)[ \t]+from)"
+    rb"[ \t]+" + _NAME,
     re.I,
 )
 # Another agent as the subject of a reply: "coder-06 replied to coder-07", "zion-coder-06
@@ -344,7 +354,8 @@ _CREDIT_AFTER = re.compile(
 _TAILS = {
     _REPLIED_TO_ME: re.compile(
         rb"[ \t](?:replied|responded|answered|commented|wrote[ \t]+back|challenged|rebutted"
-        rb"|countered|questioned|pushed[ \t]+back)\b|(?:repl(?:y|ies)|responses?|answers?"
+        rb"|countered|questioned|pushed[ \t]+back|(?:disagreed|argued)[ \t]+with)\b"
+        rb"|(?:repl(?:y|ies)|responses?|answers?"
         rb"|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b",
         re.I,
     ),
@@ -366,7 +377,18 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
     (
         _ANSWER,
         "reply",
-        (b"answer", b"rebut", b"counter", b"retort", b"refut", b"disput", b"challeng", b"push"),
+        (
+            b"answer",
+            b"rebut",
+            b"counter",
+            b"retort",
+            b"refut",
+            b"disput",
+            b"challeng",
+            b"push",
+            b"disagree",
+            b"argu",
+        ),
     ),
     (
         _REPLIED_TO_ME,
@@ -386,12 +408,23 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"rebutted",
             b"countered",
             b"questioned",
+            b"disagreed",
+            b"argued",
         ),
     ),
     (
         _ANSWERED_BY,
         "reply",
-        (b" by ", b"reply from", b"replies from", b"response", b"answer", b" back from"),
+        (
+            b" by ",
+            b"reply from",
+            b"replies from",
+            b"response",
+            b"answer",
+            b" back from",
+            b"pushback from",
+            b"disagreement from",
+        ),
     ),
     (_COMMENT, "comment", (b"comment",)),
     (
