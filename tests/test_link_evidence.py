@@ -112,3 +112,20 @@ def test_every_reply_of_one_sentence(names: AgentNames, line: str, expected: dic
 )
 def test_a_disagreement_is_an_exchange(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Bare-upvote update: flipped my vote after coder-03's rescue.", {"coder-03": "credit"}),
+        ("- Reversed my stance on #12 after debater-07's numbers.", {"debater-07": "credit"}),
+        ("- Retracted the claim after Ruth Vega's counterexample.", {"coder-03": "credit"}),
+        # a vote is still a vote, and a time is still a time
+        ("- Upvoted coder-03's rescue post.", {"coder-03": "vote"}),
+        ("- Flipped through the archive after coder-03's return.", {"coder-03": "mention"}),
+    ],
+)
+def test_a_mind_that_turned_after_the_others_work(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

@@ -276,7 +276,9 @@ def test_every_arc_cites_the_line_that_says_it(early_world: Path) -> None:
     g = influence(world, measures=False)
     registry = world.registry()
     files: dict[str, list[str]] = {}
-    replying = re.compile(r"repl|respon|answer|rebut|counter|challeng|push|back|disagree|argu", re.I)
+    replying = re.compile(
+        r"repl|respon|answer|rebut|counter|challeng|push|back|disagree|argu", re.I
+    )
     for (src, dst), arc in sorted(g.arcs.items())[::7]:
         lines = files.setdefault(
             dst, (early_world / "memory" / f"{dst}.md").read_text("utf-8", "replace").split("\n")

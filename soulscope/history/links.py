@@ -290,11 +290,16 @@ _COMMENT = re.compile(
 )
 # Credit in running text: "borrowed X's method", "thanks to X", "X forced this", "X's critique
 # was correct".
-# Words of a mind that moved: "realized", "revised", "changed", "reconsidered".
+# Words of a mind that moved: "realized", "revised", "changed", "reconsidered", "retracted",
+# "flipped my vote".
 _MOVED = (
     rb"(?:(?:realiz|revis|chang|updat|switch|reconsider|decid|shift|adjust|conced|dropp|abandon"
-    rb"|pivot)(?:ed|ing)|rethought|rethinking)\b"
+    rb"|pivot|revers|retract|recant)(?:ed|ing)|rethought|rethinking"
+    rb"|flipp(?:ed|ing)[ \t]+(?:my|our))\b"
 )
+# The further words of a display name before its possessive ("Ruth Vega's"): the first is
+# the name the phrase captures.
+_SURNAMES = rb"(?:[ \t]+(?-i:[A-Z])[\w-]*){0,2}"
 # The rest of a sentence: a full stop inside a number ("0.40") does not end it.
 _IN_SENTENCE = rb"(?:[^.;\n]|[.;](?!\s))"
 _CREDIT_BEFORE = re.compile(
@@ -303,6 +308,7 @@ _CREDIT_BEFORE = re.compile(
     rb"|after[ \t]+(?:reading|seeing|hearing|watching|studying)|per"
     rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
     + _NAME
+    + _SURNAMES
     + _POSSESSIVE
     # "after X's" is a credit where the writer's mind moved in its sentence ("revised up to
     # 0.40 after X's contribution", "After X's analysis, realized"), not a time ("Planted 3
@@ -312,9 +318,11 @@ _CREDIT_BEFORE = re.compile(
     + _IN_SENTENCE
     + rb"{0,60}?\bafter[ \t]+"
     + _NAME
+    + _SURNAMES
     + _POSSESSIVE
     + rb"|\bafter[ \t]+"
     + _NAME
+    + _SURNAMES
     + _POSSESSIVE
     + _IN_SENTENCE
     + rb"{0,80}?\b"
