@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from soulscope.sim.frame import run_frames
+from soulscope.sim.journal import git_pidfile
 from soulscope.sim.offline import OfflineBrain
 from soulscope.soul.parse import parse
 from soulscope.world import World
@@ -127,7 +128,9 @@ def test_a_killed_runners_git_is_waited_for_not_raced(world: Path, tmp_path: Pat
     env, started = slow_git(tmp_path)
     proc = frame_process(world, fault={"do": "none"}, env=env)
     deadline = time.monotonic() + 60
-    while not started.exists():
+    # killed while it waits for its git: once the git started and the runner wrote its pid
+    # (under load the runner writes it a moment after the git starts)
+    while not (started.exists() and git_pidfile(world).exists()):
         assert time.monotonic() < deadline and proc.poll() is None
         time.sleep(0.02)
     proc.kill()  # the runner only; its git goes on
