@@ -40,7 +40,9 @@ def llamacpp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     params.model.path = str(model)
     params.n_ctx = 2048
     params.n_predict = 12
-    params.cpuparams.n_threads = 2
+    # One thread for the model, prompt and batches alike: beside the suite's other worker, two
+    # threads spin waiting on each other (the embedding test: 3x the CPU time, under load).
+    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = 1
     params.hostnames = ["127.0.0.1"]
     params.port = port
     server = xllamacpp.Server(params)
