@@ -8,6 +8,9 @@ answer (posted to the app as the terminal's driver posts it), and the time until
 it is its lag. One ``Markdown`` lays out all of its blocks again on every draw, so its lag grows
 with the answer; ``StreamedMarkdown`` lays out the last few blocks only.
 
+Then the cost of one draw by how far the answer got: 20 words appended at a time, CPU from the append
+to the screen laid out and painted, the median over each stretch of 1,000 words.
+
 Run: .venv/bin/python bench/chatstream.py [--words 2000,6000] [--rate 200] [--shapes paragraphs]
 """
 
@@ -98,6 +101,21 @@ async def stream(words: list[str], rate: float, every: float, segmented: bool) -
         return Run(lags, shown, cpu)
 
 
+async def draws(words: list[str], segmented: bool) -> dict[int, float]:
+    """Median CPU seconds of a draw after 20 more words, by the 1,000 words they fall in."""
+    app = Chat(segmented)
+    costs: dict[int, list[float]] = {}
+    async with app.run_test(size=(110, 32)) as pilot:
+        view = app.query_one(StreamedMarkdown if segmented else Markdown)
+        await pilot.pause()
+        for at in range(0, len(words), 20):
+            cpu = time.process_time()
+            await view.append("".join(words[at : at + 20]))
+            await asyncio.sleep(0.05)  # the screen's next layout and paint
+            costs.setdefault(at // 1000, []).append(time.process_time() - cpu)
+    return {k: statistics.median(v) for k, v in costs.items()}
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.0f}"
 
@@ -106,7 +124,7 @@ def row(label: str, run: Run) -> str:
     lags = sorted(run.lags)
     p95 = lags[int(0.95 * (len(lags) - 1))]
     return (
-        f"{label:<34}{ms(statistics.median(lags)):>9}{ms(p95):>9}{ms(lags[-1]):>9}"
+        f"{label:<48}{ms(statistics.median(lags)):>9}{ms(p95):>9}{ms(lags[-1]):>9}"
         f"{ms(run.shown):>11}{run.cpu:>8.1f}"
     )
 
@@ -119,15 +137,26 @@ def main() -> int:
     parser.add_argument("--shapes", default="paragraphs", help="paragraphs,one")
     args = parser.parse_args()
     print(f"{args.rate:g} words/s; key lag in ms; shown: ms from the last word to all of it shown")
-    print(f"{'answer, view':<34}{'lag p50':>9}{'p95':>9}{'max':>9}{'shown':>11}{'CPU s':>8}")
+    print(f"{'answer, view':<48}{'lag p50':>9}{'p95':>9}{'max':>9}{'shown':>11}{'CPU s':>8}")
     for n in (int(x) for x in args.words.split(",")):
         for shape in args.shapes.split(","):
             words = words_of(n, shape == "paragraphs")
-            what = f"{n:,} words, " + ("paragraphs of 10" if shape == "paragraphs" else "one")
+            what = f"{n:,} words, " + (
+                "paragraphs of 10" if shape == "paragraphs" else "one paragraph"
+            )
             for segmented in (False, True):
                 run = asyncio.run(stream(words, args.rate, args.probe, segmented))
                 view = "StreamedMarkdown" if segmented else "Markdown"
                 print(row(f"{what}, {view}", run), flush=True)
+    n = max(int(x) for x in args.words.split(","))
+    words = words_of(n, True)
+    print(f"\nCPU ms of a draw after 20 more words, median, by words already streamed ({n:,})")
+    stretches = [f"{k:,}-{k + 1:,}k" for k in range((n + 999) // 1000)]
+    print(f"{'view':<18}" + "".join(f"{s:>10}" for s in stretches))
+    for segmented in (False, True):
+        cost = asyncio.run(draws(words, segmented))
+        view = "StreamedMarkdown" if segmented else "Markdown"
+        print(f"{view:<18}" + "".join(f"{ms(cost[k]):>10}" for k in sorted(cost)), flush=True)
     return 0
 
 

@@ -4,15 +4,14 @@ The index is built when the tab is first seen, in a thread worker: BM25 at once,
 in stages (``recall.catchup``): the static model once every text has its vectors (seconds), MiniLM
 once every text has its own; each stage swaps in a whole new index (the status line says which
 model answers, and how far the embedding got; each answer says which answered). Answers stream
-through an async worker into a ``StreamedMarkdown`` (redrawn a few times a second, laid out a
-segment at a time, so a long answer keeps the keys quick); the line above the
-input says what the answer is doing (searching, waiting for the LLM with the seconds waited,
-streaming, answered, cancelled, the error). Esc cancels, a new question cancels the one in flight,
-a failure is one sentence and the question goes back into the input. The evidence of the last
-answer is listed under it: enter on one opens
-that frame in the Soul tab. Every exchange is buffered for distillation into ``users/ID.txt``
-(distilled after its answer, one exchange after another, never ahead of an answer), and what is
-left is distilled when the dashboard closes.
+through an async worker and a ``PacedStream`` (a few draws a second) into a ``StreamedMarkdown``
+(laid out a segment at a time: a long answer keeps the keys quick); the line above the input says
+what the answer is doing (searching, waiting for the LLM with the seconds waited, streaming,
+answered, cancelled, the error). Esc cancels, a new question cancels the one in flight, a failure
+is one sentence and the question goes back into the input. The evidence of the last answer is
+listed under it: enter on one opens that frame in the Soul tab. Every exchange is buffered for
+distillation into ``users/ID.txt`` (distilled after its answer, one exchange after another, never
+ahead of an answer), and what is left is distilled when the dashboard closes.
 """
 
 from __future__ import annotations
