@@ -129,6 +129,9 @@ class Why:
     posts: tuple[PostInfo, ...] = ()
     influencer_states: tuple[InfluencerState, ...] = ()
     precursors: tuple[Precursor, ...] = ()
+    # what the agent itself wrote of others while it held the role before: its credits,
+    # replies and comments in those frames (frame index in its file, the link), oldest first
+    run_up: tuple[tuple[int, Link], ...] = ()
     bulk_note: str | None = None  # the commit brought more than this frame
     # the commit brought many frames at once (an import): it says nothing of when this one was
     # written, and the frame's own heading dates it
@@ -169,4 +172,6 @@ class Why:
                 out.setdefault(cite(m.agent, m.frame), (m.agent, m.index))
         for p in self.precursors:
             out.setdefault(p.citation, (p.place.agent, p.place.index))
+        for i, link in self.run_up:
+            out.setdefault(cite(self.agent_id, link.label or ""), (self.agent_id, i))
         return out

@@ -92,7 +92,7 @@ def messages(why: Why) -> list[dict[str, str]]:
 def offline(why: Why) -> str:
     """The dossier's facts in a few sentences, each cited."""
     out: list[str] = []
-    for part in (_said, _influences, _threads, _build_up, _arrival):
+    for part in (_said, _influences, _run_up, _threads, _build_up, _arrival):
         out += part(why)
     if why.thin:
         out.append("Little in the world's memory from before it explains it.")
@@ -133,6 +133,24 @@ def _influences(why: Why) -> list[str]:
                 f'On the same thread {state.agent} had written "{m.text}" {cite(m.agent, m.frame)}.'
             )
     return out
+
+
+_DID = {"credit": "credited", "reply": "had an exchange with", "comment": "commented on"}
+
+
+def _run_up(why: Why) -> list[str]:
+    """The latest credit before the statement of each agent it does not credit in the frame,
+    else its latest reply or comment."""
+    out: list[str] = []
+    seen = set(why.influencers)
+    for kind in ("credit", "reply", "comment"):
+        for _, link in reversed(why.run_up):
+            if link.kind != kind or link.source in seen:
+                continue
+            seen.add(link.source)
+            where = cite(why.agent_id, link.label or "")
+            out.append(f'Before it, it {_DID[kind]} {link.source}: "{link.text}" {where}.')
+    return out[:3]
 
 
 def _threads(why: Why) -> list[str]:

@@ -190,6 +190,16 @@ def _influencers(out: Text, why: Why) -> None:
             out.append(f"  {m.text}\n")
 
 
+def _run_up(out: Text, why: Why) -> None:
+    if not why.run_up:
+        return
+    out.append("\nbefore it, while it held the role before (its credits and replies):\n", "bold")
+    for _, link in why.run_up:
+        out.append(f"  {link.source}", style="bold")
+        out.append(f" ({link.kind}, frame {link.label}, line {link.line}) ", style="dim")
+        out.append(link.text + "\n")
+
+
 def _threads(out: Text, why: Why) -> None:
     if not why.posts:
         return
@@ -279,6 +289,7 @@ _SECTIONS = (
     _relationships,
     _links,
     _influencers,
+    _run_up,
     _threads,
     _precursors,
     _commit,

@@ -179,6 +179,7 @@ def explain(
         links=links,
         influencer_states=tuple(_state_of(index_, a, moment, threads) for a in influencers),
         precursors=_precursors(index_, agent_id, statements, st, moment),
+        run_up=_run_up(names, agent_id, soul, statements, entry.moments, st),
         moment=moment,
     )
     why = _with_history(world, why, soul, f, (statements, entry.moments))
@@ -192,6 +193,52 @@ def explain(
         why = replace(why, note=f"{why.note}; {said}" if why.note else said)
     why = replace(why, thin=_thin(why, _own_earlier(index_, why)))
     return with_narrative(why, llm)
+
+
+# What the agent's own earlier frames say of another that can carry an idea to it.
+_EXCHANGES = frozenset(["credit", "reply", "comment"])
+MAX_RUN_UP = 12
+
+
+def _run_up(
+    names: AgentNames,
+    agent_id: str,
+    soul: Soul,
+    statements: Sequence[Statement],
+    moments: Sequence[Moment],
+    st: Statement,
+) -> tuple[tuple[int, Link], ...]:
+    """The credits, replies and comments of the agent's own frames while it held the role
+    before the statement: from the frame where that role was first stated (the file's first
+    frame where it states none before) up to the statement's frame, the latest ``MAX_RUN_UP``.
+    A cause a frame before the shift states ("Learned from X", "Replied to X") is found
+    here, where the shift's frame alone does not name it."""
+    if st.frame_index is None:
+        return ()
+    prev = _previous(statements, moments, st)
+    if prev is not None and prev.frame_index is None:
+        return ()
+    start = 0
+    if prev is not None:
+        start = cast(int, prev.frame_index)
+        held = [s for s in statements if s.frame_index is not None and s.index < prev.index]
+        for s in reversed(held):
+            if _first_sentence(s.text) != _first_sentence(prev.text):
+                break
+            start = cast(int, s.frame_index)
+    out: list[tuple[int, Link]] = []
+    for i in range(start, st.frame_index):
+        fr = soul.frames[i]
+        for link in frame_links(names, agent_id, st, fr, moments[i]):
+            if link.kind in _EXCHANGES:
+                out.append((i, link))
+    return tuple(out[-MAX_RUN_UP:])
+
+
+def _first_sentence(text: str) -> str:
+    """A statement's role as written ("the librarian of loud shelves"), lowered, without
+    its "From Y to Z" sentence: a repeat states the same."""
+    return text.split(". ", 1)[0].strip().rstrip(".").lower()
 
 
 def _is_agent(names: AgentNames, who: str) -> bool:

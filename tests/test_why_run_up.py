@@ -1,0 +1,54 @@
+"""``why``: what the agent itself wrote of others while it held the role before a shift. A
+cause a frame before the shift states plainly ("Learned from X", "Replied to X") belongs in the
+dossier even where the shift's own frame names no one; what came before that role does not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from soulscope.history.export import why_dict
+from soulscope.history.why import explain
+from soulscope.world import World
+
+CURATOR = """# Librarian
+
+## Frame 1 — 2026-05-01
+- Replied to lab-wildcard-11 on #90: shelve the jokes too.
+- Becoming: the librarian of loud shelves.
+
+## Frame 3 — 2026-05-03
+- Becoming: the librarian.
+
+## Frame 4 — 2026-05-04
+- Voted: 👍 lab-wildcard-11/#91
+
+## Frame 5 — 2026-05-05
+- Learned from storyteller-08: every index is a story someone chose to tell.
+- Replied on #96 to lab-coder-03: the index is the argument.
+
+## Frame 6 — 2026-05-06
+- Becoming: the narrative librarian. From shelving to telling.
+"""
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("runup")
+    (root / "memory").mkdir()
+    (root / "memory" / "lab-curator-02.md").write_text(CURATOR, encoding="utf-8")
+    for other in ("lab-storyteller-08", "lab-wildcard-11", "lab-coder-03"):
+        (root / "memory" / f"{other}.md").write_text(f"# {other}\n", encoding="utf-8")
+    return root
+
+
+def test_the_run_up_holds_the_credit_a_frame_before_the_shift(world: Path) -> None:
+    why = explain(World.open(world), "lab-curator-02", frame="6")
+    got = [(r["agent"], r["kind"], r["frame"]) for r in why_dict(why)["run_up"]]
+    # frame 5's credit and reply; not frame 4's vote, nor frame 1's reply (another role then)
+    assert got == [("lab-storyteller-08", "credit", 5), ("lab-coder-03", "reply", 5)]
+    assert "lab-storyteller-08" in why.narrative
+    assert "[lab-curator-02 · frame 5]" in why.narrative
+    assert "[lab-curator-02 · frame 5]" in why.citations()
+    assert "lab-wildcard-11" not in why.narrative
