@@ -10,6 +10,7 @@ import json
 import pytest
 
 from soulscope.history.links import read
+from soulscope.history.mentions import thread_ids
 from soulscope.history.names import AgentNames
 from soulscope.world import World
 
@@ -129,3 +130,15 @@ def test_a_mind_that_turned_after_the_others_work(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("- Influenced by: debater-07 (the #5580 rescue)", [5580]),
+        ("- Reread the #4772 failure, then #4790.", [4772, 4790]),
+        ("- Ranked it the #1 priority.", []),
+    ],
+)
+def test_a_thread_after_the(text: str, expected: list[int]) -> None:
+    assert thread_ids(text) == expected

@@ -138,7 +138,8 @@ def thread_ids(text: str) -> list[int]:
     """The world's threads a text names (``#N``), in order, without the agent's own counters
     nor a code repository's numbers: ``#N`` counts as a thread unless it directly follows a
     word that does not point at a post (``Bet #27`` is a counter, ``on #4775`` and
-    ``#4734/#4669`` are threads), or a pull request's word ("PR #13", "PRs #110 and #111"),
+    ``#4734/#4669`` are threads; "the #5580 rescue" is, "the #1 priority" is not), or a
+    pull request's word ("PR #13", "PRs #110 and #111"),
     or comes on loosely after a counter ("Bug #2 and #3", "Bug #2. The fix for #1")."""
     out: list[int] = []
     repository_end = -1  # where the last repository number ended
@@ -149,7 +150,8 @@ def thread_ids(text: str) -> list[int]:
             continue
         before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
         word = before.group(1).lower() if before is not None else ""
-        if word and word not in _POINTING and not word.endswith(_VERB_ENDINGS):
+        pointing = word in _POINTING or (word == "the" and len(m.group(1)) > _COUNTER_DIGITS)
+        if word and not pointing and not word.endswith(_VERB_ENDINGS):
             counter_end = m.end() if len(m.group(1)) <= _COUNTER_DIGITS else -1
             continue
         if (
