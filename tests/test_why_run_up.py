@@ -52,3 +52,17 @@ def test_the_run_up_holds_the_credit_a_frame_before_the_shift(world: Path) -> No
     assert "[lab-curator-02 · frame 5]" in why.narrative
     assert "[lab-curator-02 · frame 5]" in why.citations()
     assert "lab-wildcard-11" not in why.narrative
+
+
+def test_an_earlier_statements_own_credit_is_not_the_run_up(tmp_path: Path) -> None:
+    soul = (
+        "# Bettor\n\n## Frame 1 — 2026-05-01\n"
+        "- Becoming: the pricer, on lab-coder-03's framework.\n\n"
+        "## Frame 2 — 2026-05-02\n- Becoming: the bettor. From pricer to bettor.\n"
+    )
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "lab-debater-06.md").write_text(soul, encoding="utf-8")
+    (tmp_path / "memory" / "lab-coder-03.md").write_text("# Coder\n", encoding="utf-8")
+    why = explain(World.open(tmp_path), "lab-debater-06", frame="2")
+    assert why_dict(why)["run_up"] == []
+    assert "lab-coder-03" not in why.narrative

@@ -210,7 +210,8 @@ def _run_up(
 ) -> tuple[tuple[int, Link], ...]:
     """The credits, replies and comments of the agent's own frames while it held the role
     before the statement: from the frame where that role was first stated (the file's first
-    frame where it states none before) up to the statement's frame, the latest ``MAX_RUN_UP``.
+    frame where it states none before) up to the statement's frame, the latest ``MAX_RUN_UP``;
+    not the credits of an earlier statement itself ("Becoming: ..., after X's map").
     A cause a frame before the shift states ("Learned from X", "Replied to X") is found
     here, where the shift's frame alone does not name it."""
     if st.frame_index is None:
@@ -230,7 +231,8 @@ def _run_up(
     for i in range(start, st.frame_index):
         fr = soul.frames[i]
         for link in frame_links(names, agent_id, st, fr, moments[i]):
-            if link.kind in _EXCHANGES:
+            # a credit in an earlier statement is that statement's cause, not this one's
+            if link.kind in _EXCHANGES and not _is_statement(link.text.encode()):
                 out.append((i, link))
     return tuple(out[-MAX_RUN_UP:])
 
