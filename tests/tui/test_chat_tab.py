@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from soulscope.tui.widgets.streamed_markdown import StreamedMarkdown
 from soulscope.tui.widgets.tabbed_panes import TabbedPanes
 from soulscope.world import World
 from tests.support.openai_server import OpenAIServer
-from tests.support.pilot import settle
+from tests.support.pilot import settle, until
 from tests.support.users import users_folder
 from tests.support.worlds import write_small_world
 
@@ -110,11 +109,11 @@ async def test_esc_cancels_and_a_new_question_replaces_the_old(tmp_path: Path, m
             pane = await open_chat(pilot)
 
             async def streaming(n: int) -> None:
-                deadline = time.monotonic() + 30  # (a failure costs seconds, not the 2 minutes)
-                while len(answers(pane)) < n or "w3" not in answers(pane)[n - 1]:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"answer {n} never began streaming: {answers(pane)!r:.200}")
-                    await pilot.pause(0.05)
+                def began() -> bool:
+                    """the answer began streaming"""
+                    return len(answers(pane)) >= n and "w3" in answers(pane)[n - 1]
+
+                await until(pilot, began, timeout=30)  # (a failure costs seconds, not minutes)
 
             try:
                 await pilot.press(*"first", "enter")
