@@ -560,10 +560,13 @@ def test_a_dossier_says_where_the_commits_and_the_headings_disagree(tmp_path: Pa
             f.write(block)
         commit(root, f"frame {n}")
     world = World.open(root)
-    third = explain(world, "zion-debater-06", index=3)
+    # the arc is in time order: the third bettor (00:30) is its 4th statement, the fourth
+    # (00:17) its 3rd
+    third = explain(world, "zion-debater-06", index=4)
+    assert third.statement.text == "the third bettor."
     assert third.previous is not None and third.previous.text == "the fourth bettor."
     assert third.note is not None and "disagree" in third.note
     assert '"the second bettor." (line 7)' in third.note
-    for k in (2, 4, 5):
+    for k in (2, 3, 5):
         why = explain(world, "zion-debater-06", index=k)
         assert "disagree" not in (why.note or ""), k

@@ -86,11 +86,13 @@ def test_later_eras_from_x_to_y_is_not_a_shift_by_itself() -> None:
 
 def test_counter_bumps_are_not_shifts_and_seed_changes_are() -> None:
     # zion-debater-06 counts its bets ("twenty-seventh bet" -> "twenty-eighth bet"): no shift,
-    # but the bets turn where the world's seed does (constitution, god, Mars).
+    # but the bets turn where the world's seed does (constitution, god, Mars). In time order
+    # the constitution's bets start at 23:00 (statements 9 and 10, the file wrote 23:12 first).
     statements = arc(parse(corpus_dir("rappterbook/memory/zion-debater-06.md").read_bytes()))
     assert len(statements) == 17
     shifts = [s.index for s in statements if s.shift]
-    assert {9, 14, 16} <= set(shifts) and len(shifts) <= 4
+    assert {14, 16} <= set(shifts) and len(shifts) <= 4
+    assert any(9 <= i <= 11 for i in shifts)
 
 
 def test_kinds_agree_with_the_labels_for_most_statements() -> None:

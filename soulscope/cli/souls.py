@@ -202,7 +202,27 @@ def run_becoming(args: argparse.Namespace) -> int:
         + f" (by {by})",
         wrap=["statement", "role", "chapter"],
     )
+    late = out_of_file_order(statements.lines)
+    if late:
+        lines = ", ".join(str(n) for n in late[:10]) + (", ..." if len(late) > 10 else "")
+        print_text(
+            f"Listed by the frames' times: {len(late)} statement"
+            f"{'' if len(late) == 1 else 's'} written out of that order in the file "
+            f"(line{'' if len(late) == 1 else 's'} {lines}).",
+            style="yellow",
+        )
     return 0
+
+
+def out_of_file_order(lines: Sequence[int]) -> list[int]:
+    """The lines, of an arc's statements in time order, that come above a statement listed
+    before them: where the file wrote them out of the frames' order of time."""
+    out, highest = [], 0
+    for line in lines:
+        if line < highest:
+            out.append(line)
+        highest = max(highest, line)
+    return out
 
 
 def print_chapters(args: argparse.Namespace, soul: Soul, statements: Arc) -> int:

@@ -1,4 +1,5 @@
-"""Becoming arcs: the identity statements of a soul in file order, their roles and shifts.
+"""Becoming arcs: the identity statements of a soul in the order of their frames' times
+(``when.FileTimes``; the file's order among frames of one time), their roles and shifts.
 
 A statement's *role* is the identity noun phrase it opens with ("the integration testing
 advocate who writes test code" holds the role "integration testing advocate"): articles,
@@ -349,9 +350,9 @@ def arc_label(soul: Soul, label: str | None = None) -> str:
 
 
 def arc(soul: Soul, label: str | None = None, titled: bool = True) -> Arc:
-    """Every identity statement in file order (frames and other sections alike), classified, with
-    its turning points and chapters (``titled`` False: the chapters untitled, for an answer that
-    never shows their titles)."""
+    """Every identity statement in time order (``_found``; frames and other sections alike),
+    classified, with its turning points and chapters (``titled`` False: the chapters untitled,
+    for an answer that never shows their titles)."""
     used = arc_label(soul, label)
     key, position = label_key(used), is_position_label(used)
     statements = Arc(soul.frames.columns, position=position)
@@ -421,8 +422,24 @@ def iter_arc(
 
 
 def _found(soul: Soul, key: str, reading: ArcReading) -> Iterator[tuple[Section | int, str, int]]:
-    """Each statement of label ``key`` not read yet, in file order: its section (or its frame's
-    index), text and line; ``reading.frames`` is brought up to date when they are all read."""
+    """Each statement of label ``key`` not read yet, in the order of its frame's time
+    (``when.FileTimes``: frames of one time, and a section after the frame above it, in file
+    order; the header's sections first): its section (or its frame's index), text and line.
+    Frames appended since ``reading`` come in file order, after those read. ``reading.frames``
+    is brought up to date when they are all read."""
+    found = _in_file(soul, key, reading)
+    if reading.frames >= 0:
+        yield from found
+        return
+    times = when.FileTimes(soul.frames.columns)
+    above = {id(s): place - 1 for s, place in zip(soul.sections, soul.section_places, strict=True)}
+    items = list(found)
+    keys = [times.key(above[id(b)] if isinstance(b, Section) else b) for b, _, _ in items]
+    yield from (items[i] for i in sorted(range(len(items)), key=keys.__getitem__))
+
+
+def _in_file(soul: Soul, key: str, reading: ArcReading) -> Iterator[tuple[Section | int, str, int]]:
+    """``_found``'s statements in file order."""
     columns = soul.frames.columns
     keys: dict[str, str] = {}  # each label's key (the same few labels recur)
     for block in _blocks(soul, key, reading):
@@ -814,16 +831,11 @@ def summarize(
     count = shifted = 0
     latest: Statement | None = None
     drifts: Sequence[float] = []
-    # The latest statement is the latest by its frame's time (``soul.when``), the last written
-    # among equals: frames that parallel writers appended out of order do not decide it.
-    newest = when.Latest(soul.frames.columns)
+    # The latest statement is the arc's last: the latest by its frame's time (``_found``), the
+    # last written among equals.
     if isinstance(statements, Arc):  # read from its columns: no statement made but the latest
         count, shifted, drifts = len(statements), statements.shift_count(), statements.magnitudes
-        at = None
-        for k, f in enumerate(statements.frame_indices):
-            if newest.offer(f):
-                at = k
-        latest = statements[at] if at is not None else None
+        latest = statements[-1] if count else None
         shape = statements.outline()
     else:
         if statements is None:
@@ -836,8 +848,7 @@ def summarize(
             kinds.append(KINDS.index(s.kind))
             drifts.append(s.magnitude)
             words.add(s.text, s.heading, s.shift)  # (the stream's kind: by the previous one)
-            if newest.offer(-1 if s.frame_index is None else s.frame_index):
-                latest = s
+            latest = s
         shape = outline(words, titled=False)
         settled = settle(kinds, shape.turning)
         shifted = shift_total(settled)

@@ -232,51 +232,45 @@ def frame_keys(columns: FrameColumns) -> list[tuple[str, str, int, int]]:
     return list(zip(dated, times, numbers, range(len(dates)), strict=True))
 
 
-class Latest:
-    """Finds the latest of a file's frames by time as they are offered in file order, the last
-    written among equals: the rule of ``moments`` in one pass, without a Moment per frame (a
-    soul can hold 200,000 frames). ``offer`` says whether the frame offered is the latest so far.
-    """
+class FileTimes:
+    """Each frame's place in time within its file, as its frames are asked for in file order:
+    the rule of ``moments`` in one pass, without a Moment per frame (a soul can hold 200,000
+    frames). ``key`` of a frame sorts it by its date, time of day (a date-only frame at its
+    lower bound) and frame number; frames of equal keys keep their file's order."""
 
     def __init__(self, columns: FrameColumns) -> None:
         self.dates, self.times, self.numbers = columns.dates, columns.times, columns.numbers
-        self.best: tuple[str, str, int] | None = None
         self._lows = {i: low or "" for i, (low, _) in day_bounds(self.dates, self.times).items()}
         self._inherited: tuple[str, str] = ("", "")  # the nearest dated frame's, so far
         self._order = -1  # the nearest numbered frame's number, so far (``Moment.order``)
         self._scanned = 0
         self._first_dated: int | None | bool = False  # False: not looked for yet
 
-    def offer(self, f: int) -> bool:
-        """Offer frame ``f`` (-1: outside frames); True when it is the latest so far."""
+    def key(self, f: int) -> tuple[str, str, int]:
+        """Frame ``f``'s key (-1: before every frame); ``f`` never below one asked before."""
         if f < 0:
-            key: tuple[str, str, int] = ("", "", -1)
-        else:
-            dates = self.dates
-            while self._scanned <= f:
-                d = dates[self._scanned]
-                if d:
-                    self._inherited = (d, self.times[self._scanned] or "")
-                if self.numbers[self._scanned] >= 0:
-                    self._order = self.numbers[self._scanned]
-                self._scanned += 1
-            number = self.numbers[f] if self.numbers[f] >= 0 else self._order
-            if dates[f]:
-                key = (dates[f], self.times[f] or self._lows.get(f, ""), number)
-            elif self._inherited[0]:
-                key = (*self._inherited, number)
-            else:  # before the file's first dated frame: it came before that one
-                if self._first_dated is False:
-                    self._first_dated = next((i for i, d in enumerate(dates) if d), None)
-                first = self._first_dated
-                if first is None:
-                    key = (UNDATED, "", self.numbers[f])
-                else:
-                    key = (dates[first], self.times[first] or "", self.numbers[f])
-        if self.best is None or key >= self.best:
-            self.best = key
-            return True
-        return False
+            return ("", "", -1)
+        dates = self.dates
+        while self._scanned <= f:
+            d = dates[self._scanned]
+            if d:
+                self._inherited = (d, self.times[self._scanned] or "")
+            if self.numbers[self._scanned] >= 0:
+                self._order = self.numbers[self._scanned]
+            self._scanned += 1
+        number = self.numbers[f] if self.numbers[f] >= 0 else self._order
+        date = dates[f]
+        if date:
+            return (date, self.times[f] or self._lows.get(f, ""), number)
+        if self._inherited[0]:
+            return (*self._inherited, number)
+        # before the file's first dated frame: it came before that one
+        if self._first_dated is False:
+            self._first_dated = next((i for i, d in enumerate(dates) if d), None)
+        first = self._first_dated
+        if first is None:
+            return (UNDATED, "", self.numbers[f])
+        return (cast("str", dates[first]), self.times[first] or "", self.numbers[f])
 
 
 def latest_before(moments: Sequence[Moment | None], at: Moment) -> int | None:

@@ -4,6 +4,7 @@ arc keeps its peaks."""
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -20,10 +21,11 @@ SIZE = (120, 40)
 
 
 def long_arc(frames: int, dated: range) -> str:
-    """An arc of one statement per frame; only the frames in ``dated`` give a date."""
+    """An arc of one statement per frame; only the frames in ``dated`` give a date, a day
+    after the frame before (the file in time order)."""
     entries = []
     for n in range(1, frames + 1):
-        when = f" — 2026-03-{n % 28 + 1:02d}" if n in dated else ""
+        when = f" — {date(2026, 1, 1) + timedelta(days=n)}" if n in dated else ""
         entries.append(f"## Frame {n}{when}\n- Acted.\n- Becoming: the maker, take {n}.\n\n")
     return soul("Lo Ng", "lo-01", "Maker", entries)
 

@@ -178,5 +178,6 @@ async def test_a_lands_by_time_on_an_arc_of_dated_frames(tmp_path: Path) -> None
         await pilot.press("a")
         await settle(pilot)
         assert app.agent_id == "cy-03"
-        # 11:00 is cy-03's latest frame before 12:00 (the 10:00 frame was appended after it).
-        assert app.query_one("#arc", VirtualTable).cursor_row == 1
+        # 11:00 is cy-03's latest frame before 12:00 (the 10:00 frame was appended after it):
+        # its arc, in time order, lists it third
+        assert app.query_one("#arc", VirtualTable).cursor_row == 2
