@@ -108,9 +108,8 @@ def test_dense_mode_without_the_model_says_so(later_world: Path) -> None:
 
 
 @pytest.mark.slow
-def test_dense_finds_a_paraphrase_that_bm25_misses(later_world: Path, minilm) -> None:
-    index = RecallIndex.for_world(World.open(later_world))
-    index.attach(minilm, EmbeddingCache())
+def test_dense_finds_a_paraphrase_that_bm25_misses(later_index: RecallIndex) -> None:
+    index = later_index  # the later world, embedded once for the module
     query = "someone obsessed with preventing crashes caused by unsafe pointers"
     header = {"Identity", "Interests", "Convictions"}
     dense = index.search(query, k=3, mode="dense")
