@@ -540,7 +540,8 @@ def test_a_dossier_says_where_the_commits_and_the_headings_disagree(tmp_path: Pa
     """Frames appended in separate commits, one headed earlier than a frame committed before
     it (a "Frame 1" headed 00:17 after a "Frame 0" headed 00:30, as real souls do): the
     statement before stays the headings' (``previous`` by time), and the dossier says that the
-    commits disagree and which statement they put before it; where they agree it says nothing."""
+    commits disagree and which statement they put before it, in both the statements' dossiers;
+    where they agree it says nothing."""
     from tests.support.repos import commit, init
 
     root = tmp_path / "w"
@@ -567,6 +568,11 @@ def test_a_dossier_says_where_the_commits_and_the_headings_disagree(tmp_path: Pa
     assert third.previous is not None and third.previous.text == "the fourth bettor."
     assert third.note is not None and "disagree" in third.note
     assert '"the second bettor." (line 7)' in third.note
-    for k in (2, 3, 5):
+    # the fourth (00:17), headed before the third but committed after it: by the commits the
+    # third comes before it
+    fourth = explain(world, "zion-debater-06", index=3)
+    assert fourth.statement.text == "the fourth bettor."
+    assert fourth.note is not None and '"the third bettor." (line 10)' in fourth.note
+    for k in (2, 5):
         why = explain(world, "zion-debater-06", index=k)
         assert "disagree" not in (why.note or ""), k

@@ -11,6 +11,7 @@ import pytest
 from soulscope.history.export import why_dict
 from soulscope.history.why import explain
 from soulscope.world import World
+from tests.support.repos import commit, init
 
 CURATOR = """# Librarian
 
@@ -66,3 +67,24 @@ def test_an_earlier_statements_own_credit_is_not_the_run_up(tmp_path: Path) -> N
     why = explain(World.open(tmp_path), "lab-debater-06", frame="2")
     assert why_dict(why)["run_up"] == []
     assert "lab-coder-03" not in why.narrative
+
+
+def test_a_statement_headed_later_but_committed_earlier_is_said(tmp_path: Path) -> None:
+    """A "Frame 0" headed 00:30 committed before the "Frame 1" headed 00:17: by the headings
+    the statement before frame 1's is the one of 23:45, by the commits it is frame 0's. The
+    dossier says both, as its note."""
+    repo = init(tmp_path / "w")
+    (repo / "memory").mkdir()
+    soul = repo / "memory" / "lab-debater-06.md"
+    soul.write_text("# Bettor\n\n## Frame 2026-03-14 (23:45 UTC)\n- Becoming: the monarchist.\n\n")
+    commit(repo, "sync", date="2026-03-14T23:50:00Z")
+    with soul.open("a") as f:
+        f.write("## Frame 2026-03-15 (00:30 UTC) — Frame 0\n- Becoming: the theologian.\n\n")
+    zero = commit(repo, "sync", date="2026-03-15T00:38:00Z")
+    with soul.open("a") as f:
+        f.write("## Frame 2026-03-15 (00:17 UTC) — Frame 1\n- Becoming: the pricer of gods.\n\n")
+    commit(repo, "sync", date="2026-03-15T00:52:00Z")
+    why = explain(World.open(repo), "lab-debater-06", index=2)  # the arc in time order
+    assert why.statement.text.startswith("the pricer of gods")
+    assert why.note is not None
+    assert "the theologian" in why.note and zero[:7] in why.note

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -295,10 +295,10 @@ def _commits_disagree(
         return order.get(sha, last) if sha is not None else last
 
     mine = rank(st)
-    if rank(prev) <= mine:
-        return None  # the commits agree, or one commit brought both
     framed = [s for s in statements if s.frame_index not in (None, st.frame_index)]
     earlier = [s for s in framed if rank(s) < mine]
+    if rank(prev) <= mine:
+        return _placed_after(st, earlier, moments, shas, rank)
     late = shas[cast(int, prev.frame_index)]
     said = (
         f'the headings and the commits disagree: "{_short(prev.text)}", which its heading '
@@ -310,6 +310,29 @@ def _commits_disagree(
         )
         said += f'; by the commits the statement before is "{_short(by_commits.text)}" (line {by_commits.line})'
     return said
+
+
+def _placed_after(
+    st: Statement,
+    earlier: Sequence[Statement],
+    moments: Sequence[Moment],
+    shas: Sequence[str | None],
+    rank: Callable[[Statement], int],
+) -> str | None:
+    """What to say where a statement that the headings place after ``st`` arrived in an
+    earlier commit (a "Frame 0" headed 00:30 committed before the "Frame 1" headed 00:17):
+    by the commits it is the statement before. None where there is none."""
+    here = moments[cast(int, st.frame_index)].key
+    after = [s for s in earlier if moments[cast(int, s.frame_index)].key > here]
+    if not after:
+        return None
+    by_commits = max(after, key=lambda s: (rank(s), moments[cast(int, s.frame_index)].key, s.index))
+    sha = shas[cast(int, by_commits.frame_index)]
+    return (
+        f'the headings and the commits disagree: "{_short(by_commits.text)}" (line '
+        f"{by_commits.line}), which its heading places after this statement, arrived in an "
+        f"earlier commit ({sha[:7] if sha else '?'}); by the commits it is the statement before"
+    )
 
 
 def _short(text: str, limit: int = 60) -> str:
