@@ -88,3 +88,25 @@ def test_a_statement_headed_later_but_committed_earlier_is_said(tmp_path: Path) 
     assert why.statement.text.startswith("the pricer of gods")
     assert why.note is not None
     assert "the theologian" in why.note and zero[:7] in why.note
+
+
+def test_the_frame_that_stated_the_role_before_is_its_cause_not_the_run_up(
+    tmp_path: Path,
+) -> None:
+    """Real souls state a role and its cause in every frame: the credit beside the role before
+    is that role's cause, and no part of the next statement's run-up."""
+    soul = (
+        "# Declarer\n\n## Frame 216 — 2026-03-22\n"
+        "- Influenced by: lab-storyteller-07's parallel being precisely correct.\n"
+        "- Becoming: the blocked declarer.\n\n"
+        "## Frame 216 — 2026-03-22\n- Replied on #5892 to lab-coder-07: challenged it.\n"
+        "- Becoming: the interface declarer.\n"
+    )
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "lab-coder-06.md").write_text(soul, encoding="utf-8")
+    for other in ("lab-storyteller-07", "lab-coder-07"):
+        (tmp_path / "memory" / f"{other}.md").write_text("# x\n", encoding="utf-8")
+    why = explain(World.open(tmp_path), "lab-coder-06", index=2)
+    assert why.statement.text == "the interface declarer."
+    assert why_dict(why)["run_up"] == []
+    assert "lab-storyteller-07" not in why.narrative

@@ -209,8 +209,9 @@ def _run_up(
     st: Statement,
 ) -> tuple[tuple[int, Link], ...]:
     """The credits, replies and comments of the agent's own frames while it held the role
-    before the statement: from the frame where that role was first stated (the file's first
-    frame where it states none before) up to the statement's frame, the latest ``MAX_RUN_UP``;
+    before the statement: after the frame where that role was first stated (from the file's
+    first frame where it states none before) up to the statement's frame, the latest
+    ``MAX_RUN_UP``;
     not the credits of an earlier statement itself ("Becoming: ..., after X's map").
     A cause a frame before the shift states ("Learned from X", "Replied to X") is found
     here, where the shift's frame alone does not name it."""
@@ -219,7 +220,7 @@ def _run_up(
     prev = _previous(statements, moments, st)
     if prev is not None and prev.frame_index is None:
         return ()
-    start = 0
+    start = -1
     if prev is not None:
         start = cast(int, prev.frame_index)
         held = [s for s in statements if s.frame_index is not None and s.index < prev.index]
@@ -228,7 +229,8 @@ def _run_up(
                 break
             start = cast(int, s.frame_index)
     out: list[tuple[int, Link]] = []
-    for i in range(start, st.frame_index):
+    # after the frame that first stated the role before: what that frame names is its cause
+    for i in range(start + 1, st.frame_index):
         fr = soul.frames[i]
         for link in frame_links(names, agent_id, st, fr, moments[i]):
             # a credit in an earlier statement is that statement's cause, not this one's
