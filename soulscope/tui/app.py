@@ -351,9 +351,11 @@ class SoulscopeApp(App[None]):
             return
         self.soul = None
         self.sidebar.highlight(agent_id)
-        for pane in self.panes:
-            pane.agent_id = agent_id
         cached = self.cache.cached(agent_id, with_arc=True)
+        for pane in self.panes:
+            if cached is None:  # None while it loads: never the agent before's under this id
+                pane.soul = None
+            pane.agent_id = agent_id
         if cached is not None:
             # Switching back to a shown agent costs no worker round trip.
             self._show_soul(agent_id, cached)
@@ -390,6 +392,7 @@ class SoulscopeApp(App[None]):
             self.notify(message.error, severity="error")
             for pane in self.panes:
                 pane.soul = None
+            self.query_one(SoulPane).show_failed()
 
     def _show_soul(self, agent_id: str, soul: Soul) -> None:
         self.soul = soul

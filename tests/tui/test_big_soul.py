@@ -240,3 +240,23 @@ async def test_a_big_soul_that_keeps_changing_while_it_is_read_says_so(
             else:
                 assert app.soul is None
                 assert f"{big} kept changing while it was read; r reads it again." in messages
+
+
+async def test_while_a_big_soul_is_parsed_no_pane_shows_the_agent_before(tmp_path: Path) -> None:
+    big_world(tmp_path / "w")
+    app = SoulscopeApp(World.open(tmp_path / "w"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.agent_id == "a-small" and app.soul is not None
+        header = app.query_one("#soul-header")
+        footer = app.query_one("#soul-footer")
+        app.select_agent("big")
+        seen: list[tuple[str, str]] = []
+        while app.soul is None:
+            await pilot.pause(0.02)
+            seen.append((str(header.render()), str(footer.render())))
+            for pane in app.panes:
+                # No pane holds a-small's soul under big's id (its arc, its frames).
+                assert pane.soul is None or pane.soul.agent_id == "big", pane
+        assert seen and all("a-small" not in h and "3 frames" not in f for h, f in seen), seen
+        assert any(h == "big · parsing…" for h, _ in seen), seen

@@ -31,6 +31,7 @@ class SoulPane(Pane):
         super().__init__(id="soul-pane")
         self._frame_lines: Sequence[int] = []
         self._early: Sequence[str] | None = None  # lines shown before the soul was parsed
+        self._failed = False  # this agent's file could not be read
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="soul-header")
@@ -43,8 +44,14 @@ class SoulPane(Pane):
 
     def watch_agent_id(self, agent_id: str | None) -> None:
         self._early = None
-        if agent_id is not None:
-            self.query_one("#soul-header", StatusLine).show(Text(f"{agent_id} · parsing…"))
+        self._failed = False
+        self._update_header()
+        self._update_footer()
+
+    def show_failed(self) -> None:
+        """This agent's file could not be read (the app said why)."""
+        self._failed = True
+        self._update_header()
 
     def show_text(self, lines: Sequence[str], long: LongLines | None = None) -> None:
         """Show a big file's lines (a list cut by ``display_lines``, or ``FileLines``; ``long``:
@@ -140,7 +147,8 @@ class SoulPane(Pane):
         soul = self.soul
         header = self.query_one("#soul-header", StatusLine)
         if soul is None:
-            header.show(Text(""))
+            parsing = self.agent_id is not None and not self._failed
+            header.show(Text(f"{self.agent_id} · parsing…" if parsing else ""))
             return
         frame = self.current_frame()
         total = len(soul.frames)
