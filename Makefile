@@ -1,6 +1,11 @@
 # The two commands of the README: `make demo` and `make test`.
 .PHONY: demo test lint bench
 
+# Python keeps the bytecode it compiles (its default, whatever the calling environment says):
+# the test install is not byte-compiled by pip (scripts/setup), and each process of the suite
+# would otherwise compile again every module it imports.
+unexport PYTHONDONTWRITEBYTECODE
+
 # demo-world/ is a copy of the built-in world (state/) with its own git repository, advanced 30
 # offline frames; made once, then reused.
 demo:
