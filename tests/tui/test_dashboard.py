@@ -465,3 +465,14 @@ async def test_problems_on_one_line_are_listed_apart(tmp_path: Path) -> None:
         await pilot.pause()
         assert not isinstance(app.screen, PickScreen)
         assert app.query_one(SoulPane).view.top_line == problems[1].line
+
+
+async def test_the_sidebar_counts_one_agent_in_the_singular(tmp_path: Path) -> None:
+    app = SoulscopeApp(World.open(write_world(tmp_path / "world", {"ada-01": ADA})))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        status = str(app.query_one("#sidebar-status").render())
+        assert status.startswith("1 agent · "), status
+        await pilot.press("slash", "z")
+        await settle(pilot)
+        assert str(app.query_one("#sidebar-status").render()).startswith("0 of 1 agent · ")

@@ -196,7 +196,8 @@ class AgentList(Vertical):
         total = len(self.agents)
         shown = len(self.list.keys)
         parsed = len(self.summaries) + len(self.failed)
-        parts = [f"{shown} of {total} agents" if shown != total else f"{total} agents"]
+        agents = "agent" if total == 1 else "agents"
+        parts = [f"{shown} of {total} {agents}" if shown != total else f"{total} {agents}"]
         if parsed < total:
             parts.append(f"parsing {parsed}/{total}")
         parts.append(f"sort: {self.sort} (s)")
