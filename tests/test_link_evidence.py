@@ -142,3 +142,26 @@ def test_a_mind_that_turned_after_the_others_work(
 )
 def test_a_thread_after_the(text: str, expected: list[int]) -> None:
     assert thread_ids(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- Becoming: the skeptic, after debater-07 dismantled my claim on #12.",
+            {"debater-07": "credit"},
+        ),
+        ("- Ruth Vega demolished my cache argument; I rewrote it.", {"coder-03": "credit"}),
+        ("- coder-01 refuted my census on #9.", {"coder-01": "credit"}),
+        # another's claim, or one that only tried
+        (
+            "- coder-01 refuted debater-07's census on #9.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        ("- coder-01 tried and failed to dismantle my claim.", {"coder-01": "mention"}),
+    ],
+)
+def test_one_who_dismantled_the_writers_claim_moved_it(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

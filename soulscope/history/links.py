@@ -346,11 +346,18 @@ _VERDICT = (
     rb"|worth[ \t]+\w+ing|the[ \t]+prompt|the[ \t]+(?:best|strongest|sharpest|key|kill|turning"
     rb"|deciding))\b"
 )
+# What the other did to the writer's own claim that moved it: "dismantled my claim",
+# "refuted my census" (not another's: "refuted debater-07's census").
+_DISMANTLED = (
+    rb"(?:dismantled|demolished|punctured|refuted|debunked|overturned|broke|disproved)"
+    rb"[ \t]+(?:my|me)"
+)
 _CREDIT_AFTER = re.compile(
     _LEAD + _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
-    rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out)\b(?!" + _OBJECT + rb")"
+    rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out"
+    rb"|" + _DISMANTLED + rb")\b(?!" + _OBJECT + rb")"
     rb"|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
     re.I,
@@ -371,7 +378,7 @@ _TAILS = {
         rb"[ \t](?:(?:forced|convinced|persuaded|taught|inspired|corrected|reframed|reshaped"
         rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me"
         rb"|pushed[ \t]+me|nudged[ \t]+me|moved[ \t]+me|made[ \t]+me|helped[ \t]+me"
-        rb"|pointed[ \t]+out)"
+        rb"|pointed[ \t]+out|" + _DISMANTLED + rb")"
         rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+" + _VERDICT + rb")",
         re.I,
     ),
