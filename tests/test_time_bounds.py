@@ -200,13 +200,15 @@ def test_the_statement_before_is_the_one_before_in_time(tmp_path: Path) -> None:
             )
         },
     )
-    third = explain(world, "O.Neil-7", index=3)
+    # the arc is in time order: the 11:05 statement is its 2nd, the 14:20 one its 3rd
+    third = explain(world, "O.Neil-7", index=2)
     assert third.statement.text.endswith("undertow charts")
     assert third.previous is not None and third.previous.text.endswith("tide tables")
     # "undertow" came first in this frame by time: the 14:20 frame is not its precursor
     own = [p for p in third.precursors if p.own]
     assert not [p for p in own if p.word == "undertow"], own
-    second = explain(world, "O.Neil-7", index=2)
+    second = explain(world, "O.Neil-7", index=3)
+    assert second.statement.text.endswith("undertow maps")
     assert second.previous is not None and second.previous.text.endswith("undertow charts")
 
 
