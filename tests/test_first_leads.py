@@ -79,3 +79,21 @@ def test_in_git_a_commit_that_brought_a_name_brought_no_use(tmp_path: Path) -> N
     commit(repo, "ben", date="2026-03-04T10:00:00Z")
     got = json.loads(_run(repo, "first", "entropy", "--json"))
     assert (got["agent"], got["commit"]["message"]) == ("ben-02", "ben")
+
+
+def test_an_undated_frame_comes_after_every_dated_frame_above_it(tmp_path: Path) -> None:
+    # the 03-02 frame was appended after the 03-05 one; the undated frame after both: it is no
+    # earlier than 2026-03-05. One above them all came before both: before 2026-03-02.
+    world = _world(
+        tmp_path,
+        {
+            "ana-01": "# Ana\n\n## Frame 1\n- Drew the Orrery.\n\n"
+            "## Frame 3 — 2026-03-05\n- Watched.\n\n## Frame 2 — 2026-03-02\n- Late copy.\n\n"
+            "## Frame 4\n- Named the comet ledger.\n",
+        },
+    )
+    got = json.loads(_run(world, "first", "comet", "--json"))
+    assert got["span"] == ["2026-03-05 00:00", None]
+    assert "undated, after 2026-03-05" in _run(world, "first", "comet").splitlines()[0]
+    got = json.loads(_run(world, "first", "orrery", "--json"))
+    assert got["span"] == [None, "2026-03-02 23:59"]

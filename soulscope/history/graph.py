@@ -511,7 +511,7 @@ _FIRST_BLOCK = re.compile(_HEADING)  # a block at the very start of a file
 
 def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
     """Where each frame of a soul file's bytes starts and ends, and its date as ``soul.when``
-    places it (an undated frame takes the nearest dated frame's before it, else after it):
+    places it (an undated frame takes the latest dated frame's above it, else the earliest's):
     read from the headings alone, each looked at once (by one pattern over the file)."""
     starts: list[int] = []
     ends: list[int] = []
@@ -548,22 +548,18 @@ _BEST = _LAST + len(KINDS)  # then the rank of its strongest kind, and that line
 
 
 def _dates(dates: list[str | None]) -> list[str | None]:
-    """Each frame's date, as ``soul.when`` places it: an undated frame takes the date of the
-    nearest dated frame before it in its file, else the first after it."""
+    """Each frame's date, as ``soul.when`` places it: an undated frame takes the latest date of
+    the dated frames above it in its file, else the earliest below it."""
     out = list(dates)
     last = None
     for i, d in enumerate(dates):
         if d:
-            last = d
+            last = d if last is None else max(last, d)
         elif last:
             out[i] = last
-    following = None
-    for i in range(len(out) - 1, -1, -1):
-        if out[i]:
-            following = out[i] if dates[i] else following
-        else:
-            out[i] = following
-    return out
+    below = [d for d in dates if d]
+    earliest = min(below) if below else None
+    return [d or earliest for d in out]
 
 
 def _measure(g: Influence, present: set[str]) -> None:

@@ -34,7 +34,7 @@ class LogEntry:
     agent: str
     frame: int | None  # the world's frame number (237), None when the heading has none
     label: str  # 237, 500b, its date, or #K (its place in the file) when it has neither
-    date: str | None  # the heading's date (or the nearest dated frame's: ``inferred``)
+    date: str | None  # the heading's date (or the latest dated frame's above it: ``inferred``)
     time: str | None  # HH:MM UTC, None when the heading gives no time of day
     heading: str
     line: int  # the heading's line in the soul file, 1-based

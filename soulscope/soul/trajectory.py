@@ -762,7 +762,7 @@ class ArcRow:
 
 def _moments(statements: Sequence[Statement]) -> list[tuple]:
     """Each statement's place in time (``soul.when``), for sorting: date, time of day, frame
-    number; an undated statement takes the place of the nearest dated one before it in its arc
+    number; an undated statement takes the place of the latest dated one before it in its arc
     (the one after it when none comes before), so it keeps its neighbours."""
     found = when.moments(
         [s.date for s in statements], [s.time for s in statements], [s.number for s in statements]

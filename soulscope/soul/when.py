@@ -18,10 +18,11 @@ them.
 Times written with a UTC offset (``2026-05-09T23:30:00-05:00``, ``+05:30``) are converted to UTC
 (``to_utc``) wherever they are read.
 
-A frame whose heading has no date (``## Frame 492``) takes the date of the nearest dated frame
-before it in its file (it was appended after that one), marked ``inferred``; a file's frames
-before any dated one take the first date after them. A file with no date at all sorts after
-every dated frame (``UNDATED``).
+A frame whose heading has no date (``## Frame 492``) takes the latest date and time of the dated
+frames above it in its file, marked ``inferred``: it was appended after all of them, so it is no
+earlier than the latest (after frames dated 03-05 and 03-02, in that order, it came after
+03-05). A file's frames before any dated one take the earliest date below them (they came
+before every one). A file with no date at all sorts after every dated frame (``UNDATED``).
 
 Commit order is another matter: where frames arrived in different commits, the commit that
 brought a frame comes first (``history.timeline`` decides that); frames that arrived in one
@@ -53,8 +54,9 @@ class Moment:
     # the world's frame number (``Frame 237``): one counter for every agent of a world, so it
     # orders frames of one date across files where the headings give no time of day
     number: int | None = None
-    # "after" / "before": the heading has no date; ``date`` and ``time`` are those of the nearest
-    # dated frame before it in its file (it came after that one), or after it (it came before)
+    # "after" / "before": the heading has no date; ``date`` and ``time`` are those of the latest
+    # dated frame above it in its file (it came after them), or the earliest below it (it came
+    # before them)
     inferred: str | None = None
     # A frame without a time of day: the times (HH:MM) of the nearest timed frames of its date
     # before (``low``) and after (``high``) it in its file, between which it happened.
@@ -131,9 +133,10 @@ def moments(
     numbers: Sequence[int | None] | None = None,
 ) -> list[Moment]:
     """Each frame of one file (its headings' dates, times and frame numbers, in file order) as a
-    Moment; undated frames take the nearest dated frame before them (else the first after)."""
+    Moment; undated frames take the latest dated frame above them (else the earliest below)."""
     out: list[Moment] = []
     last: Moment | None = None
+    earliest: Moment | None = None
     pending: list[int] = []
     bounds = day_bounds(dates, times)
     orders = order_numbers([-1 if n is None else n for n in numbers or ()] or [-1] * len(dates))
@@ -144,16 +147,30 @@ def moments(
             low, high = bounds.get(i, (None, None))
             m = Moment(date, time, i, number, low=low, high=high, order=order)
             out.append(m)
-            for j in pending:
-                out[j] = Moment(date, time, j, m.number, "before", low, high, orders[j])
-            pending = []
-            last = m
+            if last is None or _lower(m) >= _lower(last):
+                last = m
+            if pending and (earliest is None or _upper(m) < _upper(earliest)):
+                earliest = m
         elif last is not None:
             out.append(Moment(last.date, last.time, i, number, "after", last.low, last.high, order))
         else:
             out.append(Moment(None, None, i, number, order=order))
             pending.append(i)
+    if earliest is not None:
+        e = earliest
+        for j in pending:
+            out[j] = Moment(e.date, e.time, j, e.number, "before", e.low, e.high, orders[j])
     return out
+
+
+def _lower(m: Moment) -> tuple[str, str]:
+    """The earliest a dated frame can be: its date and time (a date-only frame's lower bound)."""
+    return (m.date or UNDATED, m.time or m.low or "")
+
+
+def _upper(m: Moment) -> tuple[str, str]:
+    """The latest a dated frame can be: its date and time (a date-only frame's upper bound)."""
+    return (m.date or UNDATED, m.time or m.high or "~")
 
 
 def order_numbers(numbers: Sequence[int]) -> list[int]:
@@ -241,10 +258,11 @@ class FileTimes:
     def __init__(self, columns: FrameColumns) -> None:
         self.dates, self.times, self.numbers = columns.dates, columns.times, columns.numbers
         self._lows = {i: low or "" for i, (low, _) in day_bounds(self.dates, self.times).items()}
-        self._inherited: tuple[str, str] = ("", "")  # the nearest dated frame's, so far
+        self._inherited: tuple[str, str] = ("", "")  # the latest dated frame's, so far
         self._order = -1  # the nearest numbered frame's number, so far (``Moment.order``)
         self._scanned = 0
-        self._first_dated: int | None | bool = False  # False: not looked for yet
+        # the earliest dated frame's date and time ("~": none), False: not looked for yet
+        self._first_dated: tuple[str, str] | None | bool = False
 
     def key(self, f: int) -> tuple[str, str, int]:
         """Frame ``f``'s key (-1: before every frame); ``f`` never below one asked before."""
@@ -253,8 +271,9 @@ class FileTimes:
         dates = self.dates
         while self._scanned <= f:
             d = dates[self._scanned]
-            if d:
-                self._inherited = (d, self.times[self._scanned] or "")
+            if d:  # the latest dated frame above (``moments``)
+                time = self.times[self._scanned] or self._lows.get(self._scanned, "")
+                self._inherited = max(self._inherited, (d, time))
             if self.numbers[self._scanned] >= 0:
                 self._order = self.numbers[self._scanned]
             self._scanned += 1
@@ -264,13 +283,14 @@ class FileTimes:
             return (date, self.times[f] or self._lows.get(f, ""), number)
         if self._inherited[0]:
             return (*self._inherited, number)
-        # before the file's first dated frame: it came before that one
+        # before the file's first dated frame: it came before every one (``moments``)
         if self._first_dated is False:
-            self._first_dated = next((i for i, d in enumerate(dates) if d), None)
+            dated = [(d, self.times[i] or "~") for i, d in enumerate(dates) if d]
+            self._first_dated = min(dated) if dated else None
         first = self._first_dated
         if first is None:
             return (UNDATED, "", self.numbers[f])
-        return (cast("str", dates[first]), self.times[first] or "", self.numbers[f])
+        return (first[0], "" if first[1] == "~" else first[1], self.numbers[f])
 
 
 def latest_before(moments: Sequence[Moment | None], at: Moment) -> int | None:
