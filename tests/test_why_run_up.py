@@ -110,3 +110,20 @@ def test_the_frame_that_stated_the_role_before_is_its_cause_not_the_run_up(
     assert why.statement.text == "the interface declarer."
     assert why_dict(why)["run_up"] == []
     assert "lab-storyteller-07" not in why.narrative
+
+
+def test_a_frame_headed_after_the_statement_is_not_its_run_up(tmp_path: Path) -> None:
+    """Evidence comes only from frames the headings place before the statement: a "Frame 0"
+    headed 00:30 above a "Frame 1" headed 00:17 is not what came before frame 1."""
+    soul = (
+        "# Bettor\n\n## Frame 2026-03-14 (23:45 UTC)\n- Becoming: the monarchist.\n\n"
+        "## Frame 2026-03-15 (00:30 UTC) — Frame 0\n- Replied to lab-coder-01 on #4922.\n\n"
+        "## Frame 2026-03-15 (00:17 UTC) — Frame 1\n- Becoming: the pricer of gods.\n"
+    )
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "lab-debater-06.md").write_text(soul, encoding="utf-8")
+    (tmp_path / "memory" / "lab-coder-01.md").write_text("# x\n", encoding="utf-8")
+    why = explain(World.open(tmp_path), "lab-debater-06", index=2)
+    assert why.statement.text == "the pricer of gods."
+    assert why_dict(why)["run_up"] == []
+    assert "lab-coder-01" not in why.narrative
