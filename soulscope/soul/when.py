@@ -261,8 +261,9 @@ class FileTimes:
         self._inherited: tuple[str, str] = ("", "")  # the latest dated frame's, so far
         self._order = -1  # the nearest numbered frame's number, so far (``Moment.order``)
         self._scanned = 0
-        # the earliest dated frame's date and time ("~": none), False: not looked for yet
-        self._first_dated: tuple[str, str] | None | bool = False
+        # the earliest dated frame's date and time ("~": none); None: no dated frame
+        self._first_dated: tuple[str, str] | None = None
+        self._looked = False  # for it
 
     def key(self, f: int) -> tuple[str, str, int]:
         """Frame ``f``'s key (-1: before every frame); ``f`` never below one asked before."""
@@ -284,9 +285,9 @@ class FileTimes:
         if self._inherited[0]:
             return (*self._inherited, number)
         # before the file's first dated frame: it came before every one (``moments``)
-        if self._first_dated is False:
+        if not self._looked:
             dated = [(d, self.times[i] or "~") for i, d in enumerate(dates) if d]
-            self._first_dated = min(dated) if dated else None
+            self._first_dated, self._looked = (min(dated) if dated else None), True
         first = self._first_dated
         if first is None:
             return (UNDATED, "", self.numbers[f])
