@@ -55,3 +55,20 @@ def test_becoming_says_where_the_file_wrote_out_of_time_order(world: Path) -> No
     assert done.returncode == 0, done.stderr
     assert "Listed by the frames' times" in done.stdout
     assert "1 statement written out of that order" in done.stdout
+
+
+def test_a_label_asked_for_is_read_in_its_dash_form_too(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "kai-05.md").write_text(
+        "# Kai\n\n## Identity\n- **ID:** kai-05\n\n"
+        "## Frame 1 — 2026-03-02\n- Read.\n- Key insight — tides follow the ledger.\n\n"
+        "## Frame 2 — 2026-03-03\n- **Key Insight** – the ledger follows no one.\n"
+        "- Rate limited — no comment.\n\n"
+        "## Frame 3 — 2026-03-04\n- key insight: ledgers drift.\n"
+    )
+    rows = _json(tmp_path, "becoming", "kai-05", "--label", "Key insight")
+    assert [(r["frame"], r["text"]) for r in rows] == [
+        (1, "tides follow the ledger."),
+        (2, "the ledger follows no one."),
+        (3, "ledgers drift."),
+    ]

@@ -91,6 +91,16 @@ def match_label(bullet: str) -> LabelMatch | None:
     return None
 
 
+def dash_label(bullet: str, key: str) -> LabelMatch | None:
+    """The label of a bullet in the dash form (``- Key insight — text``) where it is the label
+    ``key`` (``label_key``) asked for by name: ``match_label`` reads that form for the entry's
+    own labels only."""
+    m = _DASH_LABEL.match(bullet)
+    if m is not None and label_key(m.group(2)) == key:
+        return LabelMatch(m.group(2), m.group(4) or "", 2, m.end(3))
+    return None
+
+
 def label_key(label: str) -> str:
     """The canonical form of a label: lower case, single spaces (labels match in any case)."""
     return " ".join(label.lower().split())

@@ -16,6 +16,7 @@ from soulscope.soul.format import (
     BLOCK,
     BULLET,
     DASH_LABELS,
+    dash_label,
     heading_label,
     is_frame_heading,
     label_key,
@@ -469,16 +470,24 @@ def _build_frame(columns: FrameColumns, i: int) -> Frame:
     )
 
 
-def frame_observations(columns: FrameColumns, i: int) -> tuple[Observation, ...]:
+def frame_observations(
+    columns: FrameColumns, i: int, dash: str | None = None
+) -> tuple[Observation, ...]:
     """Frame ``i``'s ``Frame.observations`` alone (its actions and notes, and the frame, not
-    made): what an arc reads of each frame that holds its label."""
+    made): what an arc reads of each frame that holds its label. ``dash``: a label (its
+    ``label_key``) asked for by name, read in its dash form too (``- Key insight — x``)."""
     if columns.build is not _build_frame:  # (columns without bodies: theirs)
         return columns.build(columns, i).observations
     source = columns.data[columns.starts[i] : columns.ends[i]].decode("utf-8", ENCODING_ERRORS)
     found = []
     body = _LINE.findall(source)[1:]
     for ln_no, text, is_bullet in _bullets(body, columns.lines[i] + 1, source):
-        if is_bullet and (obs := _observation(text, ln_no)) is not None:
+        if not is_bullet:
+            continue
+        obs = _observation(text, ln_no)
+        if obs is None and dash is not None and (m := dash_label(text, dash)) is not None:
+            obs = Observation(sys.intern(m.label), clean(m.text.strip()), ln_no)
+        if obs is not None:
             found.append(obs)
     return tuple(found)
 

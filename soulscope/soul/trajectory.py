@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple, overload
 
 from soulscope.soul import when
 from soulscope.soul.counters import is_counter, strip_counters
+from soulscope.soul.format import DASH_LABELS
 from soulscope.soul.model import FrameColumns, Section, Soul, frame_label, label_key
 from soulscope.soul.parse import frame_observations as observations
 
@@ -443,7 +444,10 @@ def _in_file(soul: Soul, key: str, reading: ArcReading) -> Iterator[tuple[Sectio
     columns = soul.frames.columns
     keys: dict[str, str] = {}  # each label's key (the same few labels recur)
     for block in _blocks(soul, key, reading):
-        found = block.observations if isinstance(block, Section) else observations(columns, block)
+        if isinstance(block, Section):
+            found = block.observations
+        else:  # a label asked for by name is read in its dash form too
+            found = observations(columns, block, None if key in DASH_LABELS else key)
         for obs in found:
             label = obs.label
             known = keys.get(label)
