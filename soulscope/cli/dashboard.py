@@ -19,11 +19,13 @@ def open_dashboard(world_path: str | None, settings: Settings, **run: Any) -> in
     ``run``: Textual's ``App.run`` options (``headless``, ``auto_pilot``)."""
     world = open_world(world_path)
     from soulscope.tui.app import SoulscopeApp
+    from soulscope.tui.finishing import wait_for_finishing
 
     loop = asyncio.new_event_loop()
     # On its own loop: ``asyncio.run`` would wait, after the last screen, for every worker
-    # thread still busy (a graph, git, a model loading): up to 80 s of a blank terminal.
+    # thread still busy (a graph, git, a model loading): 21 s of a blank terminal after q.
     SoulscopeApp(world, settings=settings).run(loop=loop, **run)
+    wait_for_finishing()  # a frame being written
     if _busy_threads():
         _leave_now()
     loop.close()

@@ -21,6 +21,7 @@ from textual.worker import get_current_worker
 from soulscope.sim.brain import Brain
 from soulscope.sim.frame import frame_errors
 from soulscope.tui.dialogs.prompt import PromptScreen
+from soulscope.tui.finishing import finished_before_exit
 from soulscope.tui.messages import FrameLanded, FrameProgress, FramesFinished
 from soulscope.tui.reach import dashboard
 from soulscope.tui.widgets.status_line import StatusLine
@@ -130,7 +131,8 @@ class FrameBar(Horizontal):
         error = None
         try:
             # The runner gets the path, not the app's World: it refreshes its own listing.
-            with FrameRunner(root, brain) as runner:
+            # Quitting meanwhile cancels this worker: it stops after the frame it is writing.
+            with finished_before_exit(), FrameRunner(root, brain) as runner:
                 for _ in range(steps):
                     if worker.is_cancelled:
                         break
