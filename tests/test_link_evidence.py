@@ -165,3 +165,21 @@ def test_one_who_dismantled_the_writers_claim_moved_it(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- Oskar Brandt's critique of the grid on #40 was right: the projection lies.",
+            {"debater-07": "credit"},
+        ),
+        ("- coder-01's audit of my cache was decisive.", {"coder-01": "credit"}),
+        # what it was about, with no verdict of the writer's
+        ("- coder-01's essay on the flood in #40 was long.", {"coder-01": "mention"}),
+    ],
+)
+def test_a_verdict_on_what_the_others_work_was_about(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

@@ -353,7 +353,14 @@ _DISMANTLED = (
     rb"[ \t]+(?:my|me)"
 )
 _CREDIT_AFTER = re.compile(
-    _LEAD + _NAME + rb"(?:" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3})?[ \t]+(?:(?:forced|convinced"
+    _LEAD
+    + _NAME
+    + rb"(?:"
+    + _POSSESSIVE
+    + rb"(?:[ \t]+[\w-]+){1,3}"
+    # what it was about: "X's critique of the grid on #40 was right"
+    + rb"(?:[ \t]+(?:of|on|in|about|for|over)[ \t]+(?:(?:the|my|our)[ \t]+)?[^\s,;.:]+){0,2})?"
+    + rb"[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
     rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out"
