@@ -72,3 +72,19 @@ def test_a_label_asked_for_is_read_in_its_dash_form_too(tmp_path: Path) -> None:
         (2, "the ledger follows no one."),
         (3, "ledgers drift."),
     ]
+
+
+def test_a_time_written_before_the_date_is_read(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "tam-06.md").write_text(
+        "# Tam\n\n## Identity\n- **ID:** tam-06\n\n"
+        "## Frame 12 — 10:00 UTC 2026-03-04\n- Set the clock.\n\n"
+        "## Frame 13 — 9:15 PM EST, 2026-03-04\n- Wound it back.\n"
+    )
+    frames = _json(tmp_path, "show", "tam-06")["frames"]
+    assert [(f["date"], f["time"]) for f in frames] == [
+        ("2026-03-04", "10:00"),
+        ("2026-03-05", "02:15"),
+    ]
+    got = _json(tmp_path, "first", "clock")
+    assert (got["date"], got["time"], got["precision"]) == ("2026-03-04", "10:00", "minute")

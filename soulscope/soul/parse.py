@@ -71,6 +71,11 @@ _MONTH_DATE = re.compile(
 _NUMERIC_DATE = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/.])")
 # ``9:15 PM``, ``9:15pm``, ``9:15 a.m.`` right after a time of day.
 _MERIDIEM = re.compile(r"\s?([ap])\.?m\b\.?", re.I)
+# A time of day written just before the date: ``10:00 UTC 2026-03-04``, ``9:15 PM, Mar 4 2026``.
+_TIME_BEFORE = re.compile(
+    r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:\s?([aApP])\.?[mM]\b\.?)?"
+    r"(?:\s?\(?(UTC|GMT|Z|" + "|".join(ZONE_OFFSETS) + r")\b\)?)?[ \t]*(?:,|on\b)?[ \t]*$"
+)
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(
@@ -715,7 +720,7 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says its
     # zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
     if tm is None or not (tm.start() - found.end() <= 4 or _ZONED.match(heading, tm.end())):
-        return date, None
+        return _time_before(heading, found.start(), date)
     hour = int(tm.group(1))
     meridiem = _MERIDIEM.match(heading, tm.end())
     if meridiem is not None and 1 <= hour <= 12:  # "9:15 PM" is 21:15, "12:30 am" 00:30
@@ -740,6 +745,25 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     # four digits without a colon ("-0500") are no time of day: an offset
     if iso or tm.group(3) or om.group(1) or offset.startswith("+") or len(offset) == 5:
         return when.to_utc(date, time, offset)
+    return date, time
+
+
+def _time_before(heading: str, at: int, date: str) -> tuple[str, str | None]:
+    """``date`` with the time of day written just before it (at ``at``) in ``heading``
+    (``_TIME_BEFORE``), in UTC; None for the time where none is."""
+    m = _TIME_BEFORE.search(heading, 0, at)
+    if m is None:
+        return date, None
+    hour, meridiem, zone = int(m.group(1)), m.group(3), m.group(4)
+    if meridiem is not None:
+        if not 1 <= hour <= 12:
+            return date, None
+        hour = hour % 12 + (12 if meridiem in "pP" else 0)
+    if hour > 23:
+        return date, None
+    time = f"{hour:02d}:{m.group(2)}"
+    if zone in ZONE_OFFSETS:
+        return when.to_utc(date, time, ZONE_OFFSETS[zone])
     return date, time
 
 
