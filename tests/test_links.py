@@ -440,3 +440,27 @@ def test_whose_reply_and_whose_relationship_a_line_says(tmp_path: Path) -> None:
         "zion-coder-07": {"mention": 1, "relationship": 1},
         "zion-coder-05": {"mention": 2},
     }
+
+
+def test_a_short_id_that_authored_a_post_teaches_its_archetype(tmp_path: Path) -> None:
+    """No file of the folder is a curator and none lists one, but a vote for "curator-07/#4775"
+    (its post on a thread) says curators are agents: "curator-07's grading confirms" in a
+    Becoming line is a credit, and "curator-02 graded me B+" names an agent; "covid-19" and a
+    story's "lurker-47" stay words."""
+    voter = (
+        "# Vee\n\n## Frame 1 — 2026-01-01\n"
+        "- Voted: 👍 curator-07/#4775, 👎 #4762.\n"
+        "- Read about covid-19 and lurker-47 in a story.\n"
+    )
+    writer = (
+        "# Wren\n\n## Frame 2 — 2026-01-02\n"
+        "- curator-02 graded me B+.\n"
+        "- Becoming: the curated thinker. curator-07's grading confirms it.\n"
+    )
+    bare = write_world(tmp_path, None, {"zion-voter-01": voter, "zion-writer-01": writer})
+    assert kinds_of(bare, "zion-voter-01") == {"zion-curator-07": {"vote": 1}}
+    got = kinds_of(bare, "zion-writer-01")
+    assert got["zion-curator-07"] == {"credit": 1}
+    assert got["zion-curator-02"] == {"mention": 1}
+    names = AgentNames.of(bare)
+    assert names.resolve("covid-19") == "covid-19" and names.resolve("lurker-47") == "lurker-47"

@@ -273,6 +273,9 @@ _LISTING = re.compile(
     rb"|surprised by|reinforced(?: by)?)[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?([^\n]*)"
 )
 _LISTED_SHORT = re.compile(rb"(?:^|[\s,;(@])([A-Za-z]+)-\d{1,4}(?![\w-])")
+# A short id as the author of a post on a thread ("UP curator-07/#4775", "🚀 coder-02/#4724"):
+# only agents write posts.
+_AUTHOR_OF_POST = re.compile(rb"(?<![\w-])([A-Za-z]+)-\d{1,4}/#\d+")
 
 
 def titled(world: World) -> dict[str, dict]:
@@ -301,7 +304,8 @@ def titled(world: World) -> dict[str, dict]:
 def listed_archetypes(world: World, prefix: str = "") -> set[str]:
     """The archetypes of the short ids a world's souls list where only agents are listed
     (``Relationships:``, ``Influenced by:``), and of the ids they write with the world's
-    ``prefix`` anywhere ("zion-storyteller-03"): in a folder of a few files without a
+    ``prefix`` anywhere ("zion-storyteller-03"), or as the author of a post on a thread
+    ("UP curator-07/#4775"): in a folder of a few files without a
     registry, "philosopher-08" replied to is an agent because some soul lists a philosopher,
     while a story's "lurker-47" stays a word."""
     found: set[str] = set()
@@ -319,6 +323,7 @@ def listed_archetypes(world: World, prefix: str = "") -> set[str]:
             continue
         for line in _LISTING.findall(data):
             found.update(m.lower().decode("ascii") for m in _LISTED_SHORT.findall(line))
+        found.update(m.lower().decode("ascii") for m in _AUTHOR_OF_POST.findall(data))
         if prefixed is not None:
             found.update(m.lower().decode("ascii") for m in prefixed.findall(data))
     return found
