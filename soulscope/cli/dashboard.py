@@ -13,6 +13,8 @@ from typing import Any
 from soulscope.cli.output import open_world
 from soulscope.config import Settings
 
+EXIT_FUNCTIONS_S = 2.0  # the longest the exit functions may take when workers are left behind
+
 
 def open_dashboard(world_path: str | None, settings: Settings, **run: Any) -> int:
     """Open the dashboard with the settings the CLI read (it reports a broken config file);
@@ -44,7 +46,10 @@ def _leave_now() -> None:
     background = sys.modules.get("soulscope.recall.background")
     if background is not None:
         background.stop_all()
-    atexit._run_exitfuncs()
+    # Exit functions (temporary folders removed), unless one waits on the work left behind.
+    exits = threading.Thread(target=atexit._run_exitfuncs, daemon=True)
+    exits.start()
+    exits.join(EXIT_FUNCTIONS_S)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

@@ -8,8 +8,13 @@ in half, whatever ends the dashboard.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+# The longest the process waits for them in all: a frame's journal makes a frame cut later whole
+# or undone by the next run (``soulscope.sim.journal``).
+LONGEST_WAIT_S = 10.0
 
 _lock = threading.Lock()
 _finishing: set[threading.Thread] = set()
@@ -29,8 +34,9 @@ def finished_before_exit() -> Iterator[None]:
 
 
 def wait_for_finishing() -> None:
-    """Until every work marked ``finished_before_exit`` has ended."""
+    """Until every work marked ``finished_before_exit`` has ended (``LONGEST_WAIT_S`` at most)."""
     with _lock:
         threads = list(_finishing)
+    deadline = time.monotonic() + LONGEST_WAIT_S
     for thread in threads:
-        thread.join()
+        thread.join(max(0.0, deadline - time.monotonic()))
