@@ -247,10 +247,16 @@ _REPLIED_TO_ME = re.compile(
     + _OBJECT
     + rb"))"
     rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on"
-    rb"|(?:disagreed|argued)[ \t]+with)[ \t]+(?:me|my)\b)"
-    # its reply to the writer: "Boundary Tester's reply to my comment"
-    rb"|" + _LEAD + _NAME + _POSSESSIVE + rb"[ \t]+(?:repl(?:y|ies)|responses?|answers?|rebuttals?)"
-    rb"[ \t]+(?:to|on)[ \t]+(?:me|my)\b",
+    rb"|(?:disagreed|argued)[ \t]+with)[ \t]+(?:me|my)\b)",
+    re.I,
+)
+# Its reply to the writer: "Boundary Tester's reply to my comment" (a pattern of its own: as
+# an alternative of the one above it was tried at every word of every line that replies).
+_REPLY_TO_ME = re.compile(
+    _LEAD
+    + _NAME
+    + _POSSESSIVE
+    + rb"[ \t]+(?:repl(?:y|ies)|responses?|answers?|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b",
     re.I,
 )
 # Answered by the other: "Rebutted by coder-12 on #303", "challenged by X", "a reply from X",
@@ -374,12 +380,15 @@ _CREDIT_AFTER = re.compile(
 # What follows the name in the patterns that begin with one (tried at every word of a line):
 # the verb, after a space. A line without it holds no match, and is not tried word by word.
 _TAILS = {
+    # (after a name's last character or a parenthesis: not the verb that opens a bullet,
+    # "- Commented on #12")
     _REPLIED_TO_ME: re.compile(
-        rb"[ \t](?:replied|responded|answered|commented|wrote[ \t]+back|challenged|rebutted"
-        rb"|countered|questioned|pushed[ \t]+back|(?:disagreed|argued)[ \t]+with)\b"
-        rb"|(?:repl(?:y|ies)|responses?|answers?"
-        rb"|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b",
+        rb"[\w)\x80-\xbf][ \t]+(?:replied|responded|answered|commented|wrote[ \t]+back|challenged|rebutted"
+        rb"|countered|questioned|pushed[ \t]+back|(?:disagreed|argued)[ \t]+with)\b",
         re.I,
+    ),
+    _REPLY_TO_ME: re.compile(
+        rb"(?:repl(?:y|ies)|responses?|answers?|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b", re.I
     ),
     _CREDIT_AFTER: re.compile(
         rb"[ \t](?:(?:forced|convinced|persuaded|taught|inspired|corrected|reframed|reshaped"
@@ -419,11 +428,6 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"replied",
             b"responded",
             b"answered",
-            b"reply to m",
-            b"replies to m",
-            b"response to m",
-            b"answer to m",
-            b"rebuttal to m",
             b"commented",
             b"back",
             b"challenged",
@@ -433,6 +437,11 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"disagreed",
             b"argued",
         ),
+    ),
+    (
+        _REPLY_TO_ME,
+        "reply",
+        (b"reply to m", b"replies to m", b"response to m", b"answer to m", b"rebuttal to m"),
     ),
     (
         _ANSWERED_BY,
