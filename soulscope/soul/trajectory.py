@@ -775,36 +775,44 @@ def _moments(statements: Sequence[Statement]) -> list[tuple]:
 
 
 def compare(left: Sequence[Statement], right: Sequence[Statement]) -> list[ArcRow]:
-    """Two arcs side by side in time order (date, then time, then frame number). Statements of
-    the same frame at the same date and time pair up; undated ones keep their place in their arc."""
-    entries = [
-        (moment, side, s)
-        for side, statements in ((0, left), (1, right))
-        for moment, s in zip(_moments(statements), statements, strict=True)
-    ]
-    entries.sort(key=lambda e: (e[0][:3], e[1], e[0][3]))
-    buckets: dict[object, list[list[Statement]]] = {}
-    order: list[object] = []
-    for _, side, s in entries:
-        key: object = (s.frame_label, s.when) if s.number is not None or s.date else id(s)
-        if key not in buckets:
-            buckets[key] = [[], []]
-            order.append(key)
-        buckets[key][side].append(s)
+    """Two arcs side by side in time order (date, then time, then frame number where both
+    frames have one), each arc in its own order: the two merged, never one reordered.
+    Statements of the same frame at the same date and time pair up; undated ones keep their
+    place in their arc."""
+    keys = (_moments(left), _moments(right))
     rows: list[ArcRow] = []
-    for key in order:
-        a, b = buckets[key]
-        first = (a or b)[0]
-        for i in range(max(len(a), len(b))):
-            rows.append(
-                ArcRow(
-                    first.frame_label,
-                    first.when,
-                    a[i] if i < len(a) else None,
-                    b[i] if i < len(b) else None,
-                )
-            )
+    i = j = 0
+    while i < len(left) or j < len(right):
+        a = left[i] if i < len(left) else None
+        b = right[j] if j < len(right) else None
+        if a is not None and b is not None and _same_frame(a, b):
+            rows.append(ArcRow(a.frame_label, a.when, a, b))
+            i, j = i + 1, j + 1
+        elif b is None or (a is not None and not _later(keys[0][i], keys[1][j])):
+            rows.append(ArcRow(a.frame_label, a.when, a, None))  # type: ignore[union-attr]
+            i += 1
+        else:
+            rows.append(ArcRow(b.frame_label, b.when, None, b))
+            j += 1
     return rows
+
+
+def _same_frame(a: Statement, b: Statement) -> bool:
+    """Whether two statements are of one frame (its label and moment), known by its number or
+    date."""
+    return (
+        (a.number is not None or a.date is not None)
+        and (b.number is not None or b.date is not None)
+        and (a.frame_label, a.when) == (b.frame_label, b.when)
+    )
+
+
+def _later(a: tuple, b: tuple) -> bool:
+    """Whether moment key ``a`` comes after ``b``: by date and time, then by frame number
+    where both frames have one (an unnumbered frame's order is its own file's)."""
+    if a[:2] != b[:2]:
+        return a[:2] > b[:2]
+    return a[2] >= 0 and b[2] >= 0 and a[2] > b[2]
 
 
 @dataclass(frozen=True, slots=True)
