@@ -41,7 +41,7 @@ class Block:
         self.key = " ".join(self.heading.split())
         self._parsed: tuple[bool, str | None, str | None, str | None] | None = None
         self._words: tuple[int, int, int] | None = None
-        self._when: tuple[str, str, int] | None = None
+        self._when: tuple[str | None, str | None, int | None] | None = None
 
     def _where(self) -> tuple[int, int, int]:
         """Where each wanted label's words first occur (-1: absent), found once, any case."""
@@ -61,9 +61,14 @@ class Block:
     @property
     def when(self) -> tuple[str, str, int]:
         """The frame's date, time of day and number as its heading gives them (``soul.when``)."""
+        return when.key(*self.heading_when)[:3]
+
+    @property
+    def heading_when(self) -> tuple[str | None, str | None, int | None]:
+        """The date, time of day and number its heading writes (None where it writes none)."""
         if self._when is None:
             number, _, date, time, _ = parse_heading(self.heading.removeprefix("Frame").strip())
-            self._when = when.key(date, time, number)[:3]
+            self._when = (date, time, number)
         return self._when
 
     def _parse(self) -> tuple[bool, str | None, str | None, str | None]:
@@ -124,14 +129,33 @@ class Version:
 
     @property
     def becoming(self) -> str | None:
-        """The latest identity statement, by the label rule of ``trajectory.arc``."""
+        """The latest identity statement, by the label rule of ``trajectory.arc`` and its
+        order: the latest by its frame's time (a section's by the frame above it), of equal
+        times the last in the file."""
         if self._becoming is None:
             if any(b.has_becoming for b in self.blocks):
-                found = next((b.becoming for b in reversed(self.blocks) if b.becoming), None)
+                texts = [b.becoming for b in self.blocks]
             else:
-                found = next((b.evolving for b in reversed(self.blocks) if b.evolving), None)
+                texts = [b.evolving for b in self.blocks]
+            places = self._places()
+            held = [i for i, text in enumerate(texts) if text]
+            found = texts[max(held, key=lambda i: (places[i], i))] if held else None
             self._becoming = (found,)
         return self._becoming[0]
+
+    def _places(self) -> list[tuple]:
+        """Each block's place in time (``when.moments`` of the frames; a section takes the
+        frame's above it, before the first frame the lowest)."""
+        heads = [b.heading_when for b in self.frames]
+        found = when.moments([h[0] for h in heads], [h[1] for h in heads], [h[2] for h in heads])
+        keys = iter(m.key[:3] for m in found)
+        out: list[tuple] = []
+        place: tuple = ()
+        for b in self.blocks:
+            if b.is_frame:
+                place = next(keys)
+            out.append(place)
+        return out
 
     @property
     def relationships(self) -> str | None:
