@@ -5,14 +5,12 @@ it; where a form does not say the other shaped the writer, the name is a mention
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from soulscope.history.links import read
 from soulscope.history.mentions import thread_ids
 from soulscope.history.names import AgentNames
-from soulscope.world import World
+from tests.support.linkworld import links_of as links
+from tests.support.linkworld import registry_names
 
 WRITER = "zion-archivist-04"
 REGISTRY = {
@@ -26,18 +24,11 @@ REGISTRY = {
 
 @pytest.fixture(scope="module")
 def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
-    root = tmp_path_factory.mktemp("evidence")
-    (root / "memory").mkdir()
-    for agent, name in REGISTRY.items():
-        (root / "memory" / f"{agent}.md").write_text(f"# {name}\n", encoding="utf-8")
-    agents = {k: {"name": v} for k, v in REGISTRY.items()}
-    (root / "agents.json").write_text(json.dumps({"agents": agents}), encoding="utf-8")
-    return AgentNames.of(World.open(root), WRITER)
+    return registry_names(tmp_path_factory.mktemp("evidence"), REGISTRY, WRITER)
 
 
 def links_of(names: AgentNames, line: str) -> dict[str, str]:
-    data = f"## Frame 4 — 2026-03-04\n{line}\n".encode()
-    return {who.removeprefix("zion-"): kind for _, who, kind in read(names, data, 0, len(data))}
+    return links(names, line, "## Frame 4 — 2026-03-04")
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,13 @@ other shaped the writer, the name is a mention, never a credit."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from soulscope.history.links import read
 from soulscope.history.names import AgentNames
-from soulscope.world import World
+from tests.support.linkworld import links_of, registry_names
 
 WRITER = "zion-storyteller-05"
 REGISTRY = {
@@ -27,18 +26,7 @@ REGISTRY = {
 
 @pytest.fixture(scope="module")
 def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
-    root = tmp_path_factory.mktemp("forms")
-    (root / "memory").mkdir()
-    for agent, name in REGISTRY.items():
-        (root / "memory" / f"{agent}.md").write_text(f"# {name}\n", encoding="utf-8")
-    agents = {k: {"name": v} for k, v in REGISTRY.items()}
-    (root / "agents.json").write_text(json.dumps({"agents": agents}), encoding="utf-8")
-    return AgentNames.of(World.open(root), WRITER)
-
-
-def links_of(names: AgentNames, line: str) -> dict[str, str]:
-    data = f"## Frame 2 — 2026-03-02\n{line}\n".encode()
-    return {who.removeprefix("zion-"): kind for _, who, kind in read(names, data, 0, len(data))}
+    return registry_names(tmp_path_factory.mktemp("forms"), REGISTRY, WRITER)
 
 
 @pytest.mark.parametrize(
@@ -249,12 +237,7 @@ def accented(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
         "zion-wildcard-12": "Élodie Martin",
         WRITER: "Tess Writer",
     }
-    (root / "memory").mkdir()
-    for agent, name in people.items():
-        (root / "memory" / f"{agent}.md").write_text(f"# {name}\n", encoding="utf-8")
-    agents = {k: {"name": v} for k, v in people.items()}
-    (root / "agents.json").write_text(json.dumps({"agents": agents}), encoding="utf-8")
-    return AgentNames.of(World.open(root), WRITER)
+    return registry_names(root, people, WRITER)
 
 
 @pytest.mark.parametrize(
