@@ -13,6 +13,7 @@ import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from soulscope.soul import when
 from soulscope.soul.format import is_frame_heading, label_key
@@ -29,7 +30,7 @@ _FENCE = re.compile(rb"```|~~~|<!--")
 class Block:
     """A ``## `` block: its bytes, heading and, parsed on first use, its identity bullets."""
 
-    __slots__ = ("source", "heading", "key", "is_frame", "_parsed", "_words", "_when")
+    __slots__ = ("source", "heading", "key", "is_frame", "_parsed", "_words", "_when", "_key")
 
     def __init__(self, source: bytes) -> None:
         self.source = source
@@ -42,6 +43,7 @@ class Block:
         self._parsed: tuple[bool, str | None, str | None, str | None] | None = None
         self._words: tuple[int, int, int] | None = None
         self._when: tuple[str | None, str | None, int | None] | None = None
+        self._key: tuple[str, str, int] | None = None
 
     def _where(self) -> tuple[int, int, int]:
         """Where each wanted label's words first occur (-1: absent), found once, any case."""
@@ -61,7 +63,9 @@ class Block:
     @property
     def when(self) -> tuple[str, str, int]:
         """The frame's date, time of day and number as its heading gives them (``soul.when``)."""
-        return when.key(*self.heading_when)[:3]
+        if self._key is None:
+            self._key = when.key(*self.heading_when)[:3]
+        return self._key
 
     @property
     def heading_when(self) -> tuple[str | None, str | None, int | None]:
@@ -134,26 +138,44 @@ class Version:
         times the last in the file."""
         if self._becoming is None:
             if any(b.has_becoming for b in self.blocks):
-                texts = [b.becoming for b in self.blocks]
+                texts: Callable[[Block], str | None] = lambda b: b.becoming  # noqa: E731
             else:
-                texts = [b.evolving for b in self.blocks]
-            places = self._places()
-            held = [i for i, text in enumerate(texts) if text]
-            found = texts[max(held, key=lambda i: (places[i], i))] if held else None
-            self._becoming = (found,)
+                texts = lambda b: b.evolving  # noqa: E731
+            self._becoming = (self._latest(texts),)
         return self._becoming[0]
 
+    def _latest(self, text: Callable[[Block], str | None]) -> str | None:
+        """The statement ``text`` finds in the block latest in time (of equal times the last in
+        the file): the file's last where its frames are dated in order, as most files are (the
+        blocks before it never read)."""
+        frames = self.frames
+        if all(b.heading_when[0] for b in frames) and all(
+            a.when <= b.when for a, b in zip(frames, frames[1:], strict=False)
+        ):
+            return next((t for b in reversed(self.blocks) if (t := text(b))), None)
+        texts = [text(b) for b in self.blocks]
+        places = self._places()
+        held = [i for i, t in enumerate(texts) if t]
+        return texts[max(held, key=lambda i: (places[i], i))] if held else None
+
     def _places(self) -> list[tuple]:
-        """Each block's place in time (``when.moments`` of the frames; a section takes the
-        frame's above it, before the first frame the lowest)."""
+        """Each block's place in time (``when.FileTimes`` of the frames, the rule the arc
+        orders by; a section takes the frame's above it, before the first frame the lowest)."""
         heads = [b.heading_when for b in self.frames]
-        found = when.moments([h[0] for h in heads], [h[1] for h in heads], [h[2] for h in heads])
-        keys = iter(m.key[:3] for m in found)
+        times = when.FileTimes(
+            SimpleNamespace(  # (the columns FileTimes reads)
+                dates=[h[0] for h in heads],
+                times=[h[1] for h in heads],
+                numbers=[-1 if h[2] is None else h[2] for h in heads],
+            )
+        )
         out: list[tuple] = []
         place: tuple = ()
+        f = 0
         for b in self.blocks:
             if b.is_frame:
-                place = next(keys)
+                place = times.key(f)
+                f += 1
             out.append(place)
         return out
 

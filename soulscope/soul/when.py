@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 if TYPE_CHECKING:
     from soulscope.soul.model import FrameColumns
@@ -249,13 +249,27 @@ def frame_keys(columns: FrameColumns) -> list[tuple[str, str, int, int]]:
     return list(zip(dated, times, numbers, range(len(dates)), strict=True))
 
 
+class Headings(Protocol):
+    """What ``FileTimes`` reads of a file's frames: their headings' dates, times of day and
+    numbers (-1: none), in file order (``FrameColumns`` holds them)."""
+
+    @property
+    def dates(self) -> Sequence[str | None]: ...
+
+    @property
+    def times(self) -> Sequence[str | None]: ...
+
+    @property
+    def numbers(self) -> Sequence[int]: ...
+
+
 class FileTimes:
     """Each frame's place in time within its file, as its frames are asked for in file order:
     the rule of ``moments`` in one pass, without a Moment per frame (a soul can hold 200,000
     frames). ``key`` of a frame sorts it by its date, time of day (a date-only frame at its
     lower bound) and frame number; frames of equal keys keep their file's order."""
 
-    def __init__(self, columns: FrameColumns) -> None:
+    def __init__(self, columns: Headings) -> None:
         self.dates, self.times, self.numbers = columns.dates, columns.times, columns.numbers
         self._lows = {i: low or "" for i, (low, _) in day_bounds(self.dates, self.times).items()}
         self._inherited: tuple[str, str] = ("", "")  # the latest dated frame's, so far
