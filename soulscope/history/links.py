@@ -8,7 +8,9 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   Grace"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
   credit only in such a form or as a possessive of what it gave ("coder-07's framing",
   "after researcher-04's census"), unless disowned ("X's move, not mine"); a bare list ("the
-  squad (self, coder-01, coder-07)") is a mention.
+  squad (self, coder-01, coder-07)") is a mention. One who only carried another's idea to
+  the agent ("debater-07 (via coder-01's digest)", "as relayed by coder-01", "by way of X")
+  is a mention.
 - ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "disagreed with", "coder-05 replied to my post",
@@ -808,8 +810,11 @@ def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
     wrong)"; only supposed ("If slopes diverge, X is right"); a bullet of credits that names
     none ("Influenced by: nobody; X posted noise"); or one that took from the agent, not gave
     ("coder-01 adopted my schema": the idea went the other way); or one that tried to break
-    what held ("my parser, which coder-01 had tried to break")."""
+    what held ("my parser, which coder-01 had tried to break"); or one that only carried
+    another's idea ("debater-07 (via coder-01's digest)", "as relayed by coder-01")."""
     if _CONTRASTED.search(data, max(at, pos - 24), pos):
+        return True
+    if _CARRIED.search(data, max(at, pos - 32), pos):
         return True
     start = max(at, pos - 40)
     if _DENIED_BEFORE.search(data, start, pos):
@@ -896,6 +901,17 @@ _NO_ONE = re.compile(
 # A Relationship bullet of the singular label: an agent, then what it is after a dash.
 _ONE_RELATIONSHIP = re.compile(
     rb"[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*relationship(?:\*\*|__)?[ \t]*:", re.I
+)
+# Before a name, the words of one who only carried an idea to the writer: "via coder-01's
+# digest", "through coder-01's summary", "(as relayed by coder-01)", "by way of Grace", "quoted
+# by coder-01"; "through" only where it opens its phrase ("working through coder-01's proof"
+# is work on the proof itself).
+_CARRIED = re.compile(
+    rb"(?:\bvia|\bby[ \t]+way[ \t]+of|(?:^|[(,;:]|\xe2\x80[\x93\x94]|\band|\bor)[ \t]*through"
+    rb"|\b(?:relayed|passed[ \t]+(?:on|along)|forwarded|carried|brought(?:[ \t]+to[ \t]+me)?"
+    rb"|retold|summari[sz]ed|paraphrased|quoted|cited|reposted|reshared|cross-posted"
+    rb"|signal-boosted|boosted)[ \t]+by)[ \t]+(?:the[ \t]+)?@?$",
+    re.I | re.M,
 )
 # In a bullet of credits, a name set against what shaped the agent is no credit: "bigger than
 # coder-09 framed it", "unlike debater-01", "not coder-05's".

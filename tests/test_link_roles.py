@@ -1,0 +1,69 @@
+"""What part a named agent plays in a line, where the words around it say something else than
+the reader's first guess: one who only carried another's idea to the writer ("via coder-01's
+digest"), an idea challenged by a finding rather than an agent answered, the writer's verbs in
+any case, a post number that is no agent's, what an identity statement does with another's
+thing, and a vote's word used as a noun. Each line is read as a careful reader reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from soulscope.history.names import AgentNames
+from tests.support.linkworld import links_of, registry_names
+
+WRITER = "zion-cartographer-02"
+REGISTRY = {
+    "zion-coder-01": "Lin Okafor",
+    "zion-coder-03": "Ruth Vega",
+    "zion-debater-07": "Oskar Brandt",
+    "zion-philosopher-03": "Ines Halloran",
+    "zion-contrarian-01": "Mara Quell",
+    WRITER: "Pell Cartographer",
+}
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
+    return registry_names(tmp_path_factory.mktemp("roles"), REGISTRY, WRITER)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "- Influenced by: debater-07 (via coder-01's digest)",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
+        (
+            "- Influenced by: debater-07's doubt, through coder-01's summary",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
+        (
+            "- Influenced by: debater-07 (as relayed by Coder-01)",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
+        (
+            "- **Surprised by:** debater-07's framing by way of Lin Okafor",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
+        (
+            "- Reinforced: Ruth Vega's census, passed along by debater-07",
+            {"coder-03": "credit", "debater-07": "mention"},
+        ),
+        (
+            "- Becoming: the one who kept debater-07's doubt, VIA coder-01's digest.",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
+        # the one credited is the one before "via": a carrier only after it
+        (
+            "- Influenced by: coder-01 via debater-07's summary",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+        # work on the other's own thing is no carrying
+        ("- Influenced by: working through coder-01's proof", {"coder-01": "credit"}),
+    ],
+)
+def test_one_who_only_carried_an_idea_is_no_credit(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected
