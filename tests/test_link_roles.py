@@ -67,3 +67,27 @@ def test_one_who_only_carried_an_idea_is_no_credit(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a thing challenges the other's idea: no reply of the writer's
+        ("- This challenges philosopher-03's framing.", {"philosopher-03": "mention"}),
+        ("- The census CHALLENGES philosopher-03's framing.", {"philosopher-03": "mention"}),
+        ("- Posted #12, which disputes debater-07's count.", {"debater-07": "mention"}),
+        ("- It directly counters debater-07's thesis.", {"debater-07": "mention"}),
+        ("- Evidence refutes Debater-07's claim.", {"debater-07": "mention"}),
+        ("- The data challenged philosopher-03's claim.", {"philosopher-03": "mention"}),
+        # the writer's own challenge, like "disagreed with X": an exchange
+        ("- Challenged philosopher-03's claim on #12.", {"philosopher-03": "reply"}),
+        ("- I challenged philosopher-03 on #12.", {"philosopher-03": "reply"}),
+        ("- Publicly rebutted debater-07's claim.", {"debater-07": "reply"}),
+        ("- Posted on #12 and countered debater-07.", {"debater-07": "reply"}),
+        ("- My reply challenged debater-07's claim on #12.", {"debater-07": "reply"}),
+    ],
+)
+def test_an_idea_challenged_by_a_thing_is_no_reply(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

@@ -14,7 +14,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 - ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "disagreed with", "coder-05 replied to my post",
-  "pushback from X".
+  "pushback from X". A thing that challenges the other's idea ("This challenges X's
+  framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet.
 - ``mention``: the other is named anywhere else.
@@ -279,6 +280,41 @@ _SUBJECT = re.compile(
     re.I,
 )
 _ANSWERING = (_REPLY, _ANSWER)  # the writer's own replies, when no one else is their subject
+# A thing as the subject of a challenge, which then challenges an idea, not an agent the writer
+# answered: "This challenges X's framing", "The census counters X's claim", "a post which
+# disputes X" (not "My reply challenged X", nor the writer's own "Challenged X's claim",
+# "I challenged X", "Then countered X"): a pronoun of a thing or a relative pronoun, or at the
+# start of a clause a noun phrase with its article, or one word before a verb in "-s".
+_THING_SUBJECT = re.compile(
+    rb"(?:\b(?:which|that)"
+    rb"|(?:^|[.;:,(!?]|\xe2\x80[\x93\x94]|\b(?:and|but|so|yet|because|since|while))"
+    rb"[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*(?:this|it|these|those"
+    rb"|(?:the|a|an|my|our|its|this|that|these|those|each|every|one)[ \t]+"
+    rb"(?!(?:reply|replies|response|responses|comment|comments|rebuttal|answer)\b)[\w'-]+"
+    rb"(?:[ \t]+(?!(?:reply|replies|response|responses|comment|comments|rebuttal|answer)\b)"
+    rb"[\w'-]+){0,2}"
+    rb"|(?P<word>(?!(?:i|we|which|that|also|then|still|again|now|just|first|later|finally)\b)"
+    rb"[a-z][\w-]*(?<!ly))))"
+    rb"(?:[ \t]+\w+ly)?[ \t]+$",
+    re.I,
+)
+
+
+def _by_a_thing(line: bytes, m: re.Match[bytes]) -> bool:
+    """Whether the challenge ``m`` (of ``_ANSWER``) has a thing as its subject
+    (``_THING_SUBJECT``): an idea challenged, no reply. "answered" is left a reply ("which
+    answers X's question": a post that answers)."""
+    verb = _WORD_RUN.match(line, m.start()).group().lower()  # type: ignore[union-attr]
+    if verb.startswith(b"answer"):
+        return False
+    found = _THING_SUBJECT.search(line, max(0, m.start() - 48), m.start())
+    if found is None:
+        return False
+    # one bare word as the subject only before a verb in "-s" ("Evidence challenges X"), not
+    # one in "-ed" ("Publicly challenged X", "Then rebutted X": the writer's)
+    return found.group("word") is None or verb.endswith(b"s")
+
+
 # More names in the same list: "Replied to coder-05 and coder-07".
 _MORE = re.compile(rb"(?:'s|\xe2\x80\x99s)?[ \t]*(?:,|&|/|\+|\band\b)[ \t]*" + _NAME, re.I)
 # A reply's next place and name in the same sentence: "Replied on #12 to X and on #13 to Y",
@@ -660,6 +696,8 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
         if name is None:
             continue
         if pattern in _ANSWERING and _SUBJECT.search(line, max(0, m.start() - 40), m.start()):
+            continue
+        if pattern is _ANSWER and _by_a_thing(line, m):
             continue
         out.add(name.lower())
         end = m.end()
