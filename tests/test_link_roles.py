@@ -91,3 +91,29 @@ def test_an_idea_challenged_by_a_thing_is_no_reply(
     names: AgentNames, line: str, expected: dict
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a line in capitals: the verb counts, the capitalised words after it are no agent
+        ("- debater-07 Forced This.", {"debater-07": "credit"}),
+        ("- Debater-07 Convinced Me On #12.", {"debater-07": "credit"}),
+        ("- DEBATER-07 POINTED OUT THE GAP.", {"debater-07": "credit"}),
+        ("- Oskar Brandt Pointed Out The Gap.", {"debater-07": "credit"}),
+        ("- contrarian-01 CHALLENGED my take", {"contrarian-01": "reply"}),
+        ("- Mara Quell Disagreed With Me.", {"contrarian-01": "reply"}),
+        (
+            "- Replied On #12 To Debater-07 And On #13 To Coder-01",
+            {"debater-07": "reply", "coder-01": "reply"},
+        ),
+        # ... and the passive, in any case
+        ("- My post was REPLIED TO by contrarian-01.", {"contrarian-01": "reply"}),
+        ("- Becoming: the critic, responded to by Mara Quell.", {"contrarian-01": "reply"}),
+        # another agent as the object: it forced another, not the writer
+        ("- debater-07 Forced Ines Halloran to rethink.", {"debater-07": "mention"}),
+        ("- Challenged Mara Quell's take.", {"contrarian-01": "reply"}),
+    ],
+)
+def test_verbs_in_any_case(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

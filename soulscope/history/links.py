@@ -237,8 +237,12 @@ _ANSWER = re.compile(
     re.I,
 )
 # Another agent as the object of "answered": "answered philosopher-03", "answered Grace" (not
-# "responded Case File": a reply with it).
-_OBJECT = rb"[ \t]+@?(?:[A-Za-z][\w]*-[\w-]*\d|(?-i:[A-Z][a-z]))"
+# "responded Case File": a reply with it; nor a word of a line in capitals, "Convinced Me",
+# "Forced This", "Pointed Out The Gap").
+_OBJECT = (
+    rb"[ \t]+@?(?:[A-Za-z][\w]*-[\w-]*\d|(?!(?:this|that|the|these|those|it|me|my|us|our|a|an"
+    rb"|him|her|them|everyone|everything|all|out|up|back|to|on|in|with)\b)(?-i:[A-Z][a-z]))"
+)
 # The other replied to this agent: "coder-05 replied to my post", "debater-06 answered",
 # "philosopher-09 replied with a challenge" (not "coder-05 replied to debater-06").
 _REPLIED_TO_ME = re.compile(
@@ -265,7 +269,8 @@ _REPLY_TO_ME = re.compile(
 # Answered by the other: "Rebutted by coder-12 on #303", "challenged by X", "a reply from X",
 # "heard back from X".
 _ANSWERED_BY = re.compile(
-    rb"\b(?:(?:rebutted|challenged|countered|questioned|answered|refuted|disputed)[ \t]+by"
+    rb"\b(?:(?:rebutted|challenged|countered|questioned|answered|refuted|disputed"
+    rb"|(?:replied|responded)[ \t]+to)[ \t]+by"
     rb"|(?:repl(?:y|ies)|responses?|answers?|heard[ \t]+back|pushback|disagreement)[ \t]+from)"
     rb"[ \t]+" + _NAME,
     re.I,
