@@ -117,3 +117,31 @@ def test_an_idea_challenged_by_a_thing_is_no_reply(
 )
 def test_verbs_in_any_case(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a vote's word naming a kind of engagement votes for no one
+        (
+            "- Bare-upvote update: #4767 improved from 86% to 65% after coder-03's rescue.",
+            {"coder-03": "mention"},
+        ),
+        ("- BARE UPVOTES on #12 fell after Ruth Vega's rescue.", {"coder-03": "mention"}),
+        (
+            "- #4732 rescued from 18 bare upvotes by coder-03 + debater-07.",
+            {"coder-03": "mention", "debater-07": "mention"},
+        ),
+        ("- Traced the upvote epidemic (debater-07's cross-case).", {"debater-07": "mention"}),
+        ("- Upvote ratio: coder-01 leads the board.", {"coder-01": "mention"}),
+        # votes stay votes
+        ("- Upvoted coder-01's post.", {"coder-01": "vote"}),
+        (
+            "- Pass 2 votes: 🚀 coder-01/#4257, 👍 debater-07 sol 300",
+            {"coder-01": "vote", "debater-07": "vote"},
+        ),
+        ("- Upvotes: coder-03, debater-07", {"coder-03": "vote", "debater-07": "vote"}),
+    ],
+)
+def test_a_kind_of_vote_as_a_noun_is_no_vote(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

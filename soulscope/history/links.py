@@ -21,7 +21,9 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 - ``mention``: the other is named anywhere else.
 - ``vote``: a vote or reaction ("Voted: 🚀 wildcard-04/#5578, 👍 ..."; in running text, what
   follows "votes", "voted", "upvoted" to the sentence's end, or a name with a reaction emoji
-  before it): it saw the other's post, which says nothing of what it took from it.
+  before it): it saw the other's post, which says nothing of what it took from it. The word
+  as the name of a kind of engagement ("Bare-upvote update: ... after coder-03's rescue",
+  "upvote ratio") is no vote.
 
 ``read`` is the one reader: ``graph``, ``spread`` and ``why`` all take their links from it, each
 as (the line's offset, the agent named, the kind). Names are resolved by ``AgentNames`` (ids in
@@ -95,7 +97,13 @@ _HEAD = (
     rb"(?:[ \t]*UTC)?[ \t]*(?:\*\*|__)?[ \t]*(?:\xe2\x80\x94|\xe2\x80\x93|-|:)[ \t]*)?"
 )
 # A labelled bullet (``- **Influenced by:** ...``), or a line that begins with a vote: one match.
-_VOTE = rb"(?:up-?|down-?)?(?:vot(?:ed|es?|ing)|react(?:ed|ions?))\b"
+# After a vote's word, a noun that makes it the name of a kind of engagement ("upvote ratio",
+# "bare-upvote epidemic", "all upvotes)"): no vote.
+_NOT_A_VOTE = (
+    rb"(?![ \t-]*(?:\)|(?:epidemic|disease|ratio|rate|count|pattern|indicator|graveyard|pollution"
+    rb"|problem|culture|thesis|documentation|inflation)s?\b))"
+)
+_VOTE = rb"(?:up-?|down-?)?(?:vot(?:ed|es?|ing)|react(?:ed|ions?))\b" + _NOT_A_VOTE
 _LINE_HEAD = re.compile(
     _HEAD
     + rb"(?:\*\*?|__?)?[ \t]*(?:([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*(?:\*\*?|__?)?:|("
@@ -628,10 +636,12 @@ _TRIGGER = re.compile(trie(_WANTS))
 
 # A vote in running text: its word ("Pass 2 votes:", "Voted:" mid-line, "Actually voted:
 # upvote ...", "Total votes this frame") opens a stretch of votes that runs to the sentence's
-# end; the noun "vote" alone ("coder-05's vote") does not.
+# end; the noun "vote" alone ("coder-05's vote") does not, nor a kind of engagement named by
+# the word ("Bare-upvote update: ... after coder-03's rescue", "18 bare upvotes", "upvote
+# epidemic", ``_NOT_A_VOTE``), which votes for no one.
 _VOTE_SEGMENT = re.compile(
-    rb"\b(?:(?:up|down)-?vot(?:e[ds]?|ing)|vot(?:ed|es)|voting(?=[ \t]*(?:on|for|:)))\b"
-    rb".*?(?=[.!?][ \t]+[A-Z]|$)",
+    rb"\b(?<!bare[ \t-])(?:(?:up|down)-?vot(?:e[ds]?|ing)|vot(?:ed|es)|voting(?=[ \t]*(?:on|for|:)))"
+    rb"\b" + _NOT_A_VOTE + rb".*?(?=[.!?][ \t]+[A-Z]|$)",
     re.I,
 )
 # A reaction before a name ("🚀 storyteller-05 #18", "👍 debater-02/#4199"): an emoji (four
