@@ -37,6 +37,7 @@ from typing import Any
 from soulscope import collector
 from soulscope.controls import json_escaped
 from soulscope.errors import SoulscopeError
+from soulscope.history import measures
 from soulscope.history.first import dated_line
 from soulscope.history.links import KINDS, read
 from soulscope.history.names import AgentNames
@@ -563,51 +564,26 @@ def _dates(dates: list[str | None]) -> list[str | None]:
 
 
 def _measure(g: Influence, present: set[str]) -> None:
-    """PageRank, strengths, betweenness and groups (networkx, imported here; a backend that
-    networkx dispatches to, such as nx-cugraph, computes them where it is installed)."""
-    import networkx as nx
-
+    """PageRank, strengths, betweenness and groups (``measures``: on arrays; by networkx where a
+    backend it dispatches to, such as nx-cugraph, is installed)."""
     if not present and not g.arcs:
         return
-    # One pass over the arcs for the strengths and the undirected weights (the two directions
-    # of a pair weighed together, for the groups), without asking the graph.
-    out_s: dict[str, int] = {}
-    in_s: dict[str, int] = {}
-    both: dict[tuple[str, str], int] = {}
-    for key, a in g.arcs.items():
-        s, t = key
-        w = a.weight
-        out_s[s] = out_s.get(s, 0) + w
-        in_s[t] = in_s.get(t, 0) + w
-        pair = key if s < t else (t, s)
-        both[pair] = both.get(pair, 0) + w
-    # Influence flows from the named to the one who names: PageRank on the arcs turned round
-    # (built so: the graph of the arcs as written is a view of it) ranks the agents whose
-    # influence the others' memories cite.
-    d = nx.DiGraph()
-    d.add_nodes_from(sorted(present))  # (a set: its order moves with the hash seed)
-    d.add_weighted_edges_from((t, s, a.weight) for (s, t), a in g.arcs.items())
-    n = d.number_of_nodes()
-    rank = nx.pagerank(d, weight="weight") if d.number_of_edges() else {}
-    between = _betweenness(nx, d.reverse(copy=False), n)
-    u = nx.Graph()
-    u.add_nodes_from(d)
-    u.add_weighted_edges_from((s, t, w) for (s, t), w in both.items())
-    groups = [sorted(c, key=lambda x: (-rank.get(x, 0.0), x)) for c in _groups(nx, u) if len(c) > 1]
+    m = measures.measure(
+        sorted(present),  # (a set: its order moves with the hash seed)
+        list(g.arcs),
+        [a.weight for a in g.arcs.values()],
+        measures.Sampling(SAMPLED_BETWEENNESS, SAMPLES, SEED),
+    )
+    rank = dict(zip(m.nodes, m.pagerank, strict=True))
+    groups = [sorted(c, key=lambda x: (-rank[x], x)) for c in m.groups if len(c) > 1]
     groups.sort(key=lambda c: (-len(c), c[0]))
     group_of = {x: i for i, c in enumerate(groups) for x in c}
     g.groups = groups
     g.nodes = {
-        x: Node(
-            agent=x,
-            present=x in present,
-            pagerank=rank.get(x, 1.0 / n),
-            influences=out_s.get(x, 0),
-            influenced_by=in_s.get(x, 0),
-            betweenness=between.get(x, 0.0),
-            group=group_of.get(x),
+        x: Node(x, x in present, pagerank, out, into, between, group_of.get(x))
+        for x, pagerank, out, into, between in zip(
+            m.nodes, m.pagerank, m.influences, m.influenced_by, m.betweenness, strict=True
         )
-        for x in d.nodes
     }
 
 
@@ -620,26 +596,6 @@ def estimated(nodes: int) -> str | None:
         f"above {SAMPLED_BETWEENNESS:,} agents: bridges (betweenness) estimated from the paths "
         f"of {SAMPLES} agents drawn with a fixed seed; groups by label propagation"
     )
-
-
-def _betweenness(nx: Any, d: Any, n: int) -> dict[str, float]:
-    """Bridges: betweenness over hops (a weighted one costs 25 times more at 10,000 agents),
-    estimated from SAMPLES sources with a fixed seed above SAMPLED_BETWEENNESS agents."""
-    k = min(n, SAMPLES) if n > SAMPLED_BETWEENNESS else None
-    return nx.betweenness_centrality(d, k=k, seed=SEED)
-
-
-def _groups(nx: Any, u: Any) -> list[set[str]]:
-    """Groups of agents: Louvain with a fixed seed; above SAMPLED_BETWEENNESS agents, fast
-    label propagation (seeded: the same groups every run), which finds the groups Louvain finds
-    on dense clusters in half the time (networkx's Louvain is pure Python and was 40% of a
-    first graph at 5,000 agents)."""
-    if not u.number_of_edges():
-        return []
-    community = nx.community
-    if u.number_of_nodes() > SAMPLED_BETWEENNESS:
-        return list(community.fast_label_propagation_communities(u, weight="weight", seed=SEED))
-    return list(community.louvain_communities(u, weight="weight", seed=SEED))
 
 
 def _significant(x: float) -> float:
