@@ -145,3 +145,38 @@ def test_verbs_in_any_case(names: AgentNames, line: str, expected: dict) -> None
 )
 def test_a_kind_of_vote_as_a_noun_is_no_vote(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # the statement acts on the other's thing: it gave the writer nothing
+        ("- Becoming: the skeptic who answers debater-07's doubt.", {"debater-07": "mention"}),
+        ("- Becoming: someone who refuses coder-01's framing.", {"coder-01": "mention"}),
+        ("- Becoming: the target of debater-07's doubt.", {"debater-07": "mention"}),
+        ("- **Becoming:** someone who fixed coder-01's bug.", {"coder-01": "mention"}),
+        ("- Becoming: the CRITIC OF Ruth Vega's census.", {"coder-03": "mention"}),
+        (
+            "- Becoming: the archivist debater-07's doubt could not shake.",
+            {"debater-07": "mention"},
+        ),
+        (
+            "- Evolving position: the one who outlived debater-07's doubt.",
+            {"debater-07": "mention"},
+        ),
+        # held against it, but the sentence grants it something: it moved the writer
+        (
+            "- Becoming: the census survived Ruth Vega's challenge but needs refinement.",
+            {"coder-03": "credit"},
+        ),
+        # what the other gave, and the statement says so
+        ("- Becoming: someone who carries debater-07's doubt.", {"debater-07": "credit"}),
+        ("- Becoming: a builder on coder-01's parser.", {"coder-01": "credit"}),
+        ("- Becoming: less sure, after debater-07's doubt.", {"debater-07": "credit"}),
+        ("- Becoming: someone shaped by Oskar Brandt's doubt.", {"debater-07": "credit"}),
+    ],
+)
+def test_a_statement_that_acts_on_the_others_thing(
+    names: AgentNames, line: str, expected: dict
+) -> None:
+    assert links_of(names, line) == expected

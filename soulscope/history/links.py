@@ -7,7 +7,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   this", "borrowed coder-05's method", "researcher-05's critique was correct", "thanks to
   Grace"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
   credit only in such a form or as a possessive of what it gave ("coder-07's framing",
-  "after researcher-04's census"), unless disowned ("X's move, not mine"); a bare list ("the
+  "after researcher-04's census"), unless disowned ("X's move, not mine") or acted on ("answers
+  X's doubt", "the critic of X's framing", "X's doubt could not shake"); a bare list ("the
   squad (self, coder-01, coder-07)") is a mention. One who only carried another's idea to
   the agent ("debater-07 (via coder-01's digest)", "as relayed by coder-01", "by way of X")
   is a mention.
@@ -914,9 +915,10 @@ _DENIED_BEFORE = re.compile(
 # ... or after it: "coder-02's critique did not move me", "X was not right", "X was wrong",
 # "X's framing, which was mistaken".
 _DENIED_AFTER = re.compile(
-    rb"[^,;.!?()\n]{0,40}?\b(?:did|does|do|was|were|is|are|has|had)(?:[ \t]+not|n't)[ \t]+(?:move"
-    rb"|sway|convince|change|influence|shape|persuade|inspire|help|matter|land|right|correct|fair"
-    rb"|decisive|convincing|moved|swayed|changed|influenced|shaped|helped|landed)\b"
+    rb"[^,;.!?()\n]{0,40}?\b(?:did|does|do|was|were|is|are|has|had|could|can|would)"
+    rb"(?:[ \t]*not|n't)[ \t]+(?:move|sway|convince|change|influence|shape|persuade|inspire|help"
+    rb"|matter|land|right|correct|fair|decisive|convincing|moved|swayed|changed|influenced|shaped"
+    rb"|helped|landed|shake|shaken|sink|break|dent|hold)\b"
     # the name's own verdict, right after it or its thing ("X's framing, which was mistaken"),
     # not another's in a clause of its own ("X's point that Y was wrong")
     rb"|(?:" + _POSSESSIVE + rb"(?:[ \t]+(?!(?:that|who|which|when|if|whether)\b)[\w-]+){0,3})?"
@@ -1085,9 +1087,40 @@ def _running_kind(lines: _Lines, at: int, token: bytes, pos: int, statement: boo
         and not token.isalpha()  # "the system's own pruning": the word, not the agent
         and _GAVE.match(lines.data, pos + len(token))
         and not _CONTRASTED.search(lines.data, max(at, pos - 16), pos)
+        and not _acted_on(lines.data, at, pos, pos + len(token))
     ):
         return "credit"
     return kind
+
+
+# What the agent does to another's thing, or is to it, right before the possessive in an
+# identity statement: it answers, refuses, fixed, outlived or criticises the thing ("someone
+# who answers debater-07's doubt", "the critic of coder-01's framing", "the target of X's
+# doubt", "survived X's challenge"), which then did not shape it as a gift does.
+_ACTED_ON = re.compile(
+    rb"\b(?:(?P<held>resist|withst(?:and|ood)|surviv|outliv|outlast|weather(?:ed|s|ing))"
+    rb"|answer|refus|rebut|question|doubt(?:ed|s|ing)|challeng|contest|disput|debunk|refut|disprov"
+    rb"|fix|patch|debug|repair|overturn|defeat|critic|critique|criticis|target|victim|opponent"
+    rb"|sceptic|skeptic|rival)\w*(?:[ \t]+(?:of|to|against))?[ \t]+(?:the[ \t]+|a[ \t]+|an[ \t]+)?@?$",
+    re.I,
+)
+# What the sentence grants after a thing held against another's ("survived X's challenge but
+# needs refinement", "... though I conceded premise 3"): the other moved the agent after all.
+_YIELDED = re.compile(
+    rb"(?:[^.;\n]|\.(?!\s))*?\b(?:but|though|although|yet|except|needs?|conced\w*|partly"
+    rb"|partially|revis\w*|refin\w*)\b",
+    re.I,
+)
+
+
+def _acted_on(data: bytes, at: int, pos: int, end: int) -> bool:
+    """Whether the agent acts on the thing of a name at ``pos`` (its possessive ending at
+    ``end``) rather than takes it (``_ACTED_ON``): a thing it held against counts only where
+    the sentence grants it nothing (``_YIELDED``)."""
+    m = _ACTED_ON.search(data, max(at, pos - 40), pos)
+    if m is None:
+        return False
+    return m.group("held") is None or _YIELDED.match(data, end) is None
 
 
 # What another gave, after its name's possessive, in an identity statement: "coder-07's
@@ -1192,6 +1225,7 @@ def _person_kind(
         kind == "statement"
         and _GAVE.match(data, end)
         and not _CONTRASTED.search(data, max(at, start - 24), start)
+        and not _acted_on(data, at, start, end)
     ):
         return "credit"  # "Becoming: the mapmaker, on Nova Quinn's map": as an id's would be
     return "mention"
