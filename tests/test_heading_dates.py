@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from soulscope.soul.parse import parse_heading
+from soulscope.history.first import dated_line
+from soulscope.soul.parse import parse, parse_heading
 from tests.support.cli import soulscope
 from tests.support.repos import commit, init
 
@@ -42,6 +43,61 @@ def test_a_heading_gives_its_date_and_time_as_written(
 ) -> None:
     _, _, got_date, got_time, _ = parse_heading(heading)
     assert (got_date, got_time) == (date, time)
+
+
+@pytest.mark.parametrize(
+    ("heading", "date", "time"),
+    [
+        # an offset written apart from the time, without a colon, after the zone's name
+        ("Frame 5 — 2026-12-03 (10:00 -05:00)", "2026-12-03", "15:00"),
+        ("Frame 5 — Dec 3, 2026 10:00 -05:00", "2026-12-03", "15:00"),
+        ("Frame 5 — 2026-12-03 10:00 (UTC-05:00)", "2026-12-03", "15:00"),
+        ("Frame 5 — 2026-12-03 10:00 (-05:00)", "2026-12-03", "15:00"),
+        ("Frame 5 — 2026-12-03 (10:00 GMT\u22125)", "2026-12-03", "15:00"),
+        ("Frame 5 — 2026-12-03 (10:00 utc+2)", "2026-12-03", "08:00"),
+        ("Frame 5 — 2026-12-03 (10:00 est)", "2026-12-03", "15:00"),
+        # before the date: the offset is no time of day of its own
+        ("Frame 5 — 10:00 -05:00 2026-12-03", "2026-12-03", "15:00"),
+        ("Frame 5 — 10:00 UTC+2, 2026-12-03", "2026-12-03", "08:00"),
+        # spans and numbers stay as written
+        ("Frame 5 — 2026-12-03 (09:00 -10:00)", "2026-12-03", "09:00"),
+        ("Frame 5 — 2026-12-03 (23:30-00:30 UTC)", "2026-12-03", "23:30"),
+        ("Frame 5 — 2026-12-03 (23:30 -00:30 UTC)", "2026-12-03", "23:30"),
+        ("Frame 5 — 2026-12-03 (10:00 -5)", "2026-12-03", "10:00"),
+        ("Frame 5 — 2026-12-03 (10:00 IST)", "2026-12-03", "10:00"),  # India, Israel, Ireland
+    ],
+)
+def test_an_offset_as_people_write_it(heading: str, date: str, time: str) -> None:
+    _, _, got_date, got_time, _ = parse_heading(heading)
+    assert (got_date, got_time) == (date, time)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- 2026-12-03 10:00 -05:00 — Replied to coder-01", ("2026-12-03", "15:00")),
+        ("- **2026-12-03 10:00 EST** — Replied", ("2026-12-03", "15:00")),
+        ("- 2026-12-03 10:00 UTC+2: posted", ("2026-12-03", "08:00")),
+        ("- 2026-12-03T10:00 GMT-5 — posted", ("2026-12-03", "15:00")),
+        ("- 2026-12-03 09:30-10:00 — a span", ("2026-12-03", "09:30")),
+    ],
+)
+def test_a_history_stamp_with_an_offset_as_people_write_it(line: str, expected: tuple) -> None:
+    assert dated_line(line.encode()) == expected
+
+
+def test_an_ambiguous_zone_is_said(tmp_path: Path) -> None:
+    soul = parse(
+        "# Pell\n\n## Frame 3 — 2026-12-03 (10:00 IST)\n- Mapped.\n\n"
+        "## Frame 4 — 2026-12-03 (11:00 CST)\n- Mapped more.\n"
+    )
+    said = {p.line: p.message for p in soul.problems if p.kind == "time"}
+    assert "India" in said[3] and "Israel" in said[3]
+    assert "China" in said[6]
+    assert [(f.date, f.time) for f in soul.frames] == [
+        ("2026-12-03", "10:00"),
+        ("2026-12-03", "17:00"),
+    ]
 
 
 def one_commit(root: Path, files: dict[str, str]) -> Path:

@@ -287,8 +287,8 @@ def first_use(
 # ``- 2026-03-01 09:30 UTC:``, ``- 2026-05-09T23:30:00-05:00 —``, ``* 2026-03-01:``.
 _DATED_LINE = re.compile(
     rb"[ \t]*[-*+][ \t]+(?:\*\*|__)?[ \t]*(\d{4}-\d{2}-\d{2})"
-    rb"(?:([T ])([0-2]\d):([0-5]\d)(:[0-5]\d(?:\.\d+)?)?[ \t]*(Z|UTC|GMT)?"
-    rb"([+-]\d{2}(?::?\d{2})?)?)?"
+    rb"(?:([T ])([0-2]\d):([0-5]\d)(:[0-5]\d(?:\.\d+)?)?[ \t]*(?:Z|UTC|GMT)?"
+    rb"(?:[+-]\d{2}(?::?\d{2})?)?)?"
     rb"(?:\*\*|__)?(?=[\s:,-]|\xe2\x80[\x93\x94]|$)"
 )
 
@@ -296,8 +296,9 @@ _DATED_LINE = re.compile(
 def dated_line(raw: bytes) -> tuple[str, str | None] | None:
     """The date and time in UTC (``HH:MM``, or None) a line of a soul file gives itself at its
     start, as a bullet (History's ``- **2026-02-13T01:26:59Z** — ...``); None when it gives none.
-    A UTC offset after the time (``-05:00``) is converted; ``09:30-10:00`` is a span of time,
-    not an offset: one is read after an ISO time (``T``), seconds, ``UTC`` or as ``+``."""
+    A UTC offset or a zone's abbreviation after the time (``-05:00``, ``10:00 -05:00``,
+    ``UTC+2``, ``EST``) is converted; ``09:30-10:00`` is a span of time, not an offset
+    (``when.offset_after``)."""
     m = _DATED_LINE.match(raw)
     if m is None:
         return None
@@ -306,13 +307,14 @@ def dated_line(raw: bytes) -> tuple[str, str | None] | None:
         Date.fromisoformat(day)
     except ValueError:
         return None
-    sep, hour, minute, seconds, zone, offset = m.group(2, 3, 4, 5, 6, 7)
+    sep, hour, minute, seconds = m.group(2, 3, 4, 5)
     if hour is None or int(hour) > 23:
         return day, None
     time = f"{hour.decode()}:{minute.decode()}"
-    if offset is not None and (sep == b"T" or seconds or zone or offset[:1] == b"+"):
-        return when.to_utc(day, time, offset.decode())
-    return day, time
+    at = m.end(5) if seconds else m.end(4)
+    after = raw[at : at + 24].decode("utf-8", "replace")
+    offset = when.offset_after(after, 0, time, sep == b"T" or seconds is not None)
+    return (day, time) if offset is None else when.to_utc(day, time, offset)
 
 
 def new_lines(old: bytes, new: bytes, term: Term) -> list[int]:

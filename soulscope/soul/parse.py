@@ -37,25 +37,16 @@ from soulscope.soul.model import (
     clean,
     decoded_pieces,
 )
+from soulscope.soul.when import zone_note
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 # A date: ISO, or with slashes the same way round ("2026/03/15").
 _DATE = re.compile(r"(\d{4})([-/])(\d{2})\2(\d{2})")
-# Zones that headings name by their abbreviation, as UTC offsets.
-ZONE_OFFSETS = {
-    "PST": "-08:00", "PDT": "-07:00", "MST": "-07:00", "MDT": "-06:00", "CST": "-06:00",
-    "CDT": "-05:00", "EST": "-05:00", "EDT": "-04:00", "BST": "+01:00", "CET": "+01:00",
-    "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "JST": "+09:00", "AEST": "+10:00",
-    "AEDT": "+11:00",
-}  # fmt: skip
-_ZONE_NAME = re.compile(r"\s?\(?(" + "|".join(ZONE_OFFSETS) + r")\b")
+ZONE_OFFSETS = when.ZONE_OFFSETS
 _ZONED = re.compile(r"\s?(?:UTC|GMT|Z|" + "|".join(ZONE_OFFSETS) + r")\b")
+# A heading that may name a zone of several (``when.zone_note``): most name none.
+_NAMES_A_ZONE = re.compile("|".join(when.AMBIGUOUS_ZONES)).search
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(:\d{2}(?:\.\d+)?)?")
-# A UTC offset right after a time of day: ``-05:00`` after an ISO time or seconds, ``+05:30``,
-# ``UTC-05:00``; ``18:15-18:45`` is a span of time, not an offset.
-_HEADING_OFFSET = re.compile(r"\s?(?:(UTC|GMT)\s?)?([+-]\d{2}(?::?\d{2})?)(?![\d:])")
-# ``UTC-5``, ``(GMT+2)``, ``UTC+5:30``: an offset's hour in one digit, after the zone's name.
-_SHORT_OFFSET = re.compile(r"\s?\(?(?:UTC|GMT)\s?([+-])(\d)(:\d{2})?(?![\d:])")
 # ``March 14, 2026``, ``Mar 14 2026``, ``14 March 2026``, ``14th Sept. 2026``
 _MONTH = (
     r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
@@ -73,8 +64,9 @@ _NUMERIC_DATE = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/
 _MERIDIEM = re.compile(r"\s?([ap])\.?m\b\.?", re.I)
 # A time of day written just before the date: ``10:00 UTC 2026-03-04``, ``9:15 PM, Mar 4 2026``.
 _TIME_BEFORE = re.compile(
-    r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:\s?([aApP])\.?[mM]\b\.?)?"
-    r"(?:\s?\(?(UTC|GMT|Z|" + "|".join(ZONE_OFFSETS) + r")\b\)?)?[ \t]*(?:,|on\b)?[ \t]*$"
+    r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:\s?([aApP])\.?[mM]\b\.?)?(?P<at>)"
+    r"(?:\s?\(?(UTC|GMT|Z|" + when.ABBREVIATIONS + r")\b\)?)?"
+    r"(?:\s?\(?\s?(?:UTC|GMT)?\s?[+\-\u2212]\d{1,2}(?::?\d{2})?\)?)?[ \t]*(?:,|on\b)?[ \t]*$"
 )
 _MONTHS = {
     m: i + 1
@@ -184,6 +176,8 @@ def _read_blocks(
             )
         if _is_blank(data, head_end, end):
             problems.append(Problem(line, "empty-frame", "frame heading with no body"))
+        if time and _NAMES_A_ZONE(heading) and (note := zone_note(heading)):
+            problems.append(Problem(line, "time", note))
         reversed_ = False
         if date:
             when = (date, time or "")
@@ -729,23 +723,12 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     else:
         tm_end = tm.end()
     time = f"{hour:02d}:{tm.group(2)}"
-    # A UTC offset right after it is converted: ``-05:00`` after an ISO time (``T``) or seconds,
-    # ``+05:30``, ``UTC-05:00`` (``_HEADING_OFFSET``); ``18:15-18:45`` is a span of time.
-    zone = _ZONE_NAME.match(heading, tm_end)
-    if zone is not None:  # "04:00 PST": a zone's abbreviation, converted
-        return when.to_utc(date, time, ZONE_OFFSETS[zone.group(1)])
-    om = _HEADING_OFFSET.match(heading, tm_end)
-    if om is None:
-        short = _SHORT_OFFSET.match(heading, tm_end)
-        if short is None:
-            return date, time
-        return when.to_utc(date, time, f"{short[1]}0{short[2]}{short[3] or ''}")
-    iso = heading[found.end() : found.end() + 1] == "T"
-    offset = om.group(2)
-    # four digits without a colon ("-0500") are no time of day: an offset
-    if iso or tm.group(3) or om.group(1) or offset.startswith("+") or len(offset) == 5:
-        return when.to_utc(date, time, offset)
-    return date, time
+    # A UTC offset or a zone's abbreviation right after it is converted (``when.offset_after``:
+    # ``-05:00`` after an ISO time or seconds, ``10:00 -05:00``, ``UTC+2``, ``EST``);
+    # ``18:15-18:45`` is a span of time.
+    iso = heading[found.end() : found.end() + 1] == "T" or tm.group(3) is not None
+    offset = when.offset_after(heading, tm_end, time, iso)
+    return (date, time) if offset is None else when.to_utc(date, time, offset)
 
 
 def _time_before(heading: str, at: int, date: str) -> tuple[str, str | None]:
@@ -754,7 +737,7 @@ def _time_before(heading: str, at: int, date: str) -> tuple[str, str | None]:
     m = _TIME_BEFORE.search(heading, 0, at)
     if m is None:
         return date, None
-    hour, meridiem, zone = int(m.group(1)), m.group(3), m.group(4)
+    hour, meridiem = int(m.group(1)), m.group(3)
     if meridiem is not None:
         if not 1 <= hour <= 12:
             return date, None
@@ -762,9 +745,8 @@ def _time_before(heading: str, at: int, date: str) -> tuple[str, str | None]:
     if hour > 23:
         return date, None
     time = f"{hour:02d}:{m.group(2)}"
-    if zone in ZONE_OFFSETS:
-        return when.to_utc(date, time, ZONE_OFFSETS[zone])
-    return date, time
+    offset = when.offset_after(heading, m.end("at"), time)
+    return (date, time) if offset is None else when.to_utc(date, time, offset)
 
 
 def _section(heading: str, line: int, end: int, source: str, body: list[str]) -> Section:

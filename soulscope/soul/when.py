@@ -15,8 +15,10 @@ date-only frame at its lower bound (the start of its day without one) so that so
 and stable, but views that name an earliest or latest say the ties (``firsts``) rather than hide
 them.
 
-Times written with a UTC offset (``2026-05-09T23:30:00-05:00``, ``+05:30``) are converted to UTC
-(``to_utc``) wherever they are read.
+Times written with a UTC offset (``2026-05-09T23:30:00-05:00``, ``+05:30``, ``10:00 -05:00``,
+``UTC+2``, ``GMT-5``) or a zone's abbreviation (``EST``) are converted to UTC (``offset_after``,
+``to_utc``) wherever they are read; an abbreviation that names several zones (``IST``, ``CST``)
+is read as before, and the parser says so among a file's problems (``zone_note``).
 
 A frame whose heading has no date (``## Frame 492``) takes the latest date and time of the dated
 frames above it in its file, marked ``inferred``: it was appended after all of them, so it is no
@@ -401,6 +403,88 @@ def _numbered(m: Moment) -> bool:
 
 
 _OFFSET = re.compile(r"([+-])(\d{2})(?::?(\d{2}))?")
+
+# Zones that souls name by their abbreviation, as UTC offsets.
+ZONE_OFFSETS = {
+    "PST": "-08:00", "PDT": "-07:00", "MST": "-07:00", "MDT": "-06:00", "CST": "-06:00",
+    "CDT": "-05:00", "EST": "-05:00", "EDT": "-04:00", "BST": "+01:00", "CET": "+01:00",
+    "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "JST": "+09:00", "AEST": "+10:00",
+    "AEDT": "+11:00",
+}  # fmt: skip
+# Abbreviations that name more than one zone, and what a reader should know of each: those of
+# ``ZONE_OFFSETS`` are read as their first zone there, the others as written (UTC).
+AMBIGUOUS_ZONES = {
+    "CST": "read as US Central (UTC-06:00); it also names China's UTC+08:00",
+    "BST": "read as British Summer Time (UTC+01:00); it also names Bangladesh's UTC+06:00",
+    "IST": "it names India's UTC+05:30, Israel's UTC+02:00 and Ireland's UTC+01:00; read as UTC",
+    "AST": "it names the Atlantic's UTC-04:00 and Arabia's UTC+03:00; read as UTC",
+}
+# The abbreviations as a pattern's alternatives, in capitals or in small letters ("est").
+ABBREVIATIONS = "|".join(f"{z}|{z.lower()}" for z in sorted(ZONE_OFFSETS, key=len, reverse=True))
+# A zone's abbreviation right after a time of day ("04:00 PST", "(10:00 est)").
+ZONE_NAME = re.compile(r"[ \t]?\(?[ \t]?(" + ABBREVIATIONS + r")\b")
+# A UTC offset as written right after a time of day: "-05:00", "-0500", "+02", with a space
+# before it ("10:00 -05:00"), after the zone's name ("UTC+2", "GMT-5", "UTC -05:00"), in
+# parentheses ("(UTC-05:00)", "(-05:00)"), with a minus sign ("UTC\u22125").
+_WRITTEN_OFFSET = re.compile(
+    r"(?P<space>[ \t])?(?P<open>\([ \t]?)?(?:(?P<zone>(?i:UTC|GMT))[ \t]?)?(?P<sign>[+\-\u2212])"
+    r"(?P<hours>\d{1,2})(?:(?P<colon>:)?(?P<minutes>\d{2}))?(?!\d|:\d)"
+)
+_ZONE_AFTER = re.compile(r"[ \t]*\(?(?:UTC|GMT|Z)\b")
+_AMBIGUOUS_AFTER_TIME = re.compile(
+    r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[apAP]\.?[mM]\.?)?[ \t]?\(?("
+    + "|".join(AMBIGUOUS_ZONES)
+    + r")\b"
+)
+
+
+def offset_after(text: str, at: int, time: str, iso: bool = False) -> str | None:
+    """The UTC offset written right after a time of day ``time`` (``HH:MM``) that ends at
+    ``at`` in ``text`` (``-05:00``, ``+0530``, a zone's abbreviation's), or None where none is,
+    or where what follows may as well end a span of time. ``iso``: the time is an ISO time
+    (``T10:00``) or gives its seconds, after which a ``-05:00`` is an offset.
+
+    Without a zone's name or parentheses, a ``-`` is an offset only in four digits (``-0500``),
+    after an ISO time, or written apart ("10:00 -05:00") where as a span's end it would run
+    backwards, to an offset some zone has; "18:15-18:45", "09:00 -10:00" and "23:30-00:30 UTC"
+    are spans, "10:00 -5" a number."""
+    zone = ZONE_NAME.match(text, at)
+    if zone is not None:
+        return ZONE_OFFSETS[zone.group(1).upper()]
+    signs = text[at : at + 8]  # most times have no sign after them (" UTC)"): no pattern
+    if "-" not in signs and "+" not in signs and "\u2212" not in signs:
+        return None
+    m = _WRITTEN_OFFSET.match(text, at)
+    if m is None:
+        return None
+    hours, minutes = m["hours"], m["minutes"]
+    sign = "+" if m["sign"] == "+" else "-"
+    offset = f"{sign}{int(hours):02d}:{minutes or '00'}"
+    if m["zone"] or m["open"] or m["sign"] == "\u2212":
+        return offset
+    if len(hours) == 1:
+        return None
+    if iso or sign == "+" or (minutes and not m["colon"]):
+        return offset
+    backwards = minutes is not None and f"{hours}:{minutes}" <= time
+    if (
+        m["space"]
+        and backwards
+        and 1 <= int(hours) <= 12
+        and minutes in ("00", "30", "45")
+        and _ZONE_AFTER.match(text, m.end()) is None
+    ):
+        return offset
+    return None
+
+
+def zone_note(heading: str) -> str | None:
+    """What a reader should know of a time of day in ``heading`` written with an abbreviation
+    that names more than one zone ("10:00 IST"), or None."""
+    m = _AMBIGUOUS_AFTER_TIME.search(heading)
+    if m is None:
+        return None
+    return f"time zone {m.group(1)} is ambiguous: {AMBIGUOUS_ZONES[m.group(1)]}"
 
 
 def to_utc(date: str, time: str, offset: str | None) -> tuple[str, str]:
