@@ -90,6 +90,7 @@ class Settings:
     distill_drift: float = 0.25
     distill_dedup: float = 0.92
     keys: Mapping[str, str] = field(default_factory=dict)  # dashboard action id -> keys
+    keep_links: bool = True  # a listing that indexes changed files keeps their link tallies
     problem: str | None = None  # why the config file could not be read, if it could not
 
     @property
@@ -105,7 +106,9 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         Path(env["SOULSCOPE_CONFIG"]).expanduser() if env.get("SOULSCOPE_CONFIG") else config_path()
     )
     data = _read_config(path, problems)
-    llm, emb, soul, chat = (_section(data, n) for n in ("llm", "embeddings", "soul", "chat"))
+    llm, emb, soul, chat, index = (
+        _section(data, n) for n in ("llm", "embeddings", "soul", "chat", "index")
+    )
 
     def pick(var: str, section: dict, key: str) -> str | None:
         value = env.get(var) or section.get(key)
@@ -143,6 +146,9 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         distill_drift=number("[chat] drift", chat.get("drift"), 0.25, -1.0, 1.0),
         distill_dedup=number("[chat] dedup", chat.get("dedup"), 0.92, -1.0, 1.0),
         keys=keys,
+        keep_links=_flag(
+            problems, "[index] links", env.get("SOULSCOPE_KEEP_LINKS", index.get("links")), True
+        ),
     )
     return replace(settings, problem="; ".join(problems) if problems else None)
 
@@ -183,6 +189,23 @@ def _read_config(path: Path, problems: list[str]) -> dict:
         why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         problems.append(f"the config file {path} cannot be read ({why}); its settings are ignored")
     return data if isinstance(data, dict) else {}
+
+
+def _flag(problems: list[str], name: str, value: object, default: bool) -> bool:
+    """A yes-or-no setting: true/false (TOML), or 1/0, yes/no, on/off; else the default, said."""
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    problems.append(
+        f"{name} should be true or false, not {value!r}; {str(default).lower()} is used"
+    )
+    return default
 
 
 def _section(data: dict, name: str) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,10 +181,13 @@ class World:
         except OSError as exc:
             raise WorldError(f"cannot read {a.path}: {exc.strerror}") from exc
 
-    def sources(self, unreadable: list[str] | None = None) -> Iterator[tuple[AgentFile, bytes]]:
-        """Every agent's soul file as it is on disk, in id order; a file that cannot be read is
-        skipped and said in ``unreadable`` (one sentence each), never silently dropped."""
-        for a in self.agents():
+    def sources(
+        self, unreadable: list[str] | None = None, files: Iterable[AgentFile] | None = None
+    ) -> Iterator[tuple[AgentFile, bytes]]:
+        """Every agent's soul file (or each of ``files``) as it is on disk, in id order; a file
+        that cannot be read is skipped and said in ``unreadable`` (one sentence each), never
+        silently dropped."""
+        for a in self.agents() if files is None else files:
             try:
                 data = a.path.read_bytes()
             except OSError as exc:

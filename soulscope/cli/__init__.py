@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _end(None, leave=False)
     code: int | str | None = 1
     try:
-        code = _run(sys.argv[1:])
+        code = _run(sys.argv[1:], ends=True)
     except SystemExit as exc:  # SIGTERM in chat, argparse's --help
         code = exc.code
         raise
@@ -119,7 +119,7 @@ def _end(code: int | str | None, leave: bool = True) -> None:
     background.leave(code if isinstance(code, int) else 0 if code is None else 1)
 
 
-def _run(args_list: list[str]) -> int:
+def _run(args_list: list[str], ends: bool = False) -> int:
     if args_list == ["--version"]:
         print(f"soulscope {__version__}")
         return 0
@@ -143,6 +143,7 @@ def _run(args_list: list[str]) -> int:
         if settings.problem:
             print_error(settings.problem)
         args.settings = settings
+        args.ends = ends  # the process ends with the command (it may let its output go first)
         if getattr(args, "label", "") is None:
             args.label = settings.arc_label
         return int(args.run(args) or 0)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
+from contextlib import suppress
 
 from soulscope.cli.output import (
     CommandError,
@@ -93,6 +96,24 @@ def indexed(world: World, label: str | None = None) -> tuple[list[Entry], list[E
     return [e for e in entries if e.error is None], [e for e in entries if e.error is not None]
 
 
+def keep_links(args: argparse.Namespace, world: World) -> None:
+    """After a listing, with its answer out: the link tallies of the files whose tallies are
+    not kept read and kept too (``graph.prepare``), so that the world's first graph reads no
+    soul file. A process that ends with the command lets its standard output go first (a pipe's
+    reader has the whole answer and goes on); Ctrl-C stops the reading, the answer stands."""
+    from soulscope.history.graph import cores, prepare
+    from soulscope.history.tallystore import prepared
+
+    if not args.settings.keep_links or prepared(world):
+        return
+    sys.stdout.flush()
+    if args.ends and sys.stdout is sys.__stdout__ and not os.isatty(1):
+        with open(os.devnull, "w") as nowhere:
+            os.dup2(nowhere.fileno(), 1)
+    with suppress(KeyboardInterrupt):  # what was read is kept; the next listing reads the rest
+        prepare(world, workers=cores())
+
+
 def report_skipped(world: World, unreadable: Sequence[Entry], as_json: bool) -> None:
     """Say which files of the memory folder are not in the listing, and why: junk that is no
     agent, and soul files that cannot be read. On stderr beside JSON (which stays a list of
@@ -109,6 +130,14 @@ def report_skipped(world: World, unreadable: Sequence[Entry], as_json: bool) -> 
 def run_agents(args: argparse.Namespace) -> int:
     world = open_world_at(args)
     entries, unreadable = indexed(world)
+    _list_agents(args, world, entries, unreadable)
+    keep_links(args, world)
+    return 0
+
+
+def _list_agents(
+    args: argparse.Namespace, world: World, entries: list[Entry], unreadable: list[Entry]
+) -> None:
     rows = [
         {
             "id": e.file.id,
@@ -126,7 +155,7 @@ def run_agents(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(rows)
         report_skipped(world, unreadable, as_json=True)
-        return 0
+        return
     print_table(
         ["id", "name", "frames", "becoming", "KB", "last frame", "problems"],
         [
@@ -144,7 +173,6 @@ def run_agents(args: argparse.Namespace) -> int:
         title=f"{world.name}: {len(rows)} agents",
     )
     report_skipped(world, unreadable, as_json=False)
-    return 0
 
 
 def run_becoming(args: argparse.Namespace) -> int:
@@ -367,6 +395,14 @@ def run_compare(args: argparse.Namespace) -> int:
 def run_overview(args: argparse.Namespace) -> int:
     world = open_world_at(args)
     entries, unreadable = indexed(world, args.label)
+    _overview(args, world, entries, unreadable)
+    keep_links(args, world)
+    return 0
+
+
+def _overview(
+    args: argparse.Namespace, world: World, entries: list[Entry], unreadable: list[Entry]
+) -> None:
     summaries = [e.summary for e in entries if e.summary is not None]
     if args.json:
         emit_json(
@@ -386,7 +422,7 @@ def run_overview(args: argparse.Namespace) -> int:
             ]
         )
         report_skipped(world, unreadable, as_json=True)
-        return 0
+        return
     print_table(
         ["id", "frames", "shifts", "turns", "last", "becoming"],
         [
@@ -403,4 +439,3 @@ def run_overview(args: argparse.Namespace) -> int:
         wrap=["becoming"],
     )
     report_skipped(world, unreadable, as_json=False)
-    return 0

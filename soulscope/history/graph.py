@@ -44,7 +44,7 @@ from soulscope.history.names import AgentNames
 from soulscope.memo import Memo
 from soulscope.soul.model import ENCODING_ERRORS
 from soulscope.soul.parse import parse_heading
-from soulscope.world import World
+from soulscope.world import AgentFile, World
 
 SAMPLED_BETWEENNESS = 2000  # above this many agents betweenness is estimated from SAMPLES
 SAMPLES = 16
@@ -238,7 +238,8 @@ def influence(
     present: set[str] = set()
     unreadable: list[str] = []
     with collector.paused():
-        for agent, (counted, rows) in _tallies(world, names, (since, until), unreadable, workers):
+        for a, (counted, rows) in _tallies(world, names, (since, until), unreadable, workers):
+            agent = a.id
             files += 1
             present.add(agent)
             frames += counted
@@ -251,50 +252,121 @@ def influence(
     return g
 
 
+Tallied = Iterator[tuple[AgentFile, tuple[int, dict[str, list]]]]
+
+
 def _tallies(
     world: World,
     names: AgentNames,
     window: tuple[str | None, str | None],
     unreadable: list[str],
     workers: int,
-) -> Iterator[tuple[str, tuple[int, dict[str, list]]]]:
-    """Each soul file's agent and ``_file_tally``, in id order: read here, or where the world
-    is large (``PARALLEL_BYTES``) by ``workers`` processes, a few files at a time in flight."""
-    sources = world.sources(unreadable)
-    if workers > 1 and sum(a.size for a in world.agents()) >= PARALLEL_BYTES:
-        yield from _parallel(sources, names, window, workers)
-        return
-    for a, data in sources:
-        yield a.id, _file_tally(names, data, a.id, window)
+) -> Tallied:
+    """Each soul file and its ``_file_tally``, in id order: of the whole file, kept between
+    runs (``tallystore``); in a window, read."""
+    if window == (None, None):
+        yield from _kept_tallies(world, names, unreadable, workers)
+    else:
+        size = sum(a.size for a in world.agents())
+        yield from _read_tallies(world.sources(unreadable), names, window, workers, size)
 
 
-def _parallel(
-    sources: Iterator[tuple[Any, bytes]],
+def _read_tallies(
+    sources: Iterator[tuple[AgentFile, bytes]],
     names: AgentNames,
     window: tuple[str | None, str | None],
     workers: int,
-) -> Iterator[tuple[str, tuple[int, dict[str, list]]]]:
-    """``_tallies`` by a pool of processes (started afresh, not forked: a dashboard's threads
-    stay out of them), the files sent in batches, the results taken in order."""
+    size: int = 0,
+) -> Tallied:
+    """``_file_tally`` of each file of ``sources`` (``size`` bytes in all), read here, or where
+    they are many (``PARALLEL_BYTES``) by ``workers`` processes, a few files at a time in
+    flight."""
+    if workers > 1 and size >= PARALLEL_BYTES:
+        yield from _parallel(sources, names, window, workers)
+        return
+    for a, data in sources:
+        yield a, _file_tally(names, data, a.id, window)
+
+
+def _kept_tallies(world: World, names: AgentNames, unreadable: list[str], workers: int) -> Tallied:
+    """Each file's whole tally, kept or read (and then kept), in id order."""
+    from soulscope.history.tallystore import TallyStore
+
+    files = world.agents()
+    with TallyStore(world) as store:
+        store.know(names, files)  # (a file it cannot read is said below)
+        kept = store.get(files)
+        missing = [f for f in files if f.path.name not in kept]
+        sources = world.sources(unreadable, missing)
+        size = sum(f.size for f in missing)
+        read = {
+            f.path.name: t for f, t in _read_tallies(sources, names, (None, None), workers, size)
+        }
+        store.put((f, read[f.path.name]) for f in missing if f.path.name in read)
+        if len(read) == len(missing):
+            store.complete()
+    for f in files:
+        t = kept.get(f.path.name) or read.get(f.path.name)
+        if t is not None:
+            yield f, t
+
+
+def prepare(world: World, workers: int = 1) -> int:
+    """Read and keep the tallies of the files whose tallies are not kept (a world just indexed:
+    its first graph then reads no soul file), kept a batch at a time (stopped, what was read
+    stays kept); how many files were read."""
+    from soulscope.history.tallystore import TallyStore
+
+    names = AgentNames.of(world, words=False)
+    read = 0
+    with collector.paused(), TallyStore(world) as store:
+        store.know(names, world.agents())
+        missing = store.missing(world.agents())
+        unreadable: list[str] = []
+        sources = world.sources(unreadable, missing)
+        size = sum(f.size for f in missing)
+        done: list[tuple[AgentFile, tuple[int, dict[str, list]]]] = []
+        for f, t in _read_tallies(sources, names, (None, None), workers, size):
+            done.append((f, t))
+            if len(done) == _KEEP_BATCH:
+                store.put(done)
+                read, done = read + len(done), []
+        store.put(done)
+        if not unreadable:
+            store.complete()
+    return read + len(done)
+
+
+_KEEP_BATCH = 256  # files whose tallies are kept at once by ``prepare``
+
+
+def _parallel(
+    sources: Iterator[tuple[AgentFile, bytes]],
+    names: AgentNames,
+    window: tuple[str | None, str | None],
+    workers: int,
+) -> Tallied:
+    """``_read_tallies`` by a pool of processes (started afresh, not forked: a dashboard's
+    threads stay out of them), the files sent in batches, the results taken in order."""
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, context, _worker_start, (names, window)) as pool:
-        pending: list[tuple[list[str], Future]] = []
-        batch: list[tuple[str, bytes]] = []
+        pending: list[tuple[list[AgentFile], Future]] = []
+        batch: list[tuple[AgentFile, bytes]] = []
         size = 0
         for a, data in chain(sources, [(None, b"")]):
             if a is not None:
-                batch.append((a.id, data))
+                batch.append((a, data))
                 size += len(data)
             if batch and (a is None or size >= _BATCH_BYTES):
-                ids = [x for x, _ in batch]
-                pending.append((ids, pool.submit(_worker_tallies, batch)))
+                sent = [(f.id, d) for f, d in batch]
+                pending.append(([f for f, _ in batch], pool.submit(_worker_tallies, sent)))
                 batch, size = [], 0
             while pending and (a is None or len(pending) > 2 * workers):
-                ids, future = pending.pop(0)
-                yield from zip(ids, future.result(), strict=True)
+                files, future = pending.pop(0)
+                yield from zip(files, future.result(), strict=True)
 
 
 PARALLEL_BYTES = 16_000_000  # below this many bytes of soul files, one process reads them

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from soulscope.world import World
 
@@ -114,6 +114,12 @@ class AgentNames:
         if self.world is None:
             return frozenset()
         return frozenset(listed_archetypes(self.world, self.prefix))
+
+    def knowing(self, listed: frozenset[str]) -> AgentNames:
+        """These names with ``listed`` given (read from files kept elsewhere: ``tallystore``)
+        rather than read from the world's files when first needed."""
+        self.__dict__["listed"] = listed
+        return self
 
     @cached_property
     def folded(self) -> dict[str, str]:
@@ -309,24 +315,41 @@ def listed_archetypes(world: World, prefix: str = "") -> set[str]:
     registry, "philosopher-08" replied to is an agent because some soul lists a philosopher,
     while a story's "lurker-47" stays a word."""
     found: set[str] = set()
-    prefixed = (
-        re.compile(
-            rb"(?<![\w-])" + re.escape(prefix.encode()) + rb"([a-z]+)-\d{1,4}(?![\w-])", re.I
-        )
-        if prefix
-        else None
-    )
     for a in world.agents():
         try:
             data = a.path.read_bytes()
         except OSError:
             continue
-        for line in _LISTING.findall(data):
-            found.update(m.lower().decode("ascii") for m in _LISTED_SHORT.findall(line))
-        found.update(m.lower().decode("ascii") for m in _AUTHOR_OF_POST.findall(data))
-        if prefixed is not None:
-            found.update(m.lower().decode("ascii") for m in prefixed.findall(data))
+        found |= listed_in(data, prefix)
     return found
+
+
+def listed_in(data: bytes, prefix: str = "") -> set[str]:
+    """``listed_archetypes`` of one soul file's bytes."""
+    found: set[str] = set()
+    for line in _LISTING.findall(data):
+        found.update(m.lower().decode("ascii") for m in _LISTED_SHORT.findall(line))
+    if b"/#" in data:
+        found.update(m.lower().decode("ascii") for m in _AUTHOR_OF_POST.findall(data))
+    if prefix:
+        # Found from each place the prefix is written, in any case (the bytes lowered keep
+        # their places), not tried at every byte.
+        low = data.lower()
+        for m in _prefixed(prefix.lower()).finditer(low):
+            at = m.start()
+            if at == 0 or _NAME_BYTE.fullmatch(low, at - 1, at) is None:
+                found.add(m.group(1).decode("ascii"))
+    return found
+
+
+_NAME_BYTE = re.compile(rb"[\w-]")
+
+
+@lru_cache(maxsize=8)
+def _prefixed(prefix: str) -> re.Pattern[bytes]:
+    """An id written with the world's ``prefix``, lowered ("zion-storyteller-03"): its
+    archetype."""
+    return re.compile(re.escape(prefix.encode()) + rb"([a-z]+)-\d{1,4}(?![\w-])")
 
 
 def as_name(text: str | bytes, end: int, paren: bool = True) -> bool:

@@ -137,6 +137,17 @@ ANSWERS = register(
         max_bytes=400_000_000,
     )
 )
+LINK_TALLIES = register(
+    Kind(
+        "link tallies",
+        "links",
+        ("soulscope.history.graph",),
+        "stat",
+        "one SQLite file per world: each soul file's named agents as the graph counts them; "
+        "the 64 worlds used last",
+        max_entries=64,
+    )
+)
 CUTS = register(
     Kind(
         "cut",
