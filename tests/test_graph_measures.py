@@ -47,15 +47,20 @@ def clustered(
 
 
 def assert_same(a: Measures, b: Measures) -> None:
+    """The same measures; betweenness to the last bit (its sums are added in networkx's order,
+    so ``graph --json`` prints the same digits), PageRank to the last few (scipy's sparse
+    product may fuse a multiply and an add where the machine can)."""
     assert a.nodes == b.nodes
-    assert a.pagerank == pytest.approx(b.pagerank, rel=1e-9, abs=1e-12)
+    assert a.pagerank == pytest.approx(b.pagerank, rel=1e-12, abs=1e-15)
     assert a.influences == b.influences and a.influenced_by == b.influenced_by
-    assert a.betweenness == pytest.approx(b.betweenness, rel=1e-9, abs=1e-12)
+    assert a.betweenness == b.betweenness
     assert sorted(map(sorted, a.groups)) == sorted(map(sorted, b.groups))
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_an_exact_graph_measures_as_networkx_does(seed: int) -> None:
+def test_an_exact_graph_measures_as_networkx_does(seed: int, monkeypatch: pytest.MonkeyPatch):
+    if seed == 2:  # the sources searched a few at a time
+        monkeypatch.setattr(measures, "_EXPANDED", 3000)
     present, arcs, weights = clustered(150, seed, loops=seed == 2)
     assert any(s == t for s, t in arcs) == (seed == 2)
     found = by_arrays(present, arcs, weights, EXACT)
@@ -130,3 +135,11 @@ def test_the_influence_graph_is_measured_on_arrays(monkeypatch: pytest.MonkeyPat
         assert n.pagerank == pytest.approx(on_arrays[x].pagerank, rel=1e-9)
         assert n.betweenness == pytest.approx(on_arrays[x].betweenness, rel=1e-9, abs=1e-12)
         assert (n.group, n.influences) == (on_arrays[x].group, on_arrays[x].influences)
+
+
+def test_a_graph_of_nothing_has_no_measures() -> None:
+    assert (
+        by_arrays([], [], [], EXACT)
+        == by_networkx([], [], [], EXACT)
+        == Measures([], [], [], [], [], [])
+    )

@@ -8,7 +8,7 @@ each one action, placed by its own date); its kinds count the units under each k
 B in. The window is the frames' own dates (``soul.when``: a frame without a date takes the one
 its file places it after).
 
-The measures are networkx's, imported only here and only when asked: weighted PageRank (who
+The measures are networkx's numbers, computed on arrays (``measures``): weighted PageRank (who
 shapes the others), in- and out-strength, betweenness over hops (who bridges groups; sampled
 above 2,000 agents with a fixed seed) and groups on the undirected weights (Louvain; above 2,000
 agents fast label propagation, seeded). A backend networkx dispatches to (nx-cugraph) computes
@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import date as Date
 from itertools import chain
 from json.encoder import encode_basestring as _string
+from operator import attrgetter
 from typing import Any
 
 from soulscope import collector
@@ -643,7 +644,7 @@ def _measure(g: Influence, present: set[str]) -> None:
     m = measures.measure(
         sorted(present),  # (a set: its order moves with the hash seed)
         list(g.arcs),
-        [a.weight for a in g.arcs.values()],
+        map(attrgetter("weight"), g.arcs.values()),
         measures.Sampling(SAMPLED_BETWEENNESS, SAMPLES, SEED),
     )
     rank = dict(zip(m.nodes, m.pagerank, strict=True))

@@ -1,16 +1,16 @@
 """The measures of the influence graph, computed on arrays: the numbers networkx gives for it.
 
 The graph is its agents and its arcs ``source -> target`` (the target's memory names the source),
-each pair once, with a weight. Its nodes are in networkx's order: the agents given, then each
-arc's ends (target, then source) as they first occur. Influence flows from the named to the one
-who names, so PageRank (weighted, networkx's ``_pagerank_scipy``: the same damping, tolerance,
-dangling nodes and sums, bit for bit) runs on the arcs turned round; betweenness counts hops along
-the arcs as written (networkx's ``betweenness_centrality``, normalized, without the endpoints),
-exact up to ``sampled_above`` agents and above it from ``samples`` sources drawn as networkx
-draws them with the seed, all of a block of sources at once, level by level, over a sparse
-matrix; groups are on the undirected weights (the two directions of a pair weighed together):
-networkx's Louvain up to ``sampled_above`` agents, above it fast label propagation, networkx's
-algorithm with the same random draws, on lists (the same groups).
+each pair once, with a whole weight. Its nodes are in networkx's order: the agents given, then
+each arc's ends (target, then source) as they first occur. Influence flows from the named to the
+one who names, so PageRank (weighted, networkx's ``_pagerank_scipy``: the same damping, tolerance
+and dangling nodes) runs on the arcs turned round; betweenness counts hops along the arcs as
+written (networkx's ``betweenness_centrality``, normalized, without the endpoints), exact up to
+``Sampling.above`` agents and above it from ``Sampling.samples`` sources drawn as networkx draws
+them with the seed, a block of sources searched at once, level by level; groups are on the
+undirected weights (the two directions of a pair weighed together): networkx's Louvain up to
+``Sampling.above`` agents, above it fast label propagation, networkx's algorithm with the same
+random draws. Every sum is added in networkx's order: the same floats, the same groups.
 
 Where a backend networkx dispatches to is installed (nx-cugraph: a ``networkx.backends`` entry
 point), networkx computes every measure, so that the backend takes over (``by_networkx``).
@@ -22,10 +22,10 @@ import math
 import random
 import sys
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain, pairwise
+from itertools import chain
 from operator import itemgetter
 from typing import Any
 
@@ -35,7 +35,6 @@ import numpy as np
 ALPHA = 0.85
 MAX_ITER = 100
 TOL = 1.0e-6
-_BLOCK = 128  # sources whose paths are followed at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +62,7 @@ class Sampling:
 def measure(
     agents: Sequence[str],
     arcs: Sequence[tuple[str, str]],
-    weights: Sequence[int],
+    weights: Iterable[int],
     sampling: Sampling,
 ) -> Measures:
     """The measures of the graph of ``agents`` and ``arcs`` (source, target) of ``weights``: on
@@ -87,13 +86,14 @@ def networkx_backends() -> bool:
 def by_networkx(
     agents: Sequence[str],
     arcs: Sequence[tuple[str, str]],
-    weights: Sequence[int],
+    weights: Iterable[int],
     sampling: Sampling,
 ) -> Measures:
     """``measure`` by networkx, its graphs built and asked (a backend it dispatches to takes
     over)."""
     import networkx as nx
 
+    weights = list(weights)
     d = nx.DiGraph()
     d.add_nodes_from(agents)
     d.add_weighted_edges_from((t, s, w) for (s, t), w in zip(arcs, weights, strict=True))
@@ -141,14 +141,15 @@ def _networkx_groups(nx: Any, u: Any, sampling: Sampling) -> list[set[str]]:
 def by_arrays(
     agents: Sequence[str],
     arcs: Sequence[tuple[str, str]],
-    weights: Sequence[int],
+    weights: Iterable[int],
     sampling: Sampling,
 ) -> Measures:
-    """``measure`` on numpy and scipy arrays: networkx's numbers (PageRank bit for bit,
-    betweenness but for the order of its sums, the same groups) without its graphs."""
+    """``measure`` on numpy arrays: networkx's numbers without its graphs."""
     ends = list(chain.from_iterable(map(itemgetter(1, 0), arcs)))  # target, source, ...
     nodes = list(dict.fromkeys(chain(agents, ends)))
     n, m = len(nodes), len(arcs)
+    if not n:
+        return Measures([], [], [], [], [], [])
     index = dict(zip(nodes, range(n), strict=True))
     both = np.fromiter(map(index.__getitem__, ends), np.intp, 2 * m)
     target, source = both[0::2], both[1::2]
@@ -171,20 +172,21 @@ def by_arrays(
 
 def pagerank(frm: np.ndarray, to: np.ndarray, weight: np.ndarray, n: int) -> np.ndarray:
     """Weighted PageRank of the arcs ``frm -> to`` as networkx's ``_pagerank_scipy`` computes
-    it (its defaults: no personalization, dangling nodes spread evenly), every sum in its order:
-    the same floats."""
-    from scipy import sparse
-
-    a = sparse.csr_array((weight, (frm, to)), shape=(n, n))
+    it (its defaults: no personalization, dangling nodes spread evenly), every sum in its order
+    (each node's share added up by source, as ``x @ A`` over a sparse matrix adds): the same
+    floats."""
+    order = _by(frm, n)
+    rows, cols = frm[order], to[order]
     s = np.bincount(frm, weight, n)  # the rows' sums: whole numbers, exact in any order
     s[s != 0] = 1.0 / s[s != 0]
-    a.data *= np.repeat(s, np.diff(a.indptr))  # each row divided by its sum, as Q @ A
+    share = weight[order] * s[rows]  # each row divided by its sum, as Q @ A
     x = np.repeat(1.0 / n, n)
     p = np.repeat(1.0 / n, n)
     dangling = np.where(s == 0)[0]
     for _ in range(MAX_ITER):
         last = x
-        x = ALPHA * (x @ a + _sequential_sum(x[dangling]) * p) + (1 - ALPHA) * p
+        spread = np.bincount(cols, share * x[rows], n)  # x @ A
+        x = ALPHA * (spread + _sequential_sum(x[dangling]) * p) + (1 - ALPHA) * p
         if np.absolute(x - last).sum() < n * TOL:
             return x
     import networkx as nx
@@ -201,51 +203,108 @@ def betweenness(frm: np.ndarray, to: np.ndarray, n: int, sampling: Sampling) -> 
     """Betweenness over hops along the arcs ``frm -> to`` as networkx's
     ``betweenness_centrality(G, k, seed=seed)`` computes it (normalized, endpoints left out):
     from every node, or above ``sampling.above`` nodes from ``sampling.samples`` drawn by
-    ``random.Random(seed).sample`` over the nodes as networkx draws them."""
-    from scipy import sparse
-
+    ``random.Random(seed).sample`` over the nodes as networkx draws them; each sum in networkx's
+    order (the same floats)."""
     k = min(n, sampling.samples) if n > sampling.above else n
     sources = random.Random(sampling.seed).sample(range(n), k) if k < n else list(range(n))
-    hop = frm != to  # a loop is on no shortest path
-    ones = np.ones(int(hop.sum()))
-    forward = sparse.csr_array((ones, (to[hop], frm[hop])), shape=(n, n))  # [w, v]: v -> w
-    backward = forward.T.tocsr()
+    arcs = _Arcs(frm, to, n)
     total = np.zeros(n)
-    for at in range(0, k, _BLOCK):
-        block = sources[at : at + _BLOCK]
-        delta = _dependencies(forward, backward, np.asarray(block, np.intp), n)
-        for j in range(len(block)):  # the sources in turn, as networkx adds them
-            total += delta[:, j]
+    block = max(1, _EXPANDED // max(len(frm), n))
+    for at in range(0, k, block):
+        done = _dependencies(arcs, sources[at : at + block])
+        for column in done:  # the sources in turn, as networkx adds them
+            total += column
     return _rescaled(total, n, sources if k < n else None)
 
 
-def _dependencies(forward: Any, backward: Any, sources: np.ndarray, n: int) -> np.ndarray:
-    """Brandes's dependencies of each node on each source (a column per source; nothing for
-    the source itself): the shortest paths counted level by level, then the dependencies
-    gathered back from the farthest level."""
+_EXPANDED = 1_000_000  # arcs followed (and places kept) at once, a block of sources together
+
+
+@dataclass(frozen=True, slots=True)
+class _Arcs:
+    """The arcs out of each node, in the order they are given (networkx's order of a node's
+    successors)."""
+
+    start: np.ndarray
+    count: np.ndarray
+    to: np.ndarray
+    n: int
+
+    def __init__(self, frm: np.ndarray, to: np.ndarray, n: int) -> None:
+        count = np.bincount(frm, minlength=n)
+        object.__setattr__(self, "start", np.cumsum(count) - count)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "to", to[_by(frm, n)])
+        object.__setattr__(self, "n", n)
+
+    def out_of(self, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The arcs out of the places ``at`` (``column * n + node``), in order: where each
+        comes from and the place it goes to, in the same column."""
+        node = at % self.n
+        count = self.count[node]
+        before = np.cumsum(count) - count
+        where = np.repeat(self.start[node] - before, count) + np.arange(int(count.sum()))
+        return np.repeat(at, count), np.repeat(at - node, count) + self.to[where]
+
+
+def _dependencies(arcs: _Arcs, sources: list[int]) -> np.ndarray:
+    """Brandes's dependencies of every node on each of ``sources`` (a row per source; none on
+    the source itself), as networkx's ``_single_source_shortest_path_basic`` and
+    ``_accumulate_basic`` find them: the breadth-first search of all sources at once, level by
+    level, each level's nodes in the order that search visits them; then the dependencies
+    gathered back level by level, each node's added up in the order networkx adds them (its
+    successors latest visited first)."""
+    n = arcs.n
     b = len(sources)
-    columns = np.arange(b)
-    level = np.full((n, b), -1, np.int32)
-    level[sources, columns] = 0
-    sigma = np.zeros((n, b))
-    sigma[sources, columns] = 1.0
-    frontier = sigma.copy()
-    depth = 0
+    places = np.arange(b) * n + np.asarray(sources, np.intp)  # a place: column * n + node
+    level = np.full(b * n, -1, np.int32)
+    level[places] = 0
+    sigma = np.zeros(b * n)
+    sigma[places] = 1.0
+    levels = [(places, places[:0], places[:0])]
     while True:
-        reached = forward @ frontier
-        new = (reached > 0) & (level < 0)
-        if not new.any():
+        frm, to = arcs.out_of(levels[-1][0])
+        found = level[to] < 0
+        frm, to = frm[found], to[found]
+        if not len(to):
             break
-        depth += 1
-        level[new] = depth
-        frontier = np.where(new, reached, 0.0)
-        sigma += frontier
-    delta = np.zeros((n, b))
-    for d in range(depth, 0, -1):
-        coeff = np.divide(1.0 + delta, sigma, out=np.zeros((n, b)), where=level == d)
-        delta += np.where(level == d - 1, sigma * (backward @ coeff), 0.0)
-    delta[level <= 0] = 0.0
-    return delta
+        visited = _first_met(to, b * n)
+        level[visited] = len(levels)
+        sigma[visited] = np.bincount(to, sigma[frm], b * n)[visited]  # whole numbers: exact
+        levels.append((visited, frm, to))
+    delta = np.zeros(b * n)
+    for (visited, frm, to), (before, _, _) in zip(levels[:0:-1], levels[-2::-1], strict=True):
+        coeff = np.zeros(b * n)
+        coeff[visited] = (1 + delta[visited]) / sigma[visited]
+        order = _latest_first(visited, to, n)
+        frm, to = frm[order], to[order]
+        delta[before] = np.bincount(frm, sigma[frm] * coeff[to], b * n)[before]
+    delta[places] = 0.0
+    return delta.reshape(b, n)
+
+
+def _first_met(to: np.ndarray, size: int) -> np.ndarray:
+    """The places ``to`` holds, each once, in the order they are first met."""
+    first = np.full(size, len(to))
+    np.minimum.at(first, to, np.arange(len(to)))
+    met = np.flatnonzero(first < len(to))
+    return met[np.argsort(first[met])]
+
+
+def _latest_first(visited: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
+    """An order of arcs into ``visited`` (in visit order) that takes them by their ends, the
+    latest visited first (a stable sort of small whole numbers: in linear time)."""
+    rank = np.zeros(int(to.max()) + 1, np.intp)
+    rank[visited] = np.arange(len(visited) - 1, -1, -1)
+    return _by(rank[to], len(visited))
+
+
+def _by(keys: np.ndarray, bound: int) -> np.ndarray:
+    """The stable order of ``keys``, whole numbers below ``bound`` (below 65,536: sorted by
+    their digits, in linear time)."""
+    if bound <= 1 << 16:
+        keys = keys.astype(np.uint16)
+    return np.argsort(keys, kind="stable")
 
 
 def _rescaled(total: np.ndarray, n: int, sampled: list[int] | None) -> np.ndarray:
@@ -274,7 +333,10 @@ def _groups(
     lo, hi = np.minimum(source, target), np.maximum(source, target)
     keys, first, inverse = np.unique(lo * n + hi, return_index=True, return_inverse=True)
     summed = np.bincount(inverse.ravel(), weight, len(keys))
-    order = np.argsort(first)  # the pairs as they first occur, as networkx adds them
+    # the pairs as they first occur, as networkx adds them (each first place is one pair's)
+    pair = np.full(len(source), -1)
+    pair[first] = np.arange(len(keys))
+    order = pair[pair >= 0]
     a, b, w = keys[order] // n, keys[order] % n, summed[order]
     if n <= sampling.above:
         return _louvain(nodes, a, b, w, sampling.seed)
@@ -299,46 +361,50 @@ def _louvain(nodes: list[str], a: np.ndarray, b: np.ndarray, w: np.ndarray, seed
 
 def _adjacency(a: np.ndarray, b: np.ndarray, w: np.ndarray, n: int) -> _Neighbours:
     """Each node's neighbours in the order of the pairs (networkx's order of a node's
-    neighbours in ``Graph``; a loop once)."""
+    neighbours in ``Graph``; a loop once), and the weights to them."""
     loop = a == b
     heads = np.column_stack((a, b)).ravel()
     tails = np.column_stack((b, a)).ravel()
     weights = np.repeat(w, 2)
     keep = ~np.repeat(loop, 2) | (np.arange(len(heads)) % 2 == 0)
     heads, tails, weights = heads[keep], tails[keep], weights[keep]
-    order = np.argsort(heads, kind="stable")
+    order = _by(heads, n)
     tails, weights = tails[order], weights[order].astype(np.int64)
-    spans = list(pairwise(np.concatenate(([0], np.cumsum(np.bincount(heads, minlength=n))))))
-    near = tails.tolist()
-    around = [near[s:e] for s, e in spans]
+    start = np.concatenate(([0], np.cumsum(np.bincount(heads, minlength=n))))
     if len(w) and w.min() >= 1 and weights.sum() <= _COUNTED_OUT * len(weights):
-        ends = np.concatenate(([0], np.cumsum(weights))).tolist()
-        out = np.repeat(tails, weights).tolist()
-        return _Neighbours(around, counted=[out[ends[s] : ends[e]] for s, e in spans])
-    far = weights.tolist()
-    return _Neighbours(around, weights=[far[s:e] for s, e in spans])
+        counted = np.repeat(tails, weights)
+        until = np.concatenate(([0], np.cumsum(weights)))[start]
+        return _Neighbours(tails.data, start.tolist(), counted.data, until.tolist())
+    return _Neighbours(tails.data, start.tolist(), weights.data, None)
 
 
 _COUNTED_OUT = 4  # whole weights up to this many times the neighbours are counted out
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Neighbours:
-    """Each node's neighbours, and the weights to them: as a list each, or (whole weights) as
-    each neighbour counted out as many times as its weight, in the same order."""
+    """Each node's neighbours, ``near[start[x]:start[x + 1]]``, and the weights to them:
+    ``weights`` alike, or where ``counted_to`` is given (whole weights, few), each neighbour
+    counted out as many times as its weight, ``weights[counted_to[x]:counted_to[x + 1]]``.
+    (Views of arrays: no number is a Python object until it is read.)"""
 
-    around: list[list[int]]
-    counted: list[list[int]] | None = None
-    weights: list[list[int]] | None = None
+    near: memoryview
+    start: list[int]
+    weights: memoryview
+    counted_to: list[int] | None
+
+    def around(self, node: int) -> memoryview:
+        return self.near[self.start[node] : self.start[node + 1]]
 
     def weighed(self, node: int, label: Any) -> dict[int, int]:
         """The weight of each label among ``node``'s neighbours (``label``: a neighbour's), the
         labels in the order they are met."""
-        if self.counted is not None:
-            return Counter(map(label, self.counted[node]))
-        assert self.weights is not None
+        counted = self.counted_to
+        if counted is not None:
+            return Counter(map(label, self.weights[counted[node] : counted[node + 1]]))
         freqs: dict[int, int] = {}
-        for x, w in zip(map(label, self.around[node]), self.weights[node], strict=True):
+        at = slice(self.start[node], self.start[node + 1])
+        for x, w in zip(map(label, self.near[at]), self.weights[at], strict=True):
             freqs[x] = freqs.get(x, 0) + w
         return freqs
 
@@ -349,8 +415,7 @@ def label_propagation(neighbours: _Neighbours, seed: int) -> list[int]:
     most (a tie drawn by the same generator, among the labels in the order they are met), its
     neighbours of another label queued again; the same draws, so the same groups."""
     rng = random.Random(seed)
-    around = neighbours.around
-    n = len(around)
+    n = len(neighbours.start) - 1
     shuffled = list(range(n))
     rng.shuffle(shuffled)
     queue = deque(shuffled)
@@ -360,7 +425,7 @@ def label_propagation(neighbours: _Neighbours, seed: int) -> list[int]:
     while queue:
         node = queue.popleft()
         queued[node] = False
-        near = around[node]
+        near = neighbours.around(node)
         if not near:
             continue
         freqs = neighbours.weighed(node, label)
