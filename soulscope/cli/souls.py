@@ -101,11 +101,12 @@ def keep_links(args: argparse.Namespace, world: World) -> None:
     not kept read and kept too (``graph.prepare``), so that the world's first graph reads no
     soul file. A process that ends with the command lets its standard output go first (a pipe's
     reader has the whole answer and goes on); Ctrl-C stops the reading, the answer stands."""
-    from soulscope.history.graph import cores, prepare
     from soulscope.history.tallystore import prepared
 
     if not args.settings.keep_links or prepared(world):
         return
+    from soulscope.history.graph import cores, prepare
+
     sys.stdout.flush()
     if args.ends and sys.stdout is sys.__stdout__ and not os.isatty(1):
         with open(os.devnull, "w") as nowhere:

@@ -240,6 +240,9 @@ def _frame(label: str | None) -> str:
     return f"frame {label}" if label else "header"
 
 
+_STRONGEST = 20  # arcs in graph's table
+
+
 def run_graph(args: argparse.Namespace) -> int:
     from soulscope.history.graph import (
         cores,
@@ -267,14 +270,18 @@ def run_graph(args: argparse.Namespace) -> int:
                 raise CommandError(f"cannot write {args.graphml}: {exc.strerror or exc}") from exc
             print_text(f"{g.summary}; written to {args.graphml}")
             return 0
-        _answer(graph_text(g), memo, keep=not g.unreadable, show=args.json)
         if args.json:
+            _answer(graph_text(g), memo, keep=not g.unreadable, show=True)
             return 0
-        answer = graph_dict(g)
-    if args.json:
+        # The table shows the strongest arcs: the whole answer's text (most of the work at
+        # thousands of agents) is made and kept when it is asked for (--json).
+        headline, answer = g.summary, graph_dict(g, top=_STRONGEST)
+    elif args.json:
         return 0
+    else:
+        headline = summary(answer)
     nodes = answer["nodes"]  # the most influential first
-    print_text(f"{world.name}: {summary(answer)}", style="bold")
+    print_text(f"{world.name}: {headline}", style="bold")
     if note := estimated(len(nodes)):
         print_text(note)
     print_table(
@@ -310,7 +317,7 @@ def run_graph(args: argparse.Namespace) -> int:
         ["from", "to", "weight", "how"],
         [
             (e["from"], e["to"], e["weight"], ", ".join(f"{k} {v}" for k, v in e["kinds"].items()))
-            for e in answer["edges"][:20]  # the strongest first
+            for e in answer["edges"][:_STRONGEST]  # the strongest first
         ],
         title="strongest arcs (from shapes to)",
     )

@@ -22,6 +22,7 @@ reads.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
@@ -122,11 +123,14 @@ class Influence:
     def bridges(self) -> list[Node]:
         return sorted(self.nodes.values(), key=lambda n: (-n.betweenness, n.agent))
 
-    def strongest(self) -> list[Arc]:
-        """The arcs, the heaviest first, those of one weight by name (source, then target)."""
+    def strongest(self, top: int | None = None) -> list[Arc]:
+        """The arcs (or the ``top`` first), the heaviest first, those of one weight by name
+        (source, then target)."""
+        arcs = self.arcs.values()
+        if top is not None:  # a few of half a million: no sort
+            return heapq.nsmallest(top, arcs, key=lambda a: (-a.weight, a.source, a.target))
         # Sorted by one number per arc (the names ranked once): twice as fast as comparing
         # pairs of names half a million times.
-        arcs = self.arcs.values()
         names = sorted({a.source for a in arcs} | {a.target for a in arcs})
         n = len(names)
         rank = {x: i for i, x in enumerate(names)}
@@ -677,9 +681,10 @@ def _significant(x: float) -> float:
     return float(f"{x:.6g}")
 
 
-def graph_dict(g: Influence) -> dict:
-    """``graph --json``: nodes with their measures, weighted arcs (strongest first), groups.
-    (``graph_json`` writes its text faster than it is built and encoded.)"""
+def graph_dict(g: Influence, top: int | None = None) -> dict:
+    """``graph --json``: nodes with their measures, weighted arcs (strongest first; the ``top``
+    first only, where given), groups. (``graph_json`` writes its text faster than it is built
+    and encoded.)"""
     with collector.paused():
         return {
             "world": g.world,
@@ -710,7 +715,7 @@ def graph_dict(g: Influence) -> dict:
                     "kind": a.kind,
                     "line": a.line,
                 }
-                for a in g.strongest()
+                for a in g.strongest(top)
             ],
             "groups": g.groups,
         }
@@ -763,35 +768,30 @@ def _graph_text(g: Influence) -> Iterator[str]:
     arcs = g.strongest()
     if not arcs:
         yield "[]"
-    kinds: dict[tuple[int, ...], str] = {}  # the kinds' text of each count (a few hundred)
-    dates: dict[str | None, str] = {None: "null"}
+    # Each value of which there are few (the kinds' counts, dates, kinds, the agents' names:
+    # a few thousand against half a million edges) encoded once.
+    kinds = {
+        c: _value({k: n for k, n in zip(KINDS, c, strict=True) if n}, "      ")
+        for c in {a.counts for a in arcs}
+    }
+    words = {a.source for a in arcs} | {a.target for a in arcs} | {a.kind for a in arcs}
+    words |= {a.first for a in arcs} | {a.last for a in arcs}
+    texts = {x: _value(x) for x in words}
     for i in range(0, len(arcs), _BATCH):
-        edges = []
-        for a in arcs[i : i + _BATCH]:
-            counted = kinds.get(a.counts)
-            if counted is None:
-                counted = kinds[a.counts] = _value(
-                    {k: c for k, c in zip(KINDS, a.counts, strict=True) if c}, "      "
-                )
-            first = dates.get(a.first)
-            if first is None:
-                first = dates[a.first] = _value(a.first)
-            last = dates.get(a.last)
-            if last is None:
-                last = dates[a.last] = _value(a.last)
-            edges.append(
-                _EDGE
-                % (
-                    _string(a.source),
-                    _string(a.target),
-                    _value(a.weight),
-                    counted,
-                    first,
-                    last,
-                    _value(a.kind),
-                    _value(a.line),
-                )
+        edges = [
+            _EDGE
+            % (
+                texts[a.source],
+                texts[a.target],
+                a.weight,  # (an int: %s writes it as json does)
+                kinds[a.counts],
+                texts[a.first],
+                texts[a.last],
+                texts[a.kind],
+                "null" if a.line is None else a.line,
             )
+            for a in arcs[i : i + _BATCH]
+        ]
         yield ("[\n    " if i == 0 else ",\n    ") + ",\n    ".join(edges)
     if arcs:
         yield "\n  ]"
