@@ -314,8 +314,8 @@ def edge_rows(names: AgentNames, target: str, data: bytes) -> Iterator[Row]:
     arc's frames are in its target's file: the graph is the union of these)."""
     starts, ends, dates = graph.frame_dates(data)
     arcs: dict[tuple[str, str], graph.Arc] = {}
-    rows = graph._tally(names, data, target, starts, ends, dates, [True] * len(dates))
-    graph._add(arcs, target, rows)
+    named = graph._tally(names, data, target, starts, ends, dates, [True] * len(dates))
+    graph._add(arcs, target, named)
     for a in arcs.values():
         yield {
             "from": a.source,

@@ -243,12 +243,12 @@ def influence(
     present: set[str] = set()
     unreadable: list[str] = []
     with collector.paused():
-        for a, (counted, rows) in _tallies(world, names, (since, until), unreadable, workers):
+        for a, (counted, named) in _tallies(world, names, (since, until), unreadable, workers):
             agent = a.id
             files += 1
             present.add(agent)
             frames += counted
-            _add(arcs, agent, rows)
+            _add(arcs, agent, named)
         g = Influence(
             world.name, since, until, arcs, frames=frames, agents=files, unreadable=unreadable
         )
@@ -257,7 +257,9 @@ def influence(
     return g
 
 
-Tallied = Iterator[tuple[AgentFile, tuple[int, dict[str, list]]]]
+# One file's arcs as ``_tally`` gives them: (source, weight, counts, first, last, kind, line)
+Named = tuple[str, int, tuple[int, ...], str | None, str | None, str, int]
+Tallied = Iterator[tuple[AgentFile, tuple[int, list[Named]]]]
 
 
 def _tallies(
@@ -330,7 +332,7 @@ def prepare(world: World, workers: int = 1) -> int:
         unreadable: list[str] = []
         sources = world.sources(unreadable, missing)
         size = sum(f.size for f in missing)
-        done: list[tuple[AgentFile, tuple[int, dict[str, list]]]] = []
+        done: list[tuple[AgentFile, tuple[int, list[Named]]]] = []
         for f, t in _read_tallies(sources, names, (None, None), workers, size):
             done.append((f, t))
             if len(done) == _KEEP_BATCH:
@@ -412,15 +414,15 @@ def _orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def _worker_tallies(batch: list[tuple[str, bytes]]) -> list[tuple[int, dict[str, list]]]:
+def _worker_tallies(batch: list[tuple[str, bytes]]) -> list[tuple[int, list[Named]]]:
     with collector.paused():
         return [_file_tally(_WORKER["names"], data, a, _WORKER["window"]) for a, data in batch]
 
 
 def _file_tally(
     names: AgentNames, data: bytes, agent: str, window: tuple[str | None, str | None]
-) -> tuple[int, dict[str, list]]:
-    """One soul file: how many of its frames are in the window, and ``_tally``'s rows."""
+) -> tuple[int, list[Named]]:
+    """One soul file: how many of its frames are in the window, and ``_tally``'s arcs."""
     since, until = window
     starts, ends, dates = frame_dates(data)
     if since is None and until is None:
@@ -441,13 +443,16 @@ def _tally(
     dates: list[str | None],
     inside: list[bool],
     window: tuple[str | None, str | None] = (None, None),
-) -> dict[str, list]:
+) -> list[Named]:
     """The agents a soul file names, in its frames in the window and in the lines outside
-    frames (the header's History bullets, each placed by its own date): agent -> [units, first
-    date, last date, the last unit counted, then units per kind in KINDS order, then the last
-    unit counted under each kind], in order of first mention. A unit is a frame, or outside
-    frames a line (a History bullet is one action); each counts once per agent, and once
-    under each kind it names the agent in."""
+    frames (the header's History bullets, each placed by its own date), in order of first
+    mention, each as its arc into the file's agent (``Named``): the units that name it, the
+    units per kind in KINDS order, the first and last date, the strongest kind and the line
+    that says it (the latest of that kind). A unit is a frame, or outside frames a line (a
+    History bullet is one action); each counts once per agent, and once under each kind it
+    names the agent in. (Counted in rows of [units, first date, last date, the last unit
+    counted, then units per kind, then the last unit counted under each kind, then the
+    strongest kind and its place].)"""
     rows: dict[str, list] = {}
     units = _Units(data, starts, ends, dates, inside, window)
     for at, who, kind in chain.from_iterable(
@@ -457,7 +462,10 @@ def _tally(
         if place is not None:
             _count(rows, who, place, _KIND_INDEX[kind], at)
     _lines_of(rows, data)
-    return rows
+    return [
+        (who, r[0], tuple(r[4:_LAST]), r[1], r[2], KINDS[r[_BEST]], r[_BEST + 1])
+        for who, r in rows.items()
+    ]
 
 
 def _count(rows: dict[str, list], who: str, place: tuple[int, str | None], k: int, at: int) -> None:
@@ -559,23 +567,20 @@ class _Units:
         return self.dates[0] if self.dates else None
 
 
-def _add(arcs: dict[tuple[str, str], Arc], target: str, rows: dict[str, list]) -> None:
-    """One soul file's tally into the arcs (an agent's second file adds to its first's)."""
-    for who, row in rows.items():
+def _add(arcs: dict[tuple[str, str], Arc], target: str, named: list[Named]) -> None:
+    """One soul file's arcs into the arcs (an agent's second file adds to its first's)."""
+    for who, weight, counts, first, last, kind, line in named:
         key = (who, target)
         arc = arcs.get(key)
-        kind = KINDS[row[_BEST]]
         if arc is None:
-            arcs[key] = Arc(
-                who, target, row[0], tuple(row[4:_LAST]), row[1], row[2], kind, row[_BEST + 1]
-            )
+            arcs[key] = Arc(who, target, weight, counts, first, last, kind, line)
             continue
         if arc.kind is None or _KIND_INDEX[kind] < _KIND_INDEX[arc.kind]:
-            arc.kind, arc.line = kind, row[_BEST + 1]
-        arc.weight += row[0]
-        arc.counts = tuple(x + y for x, y in zip(arc.counts, row[4:_LAST], strict=True))
-        arc.first = min((x for x in (arc.first, row[1]) if x is not None), default=None)
-        arc.last = max((x for x in (arc.last, row[2]) if x is not None), default=None)
+            arc.kind, arc.line = kind, line
+        arc.weight += weight
+        arc.counts = tuple(x + y for x, y in zip(arc.counts, counts, strict=True))
+        arc.first = min((x for x in (arc.first, first) if x is not None), default=None)
+        arc.last = max((x for x in (arc.last, last) if x is not None), default=None)
 
 
 # A block heading (``## `` at a line's start, as ``parse.block_starts`` finds them), after the

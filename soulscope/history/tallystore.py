@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS listed (
 );
 """
 
-Tally = tuple[int, dict[str, list]]  # graph._file_tally's answer for one file
+Tally = tuple[int, list[tuple]]  # graph._file_tally's answer for one file
 
 
 def names_key(names: AgentNames) -> str:
