@@ -11,7 +11,9 @@ so the same script measures any version of soulscope:
   agent as an influencer with its state (a frame of its own before the statement, one the
   headings cannot order against it, or what its file held above its first frame);
 - later evidence: dossiers (every identity statement's ``why``) that cite a frame the headings
-  place after the statement.
+  place after the statement;
+- reading: the CPU seconds to read every link of every soul (``links.read``), the best of
+  rounds that alternate the versions (a loaded machine slows each alike).
 
 The reply lines and credits are found by this script's own patterns over the files, not by
 soulscope's reader. The worlds: the early-era corpus, and the later-era files with the
@@ -184,6 +186,43 @@ def dossiers(src: Path, cache: Path, world: Path) -> tuple[int, int, int, int]:
     return hit, asked, later, total
 
 
+READ = """
+import json, sys, time
+from soulscope.history.links import read
+from soulscope.history.names import AgentNames
+from soulscope.world import World
+world = World.open(sys.argv[1])
+names = AgentNames.of(world)
+souls = [(a.id, a.path.read_bytes()) for a in world.agents()]
+best = float("inf")
+for _ in range(int(sys.argv[2])):
+    start = time.process_time()
+    for agent, data in souls:
+        for _ in read(names, data, 0, len(data), agent):
+            pass
+    best = min(best, time.process_time() - start)
+print(json.dumps(best))
+"""
+
+
+def reading(versions: list[tuple[str, Path]], world: Path, rounds: int = 4) -> dict[str, float]:
+    """Each version's best CPU seconds to read the world's links, over ``rounds`` that
+    alternate the versions, three readings a round."""
+    best = {name: float("inf") for name, _ in versions}
+    for _ in range(rounds):
+        for name, src in versions:
+            env = {**os.environ, "PYTHONPATH": str(src)}
+            done = subprocess.run(
+                [sys.executable, "-c", READ, str(world), "3"],
+                capture_output=True,
+                env=env,
+                check=True,
+                cwd=src,
+            )
+            best[name] = min(best[name], json.loads(done.stdout))
+    return best
+
+
 def worlds(tmp: Path) -> list[tuple[str, Path]]:
     later = tmp / "later"
     shutil.copytree(CORPUS / "rappterbook-later" / "memory", later / "memory")
@@ -203,6 +242,7 @@ def main() -> int:
     versions.append(("now", ROOT))
     rows = []
     for name, where in worlds(tmp):
+        seconds = reading(versions, where)
         for version, src in versions:
             cache = tmp / f"cache-{version}"
             votes, froms = vote_froms(src, cache, where)
@@ -210,16 +250,29 @@ def main() -> int:
             credited, statements, later, total = dossiers(src, cache, where)
             rows.append(
                 (name, version, votes, froms, replies, lines, credited, statements, later, total)
+                + (seconds[version],)
             )
     print(
         "| world | version | froms on votes alone | reply lines as reply arcs "
-        "| credits listed with a state | dossiers citing later frames |"
+        "| credits listed with a state | dossiers citing later frames | reading (CPU s) |"
     )
-    print("|---|---|---|---|---|---|")
-    for name, version, votes, froms, replies, lines, credited, statements, later, total in rows:
+    print("|---|---|---|---|---|---|---|")
+    for (
+        name,
+        version,
+        votes,
+        froms,
+        replies,
+        lines,
+        credited,
+        statements,
+        later,
+        total,
+        cpu,
+    ) in rows:
         print(
             f"| {name} | {version} | {votes} of {froms} | {replies} of {lines} "
-            f"| {credited} of {statements} | {later} of {total} |"
+            f"| {credited} of {statements} | {later} of {total} | {cpu:.3f} |"
         )
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
