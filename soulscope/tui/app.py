@@ -461,6 +461,20 @@ class SoulscopeApp(App[None]):
                 f"{message.failed} of {message.total} soul files could not be read.",
                 severity="warning",
             )
+        if self.settings.keep_links:
+            self.keep_links()
+
+    @work(thread=True, exclusive=True, group="links", exit_on_error=False)
+    def keep_links(self) -> None:
+        """Once the world is listed, the link tallies of its files that changed read and kept
+        (in worker processes where they are many), as a listing on the command line keeps them:
+        the influence views and ``graph`` then read no soul file. Nothing is shown; quitting
+        leaves what was read kept."""
+        from soulscope.history.graph import cores, prepare
+        from soulscope.history.tallystore import prepared
+
+        if not prepared(self.world):
+            prepare(self.world, workers=cores())
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         error = event.worker.error

@@ -201,3 +201,23 @@ async def test_the_dashboard_reads_and_keeps_the_graph_the_command_line_keeps(
     rewrite(kept, printed.replace('"weight": 1', '"weight": 7'))
     influence._GRAPHS.clear()  # (a new dashboard)
     assert await shaped_bo(World.open(world.root)) == 7
+
+
+async def test_the_dashboard_keeps_the_links_once_the_world_is_listed(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Then its influence views (and ``graph``) read no soul file."""
+    from soulscope.history import graph
+    from soulscope.history.tallystore import prepared
+    from soulscope.keep import fresh
+
+    monkeypatch.setattr(fresh, "RACY_NS", 0)  # the files count as settled: their tallies kept
+    assert not prepared(world)
+    app = SoulscopeApp(world)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        assert prepared(world)
+        monkeypatch.setattr(graph, "_file_tally", None)  # a file read for its links would fail
+        screen = await open_influences(pilot, "bo-02")
+        assert screen.query_one(VirtualList).keys == ["h-in", "in-ada-01", "h-out", "out-cy-03"]
