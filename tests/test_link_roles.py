@@ -85,6 +85,9 @@ def test_one_who_only_carried_an_idea_is_no_credit(
         ("- Publicly rebutted debater-07's claim.", {"debater-07": "reply"}),
         ("- Posted on #12 and countered debater-07.", {"debater-07": "reply"}),
         ("- My reply challenged debater-07's claim on #12.", {"debater-07": "reply"}),
+        ("- This counters Ines Halloran's framing.", {"philosopher-03": "mention"}),
+        # a thing of the writer's that challenges the other itself: an exchange
+        ("- Posted a rebuttal that challenged debater-07 directly.", {"debater-07": "reply"}),
     ],
 )
 def test_an_idea_challenged_by_a_thing_is_no_reply(

@@ -314,12 +314,17 @@ _THING_SUBJECT = re.compile(
 )
 
 
+# After a name (or a display name's first word), its possessive: "X's framing", "Ruth Vega's".
+_IDEA = re.compile(rb"(?:[ \t]+(?-i:[A-Z])[\w-]*){0,2}" + _POSSESSIVE)
+
+
 def _by_a_thing(line: bytes, m: re.Match[bytes]) -> bool:
     """Whether the challenge ``m`` (of ``_ANSWER``) has a thing as its subject
-    (``_THING_SUBJECT``): an idea challenged, no reply. "answered" is left a reply ("which
-    answers X's question": a post that answers)."""
+    (``_THING_SUBJECT``) and the other's idea as its object: an idea challenged, no reply.
+    "answered" is left a reply ("which answers X's question": a post that answers), and so is
+    a challenge of the other itself ("a rebuttal that challenged X directly")."""
     verb = _WORD_RUN.match(line, m.start()).group().lower()  # type: ignore[union-attr]
-    if verb.startswith(b"answer"):
+    if verb.startswith(b"answer") or _IDEA.match(line, m.end()) is None:
         return False
     found = _THING_SUBJECT.search(line, max(0, m.start() - 48), m.start())
     if found is None:
