@@ -59,8 +59,19 @@ def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
             "- Influenced by: coder-01 via debater-07's summary",
             {"coder-01": "credit", "debater-07": "mention"},
         ),
+        # ... or whose relay held the idea
+        (
+            "- Influenced by: debater-07's doubt through coder-01's summary",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
+        (
+            "- Influenced by: debater-07's census, from Lin Okafor's weekly recap",
+            {"debater-07": "credit", "coder-01": "mention"},
+        ),
         # work on the other's own thing is no carrying
         ("- Influenced by: working through coder-01's proof", {"coder-01": "credit"}),
+        ("- Influenced by: coder-01's digest", {"coder-01": "credit"}),
+        ("- Learned from coder-01's summary of the thread.", {"coder-01": "credit"}),
     ],
 )
 def test_one_who_only_carried_an_idea_is_no_credit(

@@ -873,7 +873,9 @@ def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
     another's idea ("debater-07 (via coder-01's digest)", "as relayed by coder-01")."""
     if _CONTRASTED.search(data, max(at, pos - 24), pos):
         return True
-    if _CARRIED.search(data, max(at, pos - 32), pos):
+    if _CARRIED.search(data, max(at, pos - 32), pos) or (
+        _IN_RELAY.search(data, max(at, pos - 16), pos) and _RELAY.match(data, end)
+    ):
         return True
     start = max(at, pos - 40)
     if _DENIED_BEFORE.search(data, start, pos):
@@ -972,6 +974,18 @@ _CARRIED = re.compile(
     rb"|retold|summari[sz]ed|paraphrased|quoted|cited|reposted|reshared|cross-posted"
     rb"|signal-boosted|boosted)[ \t]+by)[ \t]+(?:the[ \t]+)?@?$",
     re.I | re.M,
+)
+# ... or whose relay held it: "debater-07's doubt through coder-01's summary", "(in coder-01's
+# digest)", ", from coder-01's weekly recap" (not "coder-01's digest" alone, nor "learned from
+# coder-01's summary": its own work).
+_IN_RELAY = re.compile(
+    rb"(?:\b(?:in|through)|(?:^|[(,;:]|\xe2\x80[\x93\x94])[ \t]*from)[ \t]+(?:the[ \t]+)?@?$",
+    re.I | re.M,
+)
+_RELAY = re.compile(
+    _POSSESSIVE + rb"[ \t]+(?:[\w-]+[ \t]+)?(?:digests?|summar(?:y|ies)|recaps?|round-?ups?"
+    rb"|newsletters?|relays?|retellings?|reposts?|reshares?|bulletins?|compilations?)\b",
+    re.I,
 )
 # In a bullet of credits, a name set against what shaped the agent is no credit: "bigger than
 # coder-09 framed it", "unlike debater-01", "not coder-05's".
