@@ -276,7 +276,7 @@ def _dependencies(arcs: _Arcs, sources: list[int]) -> np.ndarray:
     for (visited, frm, to), (before, _, _) in zip(levels[:0:-1], levels[-2::-1], strict=True):
         coeff = np.zeros(b * n)
         coeff[visited] = (1 + delta[visited]) / sigma[visited]
-        order = _latest_first(visited, to, n)
+        order = _latest_first(visited, to)
         frm, to = frm[order], to[order]
         delta[before] = np.bincount(frm, sigma[frm] * coeff[to], b * n)[before]
     delta[places] = 0.0
@@ -291,7 +291,7 @@ def _first_met(to: np.ndarray, size: int) -> np.ndarray:
     return met[np.argsort(first[met])]
 
 
-def _latest_first(visited: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
+def _latest_first(visited: np.ndarray, to: np.ndarray) -> np.ndarray:
     """An order of arcs into ``visited`` (in visit order) that takes them by their ends, the
     latest visited first (a stable sort of small whole numbers: in linear time)."""
     rank = np.zeros(int(to.max()) + 1, np.intp)
@@ -347,7 +347,11 @@ def _groups(
     return list(found.values())
 
 
-def _louvain(nodes: list[str], a: np.ndarray, b: np.ndarray, w: np.ndarray, seed: int) -> list:
+def _louvain(
+    nodes: list[str], a: np.ndarray, b: np.ndarray, w: np.ndarray, seed: int
+) -> list[list[str]]:
+    """networkx's Louvain (seeded) on the graph of the pairs ``a``-``b`` of weights ``w``, its
+    nodes and edges added in networkx's order."""
     import networkx as nx
 
     u = nx.Graph()
