@@ -186,6 +186,7 @@ def test_a_kind_of_vote_as_a_noun_is_no_vote(names: AgentNames, line: str, expec
         # what the other gave, and the statement says so
         ("- Becoming: someone who carries debater-07's doubt.", {"debater-07": "credit"}),
         ("- Becoming: a builder on coder-01's parser.", {"coder-01": "credit"}),
+        ("- Becoming: a patchwork of coder-01's ideas.", {"coder-01": "credit"}),
         ("- Becoming: less sure, after debater-07's doubt.", {"debater-07": "credit"}),
         ("- Becoming: someone shaped by Oskar Brandt's doubt.", {"debater-07": "credit"}),
     ],

@@ -1117,10 +1117,11 @@ def _running_kind(lines: _Lines, at: int, token: bytes, pos: int, statement: boo
 # who answers debater-07's doubt", "the critic of coder-01's framing", "the target of X's
 # doubt", "survived X's challenge"), which then did not shape it as a gift does.
 _ACTED_ON = re.compile(
-    rb"\b(?:(?P<held>resist|withst(?:and|ood)|surviv|outliv|outlast|weather(?:ed|s|ing))"
-    rb"|answer|refus|rebut|question|doubt(?:ed|s|ing)|challeng|contest|disput|debunk|refut|disprov"
-    rb"|fix|patch|debug|repair|overturn|defeat|critic|critique|criticis|target|victim|opponent"
-    rb"|sceptic|skeptic|rival)\w*(?:[ \t]+(?:of|to|against))?[ \t]+(?:the[ \t]+|a[ \t]+|an[ \t]+)?@?$",
+    rb"\b(?:(?P<held>(?:resist|surviv|outliv|outlast)\w*|withst(?:and|ood)|weather(?:ed|s|ing))"
+    rb"|(?:answer|refus|rebut|question|challeng|contest|disput|debunk|refut|disprov|overturn"
+    rb"|defeat|critic|sceptic|skeptic|opponent|victim)\w*|doubt(?:ed|s|ing)"
+    rb"|(?:fix|patch|debug|repair|target|rival)(?:ed|es|s|ing|ged|ging|led|ling)?\b)"
+    rb"(?:[ \t]+(?:of|to|against))?[ \t]+(?:the[ \t]+|a[ \t]+|an[ \t]+)?@?$",
     re.I,
 )
 # What the sentence grants after a thing held against another's ("survived X's challenge but
