@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import networkx as nx
 import pytest
 
 from soulscope.cli import main
+from soulscope.history import graph
 from soulscope.history.graph import GraphError, influence
 from soulscope.world import World
 
@@ -245,7 +247,6 @@ def test_a_large_world_read_by_several_processes_gives_the_same_graph(
     the files read are those of one process, in a window too."""
     import shutil
 
-    from soulscope.history import graph
 
     (tmp_path / "memory").mkdir()
     shutil.copy(early_world / "agents.json", tmp_path)
@@ -288,3 +289,32 @@ def test_registry_ids_with_controls_are_no_nodes(tmp_path: Path) -> None:
     assert set(g.nodes) == {"ada-1", "Good-2"}
     assert list(g.edges) == [("Good-2", "ada-1")]
     assert set(World.open(tmp_path).registry()) == {"Good-2"}
+
+
+def test_worker_processes_never_see_ctrl_c_and_the_parent_loses_none() -> None:
+    """A terminal's Ctrl-C goes to every process of the command: a worker still starting would
+    print a traceback, and the parent must still stop (``graph._deaf_children``)."""
+    import signal
+    import subprocess
+    import sys
+
+    got: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda n, frame: got.append(n))
+    try:
+        with graph._deaf_children():
+            child = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    "import signal; print(signal.SIGINT in "
+                    "signal.pthread_sigmask(signal.SIG_BLOCK, []))",
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            os.kill(os.getpid(), signal.SIGINT)  # meanwhile, held back or taken by another thread
+        assert got == [signal.SIGINT]  # this process has it once: not lost
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert child.stdout.strip() == "True"

@@ -105,14 +105,22 @@ def keep_links(args: argparse.Namespace, world: World) -> None:
 
     if not args.settings.keep_links or prepared(world):
         return
-    from soulscope.history.graph import cores, prepare
+    from soulscope.history.graph import PARALLEL_BYTES, cores, prepare
 
     sys.stdout.flush()
     if args.ends and sys.stdout is sys.__stdout__ and not os.isatty(1):
         with open(os.devnull, "w") as nowhere:
             os.dup2(nowhere.fileno(), 1)
+
+    def starting(files: int, size: int) -> None:
+        if size >= PARALLEL_BYTES and sys.stderr.isatty():  # seconds: said where someone waits
+            print_error(
+                f"keeping the links of {files:,} soul files ({size / 1e6:,.0f} MB) for graph: "
+                "Ctrl-C skips it ([index] links = false: never)"
+            )
+
     with suppress(KeyboardInterrupt):  # what was read is kept; the next listing reads the rest
-        prepare(world, workers=cores())
+        prepare(world, workers=cores(), starting=starting)
 
 
 def report_skipped(world: World, unreadable: Sequence[Entry], as_json: bool) -> None:

@@ -28,7 +28,8 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date as Date
 from itertools import chain
@@ -318,10 +319,13 @@ def _kept_tallies(world: World, names: AgentNames, unreadable: list[str], worker
             yield f, t
 
 
-def prepare(world: World, workers: int = 1) -> int:
+def prepare(
+    world: World, workers: int = 1, starting: Callable[[int, int], object] | None = None
+) -> int:
     """Read and keep the tallies of the files whose tallies are not kept (a world just indexed:
     its first graph then reads no soul file), kept a batch at a time (stopped, what was read
-    stays kept); how many files were read."""
+    stays kept); how many files were read. ``starting`` is told how many files and bytes there
+    are to read, before they are read."""
     from soulscope.history.tallystore import TallyStore
 
     names = AgentNames.of(world, words=False)
@@ -332,6 +336,8 @@ def prepare(world: World, workers: int = 1) -> int:
         unreadable: list[str] = []
         sources = world.sources(unreadable, missing)
         size = sum(f.size for f in missing)
+        if starting is not None and missing:
+            starting(len(missing), size)
         done: list[tuple[AgentFile, tuple[int, list[Named]]]] = []
         for f, t in _read_tallies(sources, names, (None, None), workers, size):
             done.append((f, t))
@@ -369,11 +375,31 @@ def _parallel(
                 size += len(data)
             if batch and (a is None or size >= _BATCH_BYTES):
                 sent = [(f.id, d) for f, d in batch]
-                pending.append(([f for f, _ in batch], pool.submit(_worker_tallies, sent)))
+                with _deaf_children():  # (a submit may start a process)
+                    future = pool.submit(_worker_tallies, sent)
+                pending.append(([f for f, _ in batch], future))
                 batch, size = [], 0
             while pending and (a is None or len(pending) > 2 * workers):
                 files, future = pending.pop(0)
                 yield from zip(files, future.result(), strict=True)
+
+
+@contextmanager
+def _deaf_children() -> Iterator[None]:
+    """Processes started here never see Ctrl-C (they inherit SIGINT blocked, and Python leaves
+    the mask as it is), not only once they have imported this module: a Ctrl-C while a worker
+    starts is the parent's alone. Blocked here, not ignored: one that comes meanwhile is
+    delivered once the block ends, never lost."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # (not on every platform)
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 PARALLEL_BYTES = 16_000_000  # below this many bytes of soul files, one process reads them
