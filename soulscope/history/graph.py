@@ -801,13 +801,8 @@ def _graph_text(g: Influence) -> Iterator[str]:
         yield "[]"
     # Each value of which there are few (the kinds' counts, dates, kinds, the agents' names:
     # a few thousand against half a million edges) encoded once.
-    kinds = {
-        c: _value({k: n for k, n in zip(KINDS, c, strict=True) if n}, "      ")
-        for c in {a.counts for a in arcs}
-    }
-    words = {a.source for a in arcs} | {a.target for a in arcs} | {a.kind for a in arcs}
-    words |= {a.first for a in arcs} | {a.last for a in arcs}
-    texts = {x: _value(x) for x in words}
+    kinds = _Encoded(lambda c: _value({k: n for k, n in zip(KINDS, c, strict=True) if n}, "      "))
+    texts = _Encoded(_value)
     for i in range(0, len(arcs), _BATCH):
         edges = [
             _EDGE
@@ -829,6 +824,18 @@ def _graph_text(g: Influence) -> Iterator[str]:
     yield ',\n  "groups": '
     yield _items([_items([_string(x) for x in c], "      ") for c in g.groups], "    ")
     yield "\n}"
+
+
+class _Encoded(dict):
+    """Values' JSON texts, each encoded the first time it is asked for (a lookup after that)."""
+
+    def __init__(self, encode: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.encode = encode
+
+    def __missing__(self, value: Any) -> str:
+        text = self[value] = self.encode(value)
+        return text
 
 
 def _items(texts: list[str], margin: str) -> str:
