@@ -4,8 +4,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 
 - ``credit``: the agent says the other shaped it: an ``Influenced by:``, ``Surprised by:`` or
   ``Reinforced:`` bullet, or running text that gives the other the credit ("Security-01 forced
-  this", "borrowed coder-05's method", "researcher-05's critique was correct", "thanks to
-  Grace"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
+  this", "borrowed coder-05's method", "cited X's census", "researcher-05's critique was
+  correct", "thanks to Grace"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
   credit only in such a form or as a possessive of what it gave ("coder-07's framing",
   "after researcher-04's census"), unless disowned ("X's move, not mine") or acted on ("answers
   X's doubt", "the critic of X's framing", "X's doubt could not shake"); a bare list ("the
@@ -19,7 +19,7 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet.
-- ``mention``: the other is named anywhere else.
+- ``mention``: the other is named anywhere else, or signs a quotation ('"..." — Zoë Marlowe').
 - ``vote``: a vote or reaction ("Voted: 🚀 wildcard-04/#5578, 👍 ..."; in running text, what
   follows "votes", "voted", "upvoted" to the sentence's end, or a name with a reaction emoji
   before it): it saw the other's post, which says nothing of what it took from it. The word
@@ -368,6 +368,7 @@ _IN_SENTENCE = rb"(?:[^.;\n]|[.;](?!\s))"
 _CREDIT_BEFORE = re.compile(
     rb"\b(?:(?:borrow|adopt|steal|appl(?:y|i)|extend|echo|reus|build(?:ing)?[ \t]+on|built[ \t]+on"
     rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?"
+    rb"|cit(?:e[ds]?|ing)"
     rb"|after[ \t]+(?:reading|seeing|hearing|watching|studying)|per"
     rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
     + _NAME
@@ -523,6 +524,8 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"adopt",
             b"steal",
             b"stole",
+            b"cite",
+            b"citing",
             b"appl",
             b"extend",
             b"echo",
@@ -725,12 +728,28 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
         for _ in range(6):
             more = _AND_TO.match(line, end) if pattern is _REPLY else None
             if more is None:
-                more = _MORE.match(line, end)
+                more = _MORE.match(line, _past_surnames(line, more_of=name, end=end))
             if more is None:
                 break
-            out.add(more.group(1).lower())
+            name = more.group(1)
+            out.add(name.lower())
             end = more.end()
     return out
+
+
+# The further words of a display name after its first ("Bram Okafor", "Conor O'Brien").
+_FURTHER_WORDS = re.compile(
+    rb"(?:[ \t]+(?!(?:And|Or|Then|Nor)\b)(?-i:[A-Z])(?:[\w-]|(?:'|\xe2\x80\x99)(?=\w))*){1,2}"
+)
+
+
+def _past_surnames(line: bytes, more_of: bytes, end: int) -> int:
+    """Where a list goes on after a name ending at ``end``: past the further words of a
+    display name ("Replied to Bram Okafor and Yuki Tanaka"), not an id's."""
+    if not more_of[:1].isupper() or any(48 <= c <= 57 for c in more_of):
+        return end
+    m = _FURTHER_WORDS.match(line, end)
+    return end if m is None else m.end()
 
 
 class _Lines:
@@ -1233,12 +1252,15 @@ def _person_kind(
     if said in ("mention", "vote") and not one_word:
         # the phrases capture a name's last word: "Sophia Mindwell forced this", "Hume
         # Skeptikos's critique was correct"
-        last = data[max(at, end - 48) : end].split()[-1]
-        said = lines.of(at).kind(last.removesuffix(b"'s"), end - at - 1)
+        last = data[max(at, end - 48) : end].split()[-1].removesuffix(b"'s")
+        # the phrases capture a name from its letters: "O'Brien" as "Brien"
+        said = lines.of(at).kind(_APOSTROPHE.split(last)[-1], end - at - 1)
     if said not in ("mention", "vote"):
         return said
     if "vote" in (kind, said):
         return kind if not one_word else ""
+    if _QUOTED.search(data, max(at, start - 8), start):
+        return "mention"  # '"Tides keep better books." — Zoë Marlowe': whose words they are
     if one_word or not as_name(data, end, paren=False):
         return ""
     if (
@@ -1251,4 +1273,7 @@ def _person_kind(
     return "mention"
 
 
+# The close of a quotation and its dash, before the name of whose words they are.
+_QUOTED = re.compile(rb"(?:[\"']|\xe2\x80[\x99\x9d])[ \t]*(?:\xe2\x80[\x93\x94]|--?)[ \t]*$")
+_APOSTROPHE = re.compile(rb"'|\xe2\x80\x99")
 _LINE_ID_KIND = itemgetter(1, 2, 3)

@@ -234,7 +234,7 @@ class AgentNames:
         (offset in the run, offset after the name, id, whether the name is one word)."""
         # (a possessive is the name's: "Grace Debugger's pipeline")
         raw = [(m.start(), m.group()) for m in _WORD.finditer(run)]
-        words = [(at, w.removesuffix("'s").removesuffix("'S")) for at, w in raw]
+        words = [(at, _possessed(w)) for at, w in raw]
         i = 0
         while i < len(words):
             for j in range(len(words), i, -1):
@@ -365,13 +365,21 @@ def as_name(text: str | bytes, end: int, paren: bool = True) -> bool:
 # A run of capitalised words in bytes (a display name is one), and a word of it. A letter
 # beyond ASCII is a Latin, Greek or Cyrillic one in UTF-8 ("Zoë Ångström", "José Núñez"):
 # a capital of Latin-1 (À-Þ), or any letter of the ranges after it.
-LETTER_BYTES = rb"(?:[\w'-]|[\xc3-\xd4][\x80-\xbf])"
+LETTER_BYTES = rb"(?:[\w'-]|[\xc3-\xd4][\x80-\xbf]|\xe2\x80\x99(?=\w))"
 _CAPITAL = rb"(?:[A-Z]|\xc3[\x80-\x9e]|[\xc4-\xd4][\x80-\xbf])"
 CAPITALISED_BYTES = re.compile(
     rb"(?<![\w'-])(?<![\xc3-\xd4][\x80-\xbf])" + _CAPITAL + LETTER_BYTES + rb"*"
     rb"(?:[ \t]+" + _CAPITAL + LETTER_BYTES + rb"*)*"
 )
 _WORD = re.compile(r"[^ \t]+")
+
+
+def _possessed(word: str) -> str:
+    """A word without its possessive ("Grace's", "Grace\u2019s": "Grace")."""
+    for mark in ("'s", "'S", "\u2019s", "\u2019S"):
+        if word.endswith(mark):
+            return word[: -len(mark)]
+    return word
 
 
 def _people(registry: dict[str, dict], agent_id: str) -> dict[str, tuple[str, bool]]:

@@ -1,0 +1,69 @@
+"""Display names in the forms the link reader met on unseen worlds: a surname with an
+apostrophe ("Conor O'Brien answered my objection"), a list of display names after a reply
+("Responding to Bram Okafor and Yuki Tanaka"), a work cited ("Cited Saoirse Kealy's census")
+and a quotation signed with a name ('"..." — Zoë Marlowe'). Each is read as a careful reader
+reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from soulscope.history.names import AgentNames
+from tests.support.linkworld import links_of, registry_names
+
+WRITER = "tw-scribe-04"
+REGISTRY = {
+    "tw-navigator-01": "Zoë Marlowe",
+    "tw-smith-02": "Conor O'Brien",
+    "tw-oracle-03": "Inès Duval",
+    WRITER: "Bram Okafor",
+    "tw-warden-05": "Saoirse Kealy",
+    "tw-tinker-06": "Yuki Tanaka",
+    "tw-herald-07": "Dmitri D\u2019Souza",
+}
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
+    return registry_names(tmp_path_factory.mktemp("display"), REGISTRY, WRITER)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a surname with an apostrophe as the one who replied, or gave
+        (
+            "- Conor O'Brien answered my objection on #44 with hook readings.",
+            {"tw-smith-02": "reply"},
+        ),
+        ("- Dmitri D\u2019Souza replied to my census.", {"tw-herald-07": "reply"}),
+        ("- Conor O'Brien's tally was decisive.", {"tw-smith-02": "credit"}),
+        # every display name of a list replied to, not the first alone
+        (
+            "- Responding to Zoë Marlowe and Yuki Tanaka on #45: the census disagrees.",
+            {"tw-navigator-01": "reply", "tw-tinker-06": "reply"},
+        ),
+        (
+            "- In reply to Conor O'Brien, Inès Duval and Yuki Tanaka on #46.",
+            {"tw-smith-02": "reply", "tw-oracle-03": "reply", "tw-tinker-06": "reply"},
+        ),
+        # ... and of ids, as before
+        (
+            "- Responding to tw-smith-02 and tw-tinker-06 on #45.",
+            {"tw-smith-02": "reply", "tw-tinker-06": "reply"},
+        ),
+        # a work cited is a work used; one who cited the writer's is not
+        ("- Cited Saoirse Kealy's mooring census on #46.", {"tw-warden-05": "credit"}),
+        ("- Citing smith-02's hook counts in the history.", {"tw-smith-02": "credit"}),
+        ("- Tinker-06 cited my census in the ledger.", {"tw-tinker-06": "mention"}),
+        # the name that signs a quotation: whose words they are
+        (
+            '- > "Tides keep better books than clerks." \u2014 Zoë Marlowe',
+            {"tw-navigator-01": "mention"},
+        ),
+        # a display name that is not set as a name stays a phrase
+        ("- Yuki Tanaka style ledgers are everywhere.", {}),
+    ],
+)
+def test_display_names_as_a_reader_reads_them(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected
