@@ -12,7 +12,7 @@ The worlds' soul files are as large and as dense in names as the real corpus's
 a registry with display names); ``--light`` takes the older, lighter worlds of 7 KB files that
 name about 60 agents each (``influence_world``).
 
-Run: .venv/bin/python bench/graph.py [--agents 5000 10000] [--frames F] [--light]
+Run: .venv/bin/python bench/graph.py [--agents 5000 10000] [--frames F] [--light] [--runs N]
 The worlds are generated once into .soulscope-cache/bench/ and reused.
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -44,7 +45,12 @@ def cpu(fn) -> float:  # noqa: ANN001
     return time.process_time() - start
 
 
-def one(agents: int, frames: int, light: bool) -> None:
+def _median(times: list[tuple[float, float]]) -> tuple[float, float]:
+    """The median wall and the median CPU time of runs."""
+    return statistics.median(t[0] for t in times), statistics.median(t[1] for t in times)
+
+
+def one(agents: int, frames: int, light: bool, runs: int) -> None:
     if light:
         folder = influence_world(CACHE / f"influence-{agents}x{frames}", agents, frames)
     else:
@@ -54,9 +60,13 @@ def one(agents: int, frames: int, light: bool) -> None:
     kept = Path(tempfile.mkdtemp(prefix="soulscope-bench-"))
     os.environ["SOULSCOPE_CACHE"] = str(kept)
     cold = run("agents", *w, "--json")
-    base = run("agents", *w, "--json")  # the baseline: the index warm
-    table = run("graph", *w)  # the table: nothing kept of it but each file's links
-    first = run("graph", *w, "--json")  # the whole answer, made (and kept) the first time
+    bases, tables, firsts = [], [], []
+    for _ in range(runs):  # interleaved: a busy moment weighs on all three alike
+        bases.append(run("agents", *w, "--json"))  # the baseline: the index warm
+        tables.append(run("graph", *w))  # the table: nothing kept of it but each file's links
+        firsts.append(run("graph", *w, "--json"))  # the whole answer, made (and kept)
+        shutil.rmtree(kept / "memo", ignore_errors=True)  # (the next is a first one again)
+    base, table, first = (_median(x) for x in (bases, tables, firsts))
     # ... and one where it keeps none: the listing as it was, and a graph that reads every file
     plain = Path(tempfile.mkdtemp(prefix="soulscope-bench-"))
     os.environ["SOULSCOPE_CACHE"] = str(plain)
@@ -78,7 +88,8 @@ def one(agents: int, frames: int, light: bool) -> None:
     size = sum(p.stat().st_size for p in (folder / "memory").iterdir()) / 1e6
     print(
         f"{agents:,} agents x {frames} frames ({size:.0f} MB of soul files, {len(g.arcs):,} arcs), "
-        f"load average {os.getloadavg()[0]:.1f}, {graph.cores()} processors"
+        f"load average {os.getloadavg()[0]:.1f}, {graph.cores()} processors; "
+        f"warm listing and first graphs: median of {runs}"
     )
     print(f"  agents --json (warm)            wall {base[0]:6.2f} s  cpu {base[1]:6.2f} s")
     for label, (wall, used) in (
@@ -105,9 +116,10 @@ def main() -> int:
     parser.add_argument("--agents", type=int, nargs="+", default=[5_000, 10_000])
     parser.add_argument("--frames", type=int, default=50)
     parser.add_argument("--light", action="store_true", help="the older worlds of 7 KB files")
+    parser.add_argument("--runs", type=int, default=3, help="runs of the warm listing and graphs")
     args = parser.parse_args()
     for n in args.agents:
-        one(n, args.frames, args.light)
+        one(n, args.frames, args.light, args.runs)
     return 0
 
 
