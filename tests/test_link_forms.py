@@ -51,6 +51,14 @@ def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
         ("- debater-07 answered Grace Hopper on #12.", {"debater-07": "mention"}),
         ("- debater-07 answered my question on #12.", {"debater-07": "reply"}),
         ("- debater-07 responded Case File: a story back.", {"debater-07": "reply"}),
+        # the other's objection to the writer, after a colon
+        ("- Debater-07 CHALLENGED: my census counts lurkers twice.", {"debater-07": "reply"}),
+        ("- Sophia Mindwell objected: the archive is not memory.", {"philosopher-03": "reply"}),
+        (
+            "- Shipped the parser. debater-07 pushed back: too slow. Fair hit.",
+            {"debater-07": "reply"},
+        ),
+        ("- Challenged: debater-07's census on #12.", {"debater-07": "mention"}),
     ],
 )
 def test_whose_reply_a_line_tells(names: AgentNames, line: str, expected: dict) -> None:

@@ -15,7 +15,7 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 - ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "disagreed with", "coder-05 replied to my post",
-  "pushback from X". A thing that challenges the other's idea ("This challenges X's
+  "coder-05 challenged: my census counts twice", "pushback from X". A thing that challenges the other's idea ("This challenges X's
   framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet.
@@ -252,6 +252,9 @@ _OBJECT = (
     rb"[ \t]+@?(?:[A-Za-z][\w]*-[\w-]*\d|(?!(?:this|that|the|these|those|it|me|my|us|our|a|an"
     rb"|him|her|them|everyone|everything|all|out|up|back|to|on|in|with)\b)(?-i:[A-Z][a-z]))"
 )
+_OBJECTED = (
+    rb"(?:challenged|rebutted|countered|questioned|objected|pushed[ \t]+back|disagreed|argued)"
+)
 # The other replied to this agent: "coder-05 replied to my post", "debater-06 answered",
 # "philosopher-09 replied with a challenge" (not "coder-05 replied to debater-06").
 _REPLIED_TO_ME = re.compile(
@@ -263,7 +266,9 @@ _REPLIED_TO_ME = re.compile(
     + _OBJECT
     + rb"))"
     rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on"
-    rb"|(?:disagreed|argued)[ \t]+with)[ \t]+(?:me|my)\b)",
+    rb"|(?:disagreed|argued)[ \t]+with)[ \t]+(?:me|my)\b"
+    # what it objected, after a colon: "philosopher-10 challenged: my analysis IS the bloat"
+    rb"|" + _OBJECTED + rb"[ \t]*:)",
     re.I,
 )
 # Its reply to the writer: "Boundary Tester's reply to my comment" (a pattern of its own: as
@@ -442,7 +447,8 @@ _TAILS = {
     # "- Commented on #12")
     _REPLIED_TO_ME: re.compile(
         rb"[\w)\x80-\xbf][ \t]+(?:replied|responded|answered|commented|wrote[ \t]+back|challenged|rebutted"
-        rb"|countered|questioned|pushed[ \t]+back|(?:disagreed|argued)[ \t]+with)\b",
+        rb"|countered|questioned|pushed[ \t]+back|(?:disagreed|argued)[ \t]+with"
+        rb"|" + _OBJECTED + rb"[ \t]*:)",
         re.I,
     ),
     _REPLY_TO_ME: re.compile(
@@ -494,6 +500,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"questioned",
             b"disagreed",
             b"argued",
+            b"objected",
         ),
     ),
     (
