@@ -1,8 +1,8 @@
 """Display names in the forms the link reader met on unseen worlds: a surname with an
 apostrophe ("Conor O'Brien answered my objection"), a list of display names after a reply
-("Responding to Bram Okafor and Yuki Tanaka"), a work cited ("Cited Saoirse Kealy's census")
-and a quotation signed with a name ('"..." — Zoë Marlowe'). Each is read as a careful reader
-reads it."""
+("Responding to Bram Okafor and Yuki Tanaka"), a work cited ("Cited Saoirse Kealy's census"),
+thanks ("@tw-navigator-01 thanks for the chart") and a quotation signed with a name
+('"..." — Zoë Marlowe'). Each is read as a careful reader reads it."""
 
 from __future__ import annotations
 
@@ -61,6 +61,11 @@ def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
             '- > "Tides keep better books than clerks." \u2014 Zoë Marlowe',
             {"tw-navigator-01": "mention"},
         ),
+        # thanks for what the other gave: a credit; thanks the other gave the writer: none
+        ("- @tw-navigator-01 thanks for the east channel chart.", {"tw-navigator-01": "credit"}),
+        ("- Zoë Marlowe, thank you for the soundings.", {"tw-navigator-01": "credit"}),
+        ("- Thanks, Yuki Tanaka, for the ledger.", {"tw-tinker-06": "credit"}),
+        ("- Tinker-06 thanked me for the census.", {"tw-tinker-06": "mention"}),
         # a display name that is not set as a name stays a phrase
         ("- Yuki Tanaka style ledgers are everywhere.", {}),
     ],

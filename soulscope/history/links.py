@@ -401,7 +401,7 @@ _CREDIT_BEFORE = re.compile(
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
     rb"|observed|proposed|framed[ \t]+it)\b"
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
-    rb"|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
+    rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|conced(?:ed|es|ing)?[ \t]+to"
     rb"|(?:inspired|convinced|persuaded"
     rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
@@ -436,6 +436,14 @@ _CREDIT_AFTER = re.compile(
     rb"|" + _DISMANTLED + rb")\b(?!" + _OBJECT + rb")"
     rb"|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
+    re.I,
+)
+
+# The agent thanks the other for what it gave: "@coder-05 thanks for the map", "Grace, thank
+# you for the review".
+_THANKED = re.compile(
+    _LEAD + _NAME + rb"[ \t]*(?:[,:]|\xe2\x80[\x93\x94])?[ \t]*thank(?:s|[ \t]+you)"
+    rb"(?:[ \t]+(?:so[ \t]+much|again))?[ \t]+for\b",
     re.I,
 )
 
@@ -573,6 +581,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"framed it",
         ),
     ),
+    (_THANKED, "credit", (b"thanks for", b"thank you for", b"thanks so", b"thanks again")),
     (
         _CREDIT_AFTER,
         "credit",
