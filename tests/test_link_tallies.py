@@ -191,3 +191,13 @@ def test_the_listing_is_whole_where_it_is_piped(tmp_path: Path) -> None:
         "ada-01",
         "bo-02",
     ]
+
+
+def test_a_stopped_preparation_keeps_what_it_read(tmp_path: Path, monkeypatch) -> None:
+    """(The dashboard stops it when the world changes again: frames being written.)"""
+    world = registry_world(tmp_path / "w")
+    assert graph.prepare(World.open(world), stop=lambda: True) == 1
+    assert not prepared(World.open(world))
+    read = reads(monkeypatch)
+    assert graph.prepare(World.open(world)) == 1 and read == ["bo-02"]
+    assert prepared(World.open(world))

@@ -320,12 +320,15 @@ def _kept_tallies(world: World, names: AgentNames, unreadable: list[str], worker
 
 
 def prepare(
-    world: World, workers: int = 1, starting: Callable[[int, int], object] | None = None
+    world: World,
+    workers: int = 1,
+    starting: Callable[[int, int], object] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> int:
     """Read and keep the tallies of the files whose tallies are not kept (a world just indexed:
     its first graph then reads no soul file), kept a batch at a time (stopped, what was read
     stays kept); how many files were read. ``starting`` is told how many files and bytes there
-    are to read, before they are read."""
+    are to read, before they are read; ``stop`` is asked after each file whether to stop."""
     from soulscope.history.tallystore import TallyStore
 
     names = AgentNames.of(world, words=False)
@@ -339,13 +342,17 @@ def prepare(
         if starting is not None and missing:
             starting(len(missing), size)
         done: list[tuple[AgentFile, tuple[int, list[Named]]]] = []
+        stopped = False
         for f, t in _read_tallies(sources, names, (None, None), workers, size):
             done.append((f, t))
             if len(done) == _KEEP_BATCH:
                 store.put(done)
                 read, done = read + len(done), []
+            if stop is not None and stop():
+                stopped = True
+                break
         store.put(done)
-        if not unreadable:
+        if not unreadable and not stopped:
             store.complete()
     return read + len(done)
 

@@ -50,6 +50,7 @@ from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -108,6 +109,7 @@ PANES: list[type[Pane]] = [tab.pane_class() for tab in TABS]
 
 # The world worker reports at most this often, so hundreds of agents do not mean hundreds of redraws.
 PROGRESS_INTERVAL = 0.25
+LINKS_AFTER_S = 2.0  # the world still this long after it was listed: its links kept (keep_links)
 
 # Below this many columns the agent list folds away by itself (the tabs need the room).
 NARROW = 100
@@ -146,6 +148,7 @@ class SoulscopeApp(App[None]):
         self.soul: Soul | None = None  # the selected agent's, once parsed
         self._pending: tuple[str, int] | None = None  # ("line"|"frame", n): where to go once parsed
         self._world_started = 0.0
+        self._links_timer: Timer | None = None
         self.loading = SoulLoading(self)  # the selected soul's, in a worker
         self.heap = Heap()  # the garbage collector's policy while the dashboard runs
         self.key_order = KeyOrder(self, super().on_event)  # keys handled in the order typed
@@ -461,20 +464,23 @@ class SoulscopeApp(App[None]):
                 f"{message.failed} of {message.total} soul files could not be read.",
                 severity="warning",
             )
-        if self.settings.keep_links:
-            self.keep_links()
+        if self.settings.keep_links:  # once the world has been still for a moment
+            if self._links_timer is not None:
+                self._links_timer.stop()
+            self._links_timer = self.set_timer(LINKS_AFTER_S, self.keep_links)
 
     @work(thread=True, exclusive=True, group="links", exit_on_error=False)
     def keep_links(self) -> None:
         """Once the world is listed, the link tallies of its files that changed read and kept
         (in worker processes where they are many), as a listing on the command line keeps them:
-        the influence views and ``graph`` then read no soul file. Nothing is shown; quitting
-        leaves what was read kept."""
+        the influence views and ``graph`` then read no soul file. Nothing is shown; a world
+        listed again (frames written) starts it over, and quitting leaves what was read kept."""
         from soulscope.history.graph import cores, prepare
         from soulscope.history.tallystore import prepared
 
+        worker = get_current_worker()
         if not prepared(self.world):
-            prepare(self.world, workers=cores())
+            prepare(self.world, workers=cores(), stop=lambda: worker.is_cancelled)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         error = event.worker.error

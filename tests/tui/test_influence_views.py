@@ -210,12 +210,15 @@ async def test_the_dashboard_keeps_the_links_once_the_world_is_listed(
     from soulscope.history import graph
     from soulscope.history.tallystore import prepared
     from soulscope.keep import fresh
+    from soulscope.tui import app as app_module
 
     monkeypatch.setattr(fresh, "RACY_NS", 0)  # the files count as settled: their tallies kept
+    monkeypatch.setattr(app_module, "LINKS_AFTER_S", 0.01)  # (the world still: 2 s)
     assert not prepared(world)
     app = SoulscopeApp(world)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
+        await pilot.pause(0.05)
         await app.workers.wait_for_complete()
         assert prepared(world)
         monkeypatch.setattr(graph, "_file_tally", None)  # a file read for its links would fail
