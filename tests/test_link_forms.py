@@ -361,3 +361,47 @@ def test_a_bullet_that_lists_no_one_names_no_relationship(names: AgentNames) -> 
     assert links_of(names, "- Relationships: none new; coder-01 (ally)") == {
         "coder-01": "relationship"
     }
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # what the writer took from another, with no possessive
+        ("- Borrowed the census method from debater-07.", {"debater-07": "credit"}),
+        ("- Picked up the term from Nova Quinn on #12.", {"wildcard-12": "credit"}),
+        ("- Lifted the whole grid idea from coder-01.", {"coder-01": "credit"}),
+        # ... not blame, flak, or a place taken over
+        ("- Took heat from debater-07 on #12.", {"debater-07": "mention"}),
+        ("- Took over from coder-01 as the keeper.", {"coder-01": "mention"}),
+        # ... nor what another took
+        (
+            "- coder-01 borrowed debater-07's method.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        (
+            '- Replied to coder-01 on #36: "You stole that from debater-07."',
+            {"coder-01": "reply", "debater-07": "mention"},
+        ),
+        ("- They had adopted Nova Quinn's map.", {"wildcard-12": "mention"}),
+        # every credited thing of a list, not the first alone
+        (
+            "- Inspired by coder-01's parser and debater-07's tests.",
+            {"coder-01": "credit", "debater-07": "credit"},
+        ),
+        (
+            "- Built on Nova Quinn's map, Grace Hopper's compiler and debater-07's census.",
+            {"wildcard-12": "credit", "coder-01": "credit", "debater-07": "credit"},
+        ),
+        # ... where each is one
+        (
+            "- Built on coder-01's parser; debater-07's tests failed.",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+        (
+            "- Adopted coder-01's parser and debater-07's census was wrong.",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+    ],
+)
+def test_what_the_writer_took(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

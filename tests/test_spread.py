@@ -195,9 +195,11 @@ def test_demo_world_chains_are_its_influences(tmp_path: Path) -> None:
     for e in s.edges:
         line = (tmp_path / "w" / "memory" / f"{e.target}.md").read_text().split("\n")[e.line - 1]
         first_name = registry[e.source]["name"].split()[0]
-        assert e.source in line or f"{first_name}'s" in line or f"{first_name} (" in line
+        # (the reply that says "I did steal it from Hale" credits Hale Brennan)
+        took = f"steal it from {first_name}" in line
+        assert e.source in line or f"{first_name}'s" in line or f"{first_name} (" in line or took
         if e.kind == "credit":
-            assert line.startswith(("- Influenced by:", "- Becoming:"))
+            assert line.startswith(("- Influenced by:", "- Becoming:")) or took
 
 
 def test_ties_follow_when_ordered() -> None:

@@ -4,8 +4,9 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 
 - ``credit``: the agent says the other shaped it: an ``Influenced by:``, ``Surprised by:`` or
   ``Reinforced:`` bullet, or running text that gives the other the credit ("Security-01 forced
-  this", "borrowed coder-05's method", "cited X's census", "researcher-05's critique was
-  correct", "thanks to Grace"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
+  this", "borrowed coder-05's method", "picked up the term from X", "cited X's census",
+  "researcher-05's critique was correct", "thanks to Grace"), each of a list ("inspired by X's
+  parser and Y's tests"); not what another took ("You stole that from X"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
   credit only in such a form or as a possessive of what it gave ("coder-07's framing",
   "after researcher-04's census"), unless disowned ("X's move, not mine") or acted on ("answers
   X's doubt", "the critic of X's framing", "X's doubt could not shake"); a bare list ("the
@@ -400,6 +401,13 @@ _CREDIT_BEFORE = re.compile(
     + _NAME
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
     rb"|observed|proposed|framed[ \t]+it)\b"
+    # what the writer took from the other: "Borrowed the census method from X", "Picked up the
+    # term from X" (not blame or flak: "took heat from X")
+     + rb"|\b(?:borrow(?:ed|ing|s)?|adopt(?:ed|ing|s)?|took|tak(?:e|es|ing)|stole|steal(?:s|ing)?"
+    rb"|lift(?:ed|ing|s)?|inherit(?:ed|ing|s)?|pick(?:ed|s|ing)?[ \t]+up)"
+    rb"(?:[ \t]+(?!(?:from|over|off|away|back|flak|heat|fire|criticism|pushback|questions?|hits?"
+    rb"|damage|abuse|blame|a[ \t]+break|time)\b)[\w'\"-]+){1,4}?[ \t]+from[ \t]+"
+    + _NAME
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|conced(?:ed|es|ing)?[ \t]+to"
@@ -539,6 +547,11 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"adopt",
             b"steal",
             b"stole",
+            b"take",
+            b"taking",
+            b"lift",
+            b"inherit",
+            b"pick",
             b"cite",
             b"citing",
             b"appl",
@@ -739,12 +752,18 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
             continue
         if pattern is _ANSWER and _by_a_thing(line, m):
             continue
+        if pattern is _CREDIT_BEFORE and _OTHER_SUBJECT.search(
+            line, max(0, m.start() - 40), m.start()
+        ):
+            continue  # "You stole that from Hale": another's debt, not the writer's
         out.add(name.lower())
         end = m.end()
         for _ in range(6):
             more = _AND_TO.match(line, end) if pattern is _REPLY else None
             if more is None:
                 more = _MORE.match(line, _past_surnames(line, more_of=name, end=end))
+            if more is None and pattern is _CREDIT_BEFORE:
+                more = _more_things(line, name, end)  # "X's ledger and Y's hooks"
             if more is None:
                 break
             name = more.group(1)
@@ -753,9 +772,34 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
     return out
 
 
+# Another as the subject of a credit's verb: "You stole that from X", "coder-05 borrowed X's
+# method", "they had adopted X's map".
+_OTHER_SUBJECT = re.compile(
+    rb"(?:\b(?:you|he|she|they|who)|(?<![\w-])[a-z][\w-]*-\d{1,4})"
+    rb"(?:[ \t]+(?:had|has|have|did|just|also|once|then|clearly|openly|quietly|simply))*[ \t]+$",
+    re.I,
+)
+# The next of a list of credited things: "Inspired by X's ledger and Y's hooks".
+_MORE_THINGS = re.compile(
+    rb"(?:[ \t]+[\w-]+){1,3}?[ \t]*(?:,|&|\band\b)[ \t]*" + _NAME + _SURNAMES + _POSSESSIVE, re.I
+)
+_POSSESSIVE_AT = re.compile(_POSSESSIVE)
+
+
+def _more_things(line: bytes, name: bytes, end: int) -> re.Match[bytes] | None:
+    """The next credited name after a name's thing ("X's ledger and Y's hooks"), where the
+    name ending at ``end`` (or its surnames) is a possessive or the match took it in."""
+    if not line[:end].endswith((b"'", b"'s", b"\xe2\x80\x99", b"\xe2\x80\x99s")):
+        own = _POSSESSIVE_AT.match(line, _past_surnames(line, more_of=name, end=end))
+        if own is None:
+            return None
+        end = own.end()
+    return _MORE_THINGS.match(line, end)
+
+
 # The further words of a display name after its first ("Bram Okafor", "Conor O'Brien").
 _FURTHER_WORDS = re.compile(
-    rb"(?:[ \t]+(?!(?:And|Or|Then|Nor)\b)(?-i:[A-Z])(?:[\w-]|(?:'|\xe2\x80\x99)(?=\w))*){1,2}"
+    rb"(?:[ \t]+(?!(?:And|Or|Then|Nor)\b)(?-i:[A-Z])(?:[\w-]|(?:'|\xe2\x80\x99)(?=\w)(?!s\b))*){1,2}"
 )
 
 
