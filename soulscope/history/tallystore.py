@@ -23,13 +23,16 @@ import sys
 from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from soulscope.history.names import AgentNames, listed_in
 from soulscope.keep import LINK_TALLIES
 from soulscope.keep.entries import trim
 from soulscope.keep.fresh import racy
 from soulscope.memo import world_state
 from soulscope.world import AgentFile, World
+
+if TYPE_CHECKING:  # (the names are read only where links are: not by a warm listing's check)
+    from soulscope.history.names import AgentNames
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,6 +154,8 @@ class TallyStore:
                 self._db = None
 
     def _listed(self, files: list[AgentFile], prefix: str) -> set[str]:
+        from soulscope.history.names import listed_in
+
         kept = {
             name: text
             for name, *stat, p, text in self._rows("listed", "prefix, archetypes", files)
