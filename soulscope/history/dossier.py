@@ -132,6 +132,9 @@ class Why:
     # what the agent itself wrote of others while it held the role before: its credits,
     # replies and comments in those frames (frame index in its file, the link), oldest first
     run_up: tuple[tuple[int, Link], ...] = ()
+    # what the others' memories say they answered or commented on of the agent in that time:
+    # (frame index in the other's file, the link, whose ``target`` is the other), oldest first
+    answered: tuple[tuple[int, Link], ...] = ()
     bulk_note: str | None = None  # the commit brought more than this frame
     # the commit brought many frames at once (an import): it says nothing of when this one was
     # written, and the frame's own heading dates it
@@ -174,4 +177,12 @@ class Why:
             out.setdefault(p.citation, (p.place.agent, p.place.index))
         for i, link in self.run_up:
             out.setdefault(cite(self.agent_id, link.label or ""), (self.agent_id, i))
+        out.update({k: v for k, v in self._answered_citations().items() if k not in out})
+        return out
+
+    def _answered_citations(self) -> dict[str, tuple[str, int | None]]:
+        """The others' frames of ``answered``, as ``citations`` gives them."""
+        out: dict[str, tuple[str, int | None]] = {}
+        for i, link in self.answered:
+            out.setdefault(cite(link.target, link.label or ""), (link.target, i))
         return out

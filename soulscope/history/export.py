@@ -177,6 +177,17 @@ def why_dict(w: Why) -> dict[str, Any]:
             }
             for _, k in w.run_up
         ],
+        "answered": [
+            {
+                "agent": k.target,
+                "kind": k.kind,
+                "frame": k.frame,
+                "label": k.label,
+                "line": k.line,
+                "text": k.text,
+            }
+            for _, k in w.answered
+        ],
         "commit": commit_dict(w.commit) if w.commit else None,
         "frame_commit": commit_dict(w.frame_commit) if w.frame_commit else None,
         "arrived_together": w.together,

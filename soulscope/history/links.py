@@ -993,7 +993,7 @@ _ITEM_NAME = re.compile(rb"[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?(?:\xe2\x80\x94|--?[
 # nor past a comma, a colon or a closing parenthesis: "no one reads, and X's", "#5466 (No Ground):
 # countered X").
 _DENIED_BEFORE = re.compile(
-    rb"(?:\b(?:not|never|no|nobody|without)|n't)\b"
+    rb"(?:\b(?:not|never|no|nobody|without|(?:failed|unable|forgot|neglected)[ \t]+to)|n't)\b"
     rb"(?![ \t]+(?:only|just|least|one[ \t]+but|one[ \t]+more[ \t]+than|but|except)\b)"
     rb"(?:(?!\xe2\x80\x94)[^,;:.!?)\n]){0,24}$",
     re.I,

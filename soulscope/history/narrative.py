@@ -92,7 +92,7 @@ def messages(why: Why) -> list[dict[str, str]]:
 def offline(why: Why) -> str:
     """The dossier's facts in a few sentences, each cited."""
     out: list[str] = []
-    for part in (_said, _influences, _run_up, _threads, _build_up, _arrival):
+    for part in (_said, _influences, _run_up, _answered, _threads, _build_up, _arrival):
         out += part(why)
     if why.thin:
         out.append("Little in the world's memory from before it explains it.")
@@ -151,6 +151,21 @@ def _run_up(why: Why) -> list[str]:
             where = cite(why.agent_id, link.label or "")
             out.append(f'Before it, it {_DID[kind]} {link.source}: "{link.text}" {where}.')
     return out[:3]
+
+
+def _answered(why: Why) -> list[str]:
+    """The latest reply or comment on it in each other agent's memory, of those the agent
+    names nowhere above (its influencers, its run-up), at most two."""
+    out: list[str] = []
+    seen = set(why.influencers) | {link.source for _, link in why.run_up}
+    for _, link in reversed(why.answered):
+        if link.target in seen:
+            continue
+        seen.add(link.target)
+        did = "had an exchange with" if link.kind == "reply" else "commented on"
+        where = cite(link.target, link.label or "")
+        out.append(f'Before it, {link.target} {did} it: "{link.text}" {where}.')
+    return out[:2]
 
 
 def _threads(why: Why) -> list[str]:

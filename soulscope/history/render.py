@@ -200,6 +200,16 @@ def _run_up(out: Text, why: Why) -> None:
         out.append(link.text + "\n")
 
 
+def _answered(out: Text, why: Why) -> None:
+    if not why.answered:
+        return
+    out.append("\nbefore it, in the others' memories (replies between them, comments on it):\n", "bold")
+    for _, link in why.answered:
+        out.append(f"  {link.target}", style="bold")
+        out.append(f" ({link.kind}, its frame {link.label}, line {link.line}) ", style="dim")
+        out.append(link.text + "\n")
+
+
 def _threads(out: Text, why: Why) -> None:
     if not why.posts:
         return
@@ -290,6 +300,7 @@ _SECTIONS = (
     _links,
     _influencers,
     _run_up,
+    _answered,
     _threads,
     _precursors,
     _commit,

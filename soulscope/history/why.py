@@ -180,6 +180,14 @@ def explain(
         influencer_states=tuple(_state_of(index_, a, moment, threads) for a in influencers),
         precursors=_precursors(index_, agent_id, statements, st, moment),
         run_up=_run_up(names, agent_id, soul, statements, entry.moments, st),
+        answered=_answered(
+            index_,
+            AgentNames.of(world),
+            agent_id,
+            entry.moments,
+            _role_start(statements, entry.moments, st),
+            st,
+        ),
         moment=moment,
     )
     why = _with_history(world, why, soul, f, (statements, entry.moments))
@@ -215,19 +223,9 @@ def _run_up(
     not the credits of an earlier statement itself ("Becoming: ..., after X's map").
     A cause a frame before the shift states ("Learned from X", "Replied to X") is found
     here, where the shift's frame alone does not name it."""
-    if st.frame_index is None:
+    start = _role_start(statements, moments, st)
+    if start is None or st.frame_index is None:
         return ()
-    prev = _previous(statements, moments, st)
-    if prev is not None and prev.frame_index is None:
-        return ()
-    start = -1
-    if prev is not None:
-        start = cast(int, prev.frame_index)
-        held = [s for s in statements if s.frame_index is not None and s.index < prev.index]
-        for s in reversed(held):
-            if _first_sentence(s.text) != _first_sentence(prev.text):
-                break
-            start = cast(int, s.frame_index)
     out: list[tuple[int, Link]] = []
     # after the frame that first stated the role before: what that frame names is its cause
     here = moments[st.frame_index]
@@ -240,6 +238,96 @@ def _run_up(
             if link.kind in _EXCHANGES and not _is_statement(link.text.encode()):
                 out.append((i, link))
     return tuple(out[-MAX_RUN_UP:])
+
+
+def _role_start(
+    statements: Sequence[Statement], moments: Sequence[Moment], st: Statement
+) -> int | None:
+    """The frame (index in the file) that first stated the role held before the statement,
+    -1 where none was stated before it; None where the statement or that role stands outside
+    frames."""
+    if st.frame_index is None:
+        return None
+    prev = _previous(statements, moments, st)
+    if prev is not None and prev.frame_index is None:
+        return None
+    start = -1
+    if prev is not None:
+        start = cast(int, prev.frame_index)
+        held = [s for s in statements if s.frame_index is not None and s.index < prev.index]
+        for s in reversed(held):
+            if _first_sentence(s.text) != _first_sentence(prev.text):
+                break
+            start = cast(int, s.frame_index)
+    return start
+
+
+def _answered(
+    index: MentionIndex,
+    names: AgentNames,
+    agent_id: str,
+    moments: Sequence[Moment],
+    start: int | None,
+    st: Statement,
+) -> tuple[tuple[int, Link], ...]:
+    """What the others' memories say they answered or commented on of the agent while it
+    held the role before the statement (``_role_start``): their replies and comments, each
+    (frame index in the other's file, the link, its ``target`` the other), oldest first.
+    Only frames the headings place before the statement, and not before that role began;
+    found by the words of the agent's names in each file's index, read only there."""
+    if start is None or st.frame_index is None:
+        return ()
+    here = moments[st.frame_index]
+    since = moments[start] if start >= 0 else None
+    words = _name_words(names, agent_id)
+    found: list[tuple[int, Link]] = []
+    for other, entry in index.agents.items():
+        if other == agent_id:
+            continue
+        frames = sorted({i for w in words for i in entry.words.get(w, ())})
+        for i in frames:
+            m = entry.moments[i]
+            if not _before(m, here) or (since is not None and _before(m, since)):
+                continue
+            fr = entry.soul.frames[i]
+            data = fr.source.encode("utf-8", "surrogateescape")
+            label = frame_name(fr.number, fr.suffix, fr.date, fr.time)
+            for start_, stop in _lines_naming(data, words):
+                for at, _, kind in read(names, data, start_, stop, other, agent_id.__eq__):
+                    if kind not in ("reply", "comment"):
+                        continue
+                    raw = data[at:stop].decode("utf-8", "surrogateescape")
+                    line = fr.line + data.count(b"\n", 0, at)
+                    link = Link(agent_id, other, kind, fr.number, label, line, trim(raw), m)
+                    found.append((i, link))
+    found.sort(key=lambda il: (il[1].moment.key, il[1].target, il[1].line))
+    return tuple(found[-MAX_RUN_UP:])
+
+
+def _lines_naming(data: bytes, words: frozenset[str]) -> list[tuple[int, int]]:
+    """The (start, end) of each line of ``data`` that holds one of ``words`` (lowered)."""
+    lowered = data.lower()
+    starts: set[int] = set()
+    for w in words:
+        b = w.encode("utf-8", "surrogateescape")
+        at = lowered.find(b)
+        while at >= 0:
+            starts.add(lowered.rfind(b"\n", 0, at) + 1)
+            at = lowered.find(b, at + len(b))
+    out = []
+    for start in sorted(starts):
+        stop = data.find(b"\n", start)
+        out.append((start, len(data) if stop < 0 else stop))
+    return out
+
+
+def _name_words(names: AgentNames, agent_id: str) -> frozenset[str]:
+    """The words (``mentions.WORD``, lowered) the agent's names begin with in the others'
+    files: its id and short id, a display name's first word."""
+    out = {form.lower() for form, who in names.forms.items() if who == agent_id}
+    out |= {name.split()[0].lower() for name, (who, _) in names.people.items() if who == agent_id}
+    out.add(agent_id.lower())
+    return frozenset(w for w in out if w)
 
 
 def _first_sentence(text: str) -> str:
