@@ -401,19 +401,21 @@ _CREDIT_BEFORE = re.compile(
     + _NAME
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
     rb"|observed|proposed|framed[ \t]+it)\b"
-    # what the writer took from the other: "Borrowed the census method from X", "Picked up the
-    # term from X" (not blame or flak: "took heat from X")
-     + rb"|\b(?:borrow(?:ed|ing|s)?|adopt(?:ed|ing|s)?|took|tak(?:e|es|ing)|stole|steal(?:s|ing)?"
-    rb"|lift(?:ed|ing|s)?|inherit(?:ed|ing|s)?|pick(?:ed|s|ing)?[ \t]+up)"
-    rb"(?:[ \t]+(?!(?:from|over|off|away|back|flak|heat|fire|criticism|pushback|questions?|hits?"
-    rb"|damage|abuse|blame|a[ \t]+break|time)\b)[\w'\"-]+){1,4}?[ \t]+from[ \t]+"
-    + _NAME
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|conced(?:ed|es|ing)?[ \t]+to"
     rb"|(?:inspired|convinced|persuaded"
     rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
     rb"[ \t]+by)[ \t]+" + _NAME,
+    re.I,
+)
+# What the writer took from the other: "Borrowed the census method from X", "Picked up the
+# term from X" (not blame or flak: "took heat from X").
+_TOOK_FROM = re.compile(
+    rb"\b(?:borrow(?:ed|ing|s)?|adopt(?:ed|ing|s)?|took|tak(?:e|es|ing)|stole|steal(?:s|ing)?"
+    rb"|lift(?:ed|ing|s)?|inherit(?:ed|ing|s)?|pick(?:ed|s|ing)?[ \t]+up)"
+    rb"(?:[ \t]+(?!(?:from|over|off|away|back|flak|heat|fire|criticism|pushback|questions?|hits?"
+    rb"|damage|abuse|blame|a[ \t]+break|time)\b)[\w'\"-]+){1,4}?[ \t]+from[ \t]+" + _NAME,
     re.I,
 )
 # What the agent grants another's contribution: "X's critique was correct", "X's Q4 was the
@@ -467,6 +469,7 @@ _TAILS = {
         rb"|" + _OBJECTED + rb"[ \t]*:)",
         re.I,
     ),
+    _TOOK_FROM: re.compile(rb"\bfrom[ \t]", re.I),
     _REPLY_TO_ME: re.compile(
         rb"(?:repl(?:y|ies)|responses?|answers?|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b", re.I
     ),
@@ -547,11 +550,6 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"adopt",
             b"steal",
             b"stole",
-            b"take",
-            b"taking",
-            b"lift",
-            b"inherit",
-            b"pick",
             b"cite",
             b"citing",
             b"appl",
@@ -593,6 +591,11 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"proposed",
             b"framed it",
         ),
+    ),
+    (
+        _TOOK_FROM,
+        "credit",
+        (b"borrow", b"adopt", b"took", b"take", b"stole", b"steal", b"lift", b"inherit", b"pick"),
     ),
     (_THANKED, "credit", (b"thanks for", b"thank you for", b"thanks so", b"thanks again")),
     (
@@ -670,6 +673,9 @@ def trie(words: Iterable[bytes]) -> bytes:
 
 
 _TRIGGER = re.compile(trie(_WANTS))
+# the credits that are the writer's own act ("borrowed X's", "took it from X"), where another
+# can be the subject instead ("You stole that from X")
+_TAKING = (_CREDIT_BEFORE, _TOOK_FROM)
 
 
 # A vote in running text: its word ("Pass 2 votes:", "Voted:" mid-line, "Actually voted:
@@ -752,9 +758,7 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
             continue
         if pattern is _ANSWER and _by_a_thing(line, m):
             continue
-        if pattern is _CREDIT_BEFORE and _OTHER_SUBJECT.search(
-            line, max(0, m.start() - 40), m.start()
-        ):
+        if pattern in _TAKING and _OTHER_SUBJECT.search(line, max(0, m.start() - 40), m.start()):
             continue  # "You stole that from Hale": another's debt, not the writer's
         out.add(name.lower())
         end = m.end()
