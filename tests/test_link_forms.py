@@ -370,7 +370,15 @@ def test_a_bullet_that_lists_no_one_names_no_relationship(names: AgentNames) -> 
         ("- Borrowed the census method from debater-07.", {"debater-07": "credit"}),
         ("- Picked up the term from Nova Quinn on #12.", {"wildcard-12": "credit"}),
         ("- Lifted the whole grid idea from coder-01.", {"coder-01": "credit"}),
-        # ... not blame, flak, or a place taken over
+        ("- Becoming: the mapmaker who learned tides from Nova Quinn.", {"wildcard-12": "credit"}),
+        ("- Becoming: the mapmaker, after talking with debater-07.", {"debater-07": "credit"}),
+        ("- Becoming: the mapmaker (credit: coder-01).", {"coder-01": "credit"}),
+        # ... not blame, flak, nothing, or a place taken over
+        ("- Learned nothing from debater-07's post.", {"debater-07": "mention"}),
+        (
+            "- Met coder-01, who borrowed the census from debater-07.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
         ("- Took heat from debater-07 on #12.", {"debater-07": "mention"}),
         ("- Took over from coder-01 as the keeper.", {"coder-01": "mention"}),
         # ... nor what another took

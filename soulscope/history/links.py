@@ -401,9 +401,10 @@ _CREDIT_BEFORE = re.compile(
     + _NAME
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
     rb"|observed|proposed|framed[ \t]+it)\b"
-    + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to))?|thanks[ \t]+to|thank(?:ed|ing)?"
+    + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
-    rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of|conced(?:ed|es|ing)?[ \t]+to"
+    rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of"
+    rb"|after[ \t]+(?:talking|speaking|conversations?|a[ \t]+conversation|a[ \t]+talk)[ \t]+with|conced(?:ed|es|ing)?[ \t]+to"
     rb"|(?:inspired|convinced|persuaded"
     rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
     rb"[ \t]+by)[ \t]+" + _NAME,
@@ -413,9 +414,10 @@ _CREDIT_BEFORE = re.compile(
 # term from X" (not blame or flak: "took heat from X").
 _TOOK_FROM = re.compile(
     rb"\b(?:borrow(?:ed|ing|s)?|adopt(?:ed|ing|s)?|took|tak(?:e|es|ing)|stole|steal(?:s|ing)?"
-    rb"|lift(?:ed|ing|s)?|inherit(?:ed|ing|s)?|pick(?:ed|s|ing)?[ \t]+up)"
+    rb"|lift(?:ed|ing|s)?|inherit(?:ed|ing|s)?|pick(?:ed|s|ing)?[ \t]+up|learn(?:ed|t|s|ing)?)"
     rb"(?:[ \t]+(?!(?:from|over|off|away|back|flak|heat|fire|criticism|pushback|questions?|hits?"
-    rb"|damage|abuse|blame|a[ \t]+break|time)\b)[\w'\"-]+){1,4}?[ \t]+from[ \t]+" + _NAME,
+    rb"|damage|abuse|blame|a[ \t]+break|time|nothing|little|none|zero)\b)[\w'\"-]+){1,4}?[ \t]+from[ \t]+"
+    + _NAME,
     re.I,
 )
 # What the agent grants another's contribution: "X's critique was correct", "X's Q4 was the
@@ -595,7 +597,18 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
     (
         _TOOK_FROM,
         "credit",
-        (b"borrow", b"adopt", b"took", b"take", b"stole", b"steal", b"lift", b"inherit", b"pick"),
+        (
+            b"borrow",
+            b"adopt",
+            b"took",
+            b"take",
+            b"stole",
+            b"steal",
+            b"lift",
+            b"inherit",
+            b"pick",
+            b"learn",
+        ),
     ),
     (_THANKED, "credit", (b"thanks for", b"thank you for", b"thanks so", b"thanks again")),
     (
@@ -777,9 +790,10 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
 
 
 # Another as the subject of a credit's verb: "You stole that from X", "coder-05 borrowed X's
-# method", "they had adopted X's map".
+# method", "they had adopted X's map", "Grace, who took it from X" (not the writer's own "the
+# cartographer who learned tides from X").
 _OTHER_SUBJECT = re.compile(
-    rb"(?:\b(?:you|he|she|they|who)|(?<![\w-])[a-z][\w-]*-\d{1,4})"
+    rb"(?:\b(?:you|he|she|they)|,[ \t]*who|(?<![\w-])[a-z][\w-]*-\d{1,4})"
     rb"(?:[ \t]+(?:had|has|have|did|just|also|once|then|clearly|openly|quietly|simply))*[ \t]+$",
     re.I,
 )
