@@ -25,7 +25,8 @@ from typing import Any
 from soulscope import __version__, collector
 from soulscope.history import graph
 from soulscope.history.first import dated_line
-from soulscope.history.links import KINDS, read
+from soulscope.history.kinds import KINDS
+from soulscope.history.links import read
 from soulscope.history.names import AgentNames
 from soulscope.history.timeline import Timeline
 from soulscope.soul.model import Soul

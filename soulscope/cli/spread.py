@@ -215,7 +215,7 @@ def _answer(text: str, memo: Memo, keep: bool, show: bool) -> None:
         sys.stdout.write(text)
 
 
-KIND_TEXT = {  # how each kind of link (``history.links.KINDS``) reads after "← agent (": a reply
+KIND_TEXT = {  # how each kind of link (``history.kinds.KINDS``) reads after "← agent (": a reply
     # either way ("Replied to X", "X replied to me") is one kind, so its words name no direction
     "credit": "credited",
     "reply": "a reply between them",

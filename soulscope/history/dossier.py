@@ -84,7 +84,7 @@ class InfluencerState:
     as_of: str | None = None
     # what it wrote before the statement on the threads the frame names, the latest first
     lines: tuple[Place, ...] = ()
-    kind: str = "credit"  # how the frame names it (``history.links.KINDS``)
+    kind: str = "credit"  # how the frame names it (``history.kinds.KINDS``)
 
     @property
     def citation(self) -> str | None:

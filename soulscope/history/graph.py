@@ -41,8 +41,7 @@ from soulscope import collector
 from soulscope.controls import json_escaped
 from soulscope.errors import SoulscopeError
 from soulscope.history import measures
-from soulscope.history.first import dated_line
-from soulscope.history.links import KINDS, read
+from soulscope.history.kinds import KINDS
 from soulscope.history.names import AgentNames
 from soulscope.memo import Memo
 from soulscope.soul.model import ENCODING_ERRORS
@@ -486,6 +485,8 @@ def _tally(
     names the agent in. (Counted in rows of [units, first date, last date, the last unit
     counted, then units per kind, then the last unit counted under each kind, then the
     strongest kind and its place].)"""
+    from soulscope.history.links import read  # (a graph of kept tallies never loads it)
+
     rows: dict[str, list] = {}
     units = _Units(data, starts, ends, dates, inside, window)
     for at, who, kind in chain.from_iterable(
@@ -591,6 +592,8 @@ class _Units:
     def _line_date(self, at: int, above: int) -> str | None:
         """A line outside frames: its own date (a History bullet), else the frame above's,
         else (the header) the first frame's."""
+        from soulscope.history.first import dated_line
+
         end = self.data.find(b"\n", at)
         dated = dated_line(self.data[at : len(self.data) if end < 0 else end])
         if dated is not None:

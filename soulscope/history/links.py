@@ -42,6 +42,7 @@ from functools import lru_cache
 from itertools import chain
 from operator import itemgetter, methodcaller
 
+from soulscope.history.kinds import RANK, STRENGTH
 from soulscope.history.names import (
     CAPITALISED_BYTES,
     HYPHEN_RUN,
@@ -51,19 +52,6 @@ from soulscope.history.names import (
 )
 from soulscope.soul import when
 
-KINDS = ("credit", "reply", "comment", "relationship", "mention", "vote")
-RANK = {kind: i for i, kind in enumerate(KINDS)}
-# How much a kind says that the other agent moved this one (a reader's weight, 0 to 1).
-STRENGTH = {
-    "credit": 1.0,
-    "reply": 0.8,
-    "comment": 0.6,
-    "relationship": 0.6,
-    "mention": 0.3,
-    "vote": 0.1,
-}
-# What can carry an idea from one agent to another; a vote is exposure only.
-TRANSMISSION = frozenset(KINDS) - {"vote"}
 # What the agent says of one who shaped it: where one-word display names count as names too.
 _CITING = frozenset(["credit", "relationship", "reply", "comment"])
 

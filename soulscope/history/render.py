@@ -203,7 +203,9 @@ def _run_up(out: Text, why: Why) -> None:
 def _answered(out: Text, why: Why) -> None:
     if not why.answered:
         return
-    out.append("\nbefore it, in the others' memories (replies between them, comments on it):\n", "bold")
+    out.append(
+        "\nbefore it, in the others' memories (replies between them, comments on it):\n", "bold"
+    )
     for _, link in why.answered:
         out.append(f"  {link.target}", style="bold")
         out.append(f" ({link.kind}, its frame {link.label}, line {link.line}) ", style="dim")
