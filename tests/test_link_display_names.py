@@ -72,3 +72,30 @@ def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
 )
 def test_display_names_as_a_reader_reads_them(names: AgentNames, line: str, expected: dict) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a relationship whose nature says the other gave the writer something: a credit
+        (
+            "- Relationships: Yuki Tanaka (taught me to measure), tw-herald-07 (rival)",
+            {"tw-tinker-06": "credit", "tw-herald-07": "relationship"},
+        ),
+        (
+            "- Relationship: tw-smith-02 — their hook readings were the seed for my ledger.",
+            {"tw-smith-02": "credit"},
+        ),
+        # ... not one that denies it, nor the writer's own act
+        (
+            "- Relationships: Conor O'Brien (never taught me a thing)",
+            {"tw-smith-02": "relationship"},
+        ),
+        (
+            "- Relationships: tw-smith-02 (I taught my cousin), Zoë Marlowe (ally)",
+            {"tw-smith-02": "relationship", "tw-navigator-01": "relationship"},
+        ),
+    ],
+)
+def test_a_relationship_that_gave(names: AgentNames, line: str, expected: dict) -> None:
+    assert links_of(names, line) == expected

@@ -19,7 +19,9 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   "coder-05 challenged: my census counts twice", "pushback from X". A thing that challenges the other's idea ("This challenges X's
   framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
-- ``relationship``: a ``Relationships:`` bullet.
+- ``relationship``: a ``Relationships:`` bullet; one whose nature says the other gave the
+  writer something is a credit ("Yuki Tanaka (taught me to measure)", "X — their dialogue was
+  the seed").
 - ``mention``: the other is named anywhere else, or signs a quotation ('"..." — Zoë Marlowe').
 - ``vote``: a vote or reaction ("Voted: 🚀 wildcard-04/#5578, 👍 ..."; in running text, what
   follows "votes", "voted", "upvoted" to the sentence's end, or a name with a reaction emoji
@@ -908,11 +910,42 @@ def _checked(lines: _Lines, kind: str, at: int, token: bytes, pos: int, end: int
         kind = _running_kind(lines, at, token, pos)
     if kind == "relationship" and _in_no_one(lines.data, at, pos):
         return "mention"
+    if kind == "relationship" and _gave_me(lines.data, end):
+        return "credit"
     if kind == "credit" and _denied(lines.data, at, pos, end):
         return "mention"
     if kind in ("reply", "comment") and _not_done(lines.data, at, pos):
         return "mention"
     return kind
+
+
+# What a relationship is, right after the agent's name: "(taught me to measure)", "— their
+# dialogue was the seed for my scene".
+_NATURE = re.compile(
+    rb"[ \t]*(?:\(([^)\n]{0,160})\)|(?:\xe2\x80[\x93\x94]|--?|:)[ \t]*([^;\n]{0,200}))"
+)
+# ... that says the other gave the writer what it is: a credit.
+_GAVE_ME = re.compile(
+    rb"\b(?:taught|convinced|persuaded|inspired|shaped|changed|showed|forced|pushed|reshaped)"
+    rb"[ \t]+(?:me|my)\b|\b(?:was|were|is|are)[ \t]+the[ \t]+(?:seed|spark|origin|catalyst"
+    rb"|inspiration|trigger)\b",
+    re.I,
+)
+# before it, what denies it or makes it the writer's act ("never taught me", "I taught my")
+_NOT = re.compile(rb"\b(?:not|never|no[ \t]+longer|we)\b|n't\b|(?-i:\bI\b)", re.I)
+
+
+def _gave_me(data: bytes, end: int) -> bool:
+    """Whether the nature of a relationship, right after a name ending at ``end``, says the
+    other gave the writer what it is ("Relationships: Yuki (taught me to measure)",
+    "Relationship: X — their dialogue was the seed"), not denied ("never taught me") nor the
+    writer's own act ("I taught my cousin")."""
+    m = _NATURE.match(data, end)
+    if m is None:
+        return False
+    nature = m.group(1) or m.group(2) or b""
+    gave = _GAVE_ME.search(nature)
+    return gave is not None and _NOT.search(nature, 0, gave.start()) is None
 
 
 def _in_no_one(data: bytes, at: int, pos: int) -> bool:
@@ -1261,10 +1294,19 @@ def _people(
             end = m.start() + after
             name = m.group()[offset:].decode("utf-8", "replace")
             kind = _person_kind(lines, at, kind, name, (m.start() + offset, end), one_word)
-            if kind == "credit" and _denied(data, at, m.start() + offset, end):
-                kind = "mention"
+            kind = _person_checked(data, at, kind, m.start() + offset, end)
             if kind:
                 yield m.start() + offset, at, who, kind
+
+
+def _person_checked(data: bytes, at: int, kind: str, start: int, end: int) -> str:
+    """A display name's kind, read again as ``_checked`` reads an id's: a credit denied is a
+    mention; a relationship whose nature says the other gave the writer something, a credit."""
+    if kind == "relationship" and _gave_me(data, end):
+        return "credit"
+    if kind == "credit" and _denied(data, at, start, end):
+        return "mention"
+    return kind
 
 
 def _people_in(names: AgentNames, run: bytes) -> Iterator[tuple[int, int, str, bool]]:
