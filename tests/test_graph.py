@@ -14,6 +14,7 @@ from soulscope.cli import main
 from soulscope.history import graph
 from soulscope.history.graph import GraphError, influence
 from soulscope.world import World
+from tests.support.worlds import soul, write_world
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -247,7 +248,6 @@ def test_a_large_world_read_by_several_processes_gives_the_same_graph(
     the files read are those of one process, in a window too."""
     import shutil
 
-
     (tmp_path / "memory").mkdir()
     shutil.copy(early_world / "agents.json", tmp_path)
     for path in sorted((early_world / "memory").glob("*.md"))[::4]:
@@ -318,3 +318,35 @@ def test_worker_processes_never_see_ctrl_c_and_the_parent_loses_none() -> None:
     finally:
         signal.signal(signal.SIGINT, before)
     assert child.stdout.strip() == "True"
+
+
+HEADINGS = [  # a frame's day as its heading's time in UTC gives it
+    "Frame 3 — 2026-03-15 (23:30 -05:00)",
+    "Frame 3 — 2026-03-15T23:30-05:00",
+    "Frame 3 — 2026-03-16 (01:30 +05:00)",
+    "Frame 3 — 2026-03-15 (22:00 GMT-5)",
+    "Frame 3 — 2026-03-15 (23:30 UTC −05:00)",
+    "Frame 3 — 2026-03-15 (23:30 EST)",
+    "Frame 3 — 2026-03-15 (23:30 UTC)",
+    "Frame 3 — 2026-03-15 (23:30 UTC sim)",
+    "Frame 2026-03-15 (19:20 UTC) — Seed at 12:00",
+    "Frame 3 — 2026-03-15 (18:15-18:45)",
+    "Frame 3 — 2026-03-15",
+]
+
+
+@pytest.mark.parametrize("heading", HEADINGS)
+def test_a_frame_is_in_a_window_by_its_day_in_utc(heading: str, tmp_path: Path) -> None:
+    """The graph's windows read headings fast, and as the parser does (``parse_heading``): a
+    frame written late on the 15th in New York was on the 16th."""
+    from soulscope.soul.parse import parse_heading
+
+    day = parse_heading(heading)[2]
+    text = soul("Ada", "ada-01", "Archivist", [f"## {heading}\n- Influenced by: bo-02's audit\n\n"])
+    world = World.open(
+        write_world(tmp_path / "w", {"ada-01": text, "bo-02": soul("Bo", "bo-02", "D", [])})
+    )
+    assert graph.frame_dates(text.encode())[2] == [day]
+    assert set(influence(world, since=day, until=day).arcs) == {("bo-02", "ada-01")}
+    other = "2026-03-16" if day == "2026-03-15" else "2026-03-15"
+    assert not influence(world, since=other, until=other).arcs

@@ -628,6 +628,16 @@ _BLOCK = re.compile(b"\n" + _HEADING)
 _FIRST_BLOCK = re.compile(_HEADING)  # a block at the very start of a file
 
 
+# After a heading's date, what leaves it the UTC day: no time on the line, or a time in UTC
+# ("(09:17 UTC)", "(21:40 UTC sim)"); any other time ("23:30 -05:00", "T23:30-05:00", "10:00
+# EST", "22:00 GMT-5") is placed by ``parse_heading``, which turns it to UTC (another day, maybe).
+_UTC_OR_NO_TIME = re.compile(
+    rb"[ \t]*\(?[ \t]*\d{1,2}:\d\d(?::\d\d)?[ \t]*(?:UTC|GMT|Z)"
+    rb"(?![A-Za-z0-9])(?![ \t]*(?:[+-]|\xe2\x88\x92)[ \t]*\d)"  # (not "GMT-5", "UTC +2")
+    rb"|(?![^\n]*\d:\d\d)"
+)
+
+
 def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
     """Where each frame of a soul file's bytes starts and ends, and its date as ``soul.when``
     places it (an undated frame takes the latest dated frame's above it, else the earliest's):
@@ -645,9 +655,9 @@ def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
         found = m.lastindex  # 2: a frame with a date, 1: one without, None: another block
         if found is None:
             continue
-        if found == 2:
+        if found == 2 and _UTC_OR_NO_TIME.match(data, m.end()):
             date: str | None = m.group(2).decode()
-        else:  # a date in words ("March 14, 2026"), or none
+        else:  # a date in words ("March 14, 2026"), a time in another zone, or no date
             eol = data.find(b"\n", start)
             heading = data[start + 3 : len(data) if eol < 0 else eol].strip()
             date = parse_heading(heading.decode("utf-8", ENCODING_ERRORS))[2]
