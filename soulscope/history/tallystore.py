@@ -112,6 +112,7 @@ class TallyStore:
 
     def _connect(self) -> sqlite3.Connection | None:
         for attempt in range(2):
+            db = None
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 new = not self.path.exists()
@@ -121,6 +122,8 @@ class TallyStore:
                     trim(self.path.parent, LINK_TALLIES.max_entries, LINK_TALLIES.max_bytes)
                 return db
             except (OSError, sqlite3.DatabaseError):
+                if db is not None:
+                    db.close()  # (the broken file is not left open while it is replaced)
                 if attempt == 0:  # corrupt or foreign: disposable, made again
                     try:
                         self.path.unlink(missing_ok=True)
