@@ -171,12 +171,43 @@ def line_kind(data: bytes, at: int, end: int) -> str:
         if _is_blank_line(data, above, at - 1):
             break
         at = above
-    return _label_kind(data, at, end)
+    kind = _label_kind(data, at, end)
+    if not kind and at and _SUB_BULLET.match(data, at) is not None:
+        return _list_kind(data, at, end)
+    return kind
 
 
 # An indented line that is no bullet: the bullet above goes on ("  debater-07's tests.").
 _CONTINUATION = re.compile(rb"[ \t]+(?![-*+][ \t]|\d+[.)][ \t]|#|\s)")
 _CONTINUED = 8  # how many lines a bullet is followed up, at most
+
+
+# A bullet indented under another ("  - Kofi Mensah — partner"), and a bullet that is only its
+# label, its items on the lines below ("- Relationships:").
+_SUB_BULLET = re.compile(rb"([ \t]+)[-*+][ \t]")
+_INDENT = re.compile(rb"[ \t]*")
+_BARE_LABEL = re.compile(rb"[^\n:]{1,48}:[ \t]*(?:\*\*|__)?[ \t]*$", re.M)
+
+
+def _list_kind(data: bytes, at: int, end: int) -> str:
+    """The kind of an indented bullet at ``at`` from the bullet it is an item of: one that is
+    only a label, its items below it ("- Relationships:" / "  - Kofi Mensah — partner")."""
+    depth = len(_INDENT.match(data, at).group())  # type: ignore[union-attr]
+    for _ in range(_LISTED_ITEMS):
+        above = data.rfind(b"\n", 0, at - 1) + 1
+        if above == at or _is_blank_line(data, above, at - 1):
+            return ""
+        at = above
+        if len(_INDENT.match(data, at).group()) < depth:  # type: ignore[union-attr]
+            stop = data.find(b"\n", at, end)
+            stop = end if stop < 0 else stop
+            if _BARE_LABEL.match(data, at, stop) is None:
+                return ""
+            return _label_kind(data, at, stop)
+    return ""
+
+
+_LISTED_ITEMS = 24  # how many items of a list are read up to its label, at most
 
 
 def _is_blank_line(data: bytes, start: int, stop: int) -> bool:

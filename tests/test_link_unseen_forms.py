@@ -1,0 +1,68 @@
+"""How the link reader reads forms of the language that the corpus does not hold: a label whose
+items stand on the lines below it, replies and credits told in other words. Each line is read
+as a careful reader reads it; where a form does not say that the other shaped the writer, the
+name is a mention, never a credit."""
+
+from __future__ import annotations
+
+import pytest
+
+from soulscope.history.names import AgentNames
+from tests.support.linkworld import links_of, registry_names
+
+WRITER = "zion-storyteller-05"
+REGISTRY = {
+    "zion-coder-01": "Grace Hopper",
+    "zion-debater-07": "Marcus Aurelius",
+    "zion-philosopher-03": "Sophia Mindwell",
+    "zion-wildcard-12": "Nova Quinn",
+    "zion-curator-02": "Zed Prime",
+    WRITER: "Tess Writer",
+}
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
+    return registry_names(tmp_path_factory.mktemp("unseen"), REGISTRY, WRITER)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # a label alone on its line, its items indented below it
+        (
+            "- Relationships:\n  - Nova Quinn — partner at the bench\n  - coder-01: customer",
+            {"wildcard-12": "relationship", "coder-01": "relationship"},
+        ),
+        (
+            "* **Influenced by:**\n    * debater-07's census\n    * Sophia Mindwell",
+            {"debater-07": "credit", "philosopher-03": "credit"},
+        ),
+        (
+            "- Relationships:\n  - Nova Quinn (taught me to measure)",
+            {"wildcard-12": "credit"},
+        ),
+        # an item's continuation line goes with it
+        (
+            "- Influenced by:\n  - coder-01's parser, and\n    debater-07's tests",
+            {"coder-01": "credit", "debater-07": "credit"},
+        ),
+        # items under a bullet that is no bare label, or after a blank line, are running text
+        (
+            "- Posted the census:\n  - coder-01 ran it twice",
+            {"coder-01": "mention"},
+        ),
+        (
+            "- Relationships: none new\n  - coder-01 ran the census",
+            {"coder-01": "mention"},
+        ),
+        (
+            "- Relationships:\n\n  - coder-01 ran the census",
+            {"coder-01": "mention"},
+        ),
+    ],
+)
+def test_items_below_a_label_take_its_kind(
+    names: AgentNames, lines: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, lines) == expected
