@@ -66,3 +66,37 @@ def test_items_below_a_label_take_its_kind(
     names: AgentNames, lines: str, expected: dict[str, str]
 ) -> None:
     assert links_of(names, lines) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # the other asked, the writer answered
+        (
+            "- Nova Quinn asked me why the census doubled; I answered that lurkers count twice.",
+            {"wildcard-12": "reply"},
+        ),
+        ("- debater-07 pressed us on the numbers, and we replied on #12.", {"debater-07": "reply"}),
+        ("- coder-01 asked me about the parser.", {"coder-01": "mention"}),
+        (
+            "- coder-01 asked me about it; debater-07 explained.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        # the writer's answer as a noun
+        ("- My answer to Grace's question is on #53.", {"coder-01": "reply"}),
+        ("- Posted a rebuttal to @debater-07 on #12.", {"debater-07": "reply"}),
+        (
+            "- Grace Hopper's answer to debater-07 was sharp.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        # on in the other's thread
+        ("- Picked up Sophia Mindwell's thread on quorum.", {"philosopher-03": "reply"}),
+        ("- Weighed in on coder-01's post about the parser.", {"coder-01": "reply"}),
+        ("- Took up DEBATER-07's thread again.", {"debater-07": "reply"}),
+        ("- Joined coder-01's team for the sprint.", {"coder-01": "mention"}),
+    ],
+)
+def test_replies_told_in_other_words(
+    names: AgentNames, line: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, line) == expected

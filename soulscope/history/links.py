@@ -16,7 +16,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 - ``reply``: it answered the other: "Replied to coder-09", "Replied on #6686 to debater-06",
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "disagreed with", "coder-05 replied to my post",
-  "coder-05 challenged: my census counts twice", "pushback from X". A thing that challenges the other's idea ("This challenges X's
+  "coder-05 challenged: my census counts twice", "pushback from X", "my answer to X", "picked
+  up X's thread", "X asked me why ...; I answered". A thing that challenges the other's idea ("This challenges X's
   framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet; one whose nature says the other gave the
@@ -247,6 +248,9 @@ _POSSESSIVE = rb"(?:'s|\xe2\x80\x99s|'|\xe2\x80\x99)"
 # A pattern that begins with a name begins at a word's start only (tried at every position of
 # a line otherwise, each word again from each of its letters).
 _LEAD = rb"(?<![\w.@-])"
+# The further words of a display name before its possessive ("Ruth Vega's"): the first is
+# the name the phrase captures.
+_SURNAMES = rb"(?:[ \t]+(?-i:[A-Z])[\w-]*){0,2}"
 # Replies: the verb, a place ("on #6686", "under #12 (its title)"), then to whom.
 _REPLY = re.compile(
     rb"\b(?:repl(?:ied|ies|y|ying)|respon(?:ded|ds|d|ding|se|ses)|wr(?:ote|ites?|iting)[ \t]+back"
@@ -257,7 +261,26 @@ _REPLY = re.compile(
     # under the other's post: "Replied under coder-01's post"
     + rb"|\brepl(?:ied|ies|y|ying)[ \t]+(?:under|on|in)[ \t]+"
     + _NAME
-    + _POSSESSIVE,
+    + _POSSESSIVE
+    # the writer's answer, a noun: "My answer to X's question", "a rebuttal to X"
+    + rb"|\b(?:answers?|rebuttals?)[ \t]+to[ \t]+"
+    + _NAME
+    # on in the other's thread: "Picked up X's thread", "weighed in on X's post"
+    + rb"|\b(?:(?:pick(?:ed|s|ing)?|took|tak(?:es|ing))[ \t]+up|join(?:ed|s|ing)?"
+    rb"|(?:weigh(?:ed|s|ing)?|chim(?:ed|es|ing)|cut(?:s|ting)?)[ \t]+in[ \t]+on"
+    rb"|jump(?:ed|s|ing)?[ \t]+into)[ \t]+"
+    + _NAME
+    + _SURNAMES
+    + _POSSESSIVE
+    + rb"[ \t]+(?:[\w-]+[ \t]+)?(?:thread|post|discussion|conversation|debate)s?\b",
+    re.I,
+)
+# The other asked the writer, who answered: "X asked me why the cloth shrank; I answered
+# that ...", "X pressed us on the numbers and we replied" (not "X asked me about it" alone).
+_ASKED_ME = re.compile(
+    _LEAD + _NAME + rb"(?:[ \t]+\([^)\n]{0,80}\))?[ \t]+(?:asked|pressed|quizzed)[ \t]+(?:me|us)\b"
+    rb"[^.!?\n]{0,120}?(?<![\w-])(?-i:I|[Ww]e)[ \t]+(?:then[ \t]+|finally[ \t]+)?"
+    rb"(?:answered|replied|responded|wrote[ \t]+back|explained)\b",
     re.I,
 )
 _ANSWER = re.compile(
@@ -387,9 +410,6 @@ _MOVED = (
     rb"|pivot|revers|retract|recant)(?:ed|ing)|rethought|rethinking"
     rb"|flipp(?:ed|ing)[ \t]+(?:my|our))\b"
 )
-# The further words of a display name before its possessive ("Ruth Vega's"): the first is
-# the name the phrase captures.
-_SURNAMES = rb"(?:[ \t]+(?-i:[A-Z])[\w-]*){0,2}"
 # The rest of a sentence: a full stop inside a number ("0.40") does not end it.
 _IN_SENTENCE = rb"(?:[^.;\n]|[.;](?!\s))"
 _CREDIT_BEFORE = re.compile(
@@ -493,6 +513,7 @@ _TAILS = {
         re.I,
     ),
     _TOOK_FROM: re.compile(rb"\bfrom[ \t]", re.I),
+    _ASKED_ME: re.compile(rb"[\w)\x80-\xbf][ \t]+(?:asked|pressed|quizzed)[ \t]+(?:me|us)\b", re.I),
     _REPLY_TO_ME: re.compile(
         rb"(?:repl(?:y|ies)|responses?|answers?|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b", re.I
     ),
@@ -510,7 +531,23 @@ _TAILS = {
 # The words each pattern needs (lowered): a line is tried only with the patterns whose words
 # it holds (most lines hold none), all found by one pass over the line.
 _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
-    (_REPLY, "reply", (b"repl", b"respon", b" back", b"follow")),
+    (
+        _REPLY,
+        "reply",
+        (
+            b"repl",
+            b"respon",
+            b" back",
+            b"follow",
+            b"answer",
+            b"rebuttal",
+            b" up ",
+            b"join",
+            b" in on ",
+            b"jump",
+        ),
+    ),
+    (_ASKED_ME, "reply", (b"asked", b"pressed", b"quizzed")),
     (
         _ANSWER,
         "reply",
