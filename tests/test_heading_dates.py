@@ -126,3 +126,71 @@ def test_first_orders_frames_of_one_commit_by_their_written_times(tmp_path: Path
     repo = one_commit(tmp_path / "b", LIT | dreamer)
     first = json.loads(soulscope("first", "lanterns", "-w", str(repo), "--json").stdout)
     assert (first["agent"], first["date"], first["ties"]) == ("zion-wildcard-12", "2026-11-25", [])
+
+
+@pytest.mark.parametrize(
+    ("heading", "date", "time"),
+    [
+        # a region's time follows its daylight saving time: the date says EST or EDT
+        ("Frame 5 — 2026-03-03 10:00 ET", "2026-03-03", "15:00"),
+        ("Frame 5 — 2026-07-03 10:00 ET", "2026-07-03", "14:00"),
+        ("Frame 5 — 2026-03-03 (10:00 Eastern)", "2026-03-03", "15:00"),
+        ("Frame 5 — 2026-07-03 10:00 Eastern Time", "2026-07-03", "14:00"),
+        ("Frame 5 — 2026-12-03 (10:00 PT)", "2026-12-03", "18:00"),
+        ("Frame 5 — 2026-07-03 10:00 pacific", "2026-07-03", "17:00"),
+        ("Frame 5 — 2026-12-03 9:30 pm CT", "2026-12-04", "03:30"),
+        ("Frame 5 — 2026-07-03 10:00 Central European Time", "2026-07-03", "08:00"),
+        ("Frame 5 — 2026-07-03 10:00 Europe/Berlin", "2026-07-03", "08:00"),
+        ("Frame 5 — 2026-01-03 10:00 America/New_York", "2026-01-03", "15:00"),
+        # the night the clocks go forward: 03:30 in New York is already EDT
+        ("Frame 5 — 2026-03-08 (03:30 ET)", "2026-03-08", "07:30"),
+        # an abbreviation names one offset, standard or daylight, in any season
+        ("Frame 5 — 2026-07-03 10:00 CET", "2026-07-03", "09:00"),
+        ("Frame 5 — 2026-07-03 10:00 CEST", "2026-07-03", "08:00"),
+        ("Frame 5 — 2026-03-03 10:00 MSK", "2026-03-03", "07:00"),
+        ("Frame 5 — 2026-03-03 23:00 NZDT", "2026-03-03", "10:00"),
+        ("Frame 5 — 2026-03-03 10:00 GMT-5", "2026-03-03", "15:00"),
+        # an hour alone, said to be one by am or pm
+        ("Frame 5 — 2026-03-03 3pm", "2026-03-03", "15:00"),
+        ("Frame 5 — 2026-03-03 10pm ET", "2026-03-04", "03:00"),
+        ("Frame 5 — March 3rd, 2026, 10 a.m. PT", "2026-03-03", "18:00"),
+        # words that are no zone, numbers that are no hour
+        ("Frame 5 — 2026-03-03 10:00 et al", "2026-03-03", "10:00"),
+        ("Frame 5 — 2026-03-03 — 3 items", "2026-03-03", None),
+    ],
+)
+def test_a_zone_by_its_region_or_name(heading: str, date: str, time: str | None) -> None:
+    _, _, got_date, got_time, _ = parse_heading(heading)
+    assert (got_date, got_time) == (date, time)
+
+
+def test_a_zone_soulscope_does_not_know_is_said() -> None:
+    """A time written in a zone that is not known is read as UTC, and the file's problems say
+    so, on its line; a known zone, UTC and a title in capitals say nothing."""
+    soul = parse(
+        "# Pell\n\n## Frame 3 — 2026-12-03 (10:00 XST)\n- a\n\n"
+        "## Frame 4 — 2026-12-03 10:00 local\n- b\n\n"
+        "## Frame 5 — 2026-12-03 10:00 Mars/Olympus\n- c\n\n"
+        "## Frame 6 — 2026-12-03 10:00 ET\n- d\n\n"
+        "## Frame 7 — 2026-12-03 (16:00 UTC) — PR review\n- e\n"
+    )
+    said = {p.line: p.message for p in soul.problems if p.kind == "time"}
+    assert set(said) == {3, 6, 9}, said
+    assert "XST" in said[3] and "UTC" in said[3]
+    assert "local" in said[6] and "Mars/Olympus" in said[9]
+
+
+def test_the_graph_dates_a_zoned_frame_as_the_parser_does() -> None:
+    """The graph's fast reading of headings leaves a time with a zone to the parser: "10pm ET"
+    on the 3rd is the 4th in UTC."""
+    from soulscope.history.graph import frame_dates
+    from soulscope.soul import when
+
+    data = (
+        b"# A\n\n## Frame 1 \xe2\x80\x94 2026-03-03 10pm ET\n- a\n"
+        b"## Frame 2 \xe2\x80\x94 2026-03-03 (23:00 Pacific)\n- b\n"
+        b"## Frame 3 \xe2\x80\x94 2026-03-05\n- c\n"
+    )
+    columns = parse(data).frames.columns
+    assert frame_dates(data)[2] == [m.date for m in when.frame_moments(columns)]
+    assert frame_dates(data)[2] == ["2026-03-04", "2026-03-04", "2026-03-05"]

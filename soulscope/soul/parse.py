@@ -44,8 +44,9 @@ _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _DATE = re.compile(r"(\d{4})([-/])(\d{2})\2(\d{2})")
 ZONE_OFFSETS = when.ZONE_OFFSETS
 _ZONED = re.compile(r"\s?(?:UTC|GMT|Z|" + "|".join(ZONE_OFFSETS) + r")\b")
-# A heading that may name a zone of several (``when.zone_note``): most name none.
-_NAMES_A_ZONE = re.compile("|".join(when.AMBIGUOUS_ZONES)).search
+# A heading that may name a zone of several, or one soulscope does not know (``when.zone_note``):
+# a letter in capitals or "local" after a time that is not UTC's. Most name none.
+_NAMES_A_ZONE = re.compile(r"\d[ \t(]{0,3}(?!UTC|GMT)(?:[A-Z]|[Ll]ocal|[ap]\.?m)").search
 _TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(:\d{2}(?:\.\d+)?)?")
 # ``March 14, 2026``, ``Mar 14 2026``, ``14 March 2026``, ``14th Sept. 2026``
 _MONTH = (
@@ -60,6 +61,9 @@ _MONTH_DATE = re.compile(
 # ``25/12/2026``, ``12/25/2026``, ``25.12.2026``: day and month in either order, read only where
 # the numbers say which is which (``03/12/2026`` is March or December, and stays undated).
 _NUMERIC_DATE = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/.])")
+# A time of day by its hour alone, said to be one by "am" or "pm" after it: ``3pm``, ``10 a.m.``
+# (its minutes and seconds groups, 2 and 3, never match: ``_TIME``'s groups).
+_HOUR = re.compile(r"(?<![\d:.,/])(\d{1,2})(?=[ \t]?[apAP]\.?[mM]\b)()?()?")
 # ``9:15 PM``, ``9:15pm``, ``9:15 a.m.`` right after a time of day.
 _MERIDIEM = re.compile(r"\s?([ap])\.?m\b\.?", re.I)
 # A time of day written just before the date: ``10:00 UTC 2026-03-04``, ``9:15 PM, Mar 4 2026``.
@@ -711,10 +715,12 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
             return None, None
         found, date = numeric
     tm = _TIME.search(heading, found.end())
-    # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z"), or one that says its
-    # zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
+    # A time of day right after the date ("(23:00 UTC)", "T17:33:00Z", "3pm"), or one that says
+    # its zone further on ("(morning sim 07:00 UTC)"); a bare number in a title is no time.
     if tm is None or not (tm.start() - found.end() <= 4 or _ZONED.match(heading, tm.end())):
-        return _time_before(heading, found.start(), date)
+        tm = _HOUR.search(heading, found.end())
+        if tm is None or not (tm.start() - found.end() <= 4 or _ZONED.match(heading, tm.end())):
+            return _time_before(heading, found.start(), date)
     hour = int(tm.group(1))
     meridiem = _MERIDIEM.match(heading, tm.end())
     if meridiem is not None and 1 <= hour <= 12:  # "9:15 PM" is 21:15, "12:30 am" 00:30
@@ -722,9 +728,11 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
         tm_end = meridiem.end()
     else:
         tm_end = tm.end()
-    time = f"{hour:02d}:{tm.group(2)}"
-    # A UTC offset or a zone's abbreviation right after it is converted (``when.offset_after``:
-    # ``-05:00`` after an ISO time or seconds, ``10:00 -05:00``, ``UTC+2``, ``EST``);
+    if hour > 23:
+        return _time_before(heading, found.start(), date)
+    time = f"{hour:02d}:{tm.group(2) or '00'}"
+    # A UTC offset or a zone's name right after it is converted (``when.offset_after``:
+    # ``-05:00`` after an ISO time or seconds, ``10:00 -05:00``, ``UTC+2``, ``EST``, ``ET``);
     # ``18:15-18:45`` is a span of time.
     iso = heading[found.end() : found.end() + 1] == "T" or tm.group(3) is not None
     offset = when.offset_after(heading, tm_end, time, iso)

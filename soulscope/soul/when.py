@@ -16,9 +16,12 @@ and stable, but views that name an earliest or latest say the ties (``firsts``) 
 them.
 
 Times written with a UTC offset (``2026-05-09T23:30:00-05:00``, ``+05:30``, ``10:00 -05:00``,
-``UTC+2``, ``GMT-5``) or a zone's abbreviation (``EST``) are converted to UTC (``offset_after``,
-``to_utc``) wherever they are read; an abbreviation that names several zones (``IST``, ``CST``)
-is read as before, and the parser says so among a file's problems (``zone_note``).
+``UTC+2``, ``GMT-5``), a zone's abbreviation (``EST``, ``CEST``: the one offset each names), a
+region's time (``ET``, ``Eastern``, ``PT``, ``Pacific Time``: standard or daylight time as the
+date has it) or a zone of the tz database (``Europe/Berlin``) are converted to UTC
+(``offset_after``, ``to_utc``) wherever they are read. An abbreviation that names several zones
+(``IST``, ``CST``) and a zone soulscope does not know (``10:00 XST``, ``10:00 local``) are read
+as written, and the parser says so among a file's problems (``zone_note``).
 
 A frame whose heading has no date (``## Frame 492``) takes the latest date and time of the dated
 frames above it in its file, marked ``inferred``: it was appended after all of them, so it is no
@@ -33,11 +36,13 @@ commit (a world imported at once) are ordered by their own times, here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol, cast
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 if TYPE_CHECKING:
     from soulscope.soul.model import FrameColumns
@@ -404,12 +409,29 @@ def _numbered(m: Moment) -> bool:
 
 _OFFSET = re.compile(r"([+-])(\d{2})(?::?(\d{2}))?")
 
-# Zones that souls name by their abbreviation, as UTC offsets.
+# Zones that souls name by their abbreviation, as UTC offsets: each names one offset, standard
+# time or daylight time (``EST`` is UTC-05:00 in July too, as written).
 ZONE_OFFSETS = {
     "PST": "-08:00", "PDT": "-07:00", "MST": "-07:00", "MDT": "-06:00", "CST": "-06:00",
     "CDT": "-05:00", "EST": "-05:00", "EDT": "-04:00", "BST": "+01:00", "CET": "+01:00",
     "CEST": "+02:00", "EET": "+02:00", "EEST": "+03:00", "JST": "+09:00", "AEST": "+10:00",
-    "AEDT": "+11:00",
+    "AEDT": "+11:00", "WET": "+00:00", "WEST": "+01:00", "MSK": "+03:00", "HST": "-10:00",
+    "AKST": "-09:00", "AKDT": "-08:00", "NZST": "+12:00", "NZDT": "+13:00", "SGT": "+08:00",
+    "HKT": "+08:00", "KST": "+09:00", "AWST": "+08:00", "ACST": "+09:30", "ACDT": "+10:30",
+    "BRT": "-03:00", "ART": "-03:00", "NST": "-03:30", "NDT": "-02:30", "ADT": "-03:00",
+    "SAST": "+02:00", "EAT": "+03:00", "WAT": "+01:00", "CAT": "+02:00", "PKT": "+05:00",
+    "NPT": "+05:45", "ICT": "+07:00", "WIB": "+07:00", "PHT": "+08:00",
+}  # fmt: skip
+# Names of a region's time that follow its daylight saving time ("ET": EST in winter, EDT in
+# summer), as the zone that keeps the region's rules: the date says which offset it had.
+REGION_ZONES = {
+    "ET": "America/New_York", "EASTERN": "America/New_York",
+    "CT": "America/Chicago", "CENTRAL": "America/Chicago",
+    "MT": "America/Denver", "MOUNTAIN": "America/Denver",
+    "PT": "America/Los_Angeles", "PACIFIC": "America/Los_Angeles",
+    "AKT": "America/Anchorage", "ALASKA": "America/Anchorage",
+    "HT": "Pacific/Honolulu", "HAWAII": "Pacific/Honolulu",
+    "UK": "Europe/London", "CENTRAL EUROPEAN": "Europe/Paris", "EASTERN EUROPEAN": "Europe/Athens",
 }  # fmt: skip
 # Abbreviations that name more than one zone, and what a reader should know of each: those of
 # ``ZONE_OFFSETS`` are read as their first zone there, the others as written (UTC).
@@ -418,11 +440,21 @@ AMBIGUOUS_ZONES = {
     "BST": "read as British Summer Time (UTC+01:00); it also names Bangladesh's UTC+06:00",
     "IST": "it names India's UTC+05:30, Israel's UTC+02:00 and Ireland's UTC+01:00; read as UTC",
     "AST": "it names the Atlantic's UTC-04:00 and Arabia's UTC+03:00; read as UTC",
+    "GST": "it names the Gulf's UTC+04:00 and South Georgia's UTC-02:00; read as UTC",
 }
 # The abbreviations as a pattern's alternatives, in capitals or in small letters ("est").
 ABBREVIATIONS = "|".join(f"{z}|{z.lower()}" for z in sorted(ZONE_OFFSETS, key=len, reverse=True))
 # A zone's abbreviation right after a time of day ("04:00 PST", "(10:00 est)").
 ZONE_NAME = re.compile(r"[ \t]?\(?[ \t]?(" + ABBREVIATIONS + r")\b")
+# A region's time right after a time of day: "10:00 ET", "3pm Eastern", "10:00 Pacific Time",
+# "(10:00 PT)", or a zone of the tz database by its name ("10:00 America/New_York").
+_REGION_NAME = re.compile(
+    r"[ \t]?\(?[ \t]?(?:(?P<region>ET|CT|MT|PT|AKT|HT|UK"
+    r"|(?i:(?:eastern|central)[ \t]european|eastern|central|mountain|pacific|alaska|hawaii))"
+    r"(?:[ \t](?i:time))?(?![\w/])"
+    r"|(?P<tz>[A-Z][A-Za-z]+(?:/[A-Z][A-Za-z_\-]+){1,2})(?![\w/]))"
+)
+
 # A UTC offset as written right after a time of day: "-05:00", "-0500", "+02", with a space
 # before it ("10:00 -05:00"), after the zone's name ("UTC+2", "GMT-5", "UTC -05:00"), in
 # parentheses ("(UTC-05:00)", "(-05:00)"), with a minus sign ("UTC\u22125").
@@ -431,10 +463,11 @@ _WRITTEN_OFFSET = re.compile(
     r"(?P<hours>\d{1,2})(?:(?P<colon>:)?(?P<minutes>\d{2}))?(?!\d|:\d)"
 )
 _ZONE_AFTER = re.compile(r"[ \t]*\(?(?:UTC|GMT|Z)\b")
-_AMBIGUOUS_AFTER_TIME = re.compile(
-    r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[apAP]\.?[mM]\.?)?[ \t]?\(?("
-    + "|".join(AMBIGUOUS_ZONES)
-    + r")\b"
+# What may name a zone right after a time of day, for ``zone_note``: a word in capitals (not
+# UTC, GMT), "local", or a name of the tz database.
+_ZONE_AFTER_TIME = re.compile(
+    r"(?<![\d:])\d{1,2}(?::\d{2}){1,2}(?:[ \t]?[apAP]\.?[mM]\.?)?[ \t]?\(?[ \t]?"
+    r"(?!UTC\b|GMT\b)(?P<zone>[A-Z]{2,5}\b|(?i:local)\b|[A-Z][A-Za-z]+/[A-Za-z_/\-]+)"
 )
 
 
@@ -448,9 +481,9 @@ def offset_after(text: str, at: int, time: str, iso: bool = False) -> str | None
     after an ISO time, or written apart ("10:00 -05:00") where as a span's end it would run
     backwards, to an offset some zone has; "18:15-18:45", "09:00 -10:00" and "23:30-00:30 UTC"
     are spans, "10:00 -5" a number."""
-    zone = ZONE_NAME.match(text, at)
-    if zone is not None:
-        return ZONE_OFFSETS[zone.group(1).upper()]
+    named = zone_named(text, at)
+    if named is not None:
+        return named
     signs = text[at : at + 8]  # most times have no sign after them (" UTC)"): no pattern
     if "-" not in signs and "+" not in signs and "\u2212" not in signs:
         return None
@@ -478,13 +511,53 @@ def offset_after(text: str, at: int, time: str, iso: bool = False) -> str | None
     return None
 
 
-def zone_note(heading: str) -> str | None:
-    """What a reader should know of a time of day in ``heading`` written with an abbreviation
-    that names more than one zone ("10:00 IST"), or None."""
-    m = _AMBIGUOUS_AFTER_TIME.search(heading)
-    if m is None:
+def zone_named(text: str, at: int) -> str | None:
+    """The zone named right at ``at`` in ``text``: an abbreviation's offset (``EST``:
+    ``-05:00``), the tz database's zone of a region's time (``ET``: ``America/New_York``) or a
+    zone of it by name (``Europe/Berlin``); None where none is."""
+    zone = ZONE_NAME.match(text, at)
+    if zone is not None:
+        return ZONE_OFFSETS[zone.group(1).upper()]
+    region = _REGION_NAME.match(text, at)
+    if region is None:
         return None
-    return f"time zone {m.group(1)} is ambiguous: {AMBIGUOUS_ZONES[m.group(1)]}"
+    if region["region"]:
+        return REGION_ZONES[" ".join(region["region"].upper().split())]
+    return region["tz"] if tz_zone(region["tz"]) is not None else None
+
+
+def zone_note(heading: str) -> str | None:
+    """What a reader should know of a time of day in ``heading`` written in a zone soulscope
+    cannot be sure of: an abbreviation that names more than one zone ("10:00 IST"), a zone it
+    does not know ("10:00 XYZ", "10:00 local"; read as UTC); None where there is none."""
+    for m in _ZONE_AFTER_TIME.finditer(heading):
+        name = m["zone"]
+        if name in AMBIGUOUS_ZONES:
+            return f"time zone {name} is ambiguous: {AMBIGUOUS_ZONES[name]}"
+        if name.lower() == "local":
+            return "time of day in local time, of a zone not said: read as UTC"
+        if "/" in name:
+            if tz_zone(name) is None:
+                return f"time zone {name} is unknown: read as UTC"
+        elif name not in ZONE_OFFSETS and name not in REGION_ZONES and len(name) > 2:
+            return (
+                f"{name} after the time may name a time zone soulscope does not know: read as UTC"
+            )
+    return None
+
+
+def tz_zone(name: str) -> ZoneInfo | None:
+    """The zone of the tz database named ``name`` (``America/New_York``), None where there is
+    none."""
+    try:
+        return _tz(name)
+    except (ValueError, ZoneInfoNotFoundError):
+        return None
+
+
+@functools.cache
+def _tz(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
 
 
 def to_utc(date: str, time: str, offset: str | None) -> tuple[str, str]:
@@ -494,7 +567,7 @@ def to_utc(date: str, time: str, offset: str | None) -> tuple[str, str]:
     is not one, and leaves the time as written."""
     m = _OFFSET.fullmatch(offset or "")
     if m is None:
-        return date, time
+        return _zone_to_utc(date, time, offset)
     hours, minutes = int(m.group(2)), int(m.group(3) or 0)
     if hours > 14 or minutes > 59:
         return date, time
@@ -504,6 +577,19 @@ def to_utc(date: str, time: str, offset: str | None) -> tuple[str, str]:
     except ValueError:
         return date, time
     at = at - shift if m.group(1) == "+" else at + shift
+    return at.strftime("%Y-%m-%d"), at.strftime("%H:%M")
+
+
+def _zone_to_utc(date: str, time: str, name: str | None) -> tuple[str, str]:
+    """``to_utc`` for a time of a zone of the tz database (``America/New_York``): its offset
+    on that date (EST in winter, EDT in summer)."""
+    zone = tz_zone(name) if name and "/" in name else None
+    if zone is None:
+        return date, time
+    try:
+        at = datetime.fromisoformat(f"{date}T{time}").replace(tzinfo=zone).astimezone(UTC)
+    except ValueError:
+        return date, time
     return at.strftime("%Y-%m-%d"), at.strftime("%H:%M")
 
 
