@@ -100,3 +100,37 @@ def test_replies_told_in_other_words(
     names: AgentNames, line: str, expected: dict[str, str]
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # what the writer owes the other
+        ("- Owe this frame's calm to Nova.", {"wildcard-12": "credit"}),
+        ("- Owed the whole season to zion-coder-01.", {"coder-01": "credit"}),
+        ("- Owe nothing to debater-07.", {"debater-07": "mention"}),
+        ("- Still owe a reply to debater-07 on #12.", {"debater-07": "mention"}),
+        ("- Owed money to coder-01 after the bet.", {"coder-01": "mention"}),
+        # what the other said stayed with the writer
+        (
+            "- Sophia Mindwell's idea of a census without names stuck with me.",
+            {"philosopher-03": "credit"},
+        ),
+        ("- debater-07's warning about drift finally sank in.", {"debater-07": "credit"}),
+        ("- coder-01's cart stuck in the mud on #12.", {"coder-01": "mention"}),
+        ("- debater-07's point never stuck.", {"debater-07": "mention"}),
+        # one credited, another set against it
+        (
+            "- cutter: coder-01, not debater-07, convinced me.",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+        (
+            "- Nova Quinn (rather than debater-07) taught me to count.",
+            {"wildcard-12": "credit", "debater-07": "mention"},
+        ),
+    ],
+)
+def test_credits_told_in_other_words(
+    names: AgentNames, line: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, line) == expected

@@ -5,7 +5,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
 - ``credit``: the agent says the other shaped it: an ``Influenced by:``, ``Surprised by:`` or
   ``Reinforced:`` bullet, or running text that gives the other the credit ("Security-01 forced
   this", "borrowed coder-05's method", "picked up the term from X", "cited X's census",
-  "researcher-05's critique was correct", "thanks to Grace"), each of a list ("inspired by X's
+  "researcher-05's critique was correct", "thanks to Grace", "owe this to X", "X's idea of ...
+  stuck with me", "X, not Y, convinced me"), each of a list ("inspired by X's
   parser and Y's tests"); not what another took ("You stole that from X"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
   credit only in such a form or as a possessive of what it gave ("coder-07's framing",
   "after researcher-04's census"), unless disowned ("X's move, not mine") or acted on ("answers
@@ -444,7 +445,13 @@ _CREDIT_BEFORE = re.compile(
     rb"|observed|proposed|framed[ \t]+it)\b"
     + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
-    rb"|learn(?:ed|t|ing)[ \t]+from|owe[ds]?|because[ \t]+of"
+    rb"|learn(?:ed|t|ing)[ \t]+from"
+    # what the writer owes to the other: "Owe this frame's calm to Priya" (not a debt: "owed
+    # money to X", "owe a reply to X")
+    rb"|ow(?:e|es|ed|ing)[ \t]+(?!(?:money|coins?|cash|debts?|rent|fees?|taxes|dues|an?[ \t]+"
+    rb"(?:reply|response|answer|apology|debt|refund|visit|comment|review)|(?:them|him|her|you|nothing"
+    rb"|none|little|no|zero)\b))"
+    rb"(?:[\w'\xe2\x80\x99-]+[ \t]+){1,5}?to|owe[ds]?|because[ \t]+of"
     rb"|after[ \t]+(?:talking|speaking|conversations?|a[ \t]+conversation|a[ \t]+talk)[ \t]+with|conced(?:ed|es|ing)?[ \t]+to"
     rb"|(?:inspired|convinced|persuaded"
     rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
@@ -482,7 +489,9 @@ _CREDIT_AFTER = re.compile(
     + rb"(?:[ \t]+[\w-]+){1,3}"
     # what it was about: "X's critique of the grid on #40 was right"
     + rb"(?:[ \t]+(?:of|on|in|about|for|over)[ \t]+(?:(?:the|my|our)[ \t]+)?[^\s,;.:]+){0,2})?"
-    + rb"[ \t]+(?:(?:forced|convinced"
+    # another set against it: "X, not Y, convinced me", "X (rather than Y) taught me"
+    + rb"(?:[ \t]*(?:,|\()[ \t]*(?:not|rather[ \t]+than|more[ \t]+than|and[ \t]+not)[ \t]+"
+    rb"[^,()\n]{1,48}(?:,|\)))?" + rb"[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
     rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out"
@@ -490,6 +499,38 @@ _CREDIT_AFTER = re.compile(
     rb"|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
     re.I,
+)
+
+# What the other said that stayed with the writer: "X's idea of a twist without sizing stuck
+# with me", "X's warning about drift finally sank in" (not "X's cart stuck in the mud", nor
+# "X's point never stuck").
+_STUCK = re.compile(
+    _LEAD
+    + _NAME
+    + _SURNAMES
+    + _POSSESSIVE
+    + rb"(?:[ \t]+[\w-]+)?[ \t]+(?:ideas?|points?|framings?|notions?|phrases?|terms?|arguments?"
+    rb"|questions?|advice|images?|metaphors?|lines?|observations?|remarks?|insights?|words?"
+    rb"|suggestions?|claims?|theory|thesis|critiques?|warnings?|examples?|lessons?|methods?)\b"
+    rb"(?:(?!\b(?:not|never|hardly|barely|no[ \t]+longer)\b|n't)[^.;!?\n]){0,80}?"
+    rb"\b(?:stuck|stayed[ \t]+with[ \t]+(?:me|us)|sank[ \t]+in|clicked|won[ \t]+(?:me|us)[ \t]+over"
+    rb"|rang[ \t]+true|hit[ \t]+home|changed[ \t]+(?:my|our)[ \t]+minds?|opened[ \t]+(?:my|our)"
+    rb"[ \t]+eyes)\b",
+    re.I,
+)
+_STUCK_WORDS = (
+    b"stuck",
+    b"stayed with",
+    b"sank in",
+    b"clicked",
+    b"won me over",
+    b"won us over",
+    b"rang true",
+    b"hit home",
+    b"changed my mind",
+    b"changed our mind",
+    b"opened my eyes",
+    b"opened our eyes",
 )
 
 # The agent thanks the other for what it gave: "@coder-05 thanks for the map", "Grace, thank
@@ -513,6 +554,7 @@ _TAILS = {
         re.I,
     ),
     _TOOK_FROM: re.compile(rb"\bfrom[ \t]", re.I),
+    _STUCK: re.compile(b"|".join(re.escape(w) for w in _STUCK_WORDS), re.I),
     _ASKED_ME: re.compile(rb"[\w)\x80-\xbf][ \t]+(?:asked|pressed|quizzed)[ \t]+(?:me|us)\b", re.I),
     _REPLY_TO_ME: re.compile(
         rb"(?:repl(?:y|ies)|responses?|answers?|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b", re.I
@@ -668,6 +710,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"learn",
         ),
     ),
+    (_STUCK, "credit", _STUCK_WORDS),
     (_THANKED, "credit", (b"thanks for", b"thank you for", b"thanks so", b"thanks again")),
     (
         _CREDIT_AFTER,
@@ -1039,9 +1082,10 @@ _CONDITIONAL = re.compile(
     rb"\b(?:if|unless|suppose|supposing|assuming)\b(?:(?!\xe2\x80\x94)[^.;:!?\n]){0,60}$",
     re.I,
 )
-# A reply still to come, before the name in its clause: "Will reply to", "plan to answer".
+# A reply still to come, before the name in its clause: "Will reply to", "plan to answer",
+# "still owe a reply to".
 _TO_COME = re.compile(
-    rb"\b(?:will|shall|going[ \t]+to|plan(?:s|ned|ning)?[ \t]+to|intend(?:s|ed)?[ \t]+to"
+    rb"\b(?:will|shall|ow(?:e|es|ing)|going[ \t]+to|plan(?:s|ned|ning)?[ \t]+to|intend(?:s|ed)?[ \t]+to"
     rb"|need[ \t]+to|want[ \t]+to|should|must|waiting[ \t]+(?:for|on))\b"
     rb"(?:(?!\xe2\x80\x94)[^,;.!?\n]){0,24}$",
     re.I,
