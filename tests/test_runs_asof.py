@@ -132,6 +132,45 @@ def test_a_frame_or_a_date_names_the_commit_that_held_it(tmp_path: Path) -> None
     assert "numbered 1 to 3" in one_sentence(soulscope("agents", *w, "--at", "0"))
 
 
+@pytest.mark.parametrize("in_git", [True, False])
+def test_a_moment_is_read_in_the_zone_it_says(tmp_path: Path, in_git: bool) -> None:
+    """A moment with an offset, a zone or Z names the same instant in UTC, in git (the last
+    commit on or before it: frame 2 came at 12:00 UTC) and outside it (the frames up to it)."""
+    root = tmp_path / "sim"
+    _sim_world(root)
+    if not in_git:
+        subprocess.run(["rm", "-rf", str(root / ".git")], check=True)
+    w = ("--world", str(root))
+    frames = [
+        [a["frames"] for a in answer("agents", *w, "--at", at)]
+        for at in (
+            "2026-03-02 06:59 -05:00",  # 11:59 UTC
+            "2026-03-02 7am ET",  # 12:00 UTC
+            "2026-03-02T11:30Z",
+            "2026-03-02 14:30 (UTC+2)",
+            "2026-03-02 13:30 Europe/Berlin",
+        )
+    ]
+    if in_git:
+        assert frames == [[1], [1, 1], [1], [1, 1], [1, 1]]
+    else:  # the frames' own times: frame 2 is dated 10:00 UTC
+        assert frames == [[1, 1], [1, 1], [1, 1], [1, 1], [1, 1]]
+        assert [a["frames"] for a in answer("agents", *w, "--at", "2026-03-02 04:59 ET")] == [1]
+
+
+def test_a_point_that_names_nothing_says_which_forms_do(tmp_path: Path) -> None:
+    root = tmp_path / "sim"
+    _sim_world(root)
+    w = ("--world", str(root))
+    said = one_sentence(soulscope("agents", *w, "--at", "03/02/2026"))
+    assert "2026-03-02" in said and "2026-02-03" in said
+    said = one_sentence(soulscope("agents", *w, "--at", "2026-03-02 10:00 XST"))
+    assert "XST" in said and "zone" in said
+    said = one_sentence(soulscope("agents", *w, "--at", "the day before"))
+    assert "a date" in said and "a frame number" in said
+    assert answer("agents", *w, "--at", "25/12/2026") == answer("agents", *w, "--at", "HEAD")
+
+
 def test_outside_git_the_frames_up_to_then_answer(tmp_path: Path) -> None:
     root = tmp_path / "sim"
     _sim_world(root)

@@ -45,8 +45,10 @@ def add_world_option(parser: argparse.ArgumentParser) -> None:
 
 
 AT_HELP = (
-    "the world as it stood then: a revision (sha, tag, HEAD~5), a date (2026-03-14, "
-    "'2026-03-14 20:12', UTC) or a frame number (237); outside git, its frames up to then"
+    "the world as it stood then: a revision (sha, tag, HEAD~5), a date (2026-03-14, the whole "
+    "day in UTC), a moment ('2026-03-14 20:12' in UTC, '2026-03-14T20:12Z', '2026-03-14 10:00 "
+    "-05:00', '2026-03-14 3pm ET', '... Europe/Berlin') or a frame number (237, 'frame 237'); "
+    "outside git, its frames up to then"
 )
 
 

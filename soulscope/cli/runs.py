@@ -23,7 +23,10 @@ from soulscope.cli.output import (
 from soulscope.controls import visible
 from soulscope.soul.when import ZONE
 
-POINT_HELP = "a date (2026-03-14, '2026-03-14 20:12', UTC), a frame number (237) or a revision"
+POINT_HELP = (
+    "a date (2026-03-14, UTC), a moment ('2026-03-14 20:12' in UTC, '2026-03-14 10:00 -05:00', "
+    "'2026-03-14 3pm ET'), a frame number (237) or a revision"
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

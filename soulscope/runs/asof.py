@@ -27,7 +27,7 @@ from soulscope.history.timeline import Timeline, timeline_for, world_at
 from soulscope.keep import CUTS, folders
 from soulscope.memo import world_state
 from soulscope.runs.log import cut, world_log
-from soulscope.runs.points import Point, PointError, point
+from soulscope.runs.points import FORMS, Point, PointError, point
 from soulscope.soul.parse import frame_columns
 from soulscope.world import World
 
@@ -60,14 +60,20 @@ def world_as_of(world: World, spec: str) -> World:
     if timeline is None:
         if at.kind == "rev":
             raise PointError(
-                f"'{spec}' is not a date nor a frame number, and {world.root} is not in git"
+                f"'{spec}' is not a date nor a frame number, and {world.root} is not in git; "
+                f"give {FORMS}"
             )
         return cut_world(world, at)
     if at.kind == "rev":
-        return world_at(world, spec)
-    if at.kind == "date":
         try:
             return world_at(world, spec)
+        except HistoryError as exc:
+            if not str(exc).startswith("unknown revision"):
+                raise
+            raise PointError(f"{exc}; give {FORMS}") from None
+    if at.kind == "date":
+        try:
+            return world_at(world, at.moment)
         except HistoryError as exc:
             if "no commit on or before" not in str(exc):
                 raise

@@ -526,6 +526,18 @@ def zone_named(text: str, at: int) -> str | None:
     return region["tz"] if tz_zone(region["tz"]) is not None else None
 
 
+def zone_of(name: str) -> str | None:
+    """A zone's name as written alone (``EST``, ``ET``, ``Eastern Time``, ``Europe/Berlin``) as
+    ``to_utc`` takes it: an abbreviation's offset, else the tz database's zone; None where it
+    names none soulscope knows."""
+    words = " ".join(name.split())
+    if words.upper() in ZONE_OFFSETS:
+        return ZONE_OFFSETS[words.upper()]
+    named = zone_named(words, 0)
+    m = _REGION_NAME.fullmatch(words) or ZONE_NAME.fullmatch(words)
+    return named if m is not None else None
+
+
 def zone_note(heading: str) -> str | None:
     """What a reader should know of a time of day in ``heading`` written in a zone soulscope
     cannot be sure of: an abbreviation that names more than one zone ("10:00 IST"), a zone it
