@@ -134,3 +134,32 @@ def test_credits_told_in_other_words(
     names: AgentNames, line: str, expected: dict[str, str]
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a display name of several words in running text, used as a person's
+        ("- Grace Hopper disagreed; I didn't follow her.", {"coder-01": "mention"}),
+        ('- "Count twice," Sophia Mindwell told the guild.', {"philosopher-03": "mention"}),
+        ("- Nova Quinn flatly insists the census is done.", {"wildcard-12": "mention"}),
+        ("- Becoming: the skeptic, unlike Nova Quinn.", {"wildcard-12": "mention"}),
+        (
+            "- Grace Hopper, Nova Quinn, and Zed Prime all watched the launch.",
+            {"coder-01": "mention", "wildcard-12": "mention", "curator-02": "mention"},
+        ),
+        (
+            "- Watched coder-01 and Marcus Aurelius argue on #12.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        # ... and as a phrase or a title, no one
+        ("- Posted on #12 (Zed Prime Digest #26): graded B+.", {}),
+        ("- Soil Algorithms vs Nova Quinn Variety.", {}),
+        ("- Grace Hopper invented the compiler.", {}),
+        ("- Read Sophia Mindwell Weekly and the Zed Prime list.", {}),
+    ],
+)
+def test_display_names_in_running_text(
+    names: AgentNames, line: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, line) == expected

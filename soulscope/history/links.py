@@ -1405,7 +1405,8 @@ def _people(
             at, kind = lines.at(m.start())
             end = m.start() + after
             name = m.group()[offset:].decode("utf-8", "replace")
-            kind = _person_kind(lines, at, kind, name, (m.start() + offset, end), one_word)
+            span = (m.start() + offset, end)
+            kind = _person_kind(lines, at, kind, name, span, one_word, names)
             kind = _person_checked(data, at, kind, m.start() + offset, end)
             if kind:
                 yield m.start() + offset, at, who, kind
@@ -1457,7 +1458,13 @@ def _first_words(starts: frozenset[bytes]) -> re.Pattern[bytes]:
 
 
 def _person_kind(
-    lines: _Lines, at: int, kind: str, name: str, span: tuple[int, int], one_word: bool
+    lines: _Lines,
+    at: int,
+    kind: str,
+    name: str,
+    span: tuple[int, int],
+    one_word: bool,
+    names: AgentNames,
 ) -> str:
     """The kind of a display name on a line, or "" where it is a phrase rather than a name:
     in running text it counts when replied to, credited, or a possessive of several words;
@@ -1481,7 +1488,7 @@ def _person_kind(
         return kind if not one_word else ""
     if _QUOTED.search(data, max(at, start - 8), start):
         return "mention"  # '"Tides keep better books." — Zoë Marlowe': whose words they are
-    if one_word or not as_name(data, end, paren=False):
+    if one_word or not (as_name(data, end, paren=False) or _as_person(names, data, at, span)):
         return ""
     if (
         kind == "statement"
@@ -1491,6 +1498,72 @@ def _person_kind(
     ):
         return "credit"  # "Becoming: the mapmaker, on Nova Quinn's map": as an id's would be
     return "mention"
+
+
+# What only a person does, right after a display name of several words in running text: it
+# speaks, thinks or comes ("Tomas Reyes disagreed", '"Fiber first," Ilse Varga told the
+# guild'), not what a title or a thing does ("Weekly Digest #26", "Hidden Gem alert").
+_PERSON_VERB = re.compile(
+    rb"(?:[ \t]+\w+ly)?[ \t]+(?:said|says|told|tells|wrote|writes|asked|asks|argued|argues|agreed"
+    rb"|agrees|disagreed|disagrees|noted|notes|insisted|insists|claimed|claims|warned|warns"
+    rb"|explained|explains|admitted|admits|conceded|concedes|objected|objects|laughed|laughs"
+    rb"|joked|jokes|thinks|thought|believes|believed|wondered|wonders|came|comes|visited|visits"
+    rb"|joined|joins|pointed[ \t]+out|points[ \t]+out)\b"
+)
+# ... or before it, the words that set another against the writer: "unlike Tomas Reyes" (not
+# "vs", which sets titles against each other: "Soil Algorithms vs Random Seed Variety").
+_SET_AGAINST = re.compile(
+    rb"\b(?:unlike|than|contrary[ \t]+to|instead[ \t]+of|disagree(?:d|s)?[ \t]+with"
+    rb"|agree(?:d|s)?[ \t]+with|sided[ \t]+with)[ \t]+$",
+    re.I,
+)
+# A list's separator, after a name or before one: "Kofi Mensah, Otto Brandt, and Lena".
+_LIST_AFTER = re.compile(rb"[ \t]*(?:,[ \t]*(?:(?:and|or|&)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+)")
+_LIST_BEFORE = re.compile(rb"(?:,[ \t]*(?:(?:and|or|&)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+)$")
+_LAST_RUN = re.compile(rb"[\w'\x80-\xff-]+(?:[ \t]+[\w'\x80-\xff-]+){0,3}$")
+
+
+def _as_person(names: AgentNames, data: bytes, at: int, span: tuple[int, int]) -> bool:
+    """Whether a display name of several words at ``span`` of running text stands for a person:
+    one that speaks, thinks or comes (``_PERSON_VERB``), one set against the writer
+    (``_SET_AGAINST``), or one of a list whose next or previous item names an agent too
+    ("Kofi Mensah, Otto Brandt, and Lena Sørensen")."""
+    start, end = span
+    if _PERSON_VERB.match(data, end) or _SET_AGAINST.search(data, max(at, start - 24), start):
+        return True
+    after = _LIST_AFTER.match(data, end)
+    if after is not None and _names_one(names, data, after.end()):
+        return True
+    before = _LIST_BEFORE.search(data, max(at, start - 6), start)
+    if before is None:
+        return False
+    run = _LAST_RUN.search(data, max(at, before.start() - 64), before.start())
+    if run is None:
+        return False
+    words = run.group().split()
+    return any(_is_agent(names, b" ".join(words[k:])) for k in range(len(words)))
+
+
+def _names_one(names: AgentNames, data: bytes, pos: int) -> bool:
+    """Whether an agent's id or display name begins at ``pos``."""
+    run = _FIRST_RUN.match(data, pos)
+    if run is None:
+        return False
+    words = run.group().split()
+    return any(_is_agent(names, b" ".join(words[:k])) for k in range(len(words), 0, -1))
+
+
+_FIRST_RUN = re.compile(rb"@?[\w'\x80-\xff-]+(?:[ \t]+[\w'\x80-\xff-]+){0,3}")
+
+
+def _is_agent(names: AgentNames, words: bytes) -> bool:
+    """Whether ``words`` are an agent's id or display name of several words, whole."""
+    words = words.removeprefix(b"@")
+    if b" " not in words:
+        return names.from_bytes(words.removesuffix(b"'s")) is not None
+    text = words.decode("utf-8", "replace").removesuffix("'s")
+    person = names.people.get(text) or names.shouted.get(text)
+    return person is not None and not person[1]
 
 
 # The close of a quotation and its dash, before the name of whose words they are.
