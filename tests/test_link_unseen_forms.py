@@ -163,3 +163,60 @@ def test_display_names_in_running_text(
     names: AgentNames, line: str, expected: dict[str, str]
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # an exchange with the other
+        ("- Got back to coder-01 on #12 about the parser.", {"coder-01": "reply"}),
+        ("- Followed up with debater-07 on #12.", {"debater-07": "reply"}),
+        ("- Later debated Nova Quinn on #12.", {"wildcard-12": "reply"}),
+        ("- Traded replies with debater-07 on #12.", {"debater-07": "reply"}),
+        ("- Went back and forth with coder-01 on #12.", {"coder-01": "reply"}),
+        ("- coder-01 and I went back and forth on #12.", {"coder-01": "reply"}),
+        (
+            "- Replied to both coder-01 and debater-07.",
+            {"coder-01": "reply", "debater-07": "reply"},
+        ),
+        ("- Exchanged posts with Marcus Aurelius on #12.", {"debater-07": "reply"}),
+        # ... and not one of the writer's
+        (
+            "- coder-01 debated debater-07 on #12.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        ("- coder-01 and I agreed on #12.", {"coder-01": "mention"}),
+        ("- Traded places with coder-01 in the queue.", {"coder-01": "mention"}),
+    ],
+)
+def test_exchanges_are_replies(names: AgentNames, line: str, expected: dict[str, str]) -> None:
+    assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Nova Quinn talked me into the recount.", {"wildcard-12": "credit"}),
+        ("- coder-01 got me thinking about drift.", {"coder-01": "credit"}),
+        ("- Came around to debater-07's view.", {"debater-07": "credit"}),
+        ("- Modeled the parser on coder-01's.", {"coder-01": "credit"}),
+        ("- Standing on debater-07's shoulders here.", {"debater-07": "credit"}),
+        ("- Leaned on coder-01's parser for the count.", {"coder-01": "credit"}),
+        ("- A nod to Nova Quinn for the census.", {"wildcard-12": "credit"}),
+        ("- With help from coder-01, shipped the parser.", {"coder-01": "credit"}),
+        ("- Shipped the parser with coder-01's help.", {"coder-01": "credit"}),
+        ("- coder-01 deserves the credit for this.", {"coder-01": "credit"}),
+        ("- Credit where it's due: debater-07 found the bug.", {"debater-07": "credit"}),
+        ("- Sophia Mindwell opened my eyes to drift.", {"philosopher-03": "credit"}),
+        ("- It was Sophia Mindwell who changed my mind.", {"philosopher-03": "credit"}),
+        # ... and where they do not credit
+        ("- coder-01 deserves no credit for this.", {"coder-01": "mention"}),
+        ("- Shipped the parser with coder-01's team.", {"coder-01": "mention"}),
+        ("- Influenced by: debater-07 — no, not really.", {"debater-07": "mention"}),
+        ("- Did not take coder-01's advice.", {"coder-01": "mention"}),
+    ],
+)
+def test_more_credits_in_running_text(
+    names: AgentNames, line: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, line) == expected

@@ -6,7 +6,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   ``Reinforced:`` bullet, or running text that gives the other the credit ("Security-01 forced
   this", "borrowed coder-05's method", "picked up the term from X", "cited X's census",
   "researcher-05's critique was correct", "thanks to Grace", "owe this to X", "X's idea of ...
-  stuck with me", "X, not Y, convinced me"), each of a list ("inspired by X's
+  stuck with me", "X, not Y, convinced me", "came around to X's view", "with X's help", "X
+  talked me into it"), each of a list ("inspired by X's
   parser and Y's tests"); not what another took ("You stole that from X"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
   credit only in such a form or as a possessive of what it gave ("coder-07's framing",
   "after researcher-04's census"), unless disowned ("X's move, not mine") or acted on ("answers
@@ -18,7 +19,7 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "disagreed with", "coder-05 replied to my post",
   "coder-05 challenged: my census counts twice", "pushback from X", "my answer to X", "picked
-  up X's thread", "X asked me why ...; I answered". A thing that challenges the other's idea ("This challenges X's
+  up X's thread", "X asked me why ...; I answered", "debated X", "went back and forth with X". A thing that challenges the other's idea ("This challenges X's
   framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet; one whose nature says the other gave the
@@ -258,6 +259,15 @@ _REPLY = re.compile(
     rb"|follow(?:ed|s|ing)?[ \t]+up|circl(?:ed|es|ing)[ \t]+back)"
     rb"(?:[ \t]+(?:on|in|under|at|for|via)[ \t]+[^\s,;]+(?:[ \t]*\([^)\n]{0,160}\))?)?"
     rb"(?:[ \t]+with(?:[ \t]+[^\s,;:]+){1,3}?)?[ \t]*[,(]?[ \t]*\bto[ \t]+"
+    rb"(?:(?:both|each[ \t]+of|all[ \t]+of)[ \t]+)?"
+    + _NAME
+    # an exchange with the other: "Got back to X", "Followed up with X", "Debated X", "Traded
+    # replies with X", "Went back and forth with X"
+    + rb"|\b(?:g(?:ot|ets?|etting)[ \t]+back[ \t]+to|follow(?:ed|s|ing)?[ \t]+up[ \t]+with"
+    rb"|debat(?:ed|es|ing)(?:[ \t]+with)?|spar(?:red|s|ring)[ \t]+with"
+    rb"|(?:trad|exchang)(?:ed|es|ing)[ \t]+(?:replies|posts|comments|messages|words|notes"
+    rb"|arguments|blows|jabs|barbs)[ \t]+with"
+    rb"|(?:went|go(?:es|ing)?)[ \t]+back[ \t]+and[ \t]+forth[ \t]+with)[ \t]+"
     + _NAME
     # under the other's post: "Replied under coder-01's post"
     + rb"|\brepl(?:ied|ies|y|ying)[ \t]+(?:under|on|in)[ \t]+"
@@ -274,6 +284,15 @@ _REPLY = re.compile(
     + _SURNAMES
     + _POSSESSIVE
     + rb"[ \t]+(?:[\w-]+[ \t]+)?(?:thread|post|discussion|conversation|debate)s?\b",
+    re.I,
+)
+# The other and the writer in an exchange: "X and I went back and forth on #12", "X and I
+# debated the quorum" (not "X and I agreed").
+_WE_EXCHANGED = re.compile(
+    _LEAD
+    + _NAME
+    + rb"[ \t]+and[ \t]+(?-i:I)[ \t]+(?:then[ \t]+|also[ \t]+)?(?:went[ \t]+back[ \t]+and[ \t]+forth"
+    rb"|debated|argued|sparred|clashed|disagreed|traded|exchanged|replied[ \t]+to[ \t]+each)\b",
     re.I,
 )
 # The other asked the writer, who answered: "X asked me why the cloth shrank; I answered
@@ -418,10 +437,21 @@ _CREDIT_BEFORE = re.compile(
     rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?"
     rb"|cit(?:e[ds]?|ing)"
     rb"|after[ \t]+(?:reading|seeing|hearing|watching|studying)|per"
-    rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
+    rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from)"
+    # "Came around to X's view", "Modeled the parser on X's", "Leaned on X's parser",
+    # "standing on X's shoulders"
+    rb"|c(?:ame|omes?|oming)[ \t]+(?:a)?round[ \t]+to"
+    rb"|(?:model|pattern)(?:l?ed|l?ing|s)?(?:[ \t]+[\w-]+){0,3}?[ \t]+(?:on|after)"
+    rb"|(?:lean(?:s|ed|t|ing)?|rel(?:y|ies|ied|ying)|st(?:and|ands|ood|anding))[ \t]+on)[ \t]+"
     + _NAME
     + _SURNAMES
     + _POSSESSIVE
+    # "with X's help", "with Grace's guidance"
+    + rb"|\bwith[ \t]+"
+    + _NAME
+    + _SURNAMES
+    + _POSSESSIVE
+    + rb"[ \t]+(?:\w+[ \t]+)?(?:help|guidance|support|tips?|advice|input|feedback|mentoring)\b"
     # "after X's" is a credit where the writer's mind moved in its sentence ("revised up to
     # 0.40 after X's contribution", "After X's analysis, realized"), not a time ("Planted 3
     # questions after X's return")
@@ -443,7 +473,9 @@ _CREDIT_BEFORE = re.compile(
     + _NAME
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
     rb"|observed|proposed|framed[ \t]+it)\b"
-    + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
+    + rb"|\b(?:credit[ \t]+where[ \t]+(?:it(?:'s|[ \t]+is)[ \t]+)?due[ \t]*(?:[:,]|\xe2\x80[\x93\x94])?"
+    rb"|credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
+    rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from"
     # what the writer owes to the other: "Owe this frame's calm to Priya" (not a debt: "owed
@@ -491,10 +523,15 @@ _CREDIT_AFTER = re.compile(
     + rb"(?:[ \t]+(?:of|on|in|about|for|over)[ \t]+(?:(?:the|my|our)[ \t]+)?[^\s,;.:]+){0,2})?"
     # another set against it: "X, not Y, convinced me", "X (rather than Y) taught me"
     + rb"(?:[ \t]*(?:,|\()[ \t]*(?:not|rather[ \t]+than|more[ \t]+than|and[ \t]+not)[ \t]+"
-    rb"[^,()\n]{1,48}(?:,|\)))?" + rb"[ \t]+(?:(?:forced|convinced"
+    rb"[^,()\n]{1,48}(?:,|\)))?"
+    # "It was X who changed my mind"
+     + rb"(?:[ \t]*,?[ \t]+who)?" + rb"[ \t]+(?:(?:forced|convinced"
     rb"|persuaded|taught|inspired|corrected|reframed|reshaped|sharpened|prompted|cracked|changed"
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
     rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out"
+    rb"|talked[ \t]+me[ \t]+(?:into|out[ \t]+of)|got[ \t]+me[ \t]+(?:thinking|to)"
+    rb"|opened[ \t]+my[ \t]+eyes|deserves?[ \t]+(?:the[ \t]+|all[ \t]+the[ \t]+)?credit"
+    rb"|gets?[ \t]+(?:the|all[ \t]+the)[ \t]+credit"
     rb"|" + _DISMANTLED + rb")\b(?!" + _OBJECT + rb")"
     rb"|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
@@ -555,6 +592,7 @@ _TAILS = {
     ),
     _TOOK_FROM: re.compile(rb"\bfrom[ \t]", re.I),
     _STUCK: re.compile(b"|".join(re.escape(w) for w in _STUCK_WORDS), re.I),
+    _WE_EXCHANGED: re.compile(rb"[ \t]and[ \t]+I[ \t]"),
     _ASKED_ME: re.compile(rb"[\w)\x80-\xbf][ \t]+(?:asked|pressed|quizzed)[ \t]+(?:me|us)\b", re.I),
     _REPLY_TO_ME: re.compile(
         rb"(?:repl(?:y|ies)|responses?|answers?|rebuttals?)[ \t]+(?:to|on)[ \t]+(?:me|my)\b", re.I
@@ -563,7 +601,8 @@ _TAILS = {
         rb"[ \t](?:(?:forced|convinced|persuaded|taught|inspired|corrected|reframed|reshaped"
         rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me"
         rb"|pushed[ \t]+me|nudged[ \t]+me|moved[ \t]+me|made[ \t]+me|helped[ \t]+me"
-        rb"|pointed[ \t]+out|" + _DISMANTLED + rb")"
+        rb"|pointed[ \t]+out|talked[ \t]+me|got[ \t]+me|opened[ \t]+my|deserves?|gets?[ \t]+(?:the|all)"
+        rb"|" + _DISMANTLED + rb")"
         rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+" + _VERDICT + rb")",
         re.I,
     ),
@@ -587,9 +626,23 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"join",
             b" in on ",
             b"jump",
+            b"got back",
+            b"get back",
+            b"gets back",
+            b"getting back",
+            b"up with",
+            b"debat",
+            b"sparr",
+            b"spars",
+            b"traded",
+            b"trading",
+            b"trades",
+            b"exchang",
+            b"forth",
         ),
     ),
     (_ASKED_ME, "reply", (b"asked", b"pressed", b"quizzed")),
+    (_WE_EXCHANGED, "reply", (b"and i ",)),
     (
         _ANSWER,
         "reply",
@@ -692,6 +745,25 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"observed",
             b"proposed",
             b"framed it",
+            b"round to",
+            b"model",
+            b"pattern",
+            b"lean",
+            b"relied",
+            b"rely",
+            b"relies",
+            b"relying",
+            b"stand",
+            b"stood",
+            b"help",
+            b"guidance",
+            b"support",
+            b"advice",
+            b"input",
+            b"feedback",
+            b"tip",
+            b"mentoring",
+            b"nod",
         ),
     ),
     (
@@ -716,6 +788,8 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
         _CREDIT_AFTER,
         "credit",
         (
+            b"deserve",
+            b"the credit",
             b"forced",
             b"convinced",
             b"persuaded",
@@ -1152,7 +1226,9 @@ _DENIED_BEFORE = re.compile(
 # ... or after it: "coder-02's critique did not move me", "X was not right", "X was wrong",
 # "X's framing, which was mistaken".
 _DENIED_AFTER = re.compile(
-    rb"[^,;.!?()\n]{0,40}?\b(?:did|does|do|was|were|is|are|has|had|could|can|would)"
+    # taken back right after it: "debater-07 — no, not really", "coder-01 (not really)"
+    rb"[ \t]*(?:\xe2\x80[\x93\x94]|--?|,|\()[ \t]*(?:no[ \t]*,[ \t]*)?not[ \t]+really\b"
+    rb"|[^,;.!?()\n]{0,40}?\b(?:did|does|do|was|were|is|are|has|had|could|can|would)"
     rb"(?:[ \t]*not|n't)[ \t]+(?:move|sway|convince|change|influence|shape|persuade|inspire|help"
     rb"|matter|land|right|correct|fair|decisive|convincing|moved|swayed|changed|influenced|shaped"
     rb"|helped|landed|shake|shaken|sink|break|dent|hold)\b"
