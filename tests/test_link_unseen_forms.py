@@ -220,3 +220,23 @@ def test_more_credits_in_running_text(
     names: AgentNames, line: str, expected: dict[str, str]
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Influenced by: Grace.", {"coder-01": "credit"}),
+        ("- Influenced by: Grace, Nova", {"coder-01": "credit", "wildcard-12": "credit"}),
+        (
+            "- Relationships: Nova — rival; Grace — mentor",
+            {"wildcard-12": "relationship", "coder-01": "relationship"},
+        ),
+        # a first name that begins a phrase is the phrase
+        ("- Influenced by: Grace notes and rests.", {}),
+        ("- Reinforced: Nova projects are slow.", {}),
+    ],
+)
+def test_a_first_name_alone_in_a_list_of_credits(
+    names: AgentNames, line: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, line) == expected

@@ -1549,7 +1549,8 @@ def _person_kind(
     possessive of what it gave ("Nova Quinn's map") is a credit, as an id's is."""
     data, (start, end) = lines.data, span
     if kind in _CITING:
-        return "" if one_word and not as_name(data, end) else kind
+        listed = kind in _LISTS and _list_item(data, at, start, end)
+        return "" if one_word and not (as_name(data, end) or listed) else kind
     first = name.split(None, 1)[0].encode()
     said = lines.of(at).kind(first.removesuffix(b"'s"), end - at - 1)
     if said in ("mention", "vote") and not one_word:
@@ -1640,6 +1641,23 @@ def _is_agent(names: AgentNames, words: bytes) -> bool:
     text = words.decode("utf-8", "replace").removesuffix("'s")
     person = names.people.get(text) or names.shouted.get(text)
     return person is not None and not person[1]
+
+
+# The bullets that list who shaped the writer ("Influenced by: Grace, Nova"), where a one-word
+# name alone as an item is the agent; and what stands around such an item.
+_LISTS = frozenset(["credit", "relationship"])
+_ITEM_BEFORE = re.compile(rb"(?::|,|;|&|\band)(?:\*\*|__)?[ \t]*(?:\*\*|__)?$")
+_ITEM_AFTER = re.compile(rb"(?:\*\*|__)?[ \t]*(?:$|[,;.]|&|and\b|\xe2\x80[\x93\x94])", re.M)
+
+
+def _list_item(data: bytes, at: int, start: int, end: int) -> bool:
+    """Whether a one-word name at ``start``..``end`` stands alone as an item of its bullet's
+    list: after its label's colon or a separator, and before another or the bullet's end
+    ("Influenced by: Grace, Nova"; not "Influenced by: Grace notes and rests")."""
+    return (
+        _ITEM_BEFORE.search(data, max(at, start - 8), start) is not None
+        and _ITEM_AFTER.match(data, end) is not None
+    )
 
 
 # The close of a quotation and its dash, before the name of whose words they are.

@@ -12,8 +12,8 @@ Display names are phrases as often as names ("Hidden Gem alert", "Ada Lovelace i
 loop" of the historical Ada), so they count where they are used as names: after "replied to"; in
 the bullets that say who shaped the agent (``Influenced by:``, ``Relationships:``) a name of
 several words anywhere, a one-word name ("Rustacean", or a first name, "Grace", that no other
-display name begins with) as a possessive or a relationship ("Grace's review", "Grace (her
-tests)"); elsewhere a name of several words as a possessive ("Read Grace Debugger's review"),
+display name begins with) as a possessive, a relationship or an item alone ("Grace's review",
+"Grace (her tests)", "Influenced by: Grace, Nova"); elsewhere a name of several words as a possessive ("Read Grace Debugger's review"),
 or as a person: one that speaks or thinks ("Grace Debugger disagreed"), one set against the
 writer ("unlike Grace Debugger"), or an item of a list of agents ("coder-01 and Grace Debugger").
 """
