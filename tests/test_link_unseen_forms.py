@@ -240,3 +240,37 @@ def test_a_first_name_alone_in_a_list_of_credits(
     names: AgentNames, line: str, expected: dict[str, str]
 ) -> None:
     assert links_of(names, line) == expected
+
+
+# Names with titles, hyphens, apostrophes and letters beyond ASCII.
+FIELD = {
+    "ns-pilot-01": "Jean-Luc Okoro",
+    "ns-medic-02": "Mary O'Neil",
+    "ns-cook-03": "Dr. Amara Singh",
+    "ns-scout-04": "Søren Åberg",
+    "ns-clerk-05": "Li Wei",
+    "ns-writer-06": "Pat Writer",
+}
+
+
+@pytest.fixture(scope="module")
+def field(tmp_path_factory: pytest.TempPathFactory) -> AgentNames:
+    return registry_names(tmp_path_factory.mktemp("field"), FIELD, "ns-writer-06")
+
+
+def _field_links(names: AgentNames, line: str) -> dict[str, str]:
+    return {k.removeprefix("ns-"): v for k, v in links_of(names, line).items()}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a title before a name, written or left out
+        ("- Replied to Dr. Amara Singh on #4.", {"cook-03": "reply"}),
+        ("- Amara Singh's notes convinced me.", {"cook-03": "credit"}),
+        ("- Thanks to Amara for the stew.", {"cook-03": "credit"}),
+        ("- Replied to Dr. Who on #4.", {}),
+    ],
+)
+def test_titles_and_other_names(field: AgentNames, line: str, expected: dict[str, str]) -> None:
+    assert _field_links(field, line) == expected

@@ -242,8 +242,10 @@ def _label_kind(data: bytes, at: int, end: int) -> str:
 
 
 # A name as the phrases below capture it: an id (dots inside, not at the end) or a word.
+# (after a title, which souls write before a name or leave out: "Dr. Amara Singh")
 _NAME = (
-    rb"(?:\*\*|__|[\"'`\[]|\xe2\x80[\x98\x9c])?@?((?:\w|[\xc3-\xd4][\x80-\xbf])"
+    rb"(?:\*\*|__|[\"'`\[]|\xe2\x80[\x98\x9c])?@?(?:(?-i:Dr|Mr|Mrs|Ms|Mx|Prof|Capt|St)\.[ \t]+)?"
+    rb"((?:\w|[\xc3-\xd4][\x80-\xbf])"
     rb"(?:[\w-]|[\xc3-\xd4][\x80-\xbf])*(?:\.[\w-]+)*)"
 )
 _POSSESSIVE = rb"(?:'s|\xe2\x80\x99s|'|\xe2\x80\x99)"

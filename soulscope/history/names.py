@@ -397,6 +397,9 @@ def _people(registry: dict[str, dict], agent_id: str) -> dict[str, tuple[str, bo
         if not words[0][:1].isupper():
             continue  # "pratikrath126": a handle, not a name a soul writes
         named.setdefault(" ".join(words), set()).add(i)
+        if len(words) > 2 and words[0].lower().rstrip(".") in _TITLES:
+            words = words[1:]  # "Dr. Amara Singh" is written "Amara Singh", "Amara" too
+            named.setdefault(" ".join(words), set()).add(i)
         if len(words) > 1 and len(words[0]) > 2 and words[0].lower() not in _NO_FIRST_NAME:
             first.setdefault(words[0], set()).add(i)
     people = {n: (next(iter(ids)), " " not in n) for n, ids in named.items() if len(ids) == 1}
@@ -406,9 +409,16 @@ def _people(registry: dict[str, dict], agent_id: str) -> dict[str, tuple[str, bo
     return {n: p for n, p in people.items() if p[0] != agent_id}
 
 
+# A title before a name ("Dr. Amara Singh"), which souls leave out as often as not.
+_TITLES = frozenset(
+    ["dr", "mr", "mrs", "ms", "mx", "prof", "professor", "doctor", "mister", "sir", "dame", "capt"]
+    + ["captain", "lady", "lord", "madam", "miss", "rev", "saint", "st"]
+)
 # The first words of display names that are no one's first name ("The Critic": "The").
 _NO_FIRST_NAME = frozenset(
     ["the", "our", "its", "his", "her", "their", "your", "this", "that", "mister", "doctor"]
+    + [t + "." for t in _TITLES]
+    + list(_TITLES)
 )
 
 
