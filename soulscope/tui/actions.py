@@ -575,6 +575,7 @@ ACTIONS: tuple[Action, ...] = (
         "Close the dialog",
         context="dialog",
         short="Close",
+        show=True,
         palette=False,
     ),
     Action(

@@ -429,6 +429,48 @@ async def test_the_footer_shows_the_focused_tabs_keys_and_a_click_runs_one(
         assert "Why" not in footer.render_line(0).text
 
 
+def bottom_line(app: SoulscopeApp) -> str:
+    """The footer line a user sees: the top screen's bottom row is a footer (never blank)."""
+    widget, _ = app.screen.get_widget_at(0, app.size.height - 1)
+    assert isinstance(widget, KeyFooter), f"the bottom line is {widget!r}, not a footer"
+    line = widget.render_line(0).text
+    assert line.strip(), "the footer shows no keys"
+    return line
+
+
+async def test_a_dialogs_footer_shows_the_dialogs_keys_not_the_dashboards(
+    small_world: World,
+) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        assert "] Next frame" in bottom_line(app) and "q Quit" in bottom_line(app)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        line = bottom_line(app)
+        # The dialog's key, not the frame and tab keys (or "q Quit": q closes a dialog).
+        assert "esc Close" in line
+        assert not any(word in line for word in ("Next frame", "Quit", "Filter", "Go to frame"))
+        await pilot.press("escape")
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("w")  # the why panel: its own keys
+        await settle(pilot)
+        line = bottom_line(app)
+        assert "Influencer's arc then" in line and "Previous statement" in line
+        assert "Shifts only" not in line and "Next frame" not in line
+        await pilot.press("escape")
+        await settle(pilot)
+        assert " w Why " in bottom_line(app)  # the Becoming tab's keys again
+        # The command palette covers the dashboard: its footer shows none of its keys.
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert "Quit" not in app.query_one(KeyFooter).render_line(0).text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "q Quit" in bottom_line(app)
+
+
 async def burst(pilot, *keys: str) -> None:
     """Keys as a fast typist (or tmux, or a paste) sends them: all of them queued before the
     first is handled, where ``pilot.press`` waits for each to be handled before the next."""

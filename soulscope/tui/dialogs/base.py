@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, TypeVar
 from textual.screen import ModalScreen
 
 from soulscope.tui.reach import dashboard
+from soulscope.tui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from soulscope.tui.app import SoulscopeApp
@@ -21,8 +22,13 @@ class Dialog(ModalScreen[R]):
     ``dashboard``: ``select_agent``, ``open_frame``, ``show_arc_at``, ``show_commit`` ...), never a
     pane: which pane shows it is the app's business. Its keys are ``bindings("<its id>")`` of
     ``soulscope/tui/actions.py``; its outer container has the class ``dialog``, its title
-    ``dialog-title`` (``styles/app.tcss``).
+    ``dialog-title`` (``styles/app.tcss``). Its own footer, over the dashboard's, shows the keys
+    that act in it (the dashboard's keys do not, while it is open).
     """
+
+    def on_mount(self) -> None:
+        # (Textual calls this after a subclass's own ``on_mount``, whatever that one does.)
+        self.mount(KeyFooter())
 
     @property
     def dashboard(self) -> SoulscopeApp:

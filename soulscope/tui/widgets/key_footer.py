@@ -5,6 +5,9 @@ above it, which come from ``soulscope/tui/actions.py``; the command palette's ke
 as one widget painting one line. Textual's footer mounts a widget per key and mounts them all again
 whenever focus moves, which made every tab switch pay for a layout of the screen; this one repaints
 its line, and only when the keys shown change (the line of each set of keys is kept).
+
+Each screen has its own: a dialog's shows the dialog's keys over the dashboard's. While another
+screen covers its own (the command palette, a dialog), a footer shows no keys: none of them acts.
 """
 
 from __future__ import annotations
@@ -75,6 +78,18 @@ class KeyFooter(Widget, can_focus=False):
         self._hover: FooterItem | None = None
         self._spans: list[tuple[int, int, FooterItem]] = []  # (start, end, item) as painted
         self._line: tuple[object, Strip] | None = None  # (what it was painted from, the line)
+        self._covered = False  # another screen is over this one's: its keys do not act
+
+    @property
+    def covered(self) -> bool:
+        """Whether a screen is over this footer's (its keys then show, and act, no more)."""
+        return self._covered
+
+    @covered.setter
+    def covered(self, covered: bool) -> None:
+        if covered != self._covered:
+            self._covered = covered
+            self.refresh()
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -118,7 +133,7 @@ class KeyFooter(Widget, can_focus=False):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        painted_from = (self.items, self.palette, self._hover, width)
+        painted_from = (self.items, self.palette, self._hover, width, self._covered)
         if self._line is not None and self._line[0] == painted_from:
             return self._line[1]
         strip = self._paint(width)
@@ -141,6 +156,9 @@ class KeyFooter(Widget, can_focus=False):
                 Segment(description_text, description + lit + dim),
             ]
 
+        if self._covered:
+            self._spans = []
+            return Strip([]).crop_extend(0, width, blank)
         right: list[Segment] = []
         right_width = 0
         if self.palette is not None:
