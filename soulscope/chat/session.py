@@ -33,10 +33,19 @@ class Citation:
 
     number: int
     chunk: Chunk
+    bullet: int = 0  # index in ``chunk.bullets`` of the bullet that found it
 
     @property
     def tag(self) -> str:
         return self.chunk.citation
+
+    @property
+    def found_by(self) -> str:
+        """The bullet that found the chunk; for a chunk without bullets, its text after the
+        heading."""
+        if self.chunk.bullets:
+            return self.chunk.bullets[self.bullet]
+        return "\n".join(self.chunk.text.splitlines()[1:]).strip()
 
 
 @dataclass(frozen=True)
@@ -74,7 +83,7 @@ class ChatSession:
         index = self.index  # (swapped whole when a better one is ready: read it once)
         mode = "hybrid" if index.dense_ready else "bm25"
         hits = index.find(question, k=self.k, mode=mode, agent=self.agent).hits
-        citations = [Citation(i, h.chunk) for i, h in enumerate(hits, 1)]
+        citations = [Citation(i, h.chunk, h.bullet) for i, h in enumerate(hits, 1)]
         messages: list[Message] = [
             {"role": "system", "content": self._system(citations, remembered)}
         ]

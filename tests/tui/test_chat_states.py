@@ -169,3 +169,24 @@ def test_the_chat_tab_at_80x24_after_an_answer(snap_compare, world: World, embed
         await asyncio.sleep(0)
 
     assert snap_compare(SoulscopeApp(world), terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_at_80x24_the_answer_and_the_evidence_text_share_the_tab(
+    world: World, embeddings
+) -> None:
+    app = SoulscopeApp(world)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await open_chat(pilot)
+        await settle(pilot)
+        await pilot.press(*"the index guide", "enter")
+        await until(pilot, lambda: pane.activity.startswith("answered"))
+        await settle(pilot)
+        evidence = pane.query_one("#chat-citations")
+        lines = [evidence.render_line(y).text for y in range(evidence.size.height)]
+        shown = "\n".join(lines)
+        # Passages, each with the line that found it, not only their tags.
+        assert "[ada-01 · frame 3 · 2026-03-03]" in shown, shown
+        assert "Wrote the index guide." in shown, shown
+        assert sum("[ada-01 · " in line for line in lines) >= 3, shown
+        # ... and the answer keeps room above them: its question and its first lines.
+        assert pane.query_one("#chat-log").size.height >= 6

@@ -9,7 +9,8 @@ through an async worker and a ``PacedStream`` (a few draws a second) into a ``St
 what the answer is doing (searching, waiting for the LLM with the seconds waited, streaming,
 answered, cancelled, the error). Esc cancels, a new question cancels the one in flight, a failure
 is one sentence and the question goes back into the input. The evidence of the last answer is
-listed under it: enter on one opens that frame in the Soul tab. Every exchange is buffered for
+listed under it, each passage with the line that found it (a long answer leaves the evidence its
+room): enter on one opens that frame in the Soul tab. Every exchange is buffered for
 distillation into ``users/ID.txt`` (distilled after its answer, one exchange after another, never
 ahead of an answer), and what is left is distilled when the dashboard closes.
 """
@@ -406,7 +407,13 @@ class ChatPane(Pane):
         options = self.query_one("#chat-citations", OptionList)
         options.clear_options()
         options.add_options(
-            Option(Text(f"{c.number}. {c.tag}  line {c.chunk.line}"), id=str(c.number))
+            Option(
+                Text.assemble(
+                    visible(f"{c.number}. {c.tag}  line {c.chunk.line}"),
+                    ("\n   " + visible(" ".join(c.found_by.split())), "dim"),
+                ),
+                id=str(c.number),
+            )
             for c in citations
         )
         options.display = bool(citations)
