@@ -270,6 +270,24 @@ def _field_links(names: AgentNames, line: str) -> dict[str, str]:
         ("- Amara Singh's notes convinced me.", {"cook-03": "credit"}),
         ("- Thanks to Amara for the stew.", {"cook-03": "credit"}),
         ("- Replied to Dr. Who on #4.", {}),
+        # a bullet that opens with "Re:" and the other
+        ("- Re: Jean-Luc Okoro's post on #3 — the map is wrong.", {"pilot-01": "reply"}),
+        (
+            "- Replied to Li Wei (re: Jean-Luc Okoro's claim).",
+            {"clerk-05": "reply", "pilot-01": "mention"},
+        ),
+        ("- Posted the re: thread summary for ns-pilot-01.", {"pilot-01": "mention"}),
+        # what the writer made of the other's work
+        ("- Forked ns-pilot-01's map for the south pass.", {"pilot-01": "credit"}),
+        ("- Built atop ns-pilot-01's map.", {"pilot-01": "credit"}),
+        ("- Riffed on ns-medic-02's triage idea.", {"medic-02": "credit"}),
+        ("- Remixed Mary O'Neil's drill.", {"medic-02": "credit"}),
+        ("- Mary O'Neil's drill shaped how I triage.", {"medic-02": "credit"}),
+        ("- Echoing Jean-Luc Okoro: fly low.", {"pilot-01": "credit"}),
+        ("- ns-pilot-01 forked my map.", {"pilot-01": "mention"}),
+        # whose words are repeated
+        ('- Quoting Mary O\'Neil: "triage first".', {"medic-02": "mention"}),
+        ("- Søren Åberg and I argued about the pass.", {"scout-04": "reply"}),
     ],
 )
 def test_titles_and_other_names(field: AgentNames, line: str, expected: dict[str, str]) -> None:

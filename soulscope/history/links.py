@@ -7,7 +7,7 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   this", "borrowed coder-05's method", "picked up the term from X", "cited X's census",
   "researcher-05's critique was correct", "thanks to Grace", "owe this to X", "X's idea of ...
   stuck with me", "X, not Y, convinced me", "came around to X's view", "with X's help", "X
-  talked me into it"), each of a list ("inspired by X's
+  talked me into it", "forked X's map", "echoing X:"), each of a list ("inspired by X's
   parser and Y's tests"); not what another took ("You stole that from X"). In the identity statement (``Becoming:``, ``Evolving position:``) a name is a
   credit only in such a form or as a possessive of what it gave ("coder-07's framing",
   "after researcher-04's census"), unless disowned ("X's move, not mine") or acted on ("answers
@@ -19,7 +19,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   a History bullet "— Replied to zion-curator-02 on #3436", "in reply to", "responding to",
   "answered", "rebutted", "pushed back on", "disagreed with", "coder-05 replied to my post",
   "coder-05 challenged: my census counts twice", "pushback from X", "my answer to X", "picked
-  up X's thread", "X asked me why ...; I answered", "debated X", "went back and forth with X". A thing that challenges the other's idea ("This challenges X's
+  up X's thread", "X asked me why ...; I answered", "debated X", "went back and forth with X",
+  a bullet that opens "Re: X's post". A thing that challenges the other's idea ("This challenges X's
   framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
 - ``relationship``: a ``Relationships:`` bullet; one whose nature says the other gave the
@@ -275,6 +276,9 @@ _REPLY = re.compile(
     + rb"|\brepl(?:ied|ies|y|ying)[ \t]+(?:under|on|in)[ \t]+"
     + _NAME
     + _POSSESSIVE
+    # a bullet that opens with "Re:" and the other: "Re: X's post on #3 — ..."
+    + rb"|^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?re(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*"
+    + _NAME
     # the writer's answer, a noun: "My answer to X's question", "a rebuttal to X"
     + rb"|\b(?:answers?|rebuttals?)[ \t]+to[ \t]+"
     + _NAME
@@ -442,7 +446,8 @@ _CREDIT_BEFORE = re.compile(
     rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from)"
     # "Came around to X's view", "Modeled the parser on X's", "Leaned on X's parser",
     # "standing on X's shoulders"
-    rb"|c(?:ame|omes?|oming)[ \t]+(?:a)?round[ \t]+to"
+    rb"|c(?:ame|omes?|oming)[ \t]+(?:a)?round[ \t]+to|fork(?:ed|ing|s)?|remix(?:ed|es|ing)?"
+    rb"|riff(?:ed|s|ing)?[ \t]+on|buil(?:t|ds?|ding)[ \t]+atop"
     rb"|(?:model|pattern)(?:l?ed|l?ing|s)?(?:[ \t]+[\w-]+){0,3}?[ \t]+(?:on|after)"
     rb"|(?:lean(?:s|ed|t|ing)?|rel(?:y|ies|ied|ying)|st(?:and|ands|ood|anding))[ \t]+on)[ \t]+"
     + _NAME
@@ -477,7 +482,7 @@ _CREDIT_BEFORE = re.compile(
     rb"|observed|proposed|framed[ \t]+it)\b"
     + rb"|\b(?:credit[ \t]+where[ \t]+(?:it(?:'s|[ \t]+is)[ \t]+)?due[ \t]*(?:[:,]|\xe2\x80[\x93\x94])?"
     rb"|credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
-    rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)"
+    rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)|echo(?:ed|ing)"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from"
     # what the writer owes to the other: "Owe this frame's calm to Priya" (not a debt: "owed
@@ -532,6 +537,7 @@ _CREDIT_AFTER = re.compile(
     rb"[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me|pushed[ \t]+me|nudged[ \t]+me"
     rb"|moved[ \t]+me|made[ \t]+me|helped[ \t]+me|pointed[ \t]+out"
     rb"|talked[ \t]+me[ \t]+(?:into|out[ \t]+of)|got[ \t]+me[ \t]+(?:thinking|to)"
+    rb"|shaped[ \t]+(?:me|my|how[ \t]+I)"
     rb"|opened[ \t]+my[ \t]+eyes|deserves?[ \t]+(?:the[ \t]+|all[ \t]+the[ \t]+)?credit"
     rb"|gets?[ \t]+(?:the|all[ \t]+the)[ \t]+credit"
     rb"|" + _DISMANTLED + rb")\b(?!" + _OBJECT + rb")"
@@ -604,6 +610,7 @@ _TAILS = {
         rb"|sharpened|prompted|cracked|changed[ \t]+my|shifted[ \t]+my|showed[ \t]+me|won[ \t]+me"
         rb"|pushed[ \t]+me|nudged[ \t]+me|moved[ \t]+me|made[ \t]+me|helped[ \t]+me"
         rb"|pointed[ \t]+out|talked[ \t]+me|got[ \t]+me|opened[ \t]+my|deserves?|gets?[ \t]+(?:the|all)"
+        rb"|shaped[ \t]+(?:me|my|how)"
         rb"|" + _DISMANTLED + rb")"
         rb"\b|(?:was|were|is|proved|turned[ \t]+out)[ \t]+" + _VERDICT + rb")",
         re.I,
@@ -628,6 +635,8 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"join",
             b" in on ",
             b"jump",
+            b"re:",
+            b"re**:",
             b"got back",
             b"get back",
             b"gets back",
@@ -748,6 +757,10 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"proposed",
             b"framed it",
             b"round to",
+            b"fork",
+            b"remix",
+            b"riff",
+            b"atop",
             b"model",
             b"pattern",
             b"lean",
@@ -792,6 +805,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
         (
             b"deserve",
             b"the credit",
+            b"shaped",
             b"forced",
             b"convinced",
             b"persuaded",
@@ -1596,6 +1610,10 @@ _SET_AGAINST = re.compile(
     rb"|agree(?:d|s)?[ \t]+with|sided[ \t]+with)[ \t]+$",
     re.I,
 )
+# Before a name, the words of one who repeats a person's words; after it, the colon or dash
+# that opens them ("Quoting Mary O'Neil: 'triage first'").
+_QUOTING = re.compile(rb"\b(?:quot(?:ing|ed)|echo(?:ing|ed))[ \t]+$", re.I)
+_SAYS = re.compile(rb"[ \t]*(?::|\xe2\x80[\x93\x94])")
 # A list's separator, after a name or before one: "Kofi Mensah, Otto Brandt, and Lena".
 _LIST_AFTER = re.compile(rb"[ \t]*(?:,[ \t]*(?:(?:and|or|&)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+)")
 _LIST_BEFORE = re.compile(rb"(?:,[ \t]*(?:(?:and|or|&)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+)$")
@@ -1610,6 +1628,8 @@ def _as_person(names: AgentNames, data: bytes, at: int, span: tuple[int, int]) -
     start, end = span
     if _PERSON_VERB.match(data, end) or _SET_AGAINST.search(data, max(at, start - 24), start):
         return True
+    if _QUOTING.search(data, max(at, start - 12), start) and _SAYS.match(data, end):
+        return True  # "Quoting Mary O'Neil: ..."
     after = _LIST_AFTER.match(data, end)
     if after is not None and _names_one(names, data, after.end()):
         return True
