@@ -215,6 +215,15 @@ def mention_text(found: Mention) -> str:
         out.append(
             f"also used in {len(undated)} files with no date to place it by: " + ", ".join(undated)
         )
+    if found.misdated:
+        out.append(
+            f"not taken as first: {len(found.misdated)} dated earlier in a heading whose date "
+            "runs backwards in its file (by the file's order it came later):"
+        )
+        out.extend(
+            f"  {u.agent_id}, frame {u.label or '—'}, {u.moment.text}, line {u.line}"
+            for u in found.misdated
+        )
     return "\n".join(out)
 
 

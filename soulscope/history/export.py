@@ -80,6 +80,7 @@ def use_dict(u: Use) -> dict[str, Any]:
         "frame": u.frame,
         "label": u.label,
         **moment_dict(u.moment),
+        "heading_date": u.moment.written,
         "heading": u.heading,
         "line": u.line,
         "text": u.text,
@@ -91,12 +92,16 @@ def mention_dict(m: Mention) -> dict[str, Any]:
     """``first``: the frame that first used the term, the commit that brought it (null without
     git), whether that commit brought several frames of the file at once (then the frames' own
     times date them), the uses whose time cannot be told apart from it, and the later commit
-    that took the line out of the memory again (null while it is there)."""
+    that took the line out of the memory again (null while it is there). ``heading_date`` is
+    null unless the frame's heading dates it in a date that runs backwards in its file
+    (``precision`` "misdated": it is placed by its file, ``span``); ``misdated``: the uses whose
+    headings date them before this one in such dates, which by their files came later."""
     return {
         "agent": m.agent_id,
         "frame": m.frame,
         "label": m.label,
         **moment_dict(m.moment),
+        "heading_date": m.moment.written,
         "heading": m.heading,
         "line": m.line,
         "text": m.text,
@@ -105,6 +110,7 @@ def mention_dict(m: Mention) -> dict[str, Any]:
         "arrived_together": m.together,
         "ties": [use_dict(u) for u in m.ties],
         "removed_by": commit_dict(m.removed_by) if m.removed_by else None,
+        "misdated": [use_dict(u) for u in m.misdated],
     }
 
 

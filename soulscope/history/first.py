@@ -64,6 +64,9 @@ class Mention:
     # the later commit that took the line out of the memory again (a revert, a file deleted),
     # None while it is there
     removed_by: Commit | None = None
+    # uses in frames whose headings date them before this one, in dates that run backwards in
+    # their files (``when.misdated``): by their files' order they came later; one per agent
+    misdated: tuple[Use, ...] = field(default=())
 
     @property
     def date(self) -> str | None:
@@ -79,7 +82,7 @@ class Headings:
     columns without parsing a body), and their places in time: what placing a line needs. A
     frame's Moment is built when it is asked for (a world's files hold hundreds of thousands)."""
 
-    __slots__ = ("columns", "numbered", "_moments", "_keys", "_bounds", "_orders")
+    __slots__ = ("columns", "numbered", "_moments", "_keys", "_bounds", "_orders", "_misdated")
 
     def __init__(self, columns: FrameColumns) -> None:
         self.columns = columns
@@ -90,6 +93,7 @@ class Headings:
         self._moments: list[when.Moment] | None = None
         self._keys: list[tuple[str, str, int, int]] | None = None
         self._bounds: dict[int, tuple[str | None, str | None]] | None = None
+        self._misdated: dict[int, tuple[int, int]] | None = None
 
     @classmethod
     def of(cls, data: bytes) -> Headings:
@@ -100,9 +104,20 @@ class Headings:
         """Every frame's ``Moment.key`` (``when.frame_keys``: mostly without the Moments)."""
         if self._keys is None:
             self._keys = when.frame_keys(self.columns)
+            for i in self.misdated:  # placed by its file (``moment``)
+                self._keys[i] = self.moment(i).key
             if not self.numbered:
                 self._keys = [(d, t, -1, p) for d, t, _, p in self._keys]
         return self._keys
+
+    @property
+    def misdated(self) -> dict[int, tuple[int, int]]:
+        """The frames whose heading's date runs backwards against the file's order
+        (``when.misdated``), each with the frames of its file above and below it that place
+        it instead."""
+        if self._misdated is None:
+            self._misdated = when.misdated(self.columns.dates)
+        return self._misdated
 
     def unnumber(self) -> None:
         """Moments and keys from now on without frame numbers (``numbered``)."""
@@ -111,6 +126,8 @@ class Headings:
     def moment(self, i: int) -> when.Moment:
         """Frame ``i``'s Moment (``when.frame_moments``)."""
         c = self.columns
+        if i in self.misdated:
+            return self._placed_by_file(i)
         if c.dates[i]:  # its heading dates it: built alone, as ``when.moments`` builds it
             if self._bounds is None:
                 self._bounds = when.day_bounds(c.dates, c.times)
@@ -126,6 +143,17 @@ class Headings:
             if not self.numbered:
                 self._moments = [when.unnumbered(m) for m in self._moments]
         return self._moments[i]
+
+    def _placed_by_file(self, i: int) -> when.Moment:
+        """A misdated frame's Moment: after the frame above it that is dated right (before the
+        one below it where none is above), with the date its heading says as ``written``."""
+        c = self.columns
+        above, below = self.misdated[i]
+        where, m = ("after", self.moment(above)) if above >= 0 else ("before", self.moment(below))
+        written = f"{c.dates[i]} {c.times[i]} {when.ZONE}" if c.times[i] else c.dates[i]
+        number = c.number(i) if self.numbered else None
+        order = m.order if self.numbered else -1
+        return when.Moment(m.date, m.time, i, number, where, m.low, m.high, order, written)
 
     def place(self, line: int) -> tuple[int, int]:
         """(frame index or -1, index of the frame above it or -1) of a 1-based line."""
@@ -359,6 +387,7 @@ def earliest(
     first = min(dated or possible, key=lambda u: u.key)
     ties = {u.agent_id: u for u in possible if u.agent_id != first.agent_id}
     return Mention(
+        misdated=_misdated_before(found, first),
         agent_id=first.agent_id,
         commit=commit,
         path=first.path,
@@ -371,6 +400,20 @@ def earliest(
         together=together,
         ties=tuple(sorted(ties.values(), key=lambda u: u.key)),
     )
+
+
+def _misdated_before(found: Sequence[Use], first: Use) -> tuple[Use, ...]:
+    """The uses of ``found`` whose headings date them before ``first`` in dates that run
+    backwards in their files (``when.Moment.written``), the earliest so dated of each agent."""
+    at = (first.moment.date or "", first.moment.time or "")
+    own: dict[str, tuple[tuple[str, ...], Use]] = {}
+    for u in found:
+        if not u.moment.written or u is first:
+            continue
+        written = tuple(u.moment.written.split()[:2])
+        if written < at and (u.agent_id not in own or written < own[u.agent_id][0]):
+            own[u.agent_id] = (written, u)
+    return tuple(u for _, u in sorted(own.values(), key=lambda e: e[0]))
 
 
 def without_own_counts(candidates: list[Use], files: Sequence[FrameColumns]) -> list[Use]:

@@ -36,11 +36,13 @@ commit (a world imported at once) are ordered by their own times, here.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from datetime import date as date_type
 from typing import TYPE_CHECKING, Protocol, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -73,6 +75,11 @@ class Moment:
     # (-1: none), by which it sorts after that one ("## Frame 2026-04-14" below "## Frame 488 —
     # 2026-04-14" came after it); the frame has no number all the same.
     order: int = -1
+    # A frame whose heading's date runs backwards against its file's order by more than a day
+    # (``misdated``: frame 12 dated a month before frame 11, a typo, a wrong year): the date and
+    # time its heading says (``2026-02-01``, ``2026-02-01 10:00``); the frame is placed by its
+    # file instead, after the frame above it (``inferred``), or before the one below it.
+    written: str | None = None
 
     @property
     def key(self) -> tuple[str, str, int, int]:
@@ -86,6 +93,8 @@ class Moment:
         """``minute``, ``day`` or ``none``: how closely the heading places the frame."""
         if self.date is None:
             return "none"
+        if self.written:
+            return "misdated"
         if self.inferred:
             return "inferred"
         return "minute" if self.time else "day"
@@ -96,6 +105,12 @@ class Moment:
         (no time of day; between 18:54 and 20:50 UTC by its file)``, ``undated``."""
         if self.date is None:
             return "undated"
+        if self.written:
+            at = f"{self.date} {self.time} {ZONE}" if self.time else self.date
+            return (
+                f"dated {self.written} by its heading, which runs backwards in its file; "
+                f"{self.inferred} {at} by its place"
+            )
         if self.time:
             own = f"{self.date} {self.time} {ZONE}"
         else:
@@ -178,6 +193,75 @@ def _lower(m: Moment) -> tuple[str, str]:
 def _upper(m: Moment) -> tuple[str, str]:
     """The latest a dated frame can be: its date and time (a date-only frame's upper bound)."""
     return (m.date or UNDATED, m.time or m.high or "~")
+
+
+# How far a frame's date may run backwards against its file's order and still be its own: parallel
+# writers append the frames of around midnight out of order (a day back, hundreds of times in a
+# world); more than that is a typo or a wrong year.
+MISDATED_AFTER_DAYS = 1
+
+
+def misdated(dates: Sequence[str | None]) -> dict[int, tuple[int, int]]:
+    """The frames of a file (its headings' dates in file order) whose dates run backwards
+    against their file's order by more than ``MISDATED_AFTER_DAYS``: frame 12 dated a month
+    before frame 11 and frame 13, or 2025 among frames of 2026, or a month after both. Files
+    are appended, so the frames in order of date and file at once (the longest run of them)
+    are taken as dated right, and a frame out of that run is misdated where its date lies more
+    than a day before the frame of the run above it or after the one below it. Each misdated
+    frame's index maps to those two frames' (-1: none)."""
+    indexed = [(i, d) for i, d in enumerate(dates) if d]
+    if len(indexed) < 2 or all(a[1] <= b[1] for a, b in zip(indexed, indexed[1:], strict=False)):
+        return {}
+    kept = _in_order(indexed)
+    in_run = set(kept)
+    out: dict[int, tuple[int, int]] = {}
+    above, passed = -1, 0  # the last frame of the run above, and how many of the run are above
+    for i, d in indexed:
+        if i in in_run:
+            above, passed = i, passed + 1
+            continue
+        below = kept[passed] if passed < len(kept) else -1
+        back = _days_apart(dates[above], d) if above >= 0 else 0
+        ahead = _days_apart(d, dates[below]) if below >= 0 else 0
+        if max(back, ahead) > MISDATED_AFTER_DAYS:
+            out[i] = (above, below)
+    return out
+
+
+def _days_apart(earlier: str | None, later: str | None) -> int:
+    """How many days ``later`` lies before ``earlier`` (0 where it does not, or either is
+    missing): how far a date runs backwards."""
+    if not earlier or not later or later >= earlier:
+        return 0
+    try:
+        return (date_type.fromisoformat(earlier) - date_type.fromisoformat(later)).days
+    except ValueError:
+        return 0
+
+
+def _in_order(indexed: Sequence[tuple[int, str]]) -> list[int]:
+    """The indexes of the longest run of ``indexed`` (index, date) whose dates never go back,
+    in file order; of runs as long, the one that keeps the frames higher in the file. (The
+    longest run of dates that never go up, read from the file's end: each run's least last
+    day is kept, and a later one, read first, gives way to an earlier one as good.)"""
+    tails: list[int] = []  # of the runs of each length so far, the least last day, negated
+    ends: list[int] = []  # where that run ends, in ``indexed``
+    back = [-1] * len(indexed)
+    for k in range(len(indexed) - 1, -1, -1):
+        day = -date_type.fromisoformat(indexed[k][1]).toordinal()
+        n = bisect.bisect_right(tails, day)
+        back[k] = ends[n - 1] if n else -1
+        if n == len(tails):
+            tails.append(day)
+            ends.append(k)
+        elif day < tails[n]:
+            tails[n], ends[n] = day, k
+    out: list[int] = []
+    k = ends[-1] if ends else -1
+    while k >= 0:
+        out.append(indexed[k][0])
+        k = back[k]
+    return out
 
 
 def order_numbers(numbers: Sequence[int]) -> list[int]:

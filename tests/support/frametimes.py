@@ -1,6 +1,7 @@
 """A reader of frame headings' times of its own, to check soulscope's answers against: each use
 of a term as the span of time its frame can have, a date-only frame bounded by the timed frames
-of its date around it in its file (files are append-only), and which uses may be the first.
+of its date around it in its file (files are append-only), a frame dated more than a day
+before (or after) both frames around it placed by them, and which uses may be the first.
 
 It shares no code with ``soulscope.soul``: a regular expression for the date, one for the time
 of day right after it (or one that says its zone), one for a UTC offset after an ISO time.
@@ -104,7 +105,11 @@ def uses(path: Path, term: re.Pattern[str]) -> tuple[list[Span], bool]:
         if p is not None:
             frames[p[0]] = (p[1], p[2])
     order = sorted(frames)
-    spans = dict(zip(order, spans_of([frames[i] for i in order]), strict=True))
+    spans = {
+        i: (f"{frames[i][0]} {low}", f"{frames[i][0]} {high}")
+        for i, (low, high) in zip(order, spans_of([frames[i] for i in order]), strict=True)
+    }
+    spans |= misplaced(order, frames, spans)
     out: list[Span] = []
     elsewhere = False
     for n, (raw, p) in enumerate(zip(lines, placed, strict=True), 1):
@@ -113,9 +118,37 @@ def uses(path: Path, term: re.Pattern[str]) -> tuple[list[Span], bool]:
         if p is None:
             elsewhere = True
             continue
-        low, high = spans[p[0]]
-        out.append(Span(path.stem, n, f"{p[1]} {low}", f"{p[1]} {high}"))
+        out.append(Span(path.stem, n, *spans[p[0]]))
     return out, elsewhere
+
+
+def misplaced(
+    order: list[int], frames: dict[int, tuple[str, str]], spans: dict[int, tuple[str, str]]
+) -> dict[int, tuple[str, str]]:
+    """The spans of frames whose dates run backwards against their file by more than a day:
+    out of every longest run of frames whose dates never go back (files are appended), and
+    more than a day before the latest frame of such runs above it (or after the earliest
+    below it). Such a frame is placed by its file instead: after the frame of the runs above
+    it, or before the one below it."""
+    day = [datetime.fromisoformat(frames[i][0]) for i in order]
+    n = len(day)
+    ending = [1] * n  # the longest run that ends at each frame, and that starts at it
+    starting = [1] * n
+    for k in range(n):
+        ending[k] = 1 + max((ending[j] for j in range(k) if day[j] <= day[k]), default=0)
+    for k in reversed(range(n)):
+        starting[k] = 1 + max((starting[j] for j in range(k + 1, n) if day[j] >= day[k]), default=0)
+    longest = max(ending, default=0)
+    run = [k for k in range(n) if ending[k] + starting[k] - 1 == longest]
+    out = {}
+    for k in set(range(n)) - set(run):
+        above = [j for j in run if j < k]
+        below = [j for j in run if j > k]
+        if above and (max(day[j] for j in above) - day[k]).days > 1:
+            out[order[k]] = (spans[order[above[-1]]][0], "~")
+        elif below and (day[k] - min(day[j] for j in below)).days > 1:
+            out[order[k]] = ("", spans[order[below[0]]][1])
+    return out
 
 
 def possible_firsts(found: list[Span]) -> set[str]:
