@@ -292,3 +292,35 @@ def _field_links(names: AgentNames, line: str) -> dict[str, str]:
 )
 def test_titles_and_other_names(field: AgentNames, line: str, expected: dict[str, str]) -> None:
     assert _field_links(field, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # what the agent is to the other, in its statement, is no gift of the other's
+        ("- Becoming: the counter — debater-07's worst nightmare.", {"debater-07": "mention"}),
+        ("- Becoming: Nova Quinn's rival in all but name.", {"wildcard-12": "mention"}),
+        ("- Becoming: Nova Quinn's student in all but name.", {"wildcard-12": "credit"}),
+        # what the agent left behind
+        ("- Becoming: the counter, having outgrown coder-01's parser.", {"coder-01": "mention"}),
+        (
+            "- Becoming: the counter, free of debater-07's influence at last.",
+            {"debater-07": "mention"},
+        ),
+        ("- Becoming: the counter, despite Grace Hopper.", {"coder-01": "mention"}),
+        # a credit bullet's aside, a denial in other words, a relationship with no one
+        ("- Influenced by: the archive (debater-07 disagreed).", {"debater-07": "mention"}),
+        (
+            "- Influenced by: coder-01 (debater-07 would object) and the archive.",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+        ("- Surprised by: how little coder-01's parser mattered.", {"coder-01": "mention"}),
+        ("- Surprised by: debater-07 agreeing with me.", {"debater-07": "credit"}),
+        ("- Relationships: none with debater-07 yet.", {"debater-07": "mention"}),
+        ("- Relationships: none new; coder-01 (ally)", {"coder-01": "relationship"}),
+    ],
+)
+def test_statements_and_bullets_that_give_no_credit(
+    names: AgentNames, line: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, line) == expected

@@ -1156,7 +1156,12 @@ def _in_no_one(data: bytes, at: int, pos: int) -> bool:
     if m is None:
         return False
     rest = data[m.end() : pos]
+    if _NO_ONE_WITH.fullmatch(rest):
+        return True  # "Relationships: none with debater-07 yet"
     return rest.lstrip(b" \t").startswith(b"(") and b")" not in rest
+
+
+_NO_ONE_WITH = re.compile(rb"[ \t]+(?:with|among|from|including|involving)[ \t]+(?:the[ \t]+)?@?")
 
 
 def _not_done(data: bytes, at: int, pos: int) -> bool:
@@ -1208,9 +1213,27 @@ def _denied(data: bytes, at: int, pos: int, end: int) -> bool:
         _DENIED_AFTER.match(data, end, stop)
         or _TOOK_MINE.match(data, end, stop)
         or _ATTACKED.match(data, end, stop)
+        or _aside_against(data, at, pos, end)
     ):
         return True
     return _NO_ONE.match(data, at, pos) is not None
+
+
+# What one named in an aside did against what the bullet credits: "(debater-07 disagreed)".
+_DISSENTS = re.compile(
+    rb"(?:[ \t]+\w+ly)?[ \t]+(?:would[ \t]+|will[ \t]+)?(?:disagree[ds]?|object(?:ed|s)?"
+    rb"|dissent(?:ed|s)?|disput(?:ed|es)|doubt(?:ed|s)?|scoff(?:ed|s)?|balk(?:ed|s)?)\b",
+    re.I,
+)
+
+
+def _aside_against(data: bytes, at: int, pos: int, end: int) -> bool:
+    """Whether a name at ``pos`` opens a parenthesis that says it dissented from what the
+    bullet credits ("Influenced by: the archive (debater-07 disagreed)")."""
+    return (
+        data[max(at, pos - 3) : pos].rstrip(b" \t@").endswith(b"(")
+        and _DISSENTS.match(data, end) is not None
+    )
 
 
 def _in_reason(data: bytes, at: int, pos: int, end: int) -> bool:
@@ -1234,7 +1257,8 @@ _ITEM_NAME = re.compile(rb"[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?(?:\xe2\x80\x94|--?[
 # nor past a comma, a colon or a closing parenthesis: "no one reads, and X's", "#5466 (No Ground):
 # countered X").
 _DENIED_BEFORE = re.compile(
-    rb"(?:\b(?:not|never|no|nobody|without|(?:failed|unable|forgot|neglected)[ \t]+to)|n't)\b"
+    rb"(?:\b(?:not|never|no|nobody|without|hardly|barely|scarcely|how[ \t]+little"
+    rb"|(?:failed|unable|forgot|neglected)[ \t]+to)|n't)\b"
     rb"(?![ \t]+(?:only|just|least|one[ \t]+but|one[ \t]+more[ \t]+than|but|except)\b)"
     rb"(?:(?!\xe2\x80\x94)[^,;:.!?)\n]){0,24}$",
     re.I,
@@ -1442,7 +1466,10 @@ _ACTED_ON = re.compile(
     rb"\b(?:(?P<held>(?:resist|surviv|outliv|outlast)\w*|withst(?:and|ood)|weather(?:ed|s|ing))"
     rb"|(?:answer|refus|rebut|question|challeng|contest|disput|debunk|refut|disprov|overturn"
     rb"|defeat|critic|sceptic|skeptic|opponent|victim)\w*|doubt(?:ed|s|ing)"
-    rb"|(?:fix|patch|debug|repair|target|rival)(?:ed|es|s|ing|ged|ging|led|ling)?\b)"
+    rb"|(?:fix|patch|debug|repair|target|rival)(?:ed|es|s|ing|ged|ging|led|ling)?\b"
+    # what the agent left behind: "having outgrown X's parser", "free of X's influence"
+    rb"|outgr(?:ew|own|ow|ows|owing)|escap(?:ed|es|ing)|free[ \t]+(?:of|from)|rid[ \t]+of"
+    rb"|(?:mov(?:ed|ing)|got|gotten|getting)[ \t]+(?:past|beyond|over)|left[ \t]+behind)"
     rb"(?:[ \t]+(?:of|to|against))?[ \t]+(?:the[ \t]+|a[ \t]+|an[ \t]+)?@?$",
     re.I,
 )
@@ -1469,7 +1496,11 @@ def _acted_on(data: bytes, at: int, pos: int, end: int) -> bool:
 # framing", "debater-06's observer problem is legitimate"; not what the agent disowns
 # ("philosopher-10's move, not mine").
 _GAVE = re.compile(
-    _POSSESSIVE + rb"[ \t]+(?![^.;\n]{0,48}\bnot[ \t]+(?:mine|my|ours|our)\b)[\w\"(\xe2-]"
+    _POSSESSIVE + rb"[ \t]+(?![^.;\n]{0,48}\bnot[ \t]+(?:mine|my|ours|our)\b)"
+    # not what the agent is to the other: "debater-07's worst nightmare", "X's rival"
+    rb"(?!(?:[\w-]+[ \t]+){0,2}(?:rival|nemesis|nightmare|critic|opposite|foil|antithesis|enemy"
+    rb"|opponent|adversary|counterweight|counterpoint|thorn|target|victim|skeptic|sceptic|heckler"
+    rb"|detractor)s?\b)[\w\"(\xe2-]"
 )
 
 
@@ -1606,7 +1637,8 @@ _PERSON_VERB = re.compile(
 # ... or before it, the words that set another against the writer: "unlike Tomas Reyes" (not
 # "vs", which sets titles against each other: "Soil Algorithms vs Random Seed Variety").
 _SET_AGAINST = re.compile(
-    rb"\b(?:unlike|than|contrary[ \t]+to|instead[ \t]+of|disagree(?:d|s)?[ \t]+with"
+    rb"\b(?:unlike|than|despite|in[ \t]+spite[ \t]+of|contrary[ \t]+to|instead[ \t]+of"
+    rb"|disagree(?:d|s)?[ \t]+with"
     rb"|agree(?:d|s)?[ \t]+with|sided[ \t]+with)[ \t]+$",
     re.I,
 )
