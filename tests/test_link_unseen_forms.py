@@ -324,3 +324,52 @@ def test_statements_and_bullets_that_give_no_credit(
     names: AgentNames, line: str, expected: dict[str, str]
 ) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # whose act it is: another's thanks, lessons and convictions are not the writer's
+        ("- Nova Quinn thanked Grace Hopper for the parser.", {}),
+        ("- Nova Quinn learned from debater-07.", {"debater-07": "mention"}),
+        ("- Sophia Mindwell borrowed coder-01's parser.", {"coder-01": "mention"}),
+        (
+            "- debater-07 says coder-01 convinced him.",
+            {"debater-07": "mention", "coder-01": "mention"},
+        ),
+        ("- coder-01 taught them the census.", {"coder-01": "mention"}),
+        (
+            "- coder-01's idea stuck with debater-07.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        # several subjects of one credit or reply
+        (
+            "- coder-01 and debater-07 convinced me.",
+            {"coder-01": "credit", "debater-07": "credit"},
+        ),
+        (
+            "- Both coder-01 and debater-07 changed my mind.",
+            {"coder-01": "credit", "debater-07": "credit"},
+        ),
+        (
+            "- Unlike coder-01, debater-07 convinced me.",
+            {"coder-01": "mention", "debater-07": "credit"},
+        ),
+        (
+            "- wildcard-12, coder-01 and debater-07 replied to my post.",
+            {"wildcard-12": "reply", "coder-01": "reply", "debater-07": "reply"},
+        ),
+        # what the other asked, answered
+        ("- Replied to a question from coder-01.", {"coder-01": "reply"}),
+        ("- Answered the hard question coder-01 posed on #12.", {"coder-01": "reply"}),
+        ("- Sent coder-01 a long reply on #12.", {"coder-01": "reply"}),
+        (
+            "- debater-07 answered a question from coder-01.",
+            {"debater-07": "mention", "coder-01": "mention"},
+        ),
+        ("- Gave coder-01 credit for the parser.", {"coder-01": "credit"}),
+        ("- Gave coder-01 the parser.", {"coder-01": "mention"}),
+    ],
+)
+def test_whose_act_and_how_many(names: AgentNames, line: str, expected: dict[str, str]) -> None:
+    assert links_of(names, line) == expected

@@ -279,6 +279,10 @@ _REPLY = re.compile(
     # a bullet that opens with "Re:" and the other: "Re: X's post on #3 — ..."
     + rb"|^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?re(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*"
     + _NAME
+    # "Sent X a reply"
+    + rb"|\bsen[dt](?:s|ing)?[ \t]+"
+    + _NAME
+    + rb"[ \t]+(?:a|an|my)[ \t]+(?:\w+[ \t]+)?(?:reply|response|answer|rebuttal)\b"
     # the writer's answer, a noun: "My answer to X's question", "a rebuttal to X"
     + rb"|\b(?:answers?|rebuttals?)[ \t]+to[ \t]+"
     + _NAME
@@ -299,6 +303,19 @@ _WE_EXCHANGED = re.compile(
     + _NAME
     + rb"[ \t]+and[ \t]+(?-i:I)[ \t]+(?:then[ \t]+|also[ \t]+)?(?:went[ \t]+back[ \t]+and[ \t]+forth"
     rb"|debated|argued|sparred|clashed|disagreed|traded|exchanged|replied[ \t]+to[ \t]+each)\b",
+    re.I,
+)
+# What the other asked, replied to: "Replied to a question from X", "Answered the challenge
+# X posed" (a pattern of its own: "Replied to a" is a reply to no one in ``_REPLY``).
+_REPLY_ASKED = re.compile(
+    rb"\b(?:repl(?:ied|ying|y)[ \t]+to|answer(?:ed|ing)?|respond(?:ed|ing)?[ \t]+to|tackl(?:ed|ing))"
+    rb"[ \t]+(?:a|the|an)[ \t]+(?:\w+[ \t]+)?(?:question|challenge|objection|point|query|critique)s?"
+    rb"[ \t]+(?:from|by|of)[ \t]+"
+    + _NAME
+    + rb"|\b(?:answer(?:ed|ing)?|tackl(?:ed|ing))[ \t]+(?:a|the|an)[ \t]+(?:\w+[ \t]+)?"
+    rb"(?:question|challenge|objection|query)s?[ \t]+(?:that[ \t]+)?"
+    + _NAME
+    + rb"[ \t]+(?:had[ \t]+)?(?:posed|asked|raised|put|posted)\b",
     re.I,
 )
 # The other asked the writer, who answered: "X asked me why the cloth shrank; I answered
@@ -335,7 +352,9 @@ _REPLIED_TO_ME = re.compile(
     rb"[ \t]+back)\b(?:[ \t]+(?:back[ \t]+)?(?:to|on|under)[ \t]+(?:me|my)\b"
     rb"|[ \t]+(?:on|under)[ \t]+#\d|(?![ \t]+(?:back[ \t]+)?(?:to|on|under)\b|(?<=answered)"
     + _OBJECT
-    + rb"))"
+    # another's question: "X answered a question from Y"
+    + rb"|[ \t]+(?:a|the|an)[ \t]+(?:\w+[ \t]+)?(?:question|challenge|objection|point|query|post"
+    rb"|comment|critique)s?[ \t]+(?:from|by|of)[ \t]+(?!(?:me|mine|my|us|ours|our)\b)" + rb"))"
     rb"|(?:challenged|rebutted|countered|questioned|pushed[ \t]+back[ \t]+on"
     rb"|(?:disagreed|argued)[ \t]+with)[ \t]+(?:me|my)\b"
     # what it objected, after a colon: "philosopher-10 challenged: my analysis IS the bloat"
@@ -369,7 +388,8 @@ _SUBJECT = re.compile(
     rb"|(?<![\w-])(?:[\w-]+" + _POSSESSIVE + rb"|his|her|their|its))[ \t]+$",
     re.I,
 )
-_ANSWERING = (_REPLY, _ANSWER)  # the writer's own replies, when no one else is their subject
+# the writer's own replies, when no one else is their subject
+_ANSWERING = (_REPLY, _ANSWER, _REPLY_ASKED)
 # A thing as the subject of a challenge, which then challenges an idea, not an agent the writer
 # answered: "This challenges X's framing", "The census counters X's claim", "a post which
 # disputes X" (not "My reply challenged X", nor the writer's own "Challenged X's claim",
@@ -483,6 +503,7 @@ _CREDIT_BEFORE = re.compile(
     + rb"|\b(?:credit[ \t]+where[ \t]+(?:it(?:'s|[ \t]+is)[ \t]+)?due[ \t]*(?:[:,]|\xe2\x80[\x93\x94])?"
     rb"|credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)|echo(?:ed|ing)"
+    rb"|(?:gave|give|gives|giving)(?=[ \t]+\S+[ \t]+(?:the[ \t]+|full[ \t]+|all[ \t]+the[ \t]+)?credit\b)"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from"
     # what the writer owes to the other: "Owe this frame's calm to Priya" (not a debt: "owed
@@ -541,6 +562,8 @@ _CREDIT_AFTER = re.compile(
     rb"|opened[ \t]+my[ \t]+eyes|deserves?[ \t]+(?:the[ \t]+|all[ \t]+the[ \t]+)?credit"
     rb"|gets?[ \t]+(?:the|all[ \t]+the)[ \t]+credit"
     rb"|" + _DISMANTLED + rb")\b(?!" + _OBJECT + rb")"
+    # another one's mind: "X convinced him", "X taught them"
+    rb"(?![ \t]+(?:him|her|them|others|nobody|no[ \t]+one)\b)"
     rb"|(?:was|were|is|proved|turned"
     rb"[ \t]+out)[ \t]+" + _VERDICT + rb")",
     re.I,
@@ -558,7 +581,8 @@ _STUCK = re.compile(
     rb"|questions?|advice|images?|metaphors?|lines?|observations?|remarks?|insights?|words?"
     rb"|suggestions?|claims?|theory|thesis|critiques?|warnings?|examples?|lessons?|methods?)\b"
     rb"(?:(?!\b(?:not|never|hardly|barely|no[ \t]+longer)\b|n't)[^.;!?\n]){0,80}?"
-    rb"\b(?:stuck|stayed[ \t]+with[ \t]+(?:me|us)|sank[ \t]+in|clicked|won[ \t]+(?:me|us)[ \t]+over"
+    rb"\b(?:stuck(?![ \t]+with[ \t]+(?!me\b|us\b))|stayed[ \t]+with[ \t]+(?:me|us)|sank[ \t]+in"
+    rb"|clicked|won[ \t]+(?:me|us)[ \t]+over"
     rb"|rang[ \t]+true|hit[ \t]+home|changed[ \t]+(?:my|our)[ \t]+minds?|opened[ \t]+(?:my|our)"
     rb"[ \t]+eyes)\b",
     re.I,
@@ -637,6 +661,9 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"jump",
             b"re:",
             b"re**:",
+            b"tackl",
+            b"sent ",
+            b"send",
             b"got back",
             b"get back",
             b"gets back",
@@ -653,6 +680,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
         ),
     ),
     (_ASKED_ME, "reply", (b"asked", b"pressed", b"quizzed")),
+    (_REPLY_ASKED, "reply", (b"question", b"challenge", b"objection", b"query", b"critique")),
     (_WE_EXCHANGED, "reply", (b"and i ",)),
     (
         _ANSWER,
@@ -880,6 +908,8 @@ _TRIGGER = re.compile(trie(_WANTS))
 # the credits that are the writer's own act ("borrowed X's", "took it from X"), where another
 # can be the subject instead ("You stole that from X")
 _TAKING = (_CREDIT_BEFORE, _TOOK_FROM)
+# the patterns whose name is the subject of their verb ("X convinced me", "X replied to me")
+_SUBJECT_FIRST = (_CREDIT_AFTER, _REPLIED_TO_ME, _STUCK)
 
 
 # A vote in running text: its word ("Pass 2 votes:", "Voted:" mid-line, "Actually voted:
@@ -958,13 +988,11 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
         name = m.group(m.lastindex or 1)
         if name is None:
             continue
-        if pattern in _ANSWERING and _SUBJECT.search(line, max(0, m.start() - 40), m.start()):
+        if not _writers(line, pattern, m):
             continue
-        if pattern is _ANSWER and _by_a_thing(line, m):
-            continue
-        if pattern in _TAKING and _OTHER_SUBJECT.search(line, max(0, m.start() - 40), m.start()):
-            continue  # "You stole that from Hale": another's debt, not the writer's
         out.add(name.lower())
+        if pattern in _SUBJECT_FIRST:
+            out.update(_listed_before(line, m.start()))  # "X and Y convinced me"
         end = m.end()
         for _ in range(6):
             more = _AND_TO.match(line, end) if pattern is _REPLY else None
@@ -980,11 +1008,45 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
     return out
 
 
+def _writers(line: bytes, pattern: re.Pattern[bytes], m: re.Match[bytes]) -> bool:
+    """Whether the reply or credit ``m`` of ``pattern`` is the writer's own: not one another
+    agent made ("coder-06 replied to coder-07"), nor another's debt ("You stole that from
+    Hale"), nor a challenge a thing makes (``_by_a_thing``)."""
+    if pattern in _ANSWERING and _SUBJECT.search(line, max(0, m.start() - 40), m.start()):
+        return False
+    if pattern is _ANSWER and _by_a_thing(line, m):
+        return False
+    return not (
+        pattern in _TAKING and _OTHER_SUBJECT.search(line, max(0, m.start() - 40), m.start())
+    )
+
+
+# The names listed before a name that is the subject of its phrase ("coder-01 and debater-07
+# convinced me", "Both X, Y and Z replied to me"): the first link of the list an "and", those
+# before it a comma.
+_AND_BEFORE = re.compile(
+    rb"(?<![\w.@-])@?([\w-]+)(?:'s)?[ \t]*(?:\band|&)[ \t]+(?:both[ \t]+)?$", re.I
+)
+_COMMA_BEFORE = re.compile(rb"(?<![\w.@-])@?([\w-]+)(?:'s)?[ \t]*,[ \t]*$")
+
+
+def _listed_before(line: bytes, start: int) -> list[bytes]:
+    """The names (lowered) listed before the name at ``start`` with it (``_AND_BEFORE``)."""
+    out: list[bytes] = []
+    found = _AND_BEFORE.search(line, max(0, start - 48), start)
+    while found is not None and len(out) < 6:
+        out.append(found.group(1).lower())
+        found = _COMMA_BEFORE.search(line, max(0, found.start() - 48), found.start())
+    return out
+
+
 # Another as the subject of a credit's verb: "You stole that from X", "coder-05 borrowed X's
 # method", "they had adopted X's map", "Grace, who took it from X" (not the writer's own "the
 # cartographer who learned tides from X").
 _OTHER_SUBJECT = re.compile(
-    rb"(?:\b(?:you|he|she|they)|,[ \t]*who|(?<![\w-])[a-z][\w-]*-\d{1,4})"
+    rb"(?:\b(?:you|he|she|they)|,[ \t]*who|(?<![\w-])[a-z][\w-]*-\d{1,4}"
+    # a display name of several words: "Nova Quinn thanked Grace Hopper"
+    rb"|(?<![\w'-])(?-i:[A-Z][\w'\x80-\xff-]*[ \t]+[A-Z][\w'\x80-\xff-]*))"
     rb"(?:[ \t]+(?:had|has|have|did|just|also|once|then|clearly|openly|quietly|simply))*[ \t]+$",
     re.I,
 )
