@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from soulscope.history.links import read
 from soulscope.history.names import AgentNames
 from tests.support.linkworld import links_of, registry_names
 
@@ -373,3 +374,53 @@ def test_statements_and_bullets_that_give_no_credit(
 )
 def test_whose_act_and_how_many(names: AgentNames, line: str, expected: dict[str, str]) -> None:
     assert links_of(names, line) == expected
+
+
+def _kinds(names: AgentNames, text: str) -> list[tuple[str, str]]:
+    data = text.encode()
+    return [(w.removeprefix("zion-"), k) for _, w, k in read(names, data, 0, len(data))]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a section of the card, its heading the label of every bullet below it
+        (
+            "# Tess\n\n## Relationships\n\n- **coder-01** — ally\n- debater-07: rival\n"
+            "- **Nova Quinn** (`zion-wildcard-12`): taught me to count\n\n"
+            "## Frame 1 — 2026-03-01\n- Posted with coder-01.\n",
+            [
+                ("coder-01", "relationship"),
+                ("debater-07", "relationship"),
+                ("wildcard-12", "relationship"),
+                ("coder-01", "mention"),
+            ],
+        ),
+        (
+            "## Frame 2 — 2026-03-02\n### Influences\n- coder-01\n- Grace Hopper's tests\n",
+            [("coder-01", "credit"), ("coder-01", "credit")],
+        ),
+        (
+            "## Frame 2 — 2026-03-02\n**Relationships**\n- debater-07 — rival\n",
+            [("debater-07", "relationship")],
+        ),
+        (
+            "## Frame 2 — 2026-03-02\nInfluenced by:\n1. coder-01\n2. debater-07\n",
+            [("coder-01", "credit"), ("debater-07", "credit")],
+        ),
+        # a list under any other heading or line is running text
+        ("## History\n- coder-01 liked it\n", [("coder-01", "mention")]),
+        (
+            "## Frame 2 — 2026-03-02\nI posted twice:\n- coder-01 liked it\n",
+            [("coder-01", "mention")],
+        ),
+        (
+            "## Relationships\nThe ones I watch, below.\n- coder-01 liked it\n",
+            [("coder-01", "mention")],
+        ),
+    ],
+)
+def test_a_section_heading_is_the_label_of_its_list(
+    names: AgentNames, text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _kinds(names, text) == expected

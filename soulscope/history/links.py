@@ -23,7 +23,8 @@ A line names another agent in one of six ways, strongest first (``KINDS``):
   a bullet that opens "Re: X's post". A thing that challenges the other's idea ("This challenges X's
   framing", "the census counters X's claim") is no reply: a mention.
 - ``comment``: it commented on the other's post ("commented on coder-05's proposal").
-- ``relationship``: a ``Relationships:`` bullet; one whose nature says the other gave the
+- ``relationship``: a ``Relationships:`` bullet, or a bullet of a list under a heading or a
+  line that is only such a label ("## Relationships", "**Influences**", "Influenced by:"); one whose nature says the other gave the
   writer something is a credit ("Yuki Tanaka (taught me to measure)", "X — their dialogue was
   the seed").
 - ``mention``: the other is named anywhere else, or signs a quotation ('"..." — Zoë Marlowe').
@@ -176,9 +177,43 @@ def line_kind(data: bytes, at: int, end: int) -> str:
             break
         at = above
     kind = _label_kind(data, at, end)
-    if not kind and at and _SUB_BULLET.match(data, at) is not None:
+    if kind or not at:
+        return kind
+    if _SUB_BULLET.match(data, at) is not None:
         return _list_kind(data, at, end)
-    return kind
+    if _TOP_BULLET.match(data, at) is not None:
+        return _section_kind(data, at)
+    return ""
+
+
+# A bullet at the start of its line, and a heading or a line that is only a label, above a
+# list of bullets ("## Relationships", "**Influenced by**", "Influenced by:").
+_TOP_BULLET = re.compile(rb"(?:[-*+]|\d+[.)])[ \t]")
+_IN_LIST = re.compile(rb"[ \t]*(?:[-*+]|\d+[.)])[ \t]|[ \t]+\S")
+_SECTION_HEAD = re.compile(
+    rb"[ \t]*(?:#{1,6}[ \t]+(?:\*\*|__)?|(?:\*\*|__))?[ \t]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*"
+    rb"(?::[ \t]*(?:\*\*|__)?|(?:\*\*|__)[ \t]*:?)?[ \t]*\r?$"
+)
+_SECTION_ITEMS = 40  # how many lines a section's bullets are read up to its heading, at most
+
+
+def _section_kind(data: bytes, at: int) -> str:
+    """The kind of a bullet at ``at`` from the heading of its list: a heading or a line that
+    is only a label ("## Relationships" / "" / "- **Sophia Mindwell**: ..."); "" under any
+    other heading ("## Frame 12") or line, or past a list too long to be one."""
+    for _ in range(_SECTION_ITEMS):
+        if at == 0:
+            return ""
+        at = data.rfind(b"\n", 0, at - 1) + 1
+        stop = data.find(b"\n", at)
+        stop = len(data) if stop < 0 else stop
+        if at == stop or _IN_LIST.match(data, at) is not None or not data[at:stop].strip():
+            continue
+        head = _SECTION_HEAD.match(data, at, stop)
+        if head is None or (b":" not in data[at:stop] and data[at : at + 1] not in b"#*_"):
+            return ""
+        return LABELS.get(b" ".join(head.group(1).lower().split()).decode("ascii"), "")
+    return ""
 
 
 # An indented line that is no bullet: the bullet above goes on ("  debater-07's tests.").
