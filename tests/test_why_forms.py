@@ -139,3 +139,32 @@ def test_relationships_are_compared_by_agent_in_any_form(tmp_path: Path) -> None
         ("zion-debater-06", None),
         ("zion-wildcard-12", None),
     }
+
+
+def test_relationships_listed_below_their_label_are_read(tmp_path: Path) -> None:
+    """A frame lists its relationships as items below a bare label, or under a heading: the
+    dossier compares those items, and does not report the earlier ones lost."""
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "agents.json").write_text(json.dumps({"agents": REGISTRY}), encoding="utf-8")
+    soul = (
+        "# Ines Ortega\n\n## Frame 1 — 2026-03-01\n- Becoming: the teller.\n"
+        "- Relationships: coder-04 (stranger)\n\n"
+        "## Frame 2 — 2026-03-02\n- Becoming: the mapmaker.\n"
+        "- Relationships:\n  - Linus Kernel — mentor now\n  - debater-06 — rival\n\n"
+        "## Frame 3 — 2026-03-03\n- Becoming: the surveyor.\n"
+        "### Relationships\n- coder-04 (mentor now)\n- debater-06 (friend)\n"
+    )
+    for agent, fields in REGISTRY.items():
+        text = soul if agent == "zion-philosopher-07" else f"# {fields['name']}\n"
+        (tmp_path / "memory" / f"{agent}.md").write_text(text, encoding="utf-8")
+    world = World.open(tmp_path)
+    why = explain(world, "zion-philosopher-07", frame="2")
+    assert {(r.agent, r.before, r.after) for r in why.relationships} == {
+        ("zion-coder-04", "stranger", "mentor now"),
+        ("zion-debater-06", None, "rival"),
+    }
+    assert {"zion-coder-04", "zion-debater-06"} <= set(why.agents)
+    later = explain(world, "zion-philosopher-07", frame="3")
+    assert {(r.agent, r.before, r.after) for r in later.relationships} == {
+        ("zion-debater-06", "rival", "friend"),
+    }

@@ -161,7 +161,7 @@ def explain(
     links = frame_links(names, agent_id, st, f, moment, soul)
     influencers = list(dict.fromkeys(link.source for link in links if link.kind == "credit"))
     named = [link.source for link in links]
-    for name in relationships(" ".join(context.get("Relationships", []))):
+    for name in relationships("; ".join(relationship_items(f) if f else [])):
         resolved = names.resolve(name, listed=True)
         if resolved != agent_id and _is_agent(names, resolved):
             named.append(resolved)
@@ -768,17 +768,41 @@ def _relationship_changes(
     soul: Soul, frame: Frame | None, names: AgentNames
 ) -> tuple[RelationshipChange, ...]:
     """Relationships gained, lost or changed against the previous frame that lists them."""
-    if frame is None or not frame.get("Relationships"):
+    if frame is None or not (listed := relationship_items(frame)):
         return ()
-    now = _resolved(relationships(" ".join(frame.get("Relationships"))), names)
+    now = _resolved(relationships("; ".join(listed)), names)
     before: dict[str, str] = {}
     for prev in reversed(soul.frames[: frame.index]):
-        if prev.get("Relationships"):
-            before = _resolved(relationships(" ".join(prev.get("Relationships"))), names)
+        if items := relationship_items(prev):
+            before = _resolved(relationships("; ".join(items)), names)
             break
     out = [RelationshipChange(a, before.get(a), n) for a, n in now.items() if before.get(a) != n]
     out += [RelationshipChange(a, n, None) for a, n in before.items() if a not in now]
     return tuple(out)
+
+
+def relationship_items(frame: Frame) -> list[str]:
+    """The texts of a frame's ``Relationships:`` bullets, and the items of a list such a label
+    heads, one a line ("- Relationships:" / "  - Kofi Mensah — partner", "### Relationships" /
+    "- coder-01 (ally)"), as the link reader types them."""
+    items = [t for t in frame.get("Relationships") if t.strip()]
+    data = frame.source.encode("utf-8", "surrogatepass")
+    pos = 0
+    while pos < len(data):
+        stop = data.find(b"\n", pos)
+        stop = len(data) if stop < 0 else stop
+        item = _LIST_ITEM.match(data, pos, stop)
+        if (
+            item is not None
+            and not line_kind(data[pos:stop], 0, stop - pos)  # a label of its own
+            and line_kind(data, pos, len(data)) == "relationship"
+        ):
+            items.append(data[item.end() : stop].decode("utf-8", "replace").strip())
+        pos = stop + 1
+    return items
+
+
+_LIST_ITEM = re.compile(rb"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
 
 def _resolved(found: dict[str, str], names: AgentNames) -> dict[str, str]:
