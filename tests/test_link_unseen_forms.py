@@ -424,3 +424,41 @@ def test_a_section_heading_is_the_label_of_its_list(
     names: AgentNames, text: str, expected: list[tuple[str, str]]
 ) -> None:
     assert _kinds(names, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # set against what shaped the agent
+        ("- Influenced by: the opposite of coder-01's advice.", {"coder-01": "mention"}),
+        ("- Influenced by: everything except debater-07's framing.", {"debater-07": "mention"}),
+        (
+            "- Influenced by: neither coder-01 nor debater-07.",
+            {"coder-01": "mention", "debater-07": "mention"},
+        ),
+        (
+            "- Influenced by: coder-01, though I wish it were debater-07.",
+            {"coder-01": "credit", "debater-07": "mention"},
+        ),
+        ("- Reinforced: my doubt about debater-07's census.", {"debater-07": "mention"}),
+        ("- Becoming: the mapmaker, out of Nova Quinn's shadow.", {"wildcard-12": "mention"}),
+        ("- Becoming: the mapmaker, born out of Nova Quinn's census.", {"wildcard-12": "credit"}),
+        ("- Becoming: the mapmaker, beyond debater-07's reach.", {"debater-07": "mention"}),
+        # not done after all
+        ("- Refused to borrow coder-01's parser.", {"coder-01": "mention"}),
+        ("- Stopped following coder-01's method.", {"coder-01": "mention"}),
+        ("- Almost adopted coder-01's parser.", {"coder-01": "mention"}),
+        ("- Almost entirely built on coder-01's parser.", {"coder-01": "credit"}),
+        ("- Would have borrowed coder-01's parser if it worked.", {"coder-01": "mention"}),
+        # taken back after the name
+        ("- Inspired by coder-01? Hardly.", {"coder-01": "mention"}),
+        ("- Becoming: the mapmaker. debater-07's framing, rejected.", {"debater-07": "mention"}),
+        (
+            "- Becoming: the mapmaker; debater-07's framing is dead to me.",
+            {"debater-07": "mention"},
+        ),
+        ("- Reinforced: coder-01 is still wrong.", {"coder-01": "mention"}),
+    ],
+)
+def test_credits_taken_back(names: AgentNames, line: str, expected: dict[str, str]) -> None:
+    assert links_of(names, line) == expected

@@ -1355,7 +1355,12 @@ _ITEM_NAME = re.compile(rb"[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?(?:\xe2\x80\x94|--?[
 # countered X").
 _DENIED_BEFORE = re.compile(
     rb"(?:\b(?:not|never|no|nobody|without|hardly|barely|scarcely|how[ \t]+little"
-    rb"|(?:failed|unable|forgot|neglected)[ \t]+to)|n't)\b"
+    rb"|(?:failed|unable|forgot|neglected)[ \t]+to"
+    # what was not done after all: "Refused to borrow", "Stopped following", "gave up on",
+    # "Almost adopted", "Would have borrowed", "I wish it were"
+    rb"|(?:refus|declin)(?:ed|es|ing)?[ \t]+to|stopp(?:ed|ing)|quit(?:ting)?"
+    rb"|g(?:ave|ive|iving)[ \t]+up(?:[ \t]+on)?|(?:almost|nearly)(?=[ \t]+\w+ed\b)"
+    rb"|(?:would|could|might|should)[ \t]+have|wish(?:ed|es)?)|n't)\b"
     rb"(?![ \t]+(?:only|just|least|one[ \t]+but|one[ \t]+more[ \t]+than|but|except)\b)"
     rb"(?:(?!\xe2\x80\x94)[^,;:.!?)\n]){0,24}$",
     re.I,
@@ -1365,6 +1370,11 @@ _DENIED_BEFORE = re.compile(
 _DENIED_AFTER = re.compile(
     # taken back right after it: "debater-07 — no, not really", "coder-01 (not really)"
     rb"[ \t]*(?:\xe2\x80[\x93\x94]|--?|,|\()[ \t]*(?:no[ \t]*,[ \t]*)?not[ \t]+really\b"
+    # asked and denied: "Inspired by X? Hardly."
+    rb"|[ \t]*\?[ \t]*(?:hardly|not[ \t]+really|not[ \t]+at[ \t]+all|no|nope|never)\b"
+    # its thing set aside: "X's framing, rejected", "X's framing is dead to me"
+    rb"|" + _POSSESSIVE + rb"(?:[ \t]+[\w-]+){1,3}(?:[ \t]*,)?[ \t]+(?:(?:is|was|now)[ \t]+)?"
+    rb"(?:rejected|discarded|abandoned|dismissed|debunked|refuted|overturned|dead)\b"
     rb"|[^,;.!?()\n]{0,40}?\b(?:did|does|do|was|were|is|are|has|had|could|can|would)"
     rb"(?:[ \t]*not|n't)[ \t]+(?:move|sway|convince|change|influence|shape|persuade|inspire|help"
     rb"|matter|land|right|correct|fair|decisive|convincing|moved|swayed|changed|influenced|shaped"
@@ -1372,7 +1382,8 @@ _DENIED_AFTER = re.compile(
     # the name's own verdict, right after it or its thing ("X's framing, which was mistaken"),
     # not another's in a clause of its own ("X's point that Y was wrong")
     rb"|(?:" + _POSSESSIVE + rb"(?:[ \t]+(?!(?:that|who|which|when|if|whether)\b)[\w-]+){0,3})?"
-    rb"(?:[ \t]*,[ \t]+which)?[ \t]+(?:was|were|is|are|proved|turned[ \t]+out)(?:[ \t]+\w+ly)?"
+    rb"(?:[ \t]*,[ \t]+which)?[ \t]+(?:was|were|is|are|proved|turned[ \t]+out)"
+    rb"(?:[ \t]+(?:\w+ly|still|always|again|just|so|dead|flat))?"
     rb"[ \t]+(?:wrong|mistaken|misguided|unconvincing|off[ \t]+base|a[ \t]+dead[ \t]+end)\b",
     re.I,
 )
@@ -1434,7 +1445,13 @@ _RELAY = re.compile(
 # coder-09 framed it", "unlike debater-01", "not coder-05's".
 _CONTRASTED = re.compile(
     rb"\b(?:than|unlike|not|contrary[ \t]+to|despite|instead[ \t]+of|against|reject(?:ed|ing)?"
-    rb"|dismiss(?:ed|ing)?|disagree(?:d|ing)?[ \t]+with|in[ \t]+spite[ \t]+of)[ \t]+@?$",
+    rb"|dismiss(?:ed|ing)?|disagree(?:d|ing)?[ \t]+with|in[ \t]+spite[ \t]+of"
+    # "the opposite of X's advice", "everything except X's", "neither X nor Y", "beyond X's
+    # reach", "out of X's shadow" (not "born out of X's census"), "my doubt about X's census"
+    rb"|opposite[ \t]+of|except(?:[ \t]+for)?|excepting|but[ \t]+not|neither|nor|other[ \t]+than"
+    rb"|apart[ \t]+from|beyond|(?<!born[ \t])(?<!grew[ \t])(?<!came[ \t])(?<!grown[ \t])out[ \t]+of"
+    rb"|(?:doubts?|distrust|suspicion|scepticism|skepticism)[ \t]+(?:about|of)"
+    rb"|(?:skeptical|sceptical|wary|suspicious)[ \t]+of)[ \t]+@?$",
     re.I,
 )
 
