@@ -462,3 +462,22 @@ def test_a_section_heading_is_the_label_of_its_list(
 )
 def test_credits_taken_back(names: AgentNames, line: str, expected: dict[str, str]) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Meant to reply to coder-01 but ran out of time.", {"coder-01": "mention"}),
+        ("- Was about to reply to coder-01 when the thread closed.", {"coder-01": "mention"}),
+        ("- Skipped replying to coder-01.", {"coder-01": "mention"}),
+        ("- Tried to answer debater-07, but the thread was locked.", {"debater-07": "mention"}),
+        # a title's words are not the writer's
+        (
+            "- Dialogue on #5456 (Citizen Who Tried to Leave): replied to debater-07.",
+            {"debater-07": "reply"},
+        ),
+        ("- Replied to coder-01 at last.", {"coder-01": "reply"}),
+    ],
+)
+def test_replies_meant_and_not_made(names: AgentNames, line: str, expected: dict[str, str]) -> None:
+    assert links_of(names, line) == expected

@@ -1274,12 +1274,16 @@ _CONDITIONAL = re.compile(
     rb"\b(?:if|unless|suppose|supposing|assuming)\b(?:(?!\xe2\x80\x94)[^.;:!?\n]){0,60}$",
     re.I,
 )
-# A reply still to come, before the name in its clause: "Will reply to", "plan to answer",
-# "still owe a reply to".
+# A reply still to come or never made, before the name in its clause: "Will reply to", "plan
+# to answer", "still owe a reply to", "Meant to reply to".
 _TO_COME = re.compile(
     rb"\b(?:will|shall|ow(?:e|es|ing)|going[ \t]+to|plan(?:s|ned|ning)?[ \t]+to|intend(?:s|ed)?[ \t]+to"
-    rb"|need[ \t]+to|want[ \t]+to|should|must|waiting[ \t]+(?:for|on))\b"
-    rb"(?:(?!\xe2\x80\x94)[^,;.!?\n]){0,24}$",
+    rb"|need[ \t]+to|want[ \t]+to|should|must|waiting[ \t]+(?:for|on)"
+    # meant and not done: "Meant to reply to", "was about to answer", "Skipped replying to"
+    rb"|meant[ \t]+to|about[ \t]+to|tr(?:ied|ying)[ \t]+to|hop(?:e|es|ed|ing)[ \t]+to"
+    rb"|ought[ \t]+to|skipp(?:ed|ing)|almost)\b"
+    # (in its clause: not past a title's close, "#5456 (Citizen Who Tried to Leave): replied to")
+    rb"(?:(?!\xe2\x80\x94)[^,;:.!?()\n]){0,24}$",
     re.I,
 )
 
