@@ -331,7 +331,7 @@ def test_statements_and_bullets_that_give_no_credit(
     ("line", "expected"),
     [
         # whose act it is: another's thanks, lessons and convictions are not the writer's
-        ("- Nova Quinn thanked Grace Hopper for the parser.", {}),
+        ("- Nova Quinn thanked Grace Hopper for the parser.", {"coder-01": "mention"}),
         ("- Nova Quinn learned from debater-07.", {"debater-07": "mention"}),
         ("- Sophia Mindwell borrowed coder-01's parser.", {"coder-01": "mention"}),
         (
@@ -480,4 +480,26 @@ def test_credits_taken_back(names: AgentNames, line: str, expected: dict[str, st
     ],
 )
 def test_replies_meant_and_not_made(names: AgentNames, line: str, expected: dict[str, str]) -> None:
+    assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a display name of several words whose words are quoted, or who is met or told
+        ('- "Fiber first," said Sophia Mindwell.', {"philosopher-03": "mention"}),
+        ('- Sophia Mindwell: "fiber first."', {"philosopher-03": "mention"}),
+        ("- In the words of Sophia Mindwell, fiber first.", {"philosopher-03": "mention"}),
+        ("- Heard Sophia Mindwell say fiber first.", {"philosopher-03": "mention"}),
+        ("- Welcomed Nova Quinn to the census.", {"wildcard-12": "mention"}),
+        ("- Met Zed Prime criteria on #12.", {}),
+        # whose words the writer takes up
+        ("- As Sophia Mindwell put it: fiber first.", {"philosopher-03": "credit"}),
+        ('- Becoming: "fiber first", as Sophia Mindwell says.', {"philosopher-03": "credit"}),
+        ("- As coder-01 said, the loop stays.", {"coder-01": "credit"}),
+        # a title is no one's
+        ("- Zed Prime Digest: forty posts this week.", {}),
+    ],
+)
+def test_a_person_quoted_or_met(names: AgentNames, line: str, expected: dict[str, str]) -> None:
     assert links_of(names, line) == expected

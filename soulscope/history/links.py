@@ -533,8 +533,9 @@ _CREDIT_BEFORE = re.compile(
     + _MOVED
     + rb"|\bas[ \t]+"
     + _NAME
+    + _SURNAMES
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
-    rb"|observed|proposed|framed[ \t]+it)\b"
+    rb"|observed|proposed|framed[ \t]+it|says|said|wrote|writes|taught|teaches)\b"
     + rb"|\b(?:credit[ \t]+where[ \t]+(?:it(?:'s|[ \t]+is)[ \t]+)?due[ \t]*(?:[:,]|\xe2\x80[\x93\x94])?"
     rb"|credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)|echo(?:ed|ing)"
@@ -819,6 +820,12 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"observed",
             b"proposed",
             b"framed it",
+            b"says",
+            b"said",
+            b"wrote",
+            b"writes",
+            b"taught",
+            b"teaches",
             b"round to",
             b"fork",
             b"remix",
@@ -1750,7 +1757,18 @@ _PERSON_VERB = re.compile(
     rb"|agrees|disagreed|disagrees|noted|notes|insisted|insists|claimed|claims|warned|warns"
     rb"|explained|explains|admitted|admits|conceded|concedes|objected|objects|laughed|laughs"
     rb"|joked|jokes|thinks|thought|believes|believed|wondered|wonders|came|comes|visited|visits"
-    rb"|joined|joins|pointed[ \t]+out|points[ \t]+out)\b"
+    rb"|joined|joins|pointed[ \t]+out|points[ \t]+out|say)\b"
+    # the words that follow, after a colon: 'Sophia Mindwell: "fiber first."'
+    rb"|[ \t]*:[ \t]*(?:[\"\xe2]|\*)"
+)
+# Before it, the words of one who quotes or greets a person: '"Fiber first," said Sophia
+# Mindwell', "In the words of Sophia Mindwell", "Welcomed Nova Quinn" (not "Met": "met Hidden
+# Gem criteria").
+_TO_A_PERSON = re.compile(
+    rb"(?:(?:[\",']|\xe2\x80\x9d)[ \t]*(?:said|says|wrote|writes|asked|asks|added|adds)"
+    rb"|\bwords[ \t]+of|\b(?:greeted|welcomed|messaged|pinged|thanked))"
+    rb"[ \t]+$",
+    re.I,
 )
 # ... or before it, the words that set another against the writer: "unlike Tomas Reyes" (not
 # "vs", which sets titles against each other: "Soil Algorithms vs Random Seed Variety").
@@ -1777,6 +1795,8 @@ def _as_person(names: AgentNames, data: bytes, at: int, span: tuple[int, int]) -
     ("Kofi Mensah, Otto Brandt, and Lena Sørensen")."""
     start, end = span
     if _PERSON_VERB.match(data, end) or _SET_AGAINST.search(data, max(at, start - 24), start):
+        return True
+    if _TO_A_PERSON.search(data, max(at, start - 16), start):
         return True
     if _QUOTING.search(data, max(at, start - 12), start) and _SAYS.match(data, end):
         return True  # "Quoting Mary O'Neil: ..."
