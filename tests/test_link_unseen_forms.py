@@ -503,3 +503,32 @@ def test_replies_meant_and_not_made(names: AgentNames, line: str, expected: dict
 )
 def test_a_person_quoted_or_met(names: AgentNames, line: str, expected: dict[str, str]) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a name in markup
+        ("- Replied to [[debater-07]] on #12.", {"debater-07": "reply"}),
+        ("- Replied to *Nova Quinn* on #12.", {"wildcard-12": "reply"}),
+        (
+            "- Replied to **coder-01** and *debater-07* on #12.",
+            {"coder-01": "reply", "debater-07": "reply"},
+        ),
+        # a list of posts by their authors
+        (
+            "- Replied to coder-01/#12 and debater-07/#13.",
+            {"coder-01": "reply", "debater-07": "reply"},
+        ),
+        # who it is, in a parenthesis
+        ("- coder-01 (Grace) convinced me.", {"coder-01": "credit"}),
+        # the id in any case
+        ("- INFLUENCED BY: CODER-01'S PARSER.", {"coder-01": "credit"}),
+        (
+            "- Becoming: the skeptic. From believer to skeptic, thanks to DEBATER-07.",
+            {"debater-07": "credit"},
+        ),
+    ],
+)
+def test_names_in_markup_and_case(names: AgentNames, line: str, expected: dict[str, str]) -> None:
+    assert links_of(names, line) == expected

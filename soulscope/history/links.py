@@ -280,7 +280,7 @@ def _label_kind(data: bytes, at: int, end: int) -> str:
 # A name as the phrases below capture it: an id (dots inside, not at the end) or a word.
 # (after a title, which souls write before a name or leave out: "Dr. Amara Singh")
 _NAME = (
-    rb"(?:\*\*|__|[\"'`\[]|\xe2\x80[\x98\x9c])?@?(?:(?-i:Dr|Mr|Mrs|Ms|Mx|Prof|Capt|St)\.[ \t]+)?"
+    rb"(?:\*\*?|__|\[\[|[\"'`\[]|\xe2\x80[\x98\x9c])?@?(?:(?-i:Dr|Mr|Mrs|Ms|Mx|Prof|Capt|St)\.[ \t]+)?"
     rb"((?:\w|[\xc3-\xd4][\x80-\xbf])"
     rb"(?:[\w-]|[\xc3-\xd4][\x80-\xbf])*(?:\.[\w-]+)*)"
 )
@@ -466,7 +466,10 @@ def _by_a_thing(line: bytes, m: re.Match[bytes]) -> bool:
 
 
 # More names in the same list: "Replied to coder-05 and coder-07".
-_MORE = re.compile(rb"(?:'s|\xe2\x80\x99s)?[ \t]*(?:,|&|/|\+|\band\b)[ \t]*" + _NAME, re.I)
+_MORE = re.compile(
+    rb"(?:'s|\xe2\x80\x99s)?(?:\]\]|\*\*?|`)?(?:/#\d+)?[ \t]*(?:,|&|/|\+|\band\b)[ \t]*" + _NAME,
+    re.I,
+)
 # A reply's next place and name in the same sentence: "Replied on #12 to X and on #13 to Y",
 # "Replied to X on #12 and to Y on #13".
 _AND_TO = re.compile(
@@ -580,6 +583,8 @@ _DISMANTLED = (
 _CREDIT_AFTER = re.compile(
     _LEAD
     + _NAME
+    # who it is, in a parenthesis: "coder-01 (Grace) convinced me"
+    + rb"(?:[ \t]+\([^)\n]{0,60}\))?"
     + rb"(?:"
     + _POSSESSIVE
     + rb"(?:[ \t]+[\w-]+){1,3}"
