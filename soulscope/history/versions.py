@@ -131,6 +131,17 @@ class Version:
         self.frames = tuple(b for b in blocks if b.is_frame)
         self._becoming: tuple[str | None] | None = None
 
+    def frame_lines(self) -> tuple[int, ...]:
+        """The line (1-based) of each frame's heading in the file."""
+        preamble = self.size - sum(len(b.source) for b in self.blocks)
+        line = 1 + self.header[:preamble].count(b"\n")
+        out: list[int] = []
+        for block in self.blocks:
+            if block.is_frame:
+                out.append(line)
+            line += block.source.count(b"\n")
+        return tuple(out)
+
     @property
     def becoming(self) -> str | None:
         """The latest identity statement, by the label rule of ``trajectory.arc`` and its
@@ -268,6 +279,11 @@ class FrameDiff:
     changed: tuple[str, ...]
     removed: tuple[str, ...]
     rewrote: bool  # a frame other than the last one was edited or removed
+    # Where each of those is: its index in the frames after (added, changed) or before (removed),
+    # which tells apart two frames of one heading.
+    added_at: tuple[int, ...] = ()
+    changed_at: tuple[int, ...] = ()
+    removed_at: tuple[int, ...] = ()
 
 
 NO_FRAME_CHANGE = FrameDiff((), (), (), False)
@@ -324,8 +340,8 @@ def frame_diff(before: Version, after: Version) -> FrameDiff:
     waiting: dict[str, list[int]] = {}
     for i in gone:
         waiting.setdefault(old[i].key, []).append(i)
-    added: list[str] = []
-    changed: list[str] = []
+    added: list[int] = []  # indexes into new
+    changed: list[int] = []
     paired: set[int] = set()
     touched: set[int] = set()  # old frames edited or removed
     for j in came:
@@ -336,12 +352,20 @@ def frame_diff(before: Version, after: Version) -> FrameDiff:
             # Writers open the next entry with a blank line, which lands at the end of the
             # frame before it: a frame that only gained trailing blank lines is unchanged.
             if old[i].source.rstrip() != new[j].source.rstrip():
-                changed.append(new[j].heading)
+                changed.append(j)
                 touched.add(i)
         else:
-            added.append(new[j].heading)
+            added.append(j)
     removed = [i for i in gone if i not in paired]
     touched.update(removed)
     last = len(old) - 1
     rewrote = any(i != last for i in touched)
-    return FrameDiff(tuple(added), tuple(changed), tuple(old[i].heading for i in removed), rewrote)
+    return FrameDiff(
+        tuple(new[j].heading for j in added),
+        tuple(new[j].heading for j in changed),
+        tuple(old[i].heading for i in removed),
+        rewrote,
+        tuple(added),
+        tuple(changed),
+        tuple(removed),
+    )

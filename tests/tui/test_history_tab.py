@@ -262,3 +262,71 @@ def test_why_view(snap_compare, tmp_path: Path) -> None:
         await settle(pilot)
 
     assert snap_compare(SoulscopeApp(world), terminal_size=SIZE, run_before=run_before)
+
+
+def twin_headings_world(tmp_path: Path) -> tuple[World, list[int]]:
+    """A soul whose second commit adds two frames of one heading (as real files have them) and
+    whose third changes the second of them; with the heading lines of the two."""
+    from tests.support.repos import init
+
+    repo = init(tmp_path / "twins")
+    memory = repo / "memory" / "ada-01.md"
+    memory.parent.mkdir()
+    head = "# Ada\n\n## Identity\n- **ID:** ada-01\n\n"
+    one = "## Frame 11 — 2026-03-01\n- Read the Archive.\n- Becoming: a reader.\n\n"
+    twin = "## Frame 12 — 2026-03-02\n- {0}\n- Becoming: a [bold red]writer[/].\n\n"
+    memory.write_text(head + one)
+    commit(repo, "frame 11", date="2026-03-01T12:00:00Z")
+    memory.write_text(
+        head + one + twin.format("Posted the FIRST draft.") + twin.format("Fixed it.")
+    )
+    commit(repo, "frame 12, written twice", date="2026-03-02T12:00:00Z")
+    memory.write_text(
+        head + one + twin.format("Posted the FIRST draft.") + twin.format("Fixed it, again.")
+    )
+    commit(repo, "frame 12 corrected", date="2026-03-03T12:00:00Z")
+    lines = [
+        n for n, text in enumerate(memory.read_text().splitlines(), 1) if text.startswith("## Fr")
+    ]
+    return World.open(repo), lines[1:]
+
+
+async def click_entry(pilot: Pilot, line: int) -> list[str]:
+    """Click the entry "(LN)" of the diff's title; the memory it opens, from its top row."""
+    widget = pilot.app.query_one("#history-title", Static)
+    rows = [widget.render_line(y).text for y in range(widget.size.height)]
+    y = next(y for y, text in enumerate(rows) if f"(L{line})" in text)
+    await pilot.click(widget, offset=(rows[y].index(f"(L{line})"), y))
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, SoulAtScreen), f"no memory opened by a click on line {line}"
+    view = screen.query_one("#soul-at-text")
+    assert view.top_line == line
+    shown = view.visible_rows()
+    await pilot.press("escape")
+    await settle(pilot)
+    return shown
+
+
+async def test_two_frames_of_one_heading_are_two_entries_each_opening_its_own(
+    tmp_path: Path,
+) -> None:
+    world, (first, second) = twin_headings_world(tmp_path)
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_history(pilot)
+        # The newest commit changed the second of them: the title names that one, by its line.
+        assert f"1 frame changed: Frame 12 — 2026-03-02 (L{second})" in title(app)
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert pane.table.cursor_row == 1
+        text = " ".join(title(app).split())
+        assert (
+            f"2 frames added: Frame 12 — 2026-03-02 (L{first}); Frame 12 — 2026-03-02 (L{second})"
+        ) in text
+        shown = await click_entry(pilot, first)
+        assert shown[0].startswith("## Frame 12") and "Posted the FIRST draft." in shown[1]
+        # Text from the file is shown as written, never as markup.
+        assert "[bold red]writer[/]" in shown[2]
+        shown = await click_entry(pilot, second)
+        assert shown[0].startswith("## Frame 12") and shown[1] == "- Fixed it."

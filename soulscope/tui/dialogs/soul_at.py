@@ -1,4 +1,5 @@
-"""The memory of an agent as it was at one commit, read-only (the History tab's ``v``)."""
+"""The memory of an agent as it was at one commit, read-only (the History tab's ``v``, or a
+click on a frame its diff's title lists: from that frame's line)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ class SoulAtScreen(Dialog[None]):
 
     BINDINGS = bindings("dialog", only=["dialog.close"])
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, line: int = 1) -> None:
         super().__init__(id="soul-at")
         self.title_text = title
         self.text = text
+        self.line = line  # shown at the top (1-based)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -31,4 +33,6 @@ class SoulAtScreen(Dialog[None]):
     def on_mount(self) -> None:
         view = self.query_one(SoulText)
         view.set_text(self.text)
+        if self.line > 1:
+            view.scroll_to_line(self.line)
         focus_now(view)

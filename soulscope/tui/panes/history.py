@@ -32,6 +32,7 @@ from textual.widgets import Static
 from soulscope.controls import visible
 from soulscope.history.git import FileChange, HistoryError
 from soulscope.history.timeline import Change, Timeline, WorldAt, timeline_for
+from soulscope.history.versions import FrameDiff, Version, frame_diff
 from soulscope.soul.model import Soul, clean
 from soulscope.soul.when import utc
 from soulscope.tui.actions import bindings
@@ -230,8 +231,43 @@ def marked_title(older: FileChange, newer: FileChange, marked: FileChange) -> Te
     return out
 
 
-def change_title(change: Change | FileChange) -> Text:
-    """What the diff shows, in a few lines above it."""
+@dataclass(frozen=True)
+class FrameEntry:
+    """A frame a commit added, changed or removed: its heading, and where it is in the version
+    that holds it (the commit's, or the one before for a removed frame): its blob and line."""
+
+    heading: str
+    blob: str
+    line: int
+
+
+def frame_entries(
+    frames: FrameDiff, before: Version, after: Version, fc: FileChange
+) -> dict[str, list[FrameEntry]]:
+    """The frames a commit added, changed and removed, each with its own line: two frames of
+    one heading are two entries."""
+    lines_before, lines_after = before.frame_lines(), after.frame_lines()
+    return {
+        "added": [
+            FrameEntry(h, fc.new_blob or "", lines_after[j])
+            for h, j in zip(frames.added, frames.added_at, strict=True)
+        ],
+        "changed": [
+            FrameEntry(h, fc.new_blob or "", lines_after[j])
+            for h, j in zip(frames.changed, frames.changed_at, strict=True)
+        ],
+        "removed": [
+            FrameEntry(h, fc.old_blob or "", lines_before[i])
+            for h, i in zip(frames.removed, frames.removed_at, strict=True)
+        ],
+    }
+
+
+def change_title(
+    change: Change | FileChange, entries: dict[str, list[FrameEntry]] | None = None
+) -> Text:
+    """What the diff shows, in a few lines above it; each frame in ``entries`` with its line, a
+    click on it opens it (``DiffTitle``)."""
     c = change.commit
     out = Text(end="")
     out.append(f"{c.short} ", style="bold yellow")
@@ -244,9 +280,22 @@ def change_title(change: Change | FileChange) -> Text:
         ("changed", change.frames_changed, "yellow"),
         ("removed", change.frames_removed, "red"),
     ):
-        if headings:
-            out.append(f"{plural(len(headings), 'frame')} {word}: ", style=style)
+        if not headings:
+            continue
+        out.append(f"{plural(len(headings), 'frame')} {word}: ", style=style)
+        listed = (entries or {}).get(word)
+        if not listed:
             out.append("; ".join(headings) + "\n")
+            continue
+        for k, entry in enumerate(listed):
+            if k:
+                out.append("; ")
+            out.append(
+                # (no space inside: the line never wraps away from its number)
+                f"{entry.heading} (L{entry.line})",
+                Style(meta={"@click": f"open_entry({entry.blob!r}, {entry.line})"}),
+            )
+        out.append("\n")
     if change.becoming_changed:
         out.append("Becoming: ", style="bold magenta")
         out.append(clean(change.becoming_before or "—"), style="dim")
@@ -255,6 +304,13 @@ def change_title(change: Change | FileChange) -> Text:
     if change.flags:
         out.append("flags: " + ", ".join(change.flags) + "\n", style="bold red")
     return out
+
+
+class DiffTitle(Static):
+    """The diff's title: a click on a frame it lists opens that frame as the commit left it."""
+
+    def action_open_entry(self, blob: str, line: int) -> None:
+        self.query_ancestor(HistoryPane).open_entry(blob, line)
 
 
 class HistoryPane(Pane):
@@ -288,7 +344,7 @@ class HistoryPane(Pane):
                 table.fit(column, width)
             yield table
             with Vertical(id="history-diff-side"):
-                yield Static(id="history-title", markup=False)
+                yield DiffTitle(id="history-title", markup=False)
                 yield DiffView(id="history-diff")
 
     @property
@@ -541,7 +597,9 @@ class HistoryPane(Pane):
                     )
                 old_blob, new_blob, text = a.new_blob, b.new_blob, d.unified
             else:
-                title = change_title(timeline.change(change))
+                before, after = timeline.version(change.old_blob), timeline.version(change.new_blob)
+                entries = frame_entries(frame_diff(before, after), before, after, change)
+                title = change_title(timeline.change(change), entries)
                 old_blob, new_blob = change.old_blob, change.new_blob
                 text = (
                     timeline.git.diff(
@@ -651,19 +709,30 @@ class HistoryPane(Pane):
                 f"{self.agent_id}'s soul file was deleted in {current.commit.short}.",
             )
             return
-        self.show_memory(self.agent_id, current)
+        self.show_memory(self.agent_id, current, current.new_blob)
+
+    def open_entry(self, blob: str, line: int) -> None:
+        """A frame the shown commit added, changed or removed (a click in the diff's title): the
+        memory that holds it, at its line."""
+        current = self.current
+        if current is not None and self.agent_id is not None and blob:
+            self.show_memory(self.agent_id, current, blob, line)
 
     @work(thread=True, group="history-memory", exit_on_error=False)
-    def show_memory(self, agent_id: str, change: FileChange) -> None:
+    def show_memory(self, agent_id: str, change: FileChange, blob: str, line: int = 1) -> None:
+        """The memory ``blob`` holds (the commit's, or the one before it), from ``line``."""
         from soulscope.soul.parse import parse
 
-        soul = parse(self.timeline.git.blob(change.new_blob), agent_id=agent_id)
+        soul = parse(self.timeline.git.blob(blob), agent_id=agent_id)
+        when = "as of" if blob == change.new_blob else "before"
         title = (
-            f"{agent_id} as of {change.commit.short} ({utc(change.commit.timestamp)} UTC): "
-            f"{len(soul.frames)} frames · escape closes"
+            f"{agent_id} {when} {change.commit.short} ({utc(change.commit.timestamp)} UTC): "
+            f"{len(soul.frames)} frames"
+            + (f" · from line {line}" if line > 1 else "")
+            + " · escape closes"
         )
         self.dashboard.call_from_thread(
-            self.dashboard.push_screen, SoulAtScreen(title, soul.display_text)
+            self.dashboard.push_screen, SoulAtScreen(visible(title), soul.display_text, line)
         )
 
     def action_travel(self) -> None:
