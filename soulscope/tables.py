@@ -314,19 +314,19 @@ def edge_rows(names: AgentNames, target: str, data: bytes) -> Iterator[Row]:
     """The arcs into ``target`` that its file says, as ``graph --json`` gives them (every
     arc's frames are in its target's file: the graph is the union of these)."""
     starts, ends, dates = graph.frame_dates(data)
-    arcs: dict[tuple[str, str], graph.Arc] = {}
-    named = graph._tally(names, data, target, starts, ends, dates, [True] * len(dates))
-    graph._add(arcs, target, named)
-    for a in arcs.values():
+    who, weights, details = graph._tally(
+        names, data, target, starts, ends, dates, [True] * len(dates)
+    )
+    for source, weight, counts, first, last, kind, line in zip(who, weights, *details, strict=True):
         yield {
-            "from": a.source,
-            "to": a.target,
-            "weight": a.weight,
-            **dict(zip(KINDS, a.counts, strict=True)),
-            "first": a.first,
-            "last": a.last,
-            "kind": a.kind,
-            "line": a.line,
+            "from": source,
+            "to": target,
+            "weight": weight,
+            **dict(zip(KINDS, counts, strict=True)),
+            "first": first,
+            "last": last,
+            "kind": kind,
+            "line": line,
         }
 
 

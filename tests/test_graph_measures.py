@@ -46,6 +46,11 @@ def clustered(
     return present, list(kept), list(kept.values())
 
 
+def ends(arcs: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """The arcs' sources and their targets."""
+    return [s for s, _ in arcs], [t for _, t in arcs]
+
+
 def assert_same(a: Measures, b: Measures) -> None:
     """The same measures; betweenness to the last bit (its sums are added in networkx's order,
     so ``graph --json`` prints the same digits), PageRank to the last few (scipy's sparse
@@ -63,8 +68,8 @@ def test_an_exact_graph_measures_as_networkx_does(seed: int, monkeypatch: pytest
         monkeypatch.setattr(measures, "_EXPANDED", 3000)
     present, arcs, weights = clustered(150, seed, loops=seed == 2)
     assert any(s == t for s, t in arcs) == (seed == 2)
-    found = by_arrays(present, arcs, weights, EXACT)
-    assert_same(found, by_networkx(present, arcs, weights, EXACT))
+    found = by_arrays(present, *ends(arcs), weights, EXACT)
+    assert_same(found, by_networkx(present, *ends(arcs), weights, EXACT))
     assert max(found.betweenness) > 0.01 and len(found.groups) > 3
     # the agents named by nobody and naming nobody are nodes, measured as networkx measures them
     alone = set(present) - {x for arc in arcs for x in arc}
@@ -74,13 +79,13 @@ def test_an_exact_graph_measures_as_networkx_does(seed: int, monkeypatch: pytest
 @pytest.mark.parametrize(("seed", "heavy", "loops"), [(3, False, False), (4, True, True)])
 def test_a_sampled_graph_draws_what_networkx_draws(seed: int, heavy: bool, loops: bool) -> None:
     present, arcs, weights = clustered(200, seed, heavy, loops)
-    found = by_arrays(present, arcs, weights, SAMPLED)
-    expected = by_networkx(present, arcs, weights, SAMPLED)
+    found = by_arrays(present, *ends(arcs), weights, SAMPLED)
+    expected = by_networkx(present, *ends(arcs), weights, SAMPLED)
     assert_same(found, expected)
     # the groups are label propagation's, which ties and draws: many groups, not one
     assert len([c for c in found.groups if len(c) > 1]) > 5
     # sixteen sources drawn: another draw would give other numbers
-    other = by_networkx(present, arcs, weights, Sampling(50, 16, 8))
+    other = by_networkx(present, *ends(arcs), weights, Sampling(50, 16, 8))
     assert other.betweenness != pytest.approx(found.betweenness, rel=1e-6)
 
 
@@ -88,9 +93,9 @@ def test_the_nodes_come_in_networkx_order() -> None:
     """The agents as given, then each arc's ends as they are first met, the target first."""
     present = ["b-2", "a-1"]
     arcs = [("Q.9", "b-2"), ("z-0", "y-5"), ("a-1", "Q.9"), ("y-5", "z-0")]
-    found = by_arrays(present, arcs, [1, 2, 3, 4], EXACT)
+    found = by_arrays(present, *ends(arcs), [1, 2, 3, 4], EXACT)
     assert found.nodes == ["b-2", "a-1", "Q.9", "y-5", "z-0"]
-    assert_same(found, by_networkx(present, arcs, [1, 2, 3, 4], EXACT))
+    assert_same(found, by_networkx(present, *ends(arcs), [1, 2, 3, 4], EXACT))
     assert found.influences == [0, 3, 1, 4, 2] and found.influenced_by == [1, 0, 3, 2, 4]
 
 
@@ -109,8 +114,8 @@ def test_small_graphs_measure_as_networkx_does(
     present: list[str], arcs: list[tuple[str, str]], sampling: Sampling
 ) -> None:
     weights = list(range(1, len(arcs) + 1))
-    found = by_arrays(present, arcs, weights, sampling)
-    assert_same(found, by_networkx(present, arcs, weights, sampling))
+    found = by_arrays(present, *ends(arcs), weights, sampling)
+    assert_same(found, by_networkx(present, *ends(arcs), weights, sampling))
     if len(found.nodes) == 3 and len(arcs) == 2:  # a path: its middle carries the one path
         assert found.betweenness == [0.0, 0.5, 0.0]
 
@@ -119,7 +124,7 @@ def test_the_influence_graph_is_measured_on_arrays(monkeypatch: pytest.MonkeyPat
     """``graph`` measures on arrays, and by networkx where a backend it dispatches to is
     installed: the same nodes either way."""
     present, arcs, weights = clustered(120, 5)
-    ends = {x for arc in arcs for x in arc}
+    touched = {x for arc in arcs for x in arc}
     g = graph.Influence(
         "w", None, None, {k: graph.Arc(*k, w) for k, w in zip(arcs, weights, strict=True)}
     )
@@ -127,7 +132,7 @@ def test_the_influence_graph_is_measured_on_arrays(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(measures, "networkx_backends", lambda: False)
     graph._measure(g, set(present))
     on_arrays = dict(g.nodes)
-    assert set(on_arrays) == set(present) | ends
+    assert set(on_arrays) == set(present) | touched
     monkeypatch.setattr(measures, "networkx_backends", lambda: True)
     graph._measure(g, set(present))
     assert [n.agent for n in g.nodes.values()] == list(on_arrays)
@@ -139,7 +144,7 @@ def test_the_influence_graph_is_measured_on_arrays(monkeypatch: pytest.MonkeyPat
 
 def test_a_graph_of_nothing_has_no_measures() -> None:
     assert (
-        by_arrays([], [], [], EXACT)
-        == by_networkx([], [], [], EXACT)
+        by_arrays([], [], [], [], EXACT)
+        == by_networkx([], [], [], [], EXACT)
         == Measures([], [], [], [], [], [])
     )

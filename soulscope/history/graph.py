@@ -22,20 +22,21 @@ reads.
 
 from __future__ import annotations
 
-import heapq
 import json
+import marshal
 import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date as Date
 from itertools import chain
 from json.encoder import encode_basestring as _string
-from operator import attrgetter
 from typing import Any
+
+import numpy as np
 
 from soulscope import collector
 from soulscope.controls import json_escaped
@@ -88,27 +89,148 @@ class Node:
     group: int | None
 
 
-@dataclass
+class ArcTable:
+    """The arcs as columns, in the order they were read (arc ``i``: ``source[i] -> target[i]``,
+    of ``weight[i]``): what a graph of half a million arcs is measured and ranked from without an
+    object per arc. The rest of each arc (its kinds' counts, dates, strongest kind and line) is
+    kept as each file gave it, unpacked when an arc is asked for (``arc``, ``details``)."""
+
+    __slots__ = ("source", "target", "_weights", "_weight", "_starts", "_details")
+
+    def __init__(self) -> None:
+        self.source: list[str] = []
+        self.target: list[str] = []
+        self._weights: list[Any] = []  # each file's weights
+        self._weight: np.ndarray | None = None
+        self._starts: list[int] = []  # where each file's arcs start
+        self._details: list[Details | bytes] = []  # each file's, or its marshal bytes
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    @classmethod
+    def of(cls, arcs: Iterable[Arc]) -> ArcTable:
+        """The table of ``arcs`` (a kept answer's, a test's)."""
+        arcs = list(arcs)
+        table = cls()
+        if arcs:
+            table._starts.append(0)
+            table.source = [a.source for a in arcs]
+            table.target = [a.target for a in arcs]
+            table._weights.append([a.weight for a in arcs])
+            table._details.append(
+                (
+                    [a.counts for a in arcs],
+                    [a.first for a in arcs],
+                    [a.last for a in arcs],
+                    [a.kind for a in arcs],
+                    [a.line for a in arcs],
+                )
+            )
+        return table
+
+    def add(self, target: str, who: list[str], weight: Any, details: Details | bytes) -> None:
+        """A soul file's arcs into ``target``, after those added before."""
+        if not len(who):
+            return
+        self._starts.append(len(self.source))
+        self.source += who
+        self.target += [target] * len(who)
+        self._weights.append(weight)
+        self._weight = None
+        self._details.append(details)
+
+    @property
+    def weight(self) -> np.ndarray:
+        if self._weight is None:
+            chunks = [np.asarray(w, np.int64) for w in self._weights]
+            self._weight = np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
+        return self._weight
+
+    def _file(self, k: int) -> Details:
+        found = self._details[k]
+        if isinstance(found, bytes):
+            found = self._details[k] = marshal.loads(found)
+        return found  # type: ignore[return-value]
+
+    def details(self) -> Details:
+        """Every arc's counts, first and last dates, strongest kind and its line, as columns."""
+        files = [self._file(k) for k in range(len(self._details))]
+        return tuple(list(chain.from_iterable(f[c] for f in files)) for c in range(5))  # type: ignore[return-value]
+
+    def arc(self, i: int) -> Arc:
+        k = bisect_right(self._starts, i) - 1
+        j = i - self._starts[k]
+        counts, first, last, kind, line = self._file(k)
+        w = int(self.weight[i])
+        return Arc(
+            self.source[i], self.target[i], w, counts[j], first[j], last[j], kind[j], line[j]
+        )
+
+    def arcs(self) -> dict[tuple[str, str], Arc]:
+        return {(a.source, a.target): a for a in map(self.arc, range(len(self)))}
+
+    def strongest(self, top: int | None = None) -> list[int]:
+        """The arcs' places, the heaviest first, those of one weight by name (source, then
+        target); the ``top`` first only, where given (found without sorting the rest)."""
+        m = len(self)
+        weight = self.weight
+        if top is not None and top < m:  # the arcs as heavy as the top-th heaviest, or more
+            at = np.flatnonzero(weight >= np.partition(weight, m - top)[m - top])
+            sources = [self.source[i] for i in at.tolist()]
+            targets = [self.target[i] for i in at.tolist()]
+        else:
+            at, sources, targets = np.arange(m), self.source, self.target
+        rank = {x: i for i, x in enumerate(sorted({*sources, *targets}))}
+        by_source = np.fromiter(map(rank.__getitem__, sources), np.int64, len(at))
+        by_target = np.fromiter(map(rank.__getitem__, targets), np.int64, len(at))
+        order = at[np.lexsort((by_target, by_source, -weight[at]))]
+        return order[:top].tolist()
+
+
 class Influence:
     """The influence graph of a world within a window of dates."""
 
-    world: str
-    since: str | None
-    until: str | None
-    arcs: dict[tuple[str, str], Arc]
-    nodes: dict[str, Node] = field(default_factory=dict)
-    groups: list[list[str]] = field(default_factory=list)  # largest first, members by PageRank
-    frames: int = 0  # frames read in the window
-    agents: int = 0  # soul files read
-    unreadable: list[str] = field(default_factory=list)  # files not read, one sentence each
-    _by_end: tuple[dict[str, list[Arc]], dict[str, list[Arc]]] | None = field(
-        default=None, repr=False, compare=False
-    )
+    def __init__(
+        self,
+        world: str,
+        since: str | None,
+        until: str | None,
+        arcs: dict[tuple[str, str], Arc] | ArcTable,
+        nodes: dict[str, Node] | None = None,
+        groups: list[list[str]] | None = None,
+        frames: int = 0,  # frames read in the window
+        agents: int = 0,  # soul files read
+        unreadable: list[str] | None = None,  # files not read, one sentence each
+    ) -> None:
+        self.world, self.since, self.until = world, since, until
+        self._arcs = arcs if isinstance(arcs, dict) else None
+        self._table = arcs if isinstance(arcs, ArcTable) else None
+        self.nodes: dict[str, Node] = nodes or {}
+        self.groups: list[list[str]] = groups or []  # largest first, members by PageRank
+        self.frames = frames
+        self.agents = agents
+        self.unreadable: list[str] = unreadable or []
+        self._by_end: tuple[dict[str, list[Arc]], dict[str, list[Arc]]] | None = None
+
+    @property
+    def table(self) -> ArcTable:
+        """The arcs as columns."""
+        if self._table is None:
+            self._table = ArcTable.of((self._arcs or {}).values())
+        return self._table
+
+    @property
+    def arcs(self) -> dict[tuple[str, str], Arc]:
+        """The arcs by (source, target), in the order they were read (made when first asked)."""
+        if self._arcs is None:
+            self._arcs = self.table.arcs()
+        return self._arcs
 
     @property
     def summary(self) -> str:
         return _summary(
-            len(self.arcs),
+            len(self.table),
             len(self.nodes),
             self.since,
             self.until,
@@ -126,15 +248,7 @@ class Influence:
     def strongest(self, top: int | None = None) -> list[Arc]:
         """The arcs (or the ``top`` first), the heaviest first, those of one weight by name
         (source, then target)."""
-        arcs = self.arcs.values()
-        if top is not None:  # a few of half a million: no sort
-            return heapq.nsmallest(top, arcs, key=lambda a: (-a.weight, a.source, a.target))
-        # Sorted by one number per arc (the names ranked once): twice as fast as comparing
-        # pairs of names half a million times.
-        names = sorted({a.source for a in arcs} | {a.target for a in arcs})
-        n = len(names)
-        rank = {x: i for i, x in enumerate(names)}
-        return sorted(arcs, key=lambda a: (rank[a.source] - a.weight * n) * n + rank[a.target])
+        return list(map(self.table.arc, self.table.strongest(top)))
 
     def influencers(self, agent: str) -> list[Arc]:
         """The arcs into ``agent``: who shaped it, strongest first."""
@@ -238,28 +352,38 @@ def influence(
     if since and until and since > until:
         raise GraphError(f"--since {since} is after --until {until}")
     names = names or AgentNames.of(world, words=False)
-    arcs: dict[tuple[str, str], Arc] = {}
+    table = ArcTable()
     frames = files = 0
     present: set[str] = set()
     unreadable: list[str] = []
     with collector.paused():
-        for a, (counted, named) in _tallies(world, names, (since, until), unreadable, workers):
-            agent = a.id
+        # (each file is one agent's: the files of a folder, one name each)
+        for a, (counted, who, weight, details) in _tallies(
+            world, names, (since, until), unreadable, workers
+        ):
             files += 1
-            present.add(agent)
             frames += counted
-            _add(arcs, agent, named)
+            present.add(a.id)
+            table.add(a.id, who, weight, details)
         g = Influence(
-            world.name, since, until, arcs, frames=frames, agents=files, unreadable=unreadable
+            world.name, since, until, table, frames=frames, agents=files, unreadable=unreadable
         )
         if measures:
             _measure(g, present)
     return g
 
 
-# One file's arcs as ``_tally`` gives them: (source, weight, counts, first, last, kind, line)
-Named = tuple[str, int, tuple[int, ...], str | None, str | None, str, int]
-Tallied = Iterator[tuple[AgentFile, tuple[int, list[Named]]]]
+# One file's arcs as ``_tally`` gives them, as columns: the agents it names, in order of first
+# mention; each one's units (its weight); then (``Details``) its units per kind, first and last
+# date, strongest kind and that kind's line.
+Details = tuple[
+    list[tuple[int, ...]], list[str | None], list[str | None], list[str | None], list[int | None]
+]
+Named = tuple[list[str], list[int], Details]
+# ``_file_tally``: frames in the window, the agents named, their weights, their details (or the
+# details' marshal bytes, as kept)
+Tally = tuple[int, list[str], Any, Details | bytes]
+Tallied = Iterator[tuple[AgentFile, Tally]]
 
 
 def _tallies(
@@ -340,7 +464,7 @@ def prepare(
         size = sum(f.size for f in missing)
         if starting is not None and missing:
             starting(len(missing), size)
-        done: list[tuple[AgentFile, tuple[int, list[Named]]]] = []
+        done: list[tuple[AgentFile, Tally]] = []
         stopped = False
         for f, t in _read_tallies(sources, names, (None, None), workers, size):
             done.append((f, t))
@@ -446,14 +570,14 @@ def _orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def _worker_tallies(batch: list[tuple[str, bytes]]) -> list[tuple[int, list[Named]]]:
+def _worker_tallies(batch: list[tuple[str, bytes]]) -> list[Tally]:
     with collector.paused():
         return [_file_tally(_WORKER["names"], data, a, _WORKER["window"]) for a, data in batch]
 
 
 def _file_tally(
     names: AgentNames, data: bytes, agent: str, window: tuple[str | None, str | None]
-) -> tuple[int, list[Named]]:
+) -> Tally:
     """One soul file: how many of its frames are in the window, and ``_tally``'s arcs."""
     since, until = window
     starts, ends, dates = frame_dates(data)
@@ -463,7 +587,8 @@ def _file_tally(
         inside = [
             d is not None and (not since or d >= since) and (not until or d <= until) for d in dates
         ]
-    return sum(inside), _tally(names, data, agent, starts, ends, dates, inside, window)
+    who, weight, details = _tally(names, data, agent, starts, ends, dates, inside, window)
+    return sum(inside), who, weight, details
 
 
 def _tally(
@@ -475,12 +600,12 @@ def _tally(
     dates: list[str | None],
     inside: list[bool],
     window: tuple[str | None, str | None] = (None, None),
-) -> list[Named]:
+) -> Named:
     """The agents a soul file names, in its frames in the window and in the lines outside
     frames (the header's History bullets, each placed by its own date), in order of first
-    mention, each as its arc into the file's agent (``Named``): the units that name it, the
-    units per kind in KINDS order, the first and last date, the strongest kind and the line
-    that says it (the latest of that kind). A unit is a frame, or outside frames a line (a
+    mention, each as its arc into the file's agent, in columns (``Named``): the units that name
+    it, the units per kind in KINDS order, the first and last date, the strongest kind and the
+    line that says it (the latest of that kind). A unit is a frame, or outside frames a line (a
     History bullet is one action); each counts once per agent, and once under each kind it
     names the agent in. (Counted in rows of [units, first date, last date, the last unit
     counted, then units per kind, then the last unit counted under each kind, then the
@@ -496,10 +621,18 @@ def _tally(
         if place is not None:
             _count(rows, who, place, _KIND_INDEX[kind], at)
     _lines_of(rows, data)
-    return [
-        (who, r[0], tuple(r[4:_LAST]), r[1], r[2], KINDS[r[_BEST]], r[_BEST + 1])
-        for who, r in rows.items()
-    ]
+    found = rows.values()
+    return (
+        list(rows),
+        [r[0] for r in found],
+        (
+            [tuple(r[4:_LAST]) for r in found],
+            [r[1] for r in found],
+            [r[2] for r in found],
+            [KINDS[r[_BEST]] for r in found],
+            [r[_BEST + 1] for r in found],
+        ),
+    )
 
 
 def _count(rows: dict[str, list], who: str, place: tuple[int, str | None], k: int, at: int) -> None:
@@ -603,22 +736,6 @@ class _Units:
         return self.dates[0] if self.dates else None
 
 
-def _add(arcs: dict[tuple[str, str], Arc], target: str, named: list[Named]) -> None:
-    """One soul file's arcs into the arcs (an agent's second file adds to its first's)."""
-    for who, weight, counts, first, last, kind, line in named:
-        key = (who, target)
-        arc = arcs.get(key)
-        if arc is None:
-            arcs[key] = Arc(who, target, weight, counts, first, last, kind, line)
-            continue
-        if arc.kind is None or _KIND_INDEX[kind] < _KIND_INDEX[arc.kind]:
-            arc.kind, arc.line = kind, line
-        arc.weight += weight
-        arc.counts = tuple(x + y for x, y in zip(arc.counts, counts, strict=True))
-        arc.first = min((x for x in (arc.first, first) if x is not None), default=None)
-        arc.last = max((x for x in (arc.last, last) if x is not None), default=None)
-
-
 # A block heading (``## `` at a line's start, as ``parse.block_starts`` finds them), after the
 # newline before it; of a frame heading ("Frame" first once ``heading.strip()`` took the spaces
 # before it, and not the start of a longer word), the first ISO date after "Frame". (With the
@@ -694,12 +811,14 @@ def _dates(dates: list[str | None]) -> list[str | None]:
 def _measure(g: Influence, present: set[str]) -> None:
     """PageRank, strengths, betweenness and groups (``measures``: on arrays; by networkx where a
     backend it dispatches to, such as nx-cugraph, is installed)."""
-    if not present and not g.arcs:
+    if not present and not len(g.table):
         return
+    t = g.table
     m = measures.measure(
         sorted(present),  # (a set: its order moves with the hash seed)
-        list(g.arcs),
-        map(attrgetter("weight"), g.arcs.values()),
+        t.source,
+        t.target,
+        t.weight,
         measures.Sampling(SAMPLED_BETWEENNESS, SAMPLES, SEED),
     )
     rank = dict(zip(m.nodes, m.pagerank, strict=True))
@@ -816,30 +935,33 @@ def _graph_text(g: Influence) -> Iterator[str]:
     ]
     yield _items(nodes, "    ")
     yield ',\n  "edges": '
-    arcs = g.strongest()
-    if not arcs:
+    t = g.table
+    order = t.strongest()
+    if not order:
         yield "[]"
+    source, target, weight = t.source, t.target, t.weight.tolist()
+    counts, first, last, kind, line = t.details()
     # Each value of which there are few (the kinds' counts, dates, kinds, the agents' names:
     # a few thousand against half a million edges) encoded once.
     kinds = _Encoded(lambda c: _value({k: n for k, n in zip(KINDS, c, strict=True) if n}, "      "))
     texts = _Encoded(_value)
-    for i in range(0, len(arcs), _BATCH):
+    for at in range(0, len(order), _BATCH):
         edges = [
             _EDGE
             % (
-                texts[a.source],
-                texts[a.target],
-                a.weight,  # (an int: %s writes it as json does)
-                kinds[a.counts],
-                texts[a.first],
-                texts[a.last],
-                texts[a.kind],
-                "null" if a.line is None else a.line,
+                texts[source[i]],
+                texts[target[i]],
+                weight[i],  # (an int: %s writes it as json does)
+                kinds[counts[i]],
+                texts[first[i]],
+                texts[last[i]],
+                texts[kind[i]],
+                "null" if line[i] is None else line[i],
             )
-            for a in arcs[i : i + _BATCH]
+            for i in order[at : at + _BATCH]
         ]
-        yield ("[\n    " if i == 0 else ",\n    ") + ",\n    ".join(edges)
-    if arcs:
+        yield ("[\n    " if at == 0 else ",\n    ") + ",\n    ".join(edges)
+    if order:
         yield "\n  ]"
     yield ',\n  "groups": '
     yield _items([_items([_string(x) for x in c], "      ") for c in g.groups], "    ")

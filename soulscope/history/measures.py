@@ -26,7 +26,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -61,15 +60,16 @@ class Sampling:
 
 def measure(
     agents: Sequence[str],
-    arcs: Sequence[tuple[str, str]],
+    sources: Sequence[str],
+    targets: Sequence[str],
     weights: Iterable[int],
     sampling: Sampling,
 ) -> Measures:
-    """The measures of the graph of ``agents`` and ``arcs`` (source, target) of ``weights``: on
-    arrays, or by networkx where a backend it dispatches to is installed."""
+    """The measures of the graph of ``agents`` and the arcs ``sources[i] -> targets[i]`` of
+    ``weights``: on arrays, or by networkx where a backend it dispatches to is installed."""
     if networkx_backends():
-        return by_networkx(agents, arcs, weights, sampling)
-    return by_arrays(agents, arcs, weights, sampling)
+        return by_networkx(agents, sources, targets, weights, sampling)
+    return by_arrays(agents, sources, targets, weights, sampling)
 
 
 @cache
@@ -85,7 +85,8 @@ def networkx_backends() -> bool:
 
 def by_networkx(
     agents: Sequence[str],
-    arcs: Sequence[tuple[str, str]],
+    sources: Sequence[str],
+    targets: Sequence[str],
     weights: Iterable[int],
     sampling: Sampling,
 ) -> Measures:
@@ -93,7 +94,8 @@ def by_networkx(
     over)."""
     import networkx as nx
 
-    weights = list(weights)
+    weights = [int(w) for w in weights]  # (numpy's whole numbers too: networkx's sums are ints)
+    arcs = list(zip(sources, targets, strict=True))
     d = nx.DiGraph()
     d.add_nodes_from(agents)
     d.add_weighted_edges_from((t, s, w) for (s, t), w in zip(arcs, weights, strict=True))
@@ -140,20 +142,26 @@ def _networkx_groups(nx: Any, u: Any, sampling: Sampling) -> list[set[str]]:
 
 def by_arrays(
     agents: Sequence[str],
-    arcs: Sequence[tuple[str, str]],
+    sources: Sequence[str],
+    targets: Sequence[str],
     weights: Iterable[int],
     sampling: Sampling,
 ) -> Measures:
     """``measure`` on numpy arrays: networkx's numbers without its graphs."""
-    ends = list(chain.from_iterable(map(itemgetter(1, 0), arcs)))  # target, source, ...
+    m = len(sources)
+    ends = [""] * (2 * m)  # each arc's target, then its source
+    ends[0::2], ends[1::2] = targets, sources
     nodes = list(dict.fromkeys(chain(agents, ends)))
-    n, m = len(nodes), len(arcs)
+    n = len(nodes)
     if not n:
         return Measures([], [], [], [], [], [])
     index = dict(zip(nodes, range(n), strict=True))
     both = np.fromiter(map(index.__getitem__, ends), np.intp, 2 * m)
     target, source = both[0::2], both[1::2]
-    weight = np.fromiter(weights, np.float64, m)
+    if isinstance(weights, np.ndarray):
+        weight = weights.astype(np.float64)
+    else:
+        weight = np.fromiter(weights, np.float64, m)
     if m:
         rank = pagerank(target, source, weight, n)
         between = betweenness(source, target, n, sampling)

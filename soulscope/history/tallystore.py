@@ -20,10 +20,11 @@ import hashlib
 import marshal
 import sqlite3
 import sys
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from soulscope.keep import LINK_TALLIES
 from soulscope.keep.entries import trim
@@ -42,7 +43,10 @@ CREATE TABLE IF NOT EXISTS tallies (
     mtime_ns INTEGER NOT NULL,
     ctime_ns INTEGER NOT NULL,
     inode INTEGER NOT NULL,
-    tally BLOB NOT NULL      -- (frames counted, rows) as marshal writes them
+    frames INTEGER NOT NULL, -- graph.Tally's fields: its frames counted,
+    who BLOB NOT NULL,       -- the agents named (marshal),
+    weights BLOB NOT NULL,   -- their weights (8-byte whole numbers, as array('q') writes them),
+    details BLOB NOT NULL    -- the rest of their columns (marshal: unpacked when asked for)
 );
 CREATE TABLE IF NOT EXISTS listed (
     name TEXT PRIMARY KEY,   -- as in tallies; a row of the archetypes the file lists as agents
@@ -55,7 +59,7 @@ CREATE TABLE IF NOT EXISTS listed (
 );
 """
 
-Tally = tuple[int, list[tuple]]  # graph._file_tally's answer for one file
+Tally = tuple[int, list[str], Sequence[int], Any]  # graph.Tally: a file's, or as kept
 
 
 def names_key(names: AgentNames) -> str:
@@ -212,17 +216,33 @@ class TallyStore:
     def get(self, files: Iterable[AgentFile]) -> dict[str, Tally]:
         """The kept tallies of ``files`` whose stat is the one kept, by file name."""
         found: dict[str, Tally] = {}
-        for name, *_, blob in self._rows("tallies", "tally", files):
+        for name, *_, frames, who, weights, details in self._rows(
+            "tallies", "frames, who, weights, details", files
+        ):
             try:
-                found[name] = marshal.loads(blob)
+                named, weight = marshal.loads(who), array("q", weights)
             except (ValueError, EOFError, TypeError):
                 continue  # a row this code cannot read: the file is read again
+            if len(named) == len(weight):
+                found[name] = (frames, named, weight, details)
         return found
 
     def put(self, tallies: Iterable[tuple[AgentFile, Tally]]) -> None:
         """Keep these files' tallies."""
-        rows = [(f.path.name, *_stat(f), marshal.dumps(t)) for f, t in tallies]
-        self._write("INSERT OR REPLACE INTO tallies VALUES (?, ?, ?, ?, ?, ?)", _settled(rows))
+        rows = [
+            (
+                f.path.name,
+                *_stat(f),
+                frames,
+                marshal.dumps(who),
+                array("q", weight).tobytes(),
+                (details if isinstance(details, bytes) else marshal.dumps(details)),
+            )
+            for f, (frames, who, weight, details) in tallies
+        ]
+        self._write(
+            "INSERT OR REPLACE INTO tallies VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", _settled(rows)
+        )
 
 
 def _settled(rows: list[tuple]) -> list[tuple]:
