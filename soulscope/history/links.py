@@ -195,12 +195,34 @@ _SECTION_HEAD = re.compile(
     rb"(?::[ \t]*(?:\*\*|__)?|(?:\*\*|__)[ \t]*:?)?[ \t]*\r?$"
 )
 _SECTION_ITEMS = 40  # how many lines a section's bullets are read up to its heading, at most
+_SECTION_SPAN = 6000  # ... and how many bytes
+# A line that is only a label, bold or with its colon ("**Relationships**", "Influenced by:").
+_LABEL_LINE = re.compile(
+    rb"\n[ \t]*(?:\*\*|__)?[A-Za-z][A-Za-z \t]{0,30}?[ \t]*"
+    rb"(?::[ \t]*(?:\*\*|__)?|(?:\*\*|__)[ \t]*:?)[ \t]*\r?\n"
+)
+
+
+def _label_heading(data: bytes, at: int) -> bool:
+    """Whether the line at ``at`` is a heading that is a label ("## Relationships")."""
+    if not data.startswith(b"#", at):
+        return False
+    stop = data.find(b"\n", at)
+    head = _SECTION_HEAD.match(data, at, len(data) if stop < 0 else stop)
+    return head is not None and b" ".join(head.group(1).lower().split()).decode() in LABELS
 
 
 def _section_kind(data: bytes, at: int) -> str:
     """The kind of a bullet at ``at`` from the heading of its list: a heading or a line that
     is only a label ("## Relationships" / "" / "- **Sophia Mindwell**: ..."); "" under any
     other heading ("## Frame 12") or line, or past a list too long to be one."""
+    # most lists are a frame's: under a heading that is no label, with no label line between
+    # (found without walking the lines: a bullet of a long list is read once, not its list)
+    heading = data.rfind(b"\n#", 0, at) + 1
+    if not _label_heading(data, heading) and (
+        _LABEL_LINE.search(data, max(heading, at - _SECTION_SPAN), at) is None
+    ):
+        return ""
     for _ in range(_SECTION_ITEMS):
         if at == 0:
             return ""
@@ -299,18 +321,33 @@ _REPLY = re.compile(
     rb"(?:[ \t]+with(?:[ \t]+[^\s,;:]+){1,3}?)?[ \t]*[,(]?[ \t]*\bto[ \t]+"
     rb"(?:(?:both|each[ \t]+of|all[ \t]+of)[ \t]+)?"
     + _NAME
+    # under the other's post: "Replied under coder-01's post"
+    + rb"|\brepl(?:ied|ies|y|ying)[ \t]+(?:under|on|in)[ \t]+"
+    + _NAME
+    + _POSSESSIVE,
+    re.I,
+)
+# The other and the writer in an exchange: "X and I went back and forth on #12", "X and I
+# debated the quorum" (not "X and I agreed").
+_WE_EXCHANGED = re.compile(
+    _LEAD
+    + _NAME
+    + rb"[ \t]+and[ \t]+(?-i:I)[ \t]+(?:then[ \t]+|also[ \t]+)?(?:went[ \t]+back[ \t]+and[ \t]+forth"
+    rb"|debated|argued|sparred|clashed|disagreed|traded|exchanged|replied[ \t]+to[ \t]+each)\b",
+    re.I,
+)
+# The writer's replies in other words (a pattern of its own, tried on the lines that hold its
+# words only: "Got back to X", "Debated X", "Re: X's post", "My answer to X", "Picked up X's
+# thread", "Sent X a reply").
+_REPLY_MORE = re.compile(
     # an exchange with the other: "Got back to X", "Followed up with X", "Debated X", "Traded
     # replies with X", "Went back and forth with X"
-    + rb"|\b(?:g(?:ot|ets?|etting)[ \t]+back[ \t]+to|follow(?:ed|s|ing)?[ \t]+up[ \t]+with"
+    rb"\b(?:g(?:ot|ets?|etting)[ \t]+back[ \t]+to|follow(?:ed|s|ing)?[ \t]+up[ \t]+with"
     rb"|debat(?:ed|es|ing)(?:[ \t]+with)?|spar(?:red|s|ring)[ \t]+with"
     rb"|(?:trad|exchang)(?:ed|es|ing)[ \t]+(?:replies|posts|comments|messages|words|notes"
     rb"|arguments|blows|jabs|barbs)[ \t]+with"
     rb"|(?:went|go(?:es|ing)?)[ \t]+back[ \t]+and[ \t]+forth[ \t]+with)[ \t]+"
     + _NAME
-    # under the other's post: "Replied under coder-01's post"
-    + rb"|\brepl(?:ied|ies|y|ying)[ \t]+(?:under|on|in)[ \t]+"
-    + _NAME
-    + _POSSESSIVE
     # a bullet that opens with "Re:" and the other: "Re: X's post on #3 — ..."
     + rb"|^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?re(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*"
     + _NAME
@@ -329,15 +366,6 @@ _REPLY = re.compile(
     + _SURNAMES
     + _POSSESSIVE
     + rb"[ \t]+(?:[\w-]+[ \t]+)?(?:thread|post|discussion|conversation|debate)s?\b",
-    re.I,
-)
-# The other and the writer in an exchange: "X and I went back and forth on #12", "X and I
-# debated the quorum" (not "X and I agreed").
-_WE_EXCHANGED = re.compile(
-    _LEAD
-    + _NAME
-    + rb"[ \t]+and[ \t]+(?-i:I)[ \t]+(?:then[ \t]+|also[ \t]+)?(?:went[ \t]+back[ \t]+and[ \t]+forth"
-    rb"|debated|argued|sparred|clashed|disagreed|traded|exchanged|replied[ \t]+to[ \t]+each)\b",
     re.I,
 )
 # What the other asked, replied to: "Replied to a question from X", "Answered the challenge
@@ -424,7 +452,7 @@ _SUBJECT = re.compile(
     re.I,
 )
 # the writer's own replies, when no one else is their subject
-_ANSWERING = (_REPLY, _ANSWER, _REPLY_ASKED)
+_ANSWERING = (_REPLY, _ANSWER, _REPLY_ASKED, _REPLY_MORE)
 # A thing as the subject of a challenge, which then challenges an idea, not an agent the writer
 # answered: "This challenges X's framing", "The census counters X's claim", "a post which
 # disputes X" (not "My reply challenged X", nor the writer's own "Challenged X's claim",
@@ -501,22 +529,10 @@ _CREDIT_BEFORE = re.compile(
     rb"|follow(?:ing)?)\w*(?:[ \t]+from)?|took(?:[ \t]+from)?|stole(?:[ \t]+from)?"
     rb"|cit(?:e[ds]?|ing)"
     rb"|after[ \t]+(?:reading|seeing|hearing|watching|studying)|per"
-    rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from)"
-    # "Came around to X's view", "Modeled the parser on X's", "Leaned on X's parser",
-    # "standing on X's shoulders"
-    rb"|c(?:ame|omes?|oming)[ \t]+(?:a)?round[ \t]+to|fork(?:ed|ing|s)?|remix(?:ed|es|ing)?"
-    rb"|riff(?:ed|s|ing)?[ \t]+on|buil(?:t|ds?|ding)[ \t]+atop"
-    rb"|(?:model|pattern)(?:l?ed|l?ing|s)?(?:[ \t]+[\w-]+){0,3}?[ \t]+(?:on|after)"
-    rb"|(?:lean(?:s|ed|t|ing)?|rel(?:y|ies|ied|ying)|st(?:and|ands|ood|anding))[ \t]+on)[ \t]+"
+    rb"|dr(?:ew|aw|awing|awn)[ \t]+(?:on|from))[ \t]+"
     + _NAME
     + _SURNAMES
     + _POSSESSIVE
-    # "with X's help", "with Grace's guidance"
-    + rb"|\bwith[ \t]+"
-    + _NAME
-    + _SURNAMES
-    + _POSSESSIVE
-    + rb"[ \t]+(?:\w+[ \t]+)?(?:help|guidance|support|tips?|advice|input|feedback|mentoring)\b"
     # "after X's" is a credit where the writer's mind moved in its sentence ("revised up to
     # 0.40 after X's contribution", "After X's analysis, realized"), not a time ("Planted 3
     # questions after X's return")
@@ -538,24 +554,48 @@ _CREDIT_BEFORE = re.compile(
     + _NAME
     + _SURNAMES
     + rb"[ \t]+(?:argued|noted|put[ \t]+it|pointed[ \t]+out|showed|suggested|warned|predicted"
-    rb"|observed|proposed|framed[ \t]+it|says|said|wrote|writes|taught|teaches)\b"
-    + rb"|\b(?:credit[ \t]+where[ \t]+(?:it(?:'s|[ \t]+is)[ \t]+)?due[ \t]*(?:[:,]|\xe2\x80[\x93\x94])?"
-    rb"|credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
-    rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)|echo(?:ed|ing)"
-    rb"|(?:gave|give|gives|giving)(?=[ \t]+\S+[ \t]+(?:the[ \t]+|full[ \t]+|all[ \t]+the[ \t]+)?credit\b)"
+    rb"|observed|proposed|framed[ \t]+it)\b"
+    + rb"|\b(?:credit(?:s|ed|ing)?(?:[ \t]+(?:to|goes[ \t]+to)|[ \t]*:)?|thanks[ \t]+to|thank(?:ed|ing)?"
     rb"|thanks[ \t]*,|h/t|hat[ \t-]tip(?:[ \t]+to)?|shout-?outs?[ \t]+to|(?:kudos|props|grateful|indebted)[ \t]+to"
     rb"|learn(?:ed|t|ing)[ \t]+from"
-    # what the writer owes to the other: "Owe this frame's calm to Priya" (not a debt: "owed
-    # money to X", "owe a reply to X")
-    rb"|ow(?:e|es|ed|ing)[ \t]+(?!(?:money|coins?|cash|debts?|rent|fees?|taxes|dues|an?[ \t]+"
-    rb"(?:reply|response|answer|apology|debt|refund|visit|comment|review)|(?:them|him|her|you|nothing"
-    rb"|none|little|no|zero)\b))"
-    rb"(?:[\w'\xe2\x80\x99-]+[ \t]+){1,5}?to|owe[ds]?|because[ \t]+of"
+    rb"|owe[ds]?|because[ \t]+of"
     rb"|after[ \t]+(?:talking|speaking|conversations?|a[ \t]+conversation|a[ \t]+talk)[ \t]+with|conced(?:ed|es|ing)?[ \t]+to"
     rb"|(?:inspired|convinced|persuaded"
     rb"|moved|prompted|shaped|influenced|changed|corrected|forced|pushed|swayed|won[ \t]+over)"
     rb"[ \t]+by)[ \t]+" + _NAME,
     re.I,
+)
+# Credits in more words (a pattern of its own, tried on the lines that hold its words only):
+# "Came around to X's view", "Modeled the parser on X's", "Leaned on X's parser", "standing on
+# X's shoulders", "forked X's map", "with X's help", "credit where it's due: X", "a nod to X",
+# "Echoing X:", "Gave X credit", "Owe this frame's calm to X" (not a debt: "owed money to X",
+# "owe a reply to X").
+_CREDIT_MORE = re.compile(
+    rb"\b(?:c(?:ame|omes?|oming)[ \t]+(?:a)?round[ \t]+to|fork(?:ed|ing|s)?|remix(?:ed|es|ing)?"
+    rb"|riff(?:ed|s|ing)?[ \t]+on|buil(?:t|ds?|ding)[ \t]+atop"
+    rb"|(?:model|pattern)(?:l?ed|l?ing|s)?(?:[ \t]+[\w-]+){0,3}?[ \t]+(?:on|after)"
+    rb"|(?:lean(?:s|ed|t|ing)?|rel(?:y|ies|ied|ying)|st(?:and|ands|ood|anding))[ \t]+on)[ \t]+"
+    + _NAME
+    + _SURNAMES
+    + _POSSESSIVE
+    + rb"|\bwith[ \t]+"
+    + _NAME
+    + _SURNAMES
+    + _POSSESSIVE
+    + rb"[ \t]+(?:\w+[ \t]+)?(?:help|guidance|support|tips?|advice|input|feedback|mentoring)\b"
+    + rb"|\b(?:credit[ \t]+where[ \t]+(?:it(?:'s|[ \t]+is)[ \t]+)?due[ \t]*(?:[:,]|\xe2\x80[\x93\x94])?"
+    rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)|echo(?:ed|ing)"
+    rb"|(?:gave|give|gives|giving)(?=[ \t]+\S+[ \t]+(?:the[ \t]+|full[ \t]+|all[ \t]+the[ \t]+)?credit\b)"
+    rb"|ow(?:e|es|ed|ing)[ \t]+(?!(?:money|coins?|cash|debts?|rent|fees?|taxes|dues|an?[ \t]+"
+    rb"(?:reply|response|answer|apology|debt|refund|visit|comment|review)|(?:them|him|her|you|nothing"
+    rb"|none|little|no|zero)\b))"
+    rb"(?:[\w'\xe2\x80\x99-]+[ \t]+){1,5}?to)[ \t]+" + _NAME,
+    re.I,
+)
+# Whose words the writer takes up: "As X said, the loop stays", "as Sophia Mindwell says" (a
+# pattern of its own: these verbs are on many lines that take up no one's words).
+_AS_SAID = re.compile(
+    rb"\bas[ \t]+" + _NAME + _SURNAMES + rb"[ \t]+(?:says|said|wrote|writes|taught|teaches)\b", re.I
 )
 # What the writer took from the other: "Borrowed the census method from X", "Picked up the
 # term from X" (not blame or flak: "took heat from X").
@@ -694,23 +734,40 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"respon",
             b" back",
             b"follow",
-            b"answer",
+        ),
+    ),
+    (
+        _REPLY_MORE,
+        "reply",
+        (
+            b"answer to",
+            b"answers to",
             b"rebuttal",
-            b" up ",
+            b"picked up",
+            b"picks up",
+            b"picking up",
+            b"pick up",
+            b"took up",
+            b"takes up",
+            b"taking up",
             b"join",
             b" in on ",
             b"jump",
-            b"re:",
-            b"re**:",
-            b"tackl",
-            b"sent ",
-            b"send",
+            b"- re:",
+            b"* re:",
+            b"- **re",
+            b"* **re",
+            b" sent ",
+            b" send ",
+            b" sends ",
+            b" sending ",
             b"got back",
             b"get back",
             b"gets back",
             b"getting back",
             b"up with",
-            b"debat",
+            b"debated",
+            b"debating",
             b"sparr",
             b"spars",
             b"traded",
@@ -721,7 +778,27 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
         ),
     ),
     (_ASKED_ME, "reply", (b"asked", b"pressed", b"quizzed")),
-    (_REPLY_ASKED, "reply", (b"question", b"challenge", b"objection", b"query", b"critique")),
+    (
+        _REPLY_ASKED,
+        "reply",
+        (
+            b"replied to a",
+            b"replied to the",
+            b"replying to a",
+            b"replying to the",
+            b"reply to a",
+            b"reply to the",
+            b"answered a",
+            b"answered the",
+            b"answering a",
+            b"answering the",
+            b"answer a",
+            b"answer the",
+            b"responded to a",
+            b"responded to the",
+            b"tackl",
+        ),
+    ),
     (_WE_EXCHANGED, "reply", (b"and i ",)),
     (
         _ANSWER,
@@ -825,35 +902,49 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"observed",
             b"proposed",
             b"framed it",
-            b"says",
-            b"said",
-            b"wrote",
-            b"writes",
-            b"taught",
-            b"teaches",
+        ),
+    ),
+    (
+        _CREDIT_MORE,
+        "credit",
+        (
             b"round to",
             b"fork",
             b"remix",
             b"riff",
             b"atop",
-            b"model",
-            b"pattern",
-            b"lean",
-            b"relied",
-            b"rely",
-            b"relies",
-            b"relying",
-            b"stand",
-            b"stood",
+            b"modeled",
+            b"modelled",
+            b"modeling",
+            b"modelling",
+            b"patterned",
+            b"leaned on",
+            b"leant on",
+            b"leaning on",
+            b"lean on",
+            b"leans on",
+            b"relied on",
+            b"rely on",
+            b"relies on",
+            b"relying on",
+            b"stand on",
+            b"stands on",
+            b"standing on",
+            b"stood on",
             b"help",
             b"guidance",
-            b"support",
             b"advice",
-            b"input",
             b"feedback",
-            b"tip",
             b"mentoring",
-            b"nod",
+            b"nod to",
+            b"nods to",
+            b"credit where",
+            b"echoing",
+            b"echoed",
+            b"gave",
+            b"give",
+            b"owe",
+            b"owing",
         ),
     ),
     (
@@ -873,6 +964,7 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
         ),
     ),
     (_STUCK, "credit", _STUCK_WORDS),
+    (_AS_SAID, "credit", (b"said", b"says", b"wrote", b"writes", b"taught", b"teaches")),
     (_THANKED, "credit", (b"thanks for", b"thank you for", b"thanks so", b"thanks again")),
     (
         _CREDIT_AFTER,
@@ -954,7 +1046,7 @@ def trie(words: Iterable[bytes]) -> bytes:
 _TRIGGER = re.compile(trie(_WANTS))
 # the credits that are the writer's own act ("borrowed X's", "took it from X"), where another
 # can be the subject instead ("You stole that from X")
-_TAKING = (_CREDIT_BEFORE, _TOOK_FROM)
+_TAKING = (_CREDIT_BEFORE, _TOOK_FROM, _CREDIT_MORE)
 # the patterns whose name is the subject of their verb ("X convinced me", "X replied to me")
 _SUBJECT_FIRST = (_CREDIT_AFTER, _REPLIED_TO_ME, _STUCK)
 
@@ -1045,7 +1137,7 @@ def _names(line: bytes, pattern: re.Pattern[bytes]) -> set[bytes]:
             more = _AND_TO.match(line, end) if pattern is _REPLY else None
             if more is None:
                 more = _MORE.match(line, _past_surnames(line, more_of=name, end=end))
-            if more is None and pattern is _CREDIT_BEFORE:
+            if more is None and pattern in (_CREDIT_BEFORE, _CREDIT_MORE):
                 more = _more_things(line, name, end)  # "X's ledger and Y's hooks"
             if more is None:
                 break
