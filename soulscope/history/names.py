@@ -266,12 +266,21 @@ class AgentNames:
         """Whether ``data`` writes ``first`` before another capitalised word that makes no
         agent's name ("Ada Emergent" where only "Ada Lovelace" is registered): there, a bare
         "Ada" may be either, and names no agent."""
-        pattern = re.compile(rb"(?<![\w'-])" + re.escape(first.encode()) + rb"[ \t]+([A-Z][\w-]*)")
+        # (the name first, its left edge checked after: a pattern that opens with its words is
+        # found by a scan for them, not tried at every byte)
+        pattern = re.compile(re.escape(first.encode()) + rb"[ \t]+([A-Z][\w-]*)")
+        pairs = self.two_words
         for m in pattern.finditer(data):
-            two = f"{first} {m.group(1).decode('utf-8', 'replace')}"
-            if not any(n == two or n.startswith(two + " ") for n in self.people):
+            if m.start() and _NAME_EDGE.fullmatch(data, m.start() - 1, m.start()) is not None:
+                continue
+            if f"{first} {m.group(1).decode('utf-8', 'replace')}" not in pairs:
                 return True
         return False
+
+    @cached_property
+    def two_words(self) -> frozenset[str]:
+        """The first two words of every display name of several words ("Ada Lovelace")."""
+        return frozenset(" ".join(n.split()[:2]) for n in self.people if " " in n)
 
 
 # A bullet that lists only agents ("- Relationships: philosopher-03 (...)", "- **Influenced
@@ -345,6 +354,7 @@ def listed_in(data: bytes, prefix: str = "") -> set[str]:
 
 
 _NAME_BYTE = re.compile(rb"[\w-]")
+_NAME_EDGE = re.compile(rb"[\w'-]")
 
 
 @lru_cache(maxsize=8)
