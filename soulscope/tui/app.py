@@ -51,6 +51,7 @@ from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -604,9 +605,14 @@ class SoulscopeApp(App[None]):
             if hasattr(focused, f"action_{action}"):
                 await focused.run_action(action)
                 return
-        # A text view: to its top or bottom at once (an animation would lag the next key).
+        # A text view: to its top or bottom at once (an animation would lag the next key); a view
+        # with its own last page (the soul text, which scrolls past its end) goes there.
         if direction == "first":
             focused.scroll_home(animate=False)
+        elif (
+            direction == "last" and type(focused).action_scroll_end is not Widget.action_scroll_end
+        ):
+            await focused.run_action("scroll_end")
         elif direction == "last":
             focused.scroll_end(animate=False)
 

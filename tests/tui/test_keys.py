@@ -538,3 +538,21 @@ async def test_keys_typed_after_enter_go_to_the_agent_it_opened(small_world: Wor
         await burst(pilot, "g", "enter", "j")
         assert app.agent_id == "ada-01" and app.sidebar.list.highlighted == "ada-01"
         assert isinstance(app.focused, SoulText)
+
+
+async def test_G_in_the_soul_text_shows_its_last_page_not_a_blank_one(small_world: World) -> None:
+    app = SoulscopeApp(small_world)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        view = app.query_one(SoulText)
+        lines = (small_world.memory_dir / "ada-01.md").read_text().splitlines()
+        assert len(lines) < view.scrollable_content_region.height  # the file fits in one page
+        await pilot.press("G")
+        rows = view.visible_rows()
+        # The whole file, from its first line: the text scrolls past its end only to put a
+        # frame on top, never for G.
+        assert rows[0] == lines[0] and lines[-1] in rows
+        await pilot.press("g")
+        assert view.visible_rows()[0] == lines[0]
