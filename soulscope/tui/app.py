@@ -616,8 +616,19 @@ class SoulscopeApp(App[None]):
         elif direction == "last":
             focused.scroll_end(animate=False)
 
-    def action_step_frame(self, forward: bool) -> None:
+    def _shown_soul(self) -> Soul | None:
+        """The selected agent's parsed soul; None, said in one sentence, while there is none."""
         if self.soul is None:
+            if not self.world.agents():
+                self.notify(f"No soul files in {self.world.memory_dir}.", severity="warning")
+            elif self.agent_id is None:
+                self.notify("Choose an agent first.", severity="warning")
+            else:
+                self.notify(f"{self.agent_id}'s soul file is still being read.")
+        return self.soul
+
+    def action_step_frame(self, forward: bool) -> None:
+        if self._shown_soul() is None:
             return
         self.show_tab(SoulPane.TAB_ID)
         if not self.query_one(SoulPane).step_frame(forward):
@@ -630,7 +641,7 @@ class SoulscopeApp(App[None]):
             self.bell()
 
     def action_goto_frame(self) -> None:
-        soul = self.soul
+        soul = self._shown_soul()
         if soul is None:
             return
 
@@ -663,7 +674,7 @@ class SoulscopeApp(App[None]):
         self.query_one(FrameBar).stop_frames()
 
     def action_problems(self) -> None:
-        soul = self.soul
+        soul = self._shown_soul()
         if soul is None:
             return
         if not soul.problems:
@@ -682,6 +693,7 @@ class SoulscopeApp(App[None]):
         """Ask for another agent and show both arcs side by side in the Becoming tab."""
         current = self.agent_id
         if current is None:
+            self._shown_soul()  # says why
             return
         choices = [
             (a.id, f"{a.id}  {name}" if (name := self.world.display_name(a.id)) else a.id)

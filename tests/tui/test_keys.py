@@ -59,8 +59,9 @@ async def test_tab_keys_focus_the_tab_content_so_its_keys_act_at_once(small_worl
         assert app.focused is app.query_one("#world-table")
         await pilot.press("1")
         assert isinstance(app.focused, SoulText)
-        await pilot.press("G")
-        assert app.focused.scroll_y == app.focused.max_scroll_y > 0
+        await pilot.press("G")  # the text's last page: its last line on screen
+        last = (small_world.memory_dir / "ada-01.md").read_text().rstrip().splitlines()[-1]
+        assert last in app.focused.visible_rows()
 
 
 async def test_help_then_escape_gives_the_keys_back_to_the_list(small_world: World) -> None:
@@ -556,3 +557,26 @@ async def test_G_in_the_soul_text_shows_its_last_page_not_a_blank_one(small_worl
         assert rows[0] == lines[0] and lines[-1] in rows
         await pilot.press("g")
         assert view.visible_rows()[0] == lines[0]
+
+
+async def test_keys_with_nothing_to_act_on_say_why(tmp_path: Path) -> None:
+    quiet = "# Quiet\n\n## Frame 1 — 2026-03-01\n- Read the board.\n- Evolved nothing today.\n"
+    world = World.open(write_world(tmp_path / "w", {"quiet-01": quiet}))
+    app = SoulscopeApp(world)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "w", "m")  # an agent whose memory has no identity statement
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert said.count("quiet-01 has no identity statements to act on.") == 2, said
+    empty = World.open(write_world(tmp_path / "empty", {}))
+    app = SoulscopeApp(empty)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        app.clear_notifications()
+        for key in ("right_square_bracket", "colon", "p", "c"):
+            await pilot.press(key)
+            await settle(pilot)
+            said = [n.message for n in app._notifications]
+            assert said and said[-1].startswith("No soul files in "), (key, said)
+            app.clear_notifications()

@@ -293,6 +293,7 @@ class BecomingPane(Pane):
     def action_semantic_drift(self) -> None:
         """Plot drift as the embedding model's cosine distance (loads the model once)."""
         if not self.statements:
+            self._say_no_arc()
             return
         self.query_one("#drift-title", StatusLine).show(
             Text("drift: loading the embedding model…", style="dim")
@@ -374,10 +375,20 @@ class BecomingPane(Pane):
         else:
             self.dashboard.open_line(self.agent_id, s.line)
 
+    def _say_no_arc(self) -> None:
+        """Why a key of the arc did nothing: no agent, or no statement to act on."""
+        if self.agent_id is None:
+            self.dashboard.notify("Choose an agent first.", severity="warning")
+        elif self.soul is None:
+            self.dashboard.notify(f"{self.agent_id}'s soul file is still being read.")
+        else:
+            self.dashboard.notify(f"{self.agent_id} has no identity statements to act on.")
+
     def action_why(self) -> None:
         """Open the "why" panel for the highlighted statement."""
         row = self.table.cursor_row
         if self.agent_id is None or not 0 <= row < len(self.rows):
+            self._say_no_arc()
             return
         from soulscope.llm import LLM, Endpoint
         from soulscope.tui.dialogs.why import WhyScreen
