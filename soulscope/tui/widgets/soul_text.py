@@ -378,9 +378,15 @@ class SoulText(SteadyBars, ScrollView, can_focus=True):
                 y=self._rows.line_row(min(top, len(lines)) - 1), animate=False, immediate=True
             )
 
-    def action_scroll_end(self) -> None:
+    def action_scroll_end(self, again: bool = True) -> None:
         """The last page: the last line at the bottom (not at the top, as scrolling past the end allows)."""
+        self._relayout()
         height = self.scrollable_content_region.height
+        if not height or self._rows is _NO_ROWS:
+            # Shown by the key before this one and not laid out yet: once it is.
+            if again:
+                self.call_after_refresh(self.action_scroll_end, False)
+            return
         self.scroll_to(y=max(self._rows.count - height, 0), animate=False, immediate=True)
 
     def on_resize(self) -> None:
