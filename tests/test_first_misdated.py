@@ -115,3 +115,21 @@ def test_a_day_back_past_midnight_keeps_its_date(tmp_path: Path) -> None:
 )
 def test_which_frames_are_misdated(dates: list[str | None], expected: dict) -> None:
     assert when.misdated(dates) == expected
+
+
+def test_every_view_places_a_misdated_frame_by_its_file(world: Path) -> None:
+    """The log lists frame 12 after frame 11, at its date, marked; the world as it stood on
+    2026-02-25 (by the frames, outside git) holds no frame of the coder: frame 12 came later."""
+    done = soulscope("log", "-w", str(world), "--json")
+    coder = [e for e in json.loads(done.stdout) if e["agent"] == "zion-coder-01"]
+    assert [(e["frame"], e["date"], e["precision"]) for e in coder] == [
+        (10, "2026-03-01", "minute"),
+        (11, "2026-03-02", "minute"),
+        (12, "2026-03-02", "misdated"),
+        (13, "2026-03-04", "minute"),
+    ]
+    text = soulscope("log", "-w", str(world)).stdout
+    assert "~2026-03-02 10:00  zion-coder-01  Frame 12 — 2026-02-03" in text
+    if not (world / ".git").exists():
+        done = soulscope("agents", "-w", str(world), "--at", "2026-02-25", "--json")
+        assert [a["id"] for a in json.loads(done.stdout)] == ["zion-poet-02"]

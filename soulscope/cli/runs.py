@@ -123,10 +123,12 @@ def run_log(args: argparse.Namespace) -> int:
         raise CommandError(f"no frame of {world.name} lies in that stretch", code=1)
     width = max(len(e.agent) for e in entries)
     out = sys.stdout.write
-    inferred = any(e.precision == "inferred" for e in entries)
+    placed = ("inferred", "misdated")
+    inferred = any(e.precision in placed for e in entries)
     for e in entries:
-        # a frame whose heading has no date shows the date it is placed by, marked
-        day = f"~{e.date}" if e.precision == "inferred" else e.date or "undated"
+        # a frame whose heading has no date (or one that runs backwards in its file) shows the
+        # date it is placed by, marked
+        day = f"~{e.date}" if e.precision in placed else e.date or "undated"
         at = f"{day:<{11 if inferred else 10}} {e.time or '':<5}"
         commit = f"  {e.commit[:7]}" if e.commit else ""
         out(visible(f"{at}  {e.agent:<{width}}  {e.heading}{commit}") + "\n")
@@ -135,7 +137,12 @@ def run_log(args: argparse.Namespace) -> int:
     print_text(
         f"{len(entries)} {frames} of {agents} {'agent' if agents == 1 else 'agents'}, in the "
         f"frames' own times ({ZONE})"
-        + ("; ~: no date in its heading, placed by the dated frames around it" if inferred else ""),
+        + (
+            "; ~: no date in its heading (or one that runs backwards in its file), placed by "
+            "the dated frames around it"
+            if inferred
+            else ""
+        ),
         style="dim",
     )
     return 0

@@ -387,7 +387,7 @@ def earliest(
     first = min(dated or possible, key=lambda u: u.key)
     ties = {u.agent_id: u for u in possible if u.agent_id != first.agent_id}
     return Mention(
-        misdated=_misdated_before(found, first),
+        misdated=_misdated_before(found, first, ties.values()),
         agent_id=first.agent_id,
         commit=commit,
         path=first.path,
@@ -402,13 +402,15 @@ def earliest(
     )
 
 
-def _misdated_before(found: Sequence[Use], first: Use) -> tuple[Use, ...]:
+def _misdated_before(found: Sequence[Use], first: Use, ties: Iterable[Use]) -> tuple[Use, ...]:
     """The uses of ``found`` whose headings date them before ``first`` in dates that run
-    backwards in their files (``when.Moment.written``), the earliest so dated of each agent."""
+    backwards in their files (``when.Moment.written``), the earliest so dated of each agent;
+    not ``first`` nor its ``ties``, which say their own."""
     at = (first.moment.date or "", first.moment.time or "")
+    said = {(u.agent_id, u.line) for u in (first, *ties)}
     own: dict[str, tuple[tuple[str, ...], Use]] = {}
     for u in found:
-        if not u.moment.written or u is first:
+        if not u.moment.written or (u.agent_id, u.line) in said:
             continue
         written = tuple(u.moment.written.split()[:2])
         if written < at and (u.agent_id not in own or written < own[u.agent_id][0]):

@@ -45,6 +45,7 @@ from soulscope.history import measures
 from soulscope.history.kinds import KINDS
 from soulscope.history.names import AgentNames
 from soulscope.memo import Memo
+from soulscope.soul import when
 from soulscope.soul.model import ENCODING_ERRORS
 from soulscope.soul.parse import parse_heading
 from soulscope.world import AgentFile, World
@@ -783,7 +784,7 @@ def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
         dates.append(date)
     if len(ends) < len(starts):
         ends.append(len(data))
-    return starts, ends, _dates(dates) if undated else dates
+    return starts, ends, _dates(dates) if undated or when.misdated(dates) else dates
 
 
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
@@ -795,7 +796,12 @@ _BEST = _LAST + len(KINDS)  # then the rank of its strongest kind, and that line
 
 def _dates(dates: list[str | None]) -> list[str | None]:
     """Each frame's date, as ``soul.when`` places it: an undated frame takes the latest date of
-    the dated frames above it in its file, else the earliest below it."""
+    the dated frames above it in its file, else the earliest below it; a misdated one, that of
+    the frame its file places it by (``when.misdated``)."""
+    placed = list(dates)
+    for i, (up, down) in when.misdated(dates).items():
+        placed[i] = dates[up] if up >= 0 else dates[down]
+    dates = placed
     out = list(dates)
     last = None
     for i, d in enumerate(dates):

@@ -29,6 +29,12 @@ earlier than the latest (after frames dated 03-05 and 03-02, in that order, it c
 03-05). A file's frames before any dated one take the earliest date below them (they came
 before every one). A file with no date at all sorts after every dated frame (``UNDATED``).
 
+A frame whose heading's date runs backwards against its file by more than a day (frame 12 dated
+a month before frames 11 and 13: a typo, a wrong year) is *misdated* (``misdated``): every view
+places it by its file, just after the frame above it that is dated right (marked ``inferred``,
+its heading's date kept as ``written``). A day back is a frame's own date: parallel writers
+append the frames of around midnight out of order.
+
 Commit order is another matter: where frames arrived in different commits, the commit that
 brought a frame comes first (``history.timeline`` decides that); frames that arrived in one
 commit (a world imported at once) are ordered by their own times, here.
@@ -43,6 +49,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from datetime import date as date_type
+from itertools import accumulate
 from typing import TYPE_CHECKING, Protocol, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -162,10 +169,13 @@ def moments(
     pending: list[int] = []
     bounds = day_bounds(dates, times)
     orders = order_numbers([-1 if n is None else n for n in numbers or ()] or [-1] * len(dates))
+    bad = misdated(dates)
     for i, (date, time) in enumerate(zip(dates, times, strict=True)):
         number = numbers[i] if numbers is not None else None
         order = orders[i]
-        if date:
+        if i in bad:  # placed by its file, below
+            out.append(Moment(None, None, i, number, order=order))
+        elif date:
             low, high = bounds.get(i, (None, None))
             m = Moment(date, time, i, number, low=low, high=high, order=order)
             out.append(m)
@@ -182,7 +192,17 @@ def moments(
         e = earliest
         for j in pending:
             out[j] = Moment(e.date, e.time, j, e.number, "before", e.low, e.high, orders[j])
+    for i, (above, below) in bad.items():
+        out[i] = placed_by_file(out[above] if above >= 0 else out[below], above >= 0, out[i])
+        out[i] = replace(out[i], written=f"{dates[i]} {times[i]} {ZONE}" if times[i] else dates[i])
     return out
+
+
+def placed_by_file(by: Moment, after: bool, m: Moment) -> Moment:
+    """Frame ``m`` (a misdated one, ``misdated``) placed by its file: just after ``by``, the
+    frame above it dated right (``after``), else just before ``by``, the one below it."""
+    where = "after" if after else "before"
+    return Moment(by.date, by.time, m.position, m.number, where, by.low, by.high, m.order)
 
 
 def _lower(m: Moment) -> tuple[str, str]:
@@ -209,9 +229,15 @@ def misdated(dates: Sequence[str | None]) -> dict[int, tuple[int, int]]:
     are taken as dated right, and a frame out of that run is misdated where its date lies more
     than a day before the frame of the run above it or after the one below it. Each misdated
     frame's index maps to those two frames' (-1: none)."""
-    indexed = [(i, d) for i, d in enumerate(dates) if d]
-    if len(indexed) < 2 or all(a[1] <= b[1] for a, b in zip(indexed, indexed[1:], strict=False)):
+    # Where no frame lies more than a day behind the latest above it, none is misdated (the
+    # frame of the run below a misdated one would): most files, told without a date's arithmetic.
+    dated = [d for d in dates if d]
+    if dated == sorted(dated):  # most files (timsort tells it in one pass)
         return {}
+    behind = [(m, d) for d, m in zip(dated, accumulate(dated, max), strict=True) if d < m]
+    if not any(_days_apart(m, d) > MISDATED_AFTER_DAYS for m, d in behind):
+        return {}
+    indexed = [(i, d) for i, d in enumerate(dates) if d]
     kept = _in_order(indexed)
     in_run = set(kept)
     out: dict[int, tuple[int, int]] = {}
@@ -329,6 +355,8 @@ def frame_keys(columns: FrameColumns) -> list[tuple[str, str, int, int]]:
     """Each frame's ``Moment.key`` (``frame_moments``), without a Moment per frame where every
     heading gives its date: ordering a world's frames needs only these."""
     dates = columns.dates
+    if not dates:
+        return []
     if not all(dates):  # a frame takes its date from another (the rule of ``moments``)
         return [m.key for m in frame_moments(columns)]
     # ``key`` of each frame: a frame without a number sorts by its ``Moment.order``
@@ -336,6 +364,12 @@ def frame_keys(columns: FrameColumns) -> list[tuple[str, str, int, int]]:
     for i, (low, _high) in day_bounds(dates, columns.times).items():
         times[i] = low or ""
     dated = cast("list[str]", dates)
+    bad = misdated(dates)
+    if bad:  # a misdated frame at the frame its file places it by (``moments``)
+        dated = list(dated)
+        for i, (above, below) in bad.items():
+            by = above if above >= 0 else below
+            dated[i], times[i] = dated[by], times[by]
     numbers = columns.numbers if min(columns.numbers) >= 0 else order_numbers(columns.numbers)
     return list(zip(dated, times, numbers, range(len(dates)), strict=True))
 
@@ -363,6 +397,11 @@ class FileTimes:
     def __init__(self, columns: Headings) -> None:
         self.dates, self.times, self.numbers = columns.dates, columns.times, columns.numbers
         self._lows = {i: low or "" for i, (low, _) in day_bounds(self.dates, self.times).items()}
+        # misdated frames, each with the frame its file places it after (or before: ``~``)
+        self._misdated = {
+            i: (above, "") if above >= 0 else (below, "~")
+            for i, (above, below) in misdated(self.dates).items()
+        }
         self._inherited: tuple[str, str] = ("", "")  # the latest dated frame's, so far
         self._order = -1  # the nearest numbered frame's number, so far (``Moment.order``)
         self._scanned = 0
@@ -376,7 +415,7 @@ class FileTimes:
             return ("", "", -1)
         dates = self.dates
         while self._scanned <= f:
-            d = dates[self._scanned]
+            d = None if self._scanned in self._misdated else dates[self._scanned]
             if d:  # the latest dated frame above (``moments``)
                 time = self.times[self._scanned] or self._lows.get(self._scanned, "")
                 self._inherited = max(self._inherited, (d, time))
@@ -384,6 +423,9 @@ class FileTimes:
                 self._order = self.numbers[self._scanned]
             self._scanned += 1
         number = self.numbers[f] if self.numbers[f] >= 0 else self._order
+        if f in self._misdated:  # at the frame its file places it by (``moments``)
+            by, _ = self._misdated[f]
+            return (dates[by] or "", self.times[by] or self._lows.get(by, ""), number)
         date = dates[f]
         if date:
             return (date, self.times[f] or self._lows.get(f, ""), number)
