@@ -68,3 +68,20 @@ def test_talking_about_the_world_is_an_analyst_over_every_agent(later_world: Pat
 def test_remembered_user_facts_go_into_the_prompt(later_world: Path) -> None:
     prompt = session(later_world).prepare("hello", remembered=["The user is called Ann."])
     assert "- The user is called Ann." in prompt.messages[0]["content"]
+
+
+def test_each_citation_is_shown_by_the_bullet_that_holds_the_asked_words(tmp_path: Path) -> None:
+    from tests.support.worlds import write_world
+
+    soul = (
+        "# Fen\n\n## Frame 25 — 2026-03-25\n"
+        "- Walked the whole east bank twice, counting posts, stalls, boats and the old signs\n"
+        "  that nobody has repainted since the flood, and wrote every count down.\n"
+        "- Slept.\n"
+        "- Lit the Lanterns on the bridge.\n"
+        "- Connected: #45\n"
+    )
+    world = World.open(write_world(tmp_path / "w", {"fen-01": soul}))
+    chat = ChatSession(world, RecallIndex.for_world(world), None, agent="fen-01", k=4)
+    citations = chat.prepare("lanterns").citations
+    assert citations and citations[0].found_by == "- Lit the Lanterns on the bridge."

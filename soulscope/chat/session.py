@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from soulscope.llm import LLM, Message
 from soulscope.recall.chunks import Chunk
-from soulscope.recall.hybrid import RecallIndex
+from soulscope.recall.hybrid import RecallIndex, holding_bullet
+from soulscope.recall.temporal import asked_in
 from soulscope.soul.model import Soul, clean
 from soulscope.world import World, WorldError
 
@@ -82,7 +83,9 @@ class ChatSession:
         """
         index = self.index  # (swapped whole when a better one is ready: read it once)
         mode = "hybrid" if index.dense_ready else "bm25"
-        hits = index.find(question, k=self.k, mode=mode, agent=self.agent).hits
+        found = index.find(question, k=self.k, mode=mode, agent=self.agent)
+        asked = found.intent.asked or asked_in(question)
+        hits = [holding_bullet(h, asked) for h in found.hits]
         citations = [Citation(i, h.chunk, h.bullet) for i, h in enumerate(hits, 1)]
         messages: list[Message] = [
             {"role": "system", "content": self._system(citations, remembered)}

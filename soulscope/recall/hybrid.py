@@ -58,7 +58,7 @@ from soulscope.recall.prepared import (
     world_index,
 )
 from soulscope.recall.semantic import EmbeddingCache, Encoder, EncoderError, Progress, embed
-from soulscope.recall.temporal import GATE, HOLDS, TOP, Intent, read_intent
+from soulscope.recall.temporal import GATE, HOLDS, TOP, Asked, Intent, read_intent
 from soulscope.soul import when
 from soulscope.world import World
 
@@ -421,7 +421,7 @@ class RecallIndex:
         timely.sort(key=lambda h: _when(h, agent is not None), reverse=intent.order == "latest")
         chosen = {id(h.chunk) for h in timely}
         rest = [h for h in ranked if id(h.chunk) not in chosen]
-        timely = [_holding_bullet(h, intent) for h in timely[:k]]
+        timely = [holding_bullet(h, intent.asked) for h in timely[:k]]
         return Found((timely + rest)[:k], intent, len(timely), _ties(timely), held)
 
     def _about(self, topic: tuple[str, ...]) -> set[int]:
@@ -571,10 +571,11 @@ def _best_held(hits: list[Hit], intent: Intent) -> tuple[list[Hit], str]:
     return tiers[best], HOLDS[best]
 
 
-def _holding_bullet(hit: Hit, intent: Intent) -> Hit:
+def holding_bullet(hit: Hit, asked: Asked | None) -> Hit:
     """``hit`` shown by its bullet that holds the asked words best, where one holds them better
-    than the bullet that scored it."""
-    asked, bullets = intent.asked, hit.chunk.bullets
+    than the bullet that scored it (BM25 scores a bullet with the two before it: the bullet
+    that scored may not hold them)."""
+    bullets = hit.chunk.bullets
     if asked is None or not bullets:
         return hit
     best = min(range(len(bullets)), key=lambda i: (asked.holds(bullets[i]), i != hit.bullet))

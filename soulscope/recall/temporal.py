@@ -167,6 +167,12 @@ def read_intent(query: str, agents: list[str] | tuple[str, ...] = ()) -> Intent:
     )
 
 
+def asked_in(query: str) -> Asked | None:
+    """The topic of ``query`` as it was written, asked in any order or none (a search's words:
+    which bullet of a hit holds them)."""
+    return _topic(query, None)[1]
+
+
 def _frame_bounds(query: str) -> tuple[tuple[int | None, int | None], str]:
     """The first and last frame numbers ``query`` bounds a search by, and the query without
     them."""

@@ -39,7 +39,8 @@ from soulscope.history.graph import (
     kept_influence,
 )
 from soulscope.history.spread import Adopter, Spread, daily, sentence, spread
-from soulscope.recall.hybrid import Hit, RecallError
+from soulscope.recall.hybrid import Hit, RecallError, holding_bullet
+from soulscope.recall.temporal import asked_in
 from soulscope.soul.model import clean
 from soulscope.soul.terms import Term
 from soulscope.tui.actions import bindings
@@ -162,7 +163,9 @@ class SearchScreen(Dialog[None]):
         try:
             index = self.dashboard.recall_index()
             mode = "hybrid" if index.dense_ready else "bm25"
-            hits = index.search(query, k=SEARCH_HITS, mode=mode)
+            # Each hit by its bullet that holds the words searched for, where one does.
+            asked = asked_in(query)
+            hits = [holding_bullet(h, asked) for h in index.search(query, k=SEARCH_HITS, mode=mode)]
         except (RecallError, WorldError, OSError) as exc:
             self.post_message(SearchDone(query, [], "", str(exc)))
             return
