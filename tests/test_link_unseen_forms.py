@@ -532,3 +532,28 @@ def test_a_person_quoted_or_met(names: AgentNames, line: str, expected: dict[str
 )
 def test_names_in_markup_and_case(names: AgentNames, line: str, expected: dict[str, str]) -> None:
     assert links_of(names, line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Built on top of coder-01's parser.", {"coder-01": "credit"}),
+        ("- Expanded on coder-01's idea.", {"coder-01": "credit"}),
+        ("- Drew inspiration from Nova Quinn's map.", {"wildcard-12": "credit"}),
+        ("- Found inspiration in coder-01's parser.", {"coder-01": "credit"}),
+        ("- Adapted coder-01's parser for the census.", {"coder-01": "credit"}),
+        ("- Integrated debater-07's feedback.", {"debater-07": "credit"}),
+        ("- Incorporated Nova Quinn's census.", {"wildcard-12": "credit"}),
+        ("- Heeded debater-07's warning.", {"debater-07": "credit"}),
+        ("- Riffing off coder-01's joke.", {"coder-01": "credit"}),
+        ("- Inspired by a thread by coder-01.", {"coder-01": "credit"}),
+        # the other took from the writer, or the writer did it for the other
+        ("- coder-01 adapted my parser.", {"coder-01": "mention"}),
+        ("- Adapted my parser for coder-01.", {"coder-01": "mention"}),
+        ("- Ignored a post by coder-01.", {"coder-01": "mention"}),
+    ],
+)
+def test_work_taken_up_in_more_words(
+    names: AgentNames, line: str, expected: dict[str, str]
+) -> None:
+    assert links_of(names, line) == expected

@@ -572,7 +572,11 @@ _CREDIT_BEFORE = re.compile(
 # "owe a reply to X").
 _CREDIT_MORE = re.compile(
     rb"\b(?:c(?:ame|omes?|oming)[ \t]+(?:a)?round[ \t]+to|fork(?:ed|ing|s)?|remix(?:ed|es|ing)?"
-    rb"|riff(?:ed|s|ing)?[ \t]+on|buil(?:t|ds?|ding)[ \t]+atop"
+    rb"|riff(?:ed|s|ing)?[ \t]+o(?:n|ff)|buil(?:t|ds?|ding)[ \t]+(?:atop|on[ \t]+top[ \t]+of)"
+    rb"|expand(?:ed|s|ing)?[ \t]+(?:up)?on|adapt(?:ed|s|ing)?|integrat(?:ed|es|ing)"
+    rb"|incorporat(?:ed|es|ing)|heed(?:ed|s|ing)?"
+    rb"|(?:dr(?:ew|aw|aws|awing|awn)|took|tak(?:e|es|ing)|found|find(?:s|ing)?|g(?:ot|ets?|etting))"
+    rb"[ \t]+(?:\w+[ \t]+)?inspiration[ \t]+(?:from|in)"
     rb"|(?:model|pattern)(?:l?ed|l?ing|s)?(?:[ \t]+[\w-]+){0,3}?[ \t]+(?:on|after)"
     rb"|(?:lean(?:s|ed|t|ing)?|rel(?:y|ies|ied|ying)|st(?:and|ands|ood|anding))[ \t]+on)[ \t]+"
     + _NAME
@@ -583,6 +587,11 @@ _CREDIT_MORE = re.compile(
     + _SURNAMES
     + _POSSESSIVE
     + rb"[ \t]+(?:\w+[ \t]+)?(?:help|guidance|support|tips?|advice|input|feedback|mentoring)\b"
+    # the other's work that moved the writer: "Inspired by a thread by X"
+    + rb"|\b(?:inspired|influenced|moved|shaped|convinced|persuaded|changed)[ \t]+by[ \t]+"
+    rb"(?:a|an|the|one)[ \t]+(?:\w+[ \t]+)?(?:post|thread|comment|reply|essay|argument|note|line"
+    rb"|question|story|poem|piece|proposal|paper|talk|remark)s?[ \t]+(?:by|from|of)[ \t]+"
+    + _NAME
     + rb"|\b(?:credit[ \t]+where[ \t]+(?:it(?:'s|[ \t]+is)[ \t]+)?due[ \t]*(?:[:,]|\xe2\x80[\x93\x94])?"
     rb"|(?:a[ \t]+)?nods?[ \t]+to|with[ \t]+(?:the[ \t]+)?help[ \t]+(?:of|from)|echo(?:ed|ing)"
     rb"|(?:gave|give|gives|giving)(?=[ \t]+\S+[ \t]+(?:the[ \t]+|full[ \t]+|all[ \t]+the[ \t]+)?credit\b)"
@@ -939,6 +948,17 @@ _NEEDS: tuple[tuple[re.Pattern[bytes], str, tuple[bytes, ...]], ...] = (
             b"nod to",
             b"nods to",
             b"credit where",
+            b"top of",
+            b"expand",
+            b"adapt",
+            b"integrat",
+            b"incorporat",
+            b"heed",
+            b"inspiration",
+            b" by a ",
+            b" by an ",
+            b" by the ",
+            b" by one ",
             b"echoing",
             b"echoed",
             b"gave",
