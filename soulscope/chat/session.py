@@ -84,8 +84,8 @@ class ChatSession:
         index = self.index  # (swapped whole when a better one is ready: read it once)
         mode = "hybrid" if index.dense_ready else "bm25"
         found = index.find(question, k=self.k, mode=mode, agent=self.agent)
-        asked = found.intent.asked or asked_in(question)
-        hits = [holding_bullet(h, asked) for h in found.hits]
+        topic = found.intent.asked or asked_in(question)
+        hits = [holding_bullet(h, topic) for h in found.hits]
         citations = [Citation(i, h.chunk, h.bullet) for i, h in enumerate(hits, 1)]
         messages: list[Message] = [
             {"role": "system", "content": self._system(citations, remembered)}
