@@ -154,6 +154,9 @@ def test_first_orders_frames_of_one_commit_by_their_written_times(tmp_path: Path
         ("Frame 5 — 2026-03-03 3pm", "2026-03-03", "15:00"),
         ("Frame 5 — 2026-03-03 10pm ET", "2026-03-04", "03:00"),
         ("Frame 5 — March 3rd, 2026, 10 a.m. PT", "2026-03-03", "18:00"),
+        ("Frame 5 — 2026-03-06 noon", "2026-03-06", "12:00"),
+        ("Frame 5 — March 6, 2026, at noon ET", "2026-03-06", "17:00"),
+        ("Frame 5 — 2026-03-06 — a noon meeting", "2026-03-06", None),
         # words that are no zone, numbers that are no hour
         ("Frame 5 — 2026-03-03 10:00 et al", "2026-03-03", "10:00"),
         ("Frame 5 — 2026-03-03 — 3 items", "2026-03-03", None),
@@ -189,8 +192,26 @@ def test_the_graph_dates_a_zoned_frame_as_the_parser_does() -> None:
     data = (
         b"# A\n\n## Frame 1 \xe2\x80\x94 2026-03-03 10pm ET\n- a\n"
         b"## Frame 2 \xe2\x80\x94 2026-03-03 (23:00 Pacific)\n- b\n"
-        b"## Frame 3 \xe2\x80\x94 2026-03-05\n- c\n"
+        b"## Frame 3 \xe2\x80\x94 2026-03-05 (noon NZDT)\n- c\n"
     )
     columns = parse(data).frames.columns
     assert frame_dates(data)[2] == [m.date for m in when.frame_moments(columns)]
-    assert frame_dates(data)[2] == ["2026-03-04", "2026-03-04", "2026-03-05"]
+    assert frame_dates(data)[2] == ["2026-03-04", "2026-03-04", "2026-03-04"]
+
+
+def test_a_date_that_dates_nothing_says_why() -> None:
+    """A day and month whose order the numbers do not say, a day of no calendar and a day
+    without its year leave the frame undated (placed by the frames around it), and the file's
+    problems say which and why; a date that reads, or a title, say nothing."""
+    soul = parse(
+        "# Pell\n\n## Frame 3 — 03/04/2026\n- a\n\n## Frame 4 — 04.03.2026\n- b\n\n"
+        "## Frame 5 — 31/02/2026\n- c\n\n## Frame 6 — Tuesday, March 3\n- d\n\n"
+        "## Frame 7 — 25/12/2026\n- e\n\n## Frame 8 — may the fourth\n- f\n"
+    )
+    said = {p.line: p.message for p in soul.problems if p.kind == "time"}
+    assert set(said) == {3, 6, 9, 12}, said
+    assert "2026-03-04" in said[3] and "2026-04-03" in said[3]
+    assert "2026-03-04" in said[6] and "2026-04-03" in said[6]
+    assert "no day of the calendar" in said[9]
+    assert "March 3" in said[12] and "no year" in said[12]
+    assert [f.date for f in soul.frames][:4] == [None] * 4

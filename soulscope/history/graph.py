@@ -752,7 +752,7 @@ _FIRST_BLOCK = re.compile(_HEADING)  # a block at the very start of a file
 _UTC_OR_NO_TIME = re.compile(
     rb"[ \t]*\(?[ \t]*\d{1,2}:\d\d(?::\d\d)?[ \t]*(?:UTC|GMT|Z)"
     rb"(?![A-Za-z0-9])(?![ \t]*(?:[+-]|\xe2\x88\x92)[ \t]*\d)"  # (not "GMT-5", "UTC +2")
-    rb"|(?![^\n]*(?:\d:\d\d|\d[ \t]?[apAP]\.?[mM]\b))"  # (nor "10pm ET")
+    rb"|(?![^\n]*(?:\d:\d\d|\d[ \t]?[apAP]\.?[mM]\b|[Nn]oon|[Mm]idday))"  # (nor "10pm ET")
 )
 
 

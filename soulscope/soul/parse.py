@@ -64,6 +64,8 @@ _NUMERIC_DATE = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?![\d/
 # A time of day by its hour alone, said to be one by "am" or "pm" after it: ``3pm``, ``10 a.m.``
 # (its minutes and seconds groups, 2 and 3, never match: ``_TIME``'s groups).
 _HOUR = re.compile(r"(?<![\d:.,/])(\d{1,2})(?=[ \t]?[apAP]\.?[mM]\b)()?()?")
+# Noon right after a date: ``2026-03-06 noon``, ``March 6, 2026, at noon ET``.
+_NOON = re.compile(r"[ \t,(]*(?:at[ \t]+)?(?:noon|midday)\b", re.I)
 # ``9:15 PM``, ``9:15pm``, ``9:15 a.m.`` right after a time of day.
 _MERIDIEM = re.compile(r"\s?([ap])\.?m\b\.?", re.I)
 # A time of day written just before the date: ``10:00 UTC 2026-03-04``, ``9:15 PM, Mar 4 2026``.
@@ -174,14 +176,10 @@ def _read_blocks(
             comment = data.find(b"<!--", head_end)
         if 0 <= comment < end:
             problems += _archived(data[start:end], line)
-        if number is None and date is None:
-            problems.append(
-                Problem(line, "heading", f"frame heading without number or date: {clean(heading)}")
-            )
+        if date is None or (time and _NAMES_A_ZONE(heading)):
+            problems += _heading_problems(line, heading, number, date)
         if _is_blank(data, head_end, end):
             problems.append(Problem(line, "empty-frame", "frame heading with no body"))
-        if time and _NAMES_A_ZONE(heading) and (note := zone_note(heading)):
-            problems.append(Problem(line, "time", note))
         reversed_ = False
         if date:
             when = (date, time or "")
@@ -685,6 +683,48 @@ def _dated(text: str, how: Callable[..., re.Match[str] | None]) -> bool:
     return any(how(p, text) for p in (_DATE, _MONTH_DATE, _NUMERIC_DATE))
 
 
+# A day of a month without its year: ``Tuesday, March 3``, ``3rd of March``, ``Mar 3``.
+_MONTH_DAY = re.compile(
+    rf"\b(?:{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH})"
+    rf"(?![\w,]*\s*\d{{4}})\b",
+    re.I,
+)
+
+
+def _heading_problems(
+    line: int, heading: str, number: int | None, date: str | None
+) -> list[Problem]:
+    """What a frame's heading leaves unsaid or unsure of its time: no number nor date, a date
+    that dates nothing (``undated_note``), a zone not known or of several (``zone_note``)."""
+    if number is None and date is None:
+        return [Problem(line, "heading", f"frame heading without number or date: {clean(heading)}")]
+    note = undated_note(heading) if date is None else zone_note(heading)
+    return [Problem(line, "time", note)] if note else []
+
+
+def undated_note(heading: str) -> str | None:
+    """Why a heading that seems to give a date dates nothing, for the file's problems: a day
+    and month whose order the numbers do not say (``03/04/2026``), a day of no calendar
+    (``31/02/2026``, ``2026-13-04``), a day without its year (``Tuesday, March 3``); None
+    where it gives none of these."""
+    placed = "left undated, placed by the frames around it"
+    for m in _NUMERIC_DATE.finditer(heading):
+        a, b, year = int(m.group(1)), int(m.group(3)), m.group(4)
+        if a != b and a <= 12 and b <= 12:
+            return (
+                f"date {m.group(0)} may be day/month or month/day "
+                f"({year}-{b:02d}-{a:02d} or {year}-{a:02d}-{b:02d}): {placed}"
+            )
+        return f"date {m.group(0)} is no day of the calendar: {placed}"
+    iso = _DATE.search(heading)
+    if iso is not None:
+        return f"date {iso.group(0)} is no day of the calendar: {placed}"
+    day = _MONTH_DAY.search(heading)
+    if day is not None:
+        return f"date {day.group(0)} gives no year: {placed}"
+    return None
+
+
 def _numeric_date(heading: str) -> tuple[re.Match[str], str] | None:
     """The first ``25/12/2026`` or ``12/25/2026`` of a heading whose numbers say which is the
     day, with its ISO date; None where there is none or they do not say (``03/12/2026``)."""
@@ -720,7 +760,7 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     if tm is None or not (tm.start() - found.end() <= 4 or _ZONED.match(heading, tm.end())):
         tm = _HOUR.search(heading, found.end())
         if tm is None or not (tm.start() - found.end() <= 4 or _ZONED.match(heading, tm.end())):
-            return _time_before(heading, found.start(), date)
+            return _noon(heading, found.end(), date) or _time_before(heading, found.start(), date)
     hour = int(tm.group(1))
     meridiem = _MERIDIEM.match(heading, tm.end())
     if meridiem is not None and 1 <= hour <= 12:  # "9:15 PM" is 21:15, "12:30 am" 00:30
@@ -737,6 +777,16 @@ def _heading_when(heading: str, dm: re.Match[str] | None) -> tuple[str | None, s
     iso = heading[found.end() : found.end() + 1] == "T" or tm.group(3) is not None
     offset = when.offset_after(heading, tm_end, time, iso)
     return (date, time) if offset is None else when.to_utc(date, time, offset)
+
+
+def _noon(heading: str, at: int, date: str) -> tuple[str, str] | None:
+    """``date`` at 12:00 where the heading says "noon" right after it (at ``at``), in UTC;
+    None where it does not."""
+    m = _NOON.match(heading, at)
+    if m is None:
+        return None
+    offset = when.offset_after(heading, m.end(), "12:00")
+    return (date, "12:00") if offset is None else when.to_utc(date, "12:00", offset)
 
 
 def _time_before(heading: str, at: int, date: str) -> tuple[str, str | None]:
