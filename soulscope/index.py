@@ -26,7 +26,7 @@ from dataclasses import astuple, dataclass
 from pathlib import Path
 
 from soulscope import collector
-from soulscope.keep import WORLD_INDEX
+from soulscope.keep import WORLD_INDEX, place_key
 from soulscope.keep.entries import trim
 from soulscope.keep.fresh import racy
 from soulscope.soul import parse
@@ -77,10 +77,7 @@ def fingerprint() -> str:
 
 def index_path(world: World, label: str | None = None) -> Path:
     """Where the index of ``world`` (for arcs of ``label``) lives in the cache folder."""
-    # (surrogatepass: a folder name with a non-UTF-8 byte is a lone surrogate in a str)
-    named = f"{world.memory_dir}\0{label or ''}".encode("utf-8", "surrogatepass")
-    key = hashlib.sha256(named).hexdigest()[:24]
-    return WORLD_INDEX.path / f"{key}.sqlite"
+    return WORLD_INDEX.path / f"{place_key(world.memory_dir, label or '')}.sqlite"
 
 
 def _summary_json(summary: ArcSummary) -> str:

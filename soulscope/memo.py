@@ -22,7 +22,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from soulscope.keep import ANSWERS
+from soulscope.keep import ANSWERS, place_key
 from soulscope.keep.entries import read_entry, trim, write_entry
 from soulscope.keep.fresh import stat_key
 from soulscope.world import World
@@ -47,7 +47,7 @@ class Memo:
 
     def __init__(self, world: World, kind: str, *args: object, folder: Path | None = None) -> None:
         state = world_state(world)
-        where = hashlib.sha256(os.fsencode(world.memory_dir)).hexdigest()[:24]
+        where = place_key(world.memory_dir)
         self.kind = kind
         self.folder = (folder or ANSWERS.path) / where
         self.path: Path | None = None

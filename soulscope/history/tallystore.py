@@ -26,7 +26,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from soulscope.keep import LINK_TALLIES
+from soulscope.keep import LINK_TALLIES, place_key
 from soulscope.keep.entries import trim
 from soulscope.keep.fresh import racy
 from soulscope.memo import world_state
@@ -95,8 +95,7 @@ def prepared(world: World) -> bool:
 
 
 def store_path(world: World) -> Path:
-    named = str(world.memory_dir).encode("utf-8", "surrogatepass")
-    return LINK_TALLIES.path / f"{hashlib.sha256(named).hexdigest()[:24]}.sqlite"
+    return LINK_TALLIES.path / f"{place_key(world.memory_dir)}.sqlite"
 
 
 class TallyStore:

@@ -20,6 +20,7 @@ A new kind of kept data is one ``register(Kind(...))`` call, here or in the modu
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,14 @@ def register(kind: Kind) -> Kind:
     """Add a kind of kept data (its name is its key; registering it again replaces it)."""
     KINDS[kind.name] = kind
     return kind
+
+
+def place_key(*parts: object) -> str:
+    """The name a kept entry has for a place (a world's folder, with what else tells its
+    entries apart): 24 hex digits of a digest of ``parts`` (a folder name's undecodable bytes
+    included)."""
+    named = "\0".join(str(p) for p in parts).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(named).hexdigest()[:24]
 
 
 def kinds() -> Iterable[Kind]:

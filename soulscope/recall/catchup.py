@@ -20,7 +20,6 @@ next question can say what is ready.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import threading
@@ -30,6 +29,7 @@ from pathlib import Path
 
 from soulscope.atomic import write_atomic
 from soulscope.config import Settings, cache_dir
+from soulscope.keep import place_key
 from soulscope.recall.background import check
 from soulscope.recall.encoders import encoder_name, load_encoder, static_first
 from soulscope.recall.hybrid import RecallIndex
@@ -155,8 +155,7 @@ class Catchup:
     """The lock and status files of one world's embedding (for one encoder and choice of agent)."""
 
     def __init__(self, world: World, model: str, agent: str | None = None) -> None:
-        place = f"{model}\0{world.memory_dir}\0{world.only or ''}\0{agent or ''}"
-        key = hashlib.sha256(place.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        key = place_key(model, world.memory_dir, world.only or "", agent or "")
         folder = cache_dir() / "embedding"
         self.lock_path = folder / f"{key}.lock"
         self.status_path = folder / f"{key}.json"
