@@ -133,3 +133,15 @@ def test_every_view_places_a_misdated_frame_by_its_file(world: Path) -> None:
     if not (world / ".git").exists():
         done = soulscope("agents", "-w", str(world), "--at", "2026-02-25", "--json")
         assert [a["id"] for a in json.loads(done.stdout)] == ["zion-poet-02"]
+
+
+def test_a_misdated_frame_lies_between_the_frames_around_it(tmp_path: Path) -> None:
+    """Placed after frame 11 (2026-03-02) and before frame 13 (2026-03-04), the misdated
+    frame cannot tie with a frame of 2026-03-06: that one is later, and said so."""
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "zion-coder-01.md").write_text(CODER, encoding="utf-8")
+    late = "# Late\n\n## Frame 20 — 2026-03-06 (09:00 UTC)\n- Built a harbor tower.\n"
+    (tmp_path / "memory" / "zion-late-03.md").write_text(late, encoding="utf-8")
+    found = first(tmp_path, "harbor")
+    assert (found["agent"], found["frame"], found["ties"]) == ("zion-coder-01", 12, [])
+    assert found["span"] == ["2026-03-02 10:00", "2026-03-04 23:59"]

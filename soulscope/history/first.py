@@ -146,14 +146,16 @@ class Headings:
 
     def _placed_by_file(self, i: int) -> when.Moment:
         """A misdated frame's Moment: after the frame above it that is dated right (before the
-        one below it where none is above), with the date its heading says as ``written``."""
+        one below it where none is above), with the date its heading says (``when.moments``)."""
         c = self.columns
         above, below = self.misdated[i]
-        where, m = ("after", self.moment(above)) if above >= 0 else ("before", self.moment(below))
-        written = f"{c.dates[i]} {c.times[i]} {when.ZONE}" if c.times[i] else c.dates[i]
-        number = c.number(i) if self.numbered else None
-        order = m.order if self.numbered else -1
-        return when.Moment(m.date, m.time, i, number, where, m.low, m.high, order, written)
+        if self._orders is None:
+            self._orders = when.order_numbers(c.numbers)
+        own = when.Moment(None, None, i, c.number(i), order=self._orders[i])
+        up = self.moment(above) if above >= 0 else None
+        down = self.moment(below) if below >= 0 else None
+        placed = when.placed_by_file(own, up, down, c.dates[i], c.times[i])
+        return placed if self.numbered else when.unnumbered(placed)
 
     def place(self, line: int) -> tuple[int, int]:
         """(frame index or -1, index of the frame above it or -1) of a 1-based line."""

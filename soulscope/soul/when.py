@@ -87,6 +87,9 @@ class Moment:
     # time its heading says (``2026-02-01``, ``2026-02-01 10:00``); the frame is placed by its
     # file instead, after the frame above it (``inferred``), or before the one below it.
     written: str | None = None
+    # A misdated frame placed after the frame above it: the latest it can be (``YYYY-MM-DD
+    # HH:MM``), the end of the day of the frame below it that is dated right (None: unbounded)
+    latest: str | None = None
 
     @property
     def key(self) -> tuple[str, str, int, int]:
@@ -143,7 +146,7 @@ class Moment:
         lo = f"{self.date} {self.time or self.low or '00:00'}"
         hi = f"{self.date} {self.time or self.high or '23:59'}"
         if self.inferred == "after":
-            return (lo, UNDATED)
+            return (lo, self.latest or UNDATED)
         if self.inferred == "before":
             return ("", hi)
         return (lo, hi)
@@ -193,16 +196,27 @@ def moments(
         for j in pending:
             out[j] = Moment(e.date, e.time, j, e.number, "before", e.low, e.high, orders[j])
     for i, (above, below) in bad.items():
-        out[i] = placed_by_file(out[above] if above >= 0 else out[below], above >= 0, out[i])
-        out[i] = replace(out[i], written=f"{dates[i]} {times[i]} {ZONE}" if times[i] else dates[i])
+        up, down = (out[above] if above >= 0 else None), (out[below] if below >= 0 else None)
+        out[i] = placed_by_file(out[i], up, down, dates[i], times[i])
     return out
 
 
-def placed_by_file(by: Moment, after: bool, m: Moment) -> Moment:
-    """Frame ``m`` (a misdated one, ``misdated``) placed by its file: just after ``by``, the
-    frame above it dated right (``after``), else just before ``by``, the one below it."""
-    where = "after" if after else "before"
-    return Moment(by.date, by.time, m.position, m.number, where, by.low, by.high, m.order)
+def placed_by_file(
+    m: Moment, above: Moment | None, below: Moment | None, date: str | None, time: str | None
+) -> Moment:
+    """Frame ``m``, misdated (``misdated``: its heading says ``date`` and ``time``), placed by
+    its file: just after ``above``, the frame above it dated right, and no later than the day of
+    ``below``, the one below it; without one above, just before ``below``."""
+    written = f"{date} {time} {ZONE}" if time else date
+    if above is not None:
+        latest = f"{below.date} 23:59" if below is not None and below.date else None
+        by, where = above, "after"
+    else:
+        assert below is not None
+        by, where, latest = below, "before", None
+    return Moment(
+        by.date, by.time, m.position, m.number, where, by.low, by.high, m.order, written, latest
+    )
 
 
 def _lower(m: Moment) -> tuple[str, str]:
