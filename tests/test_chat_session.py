@@ -83,5 +83,6 @@ def test_each_citation_is_shown_by_the_bullet_that_holds_the_asked_words(tmp_pat
     )
     world = World.open(write_world(tmp_path / "w", {"fen-01": soul}))
     chat = ChatSession(world, RecallIndex.for_world(world), None, agent="fen-01", k=4)
-    citations = chat.prepare("lanterns").citations
-    assert citations and citations[0].found_by == "- Lit the Lanterns on the bridge."
+    for question in ("lanterns", "lantern", "who lit the LANTERN?"):  # as written, by stem
+        citations = chat.prepare(question).citations
+        assert citations and citations[0].found_by == "- Lit the Lanterns on the bridge."

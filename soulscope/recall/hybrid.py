@@ -578,8 +578,14 @@ def holding_bullet(hit: Hit, asked: Asked | None) -> Hit:
     bullets = hit.chunk.bullets
     if asked is None or not bullets:
         return hit
-    best = min(range(len(bullets)), key=lambda i: (asked.holds(bullets[i]), i != hit.bullet))
-    return replace(hit, bullet=best)
+    stems = {t for w in asked.words for t in tokenize(w)}
+
+    def rank(i: int) -> tuple[int, int, bool]:
+        # How it holds them; then how many of their stems it holds (a one-word topic holds
+        # "by stem" anywhere); then the bullet that scored.
+        return (asked.holds(bullets[i]), -len(stems & set(tokenize(bullets[i]))), i != hit.bullet)
+
+    return replace(hit, bullet=min(range(len(bullets)), key=rank))
 
 
 def _when(hit: Hit, one_agent: bool) -> tuple:
