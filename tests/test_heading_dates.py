@@ -215,3 +215,22 @@ def test_a_date_that_dates_nothing_says_why() -> None:
     assert "no day of the calendar" in said[9]
     assert "March 3" in said[12] and "no year" in said[12]
     assert [f.date for f in soul.frames][:4] == [None] * 4
+
+
+def test_a_standard_time_in_summer_is_read_as_written_and_said() -> None:
+    """ "10:00 EST" in July is UTC-05:00 as written, though New York kept EDT then: the
+    problems say so; in January, EST is what it kept, and nothing is said."""
+    soul = parse(
+        "# Pell\n\n## Frame 3 — 2026-07-03 10:00 EST\n- a\n\n"
+        "## Frame 4 — 2026-07-03 (18:00 CET)\n- b\n\n"
+        "## Frame 5 — 2026-12-03 10:00 EST\n- c\n"
+    )
+    said = {p.line: p.message for p in soul.problems if p.kind == "time"}
+    assert set(said) == {3, 6}, said
+    assert "EST" in said[3] and "UTC-04:00" in said[3]
+    assert "CET" in said[6] and "UTC+02:00" in said[6]
+    assert [(f.date, f.time) for f in soul.frames] == [
+        ("2026-07-03", "15:00"),
+        ("2026-07-03", "17:00"),
+        ("2026-12-03", "15:00"),
+    ]

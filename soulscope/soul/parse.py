@@ -698,7 +698,7 @@ def _heading_problems(
     that dates nothing (``undated_note``), a zone not known or of several (``zone_note``)."""
     if number is None and date is None:
         return [Problem(line, "heading", f"frame heading without number or date: {clean(heading)}")]
-    note = undated_note(heading) if date is None else zone_note(heading)
+    note = undated_note(heading) if date is None else zone_note(heading, date)
     return [Problem(line, "time", note)] if note else []
 
 

@@ -678,12 +678,50 @@ def zone_of(name: str) -> str | None:
     return named if m is not None else None
 
 
-def zone_note(heading: str) -> str | None:
+# The zone whose standard or daylight time an abbreviation names: "EST" in July is no time New
+# York kept (it kept EDT), and a writer who says EST then may mean Eastern time.
+SEASONED = {
+    "EST": "America/New_York", "EDT": "America/New_York", "CDT": "America/Chicago",
+    "MST": "America/Denver", "MDT": "America/Denver", "PST": "America/Los_Angeles",
+    "PDT": "America/Los_Angeles", "CET": "Europe/Paris", "CEST": "Europe/Paris",
+    "EET": "Europe/Athens", "EEST": "Europe/Athens", "AEST": "Australia/Sydney",
+    "AEDT": "Australia/Sydney", "NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",
+}  # fmt: skip
+
+
+def season_note(name: str, date: str) -> str | None:
+    """What a reader should know of a time written in ``name``, a standard or daylight time
+    (``EST``), on ``date``, where its region kept the other then; None where it kept this one."""
+    region = SEASONED.get(name)
+    if region is None:
+        return None
+    zone = tz_zone(region)
+    try:
+        day = datetime.fromisoformat(f"{date}T12:00")
+    except ValueError:
+        return None
+    kept = zone.utcoffset(day) if zone is not None else None
+    if kept is None:
+        return None
+    total = int(kept.total_seconds()) // 60
+    offset = f"{'+' if total >= 0 else '-'}{abs(total) // 60:02d}:{abs(total) % 60:02d}"
+    if offset == ZONE_OFFSETS[name]:
+        return None
+    return (
+        f"time zone {name} (UTC{ZONE_OFFSETS[name]}) on {date}, when {region} kept "
+        f"UTC{offset}: read as {name}, as written"
+    )
+
+
+def zone_note(heading: str, date: str | None = None) -> str | None:
     """What a reader should know of a time of day in ``heading`` written in a zone soulscope
     cannot be sure of: an abbreviation that names more than one zone ("10:00 IST"), a zone it
-    does not know ("10:00 XYZ", "10:00 local"; read as UTC); None where there is none."""
+    does not know ("10:00 XYZ", "10:00 local"; read as UTC), a standard time on a ``date`` of
+    daylight time or the other way round ("10:00 EST" in July); None where there is none."""
     for m in _ZONE_AFTER_TIME.finditer(heading):
         name = m["zone"]
+        if date and (season := season_note(name, date)):
+            return season
         if name in AMBIGUOUS_ZONES:
             return f"time zone {name} is ambiguous: {AMBIGUOUS_ZONES[name]}"
         if name.lower() == "local":
