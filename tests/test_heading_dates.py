@@ -234,3 +234,29 @@ def test_a_standard_time_in_summer_is_read_as_written_and_said() -> None:
         ("2026-07-03", "17:00"),
         ("2026-12-03", "15:00"),
     ]
+
+
+YEARLESS = (
+    "# Pell\n\n## Frame 7 — 2026-03-02\n- a\n\n## Frame 8 — Tuesday, March 3\n- b\n\n"
+    "## Frame 9 — Wednesday, March 4th\n- c\n\n## Frame 10 — Thursday, March 4\n- d\n\n"
+    "## Frame 11 — 2026-12-30\n- e\n\n## Frame 12 — Jan 2\n- f\n"
+)
+
+
+def test_a_day_without_its_year_takes_the_year_of_the_frame_above() -> None:
+    """"Tuesday, March 3" below a frame of 2026-03-02 is 2026-03-03 (a Tuesday); "Jan 2" below
+    2026-12-30 is 2027-01-02; "Thursday, March 4" is no Thursday near: it stays undated. Every
+    reader of headings agrees, and the problems say what was read."""
+    from soulscope.history.graph import frame_dates
+    from soulscope.soul import when
+    from soulscope.soul.parse import frame_columns
+
+    soul = parse(YEARLESS)
+    dates = list(soul.frames.columns.dates)
+    assert dates == ["2026-03-02", "2026-03-03", "2026-03-04", None, "2026-12-30", "2027-01-02"]
+    assert list(frame_columns(YEARLESS.encode()).dates) == dates
+    moments = [m.date for m in when.frame_moments(soul.frames.columns)]
+    assert frame_dates(YEARLESS.encode())[2] == moments
+    said = {p.line: p.message for p in soul.problems if p.kind == "time"}
+    assert "2026-03-03" in said[6] and "no year" in said[6]
+    assert "no year" in said[12] and "left undated" in said[12]

@@ -47,7 +47,7 @@ from soulscope.history.names import AgentNames
 from soulscope.memo import Memo
 from soulscope.soul import when
 from soulscope.soul.model import ENCODING_ERRORS
-from soulscope.soul.parse import parse_heading
+from soulscope.soul.parse import parse_heading, yearless_date
 from soulscope.world import AgentFile, World
 
 SAMPLED_BETWEENNESS = 2000  # above this many agents betweenness is estimated from SAMPLES
@@ -764,6 +764,7 @@ def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
     ends: list[int] = []
     dates: list[str | None] = []
     undated = False
+    above: str | None = None  # the date of the dated frame above
     first = _FIRST_BLOCK.match(data)
     blocks = _BLOCK.finditer(data)
     for m in blocks if first is None else chain((first,), blocks):
@@ -778,8 +779,12 @@ def frame_dates(data: bytes) -> tuple[list[int], list[int], list[str | None]]:
         else:  # a date in words ("March 14, 2026"), a time in another zone, or no date
             eol = data.find(b"\n", start)
             heading = data[start + 3 : len(data) if eol < 0 else eol].strip()
-            date = parse_heading(heading.decode("utf-8", ENCODING_ERRORS))[2]
+            text = heading.decode("utf-8", ENCODING_ERRORS)
+            date = parse_heading(text)[2]
+            if not date and above:  # "Tuesday, March 3": the year of the frame above
+                date = yearless_date(text, above)
             undated = undated or not date
+        above = date or above
         starts.append(start)
         dates.append(date)
     if len(ends) < len(starts):

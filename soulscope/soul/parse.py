@@ -176,6 +176,8 @@ def _read_blocks(
             comment = data.find(b"<!--", head_end)
         if 0 <= comment < end:
             problems += _archived(data[start:end], line)
+        if date is None and prev_when is not None:  # "Tuesday, March 3": the year above
+            date = _year_above(heading, prev_when[0], line, problems)
         if date is None or (time and _NAMES_A_ZONE(heading)):
             problems += _heading_problems(line, heading, number, date)
         if _is_blank(data, head_end, end):
@@ -702,6 +704,49 @@ def _heading_problems(
     return [Problem(line, "time", note)] if note else []
 
 
+_WEEKDAY = re.compile(
+    r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday)?\b\.?", re.I
+)
+_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+def yearless_date(heading: str, above: str) -> str | None:
+    """The date of a heading that gives a day of a month without its year (``Tuesday, March
+    3``), in the year that puts it nearest ``above``, the date of the dated frame above it in
+    its file (within half a year; its day of the week, where named, must agree); None where it
+    gives no such day, or no year agrees."""
+    m = _MONTH_DAY.search(heading)
+    if m is None:
+        return None
+    month_name, day = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    month = _MONTHS[month_name[:3].lower()]
+    weekday = _WEEKDAY.search(heading)
+    try:
+        near = date_type.fromisoformat(above)
+    except ValueError:
+        return None
+    found = []
+    for year in (near.year - 1, near.year, near.year + 1):
+        try:
+            d = date_type(year, month, int(day))
+        except ValueError:
+            continue
+        if weekday is None or _WEEKDAYS[d.weekday()] == weekday.group(1).lower():
+            found.append((abs((d - near).days), d))
+    best = min(found, default=None)
+    return best[1].isoformat() if best is not None and best[0] <= 183 else None
+
+
+def _year_above(heading: str, above: str, line: int, problems: list[Problem]) -> str | None:
+    """``yearless_date``, said among ``problems`` where it dates the heading."""
+    date = yearless_date(heading, above)
+    if date is not None:
+        problems.append(
+            Problem(line, "time", f"the date gives no year: read as {date}, by the frame above it")
+        )
+    return date
+
+
 def undated_note(heading: str) -> str | None:
     """Why a heading that seems to give a date dates nothing, for the file's problems: a day
     and month whose order the numbers do not say (``03/04/2026``), a day of no calendar
@@ -884,7 +929,10 @@ def frame_columns(data: bytes) -> FrameColumns:
     numbers, suffixes, dates, times = zip(*[rows[b] for b in frames], strict=True)
     columns.numbers.extend(numbers)
     columns.suffixes.extend(suffixes)
-    columns.dates.extend(dates)
+    if None in dates:  # "Tuesday, March 3": the year of the dated frame above (``_read_blocks``)
+        columns.dates.extend(_years_above(data, [blocks[b] for b in frames], dates))
+    else:
+        columns.dates.extend(dates)
     columns.times.extend(times)
     columns.starts.extend([blocks[b] for b in frames])
     columns.lines.extend([lines[b] for b in frames])
@@ -892,6 +940,20 @@ def frame_columns(data: bytes) -> FrameColumns:
     columns.ends.extend([blocks[b + 1] for b in frames])
     columns.end_lines.extend([lines[b + 1] - 1 for b in frames])
     return columns
+
+
+def _years_above(data: bytes, starts: list[int], dates: tuple) -> list[str | None]:
+    """``dates`` of the frames that start at ``starts``, each without one dated where its
+    heading gives a day without its year (``yearless_date``) by the dated frame above it."""
+    out = list(dates)
+    above = None
+    for i, date in enumerate(out):
+        if date is None and above is not None:
+            eol = data.find(b"\n", starts[i])
+            heading = data[starts[i] + 3 : len(data) if eol < 0 else eol]
+            date = out[i] = yearless_date(heading.decode("utf-8", ENCODING_ERRORS), above)
+        above = date or above
+    return out
 
 
 def _other_heading(other: bytes) -> tuple[int, str, str | None, str | None] | None:
