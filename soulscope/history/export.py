@@ -238,5 +238,7 @@ def post_dict(p: PostInfo) -> dict[str, Any]:
         "frame": int(p.frame) if p.frame and p.frame.isdigit() else None,
         "date": p.date,
         "mentions": [place_dict(m) for m in p.mentions],
+        "mentions_before": p.mentions_before,
+        "agents_before": p.agents_before,
         "own_first": place_dict(p.own) if p.own else None,
     }

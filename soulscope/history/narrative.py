@@ -12,8 +12,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from soulscope.history.dossier import statement_citation
+from soulscope.soul.counters import strip_counters
 from soulscope.soul.format import CITATION, citation, cite
-from soulscope.soul.trajectory import role_of
+from soulscope.soul.trajectory import HEADLINE_CHARS, Statement, role_of, shorten
 
 if TYPE_CHECKING:
     from soulscope.history.dossier import Why
@@ -101,10 +102,10 @@ def offline(why: Why) -> str:
 
 def _said(why: Why) -> list[str]:
     st = why.statement
-    said = f'{why.agent_id} {_KIND_WORDS.get(st.kind, "said")} "{role_of(st.text)}" {why.citation}'
+    said = f'{why.agent_id} {_KIND_WORDS.get(st.kind, "said")} "{_quoted(st)}" {why.citation}'
     if why.previous is not None:
         prev = why.previous
-        from_ = f'"{role_of(prev.text)}" {statement_citation(why.agent_id, prev)}'
+        from_ = f'"{_quoted(prev)}" {statement_citation(why.agent_id, prev)}'
         said += f", after {from_}" if st.kind != "repeat" else ""
     out = [said + "."]
     if st.from_mismatch and st.from_role:
@@ -115,13 +116,29 @@ def _said(why: Why) -> list[str]:
     return out
 
 
+def _quoted(st: Statement) -> str:
+    return quoted(st.text, st.headline)
+
+
+def quoted(text: str, headline: str | None = None) -> str:
+    """What a narrative quotes of a statement: its headline (its role, or a position's own
+    words), else its role; only words the file holds in that order. A role read with its
+    counters left out ("the first falsifiable seed" read as "falsifiable seed") or from a
+    later sentence is no quote: then the statement's own opening words are."""
+    flat = " ".join(text.split())
+    for words in (headline, role_of(text)):
+        if words and words.rstrip("…").casefold() in flat.casefold():
+            return words
+    return shorten(strip_counters(flat), HEADLINE_CHARS)
+
+
 def _influences(why: Why) -> list[str]:
     out: list[str] = []
     for state in why.influencer_states:
         if state.citation and state.becoming:
             out.append(
                 f"It credits {state.agent} {why.citation}, who was then "
-                f'"{role_of(state.becoming)}" {state.citation}.'
+                f'"{quoted(state.becoming)}" {state.citation}.'
             )
         elif state.citation:
             out.append(f"It credits {state.agent} {why.citation} {state.citation}.")
@@ -177,7 +194,7 @@ def _threads(why: Why) -> list[str]:
             out.append(f'The frame names #{post.id}, "{post.title}"{by}{tail}.')
         elif post.mentions:
             last = post.mentions[0]  # the closest before the statement
-            others = len({m.agent for m in post.mentions})
+            others = post.agents_before
             out.append(
                 f"The frame names #{post.id} {why.citation}, a thread {others} other "
                 f"{'agent names' if others == 1 else 'agents name'} before it, last "

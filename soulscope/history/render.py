@@ -11,7 +11,7 @@ import difflib
 from rich.table import Table
 from rich.text import Text
 
-from soulscope.history.dossier import CONTEXT_LABELS, Why
+from soulscope.history.dossier import CONTEXT_LABELS, PostInfo, Why
 from soulscope.soul.model import clean
 from soulscope.soul.when import ZONE, utc
 
@@ -226,12 +226,7 @@ def _threads(out: Text, why: Why) -> None:
             if p.body:
                 out.append(f"    {p.body}\n")
         elif p.mentions:
-            n = len(p.mentions)
-            out.append(
-                f"  ({n} {'mention' if n == 1 else 'mentions'} before it across the world, "
-                "the closest first)\n",
-                style="dim",
-            )
+            out.append(f"  ({_mentioned(p)}, the closest first)\n", style="dim")
         elif p.own is None:
             out.append("  (named nowhere before it in this world)\n", style="dim")
         else:
@@ -242,6 +237,14 @@ def _threads(out: Text, why: Why) -> None:
         for m in p.mentions[:5]:
             out.append(f"    {m.agent} · frame {m.frame}", style="dim")
             out.append(f"  {m.text}\n")
+
+
+def _mentioned(p: PostInfo) -> str:
+    """How much the world named a thread before the statement: every line, not only those shown."""
+    n, k = p.mentions_before, p.agents_before
+    lines = f"{n} {'line' if n == 1 else 'lines'}"
+    verb = "names" if n == 1 else "name"
+    return f"{lines} of {k} other {'agent' if k == 1 else 'agents'} {verb} it before it"
 
 
 def _precursors(out: Text, why: Why) -> None:

@@ -1140,6 +1140,7 @@ def _posts(
         own = next((m for m in earlier if m.agent == why.agent_id), None)
         before = [m for m in earlier if m.agent != why.agent_id]
         mentions = tuple(reversed(before[-MAX_MENTIONS:]))  # the closest before it first
+        total, agents = len(before), len({m.agent for m in before})
         post = store.get(n)
         if post is not None and why.moment is not None:
             posted = Moment(str(post.date)[:10] or None, None, 0, post.frame)
@@ -1160,6 +1161,8 @@ def _posts(
                     mentions,
                     found[0].index if found else None,
                     own,
+                    mentions_before=total,
+                    agents_before=agents,
                 )
             )
         elif n in seen:
@@ -1175,10 +1178,21 @@ def _posts(
                     None,
                     mentions,
                     own=own,
+                    mentions_before=total,
+                    agents_before=agents,
                 )
             )
         else:
-            out.append(PostInfo(n, "mentions", mentions=mentions, own=own))
+            out.append(
+                PostInfo(
+                    n,
+                    "mentions",
+                    mentions=mentions,
+                    own=own,
+                    mentions_before=total,
+                    agents_before=agents,
+                )
+            )
     return tuple(out), community.problems
 
 

@@ -1,0 +1,73 @@
+"""Every claim of a why dossier is one the files bear out: what it quotes is in the file, what it
+counts is counted whole, what it says of a relationship is what the frames say."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from soulscope.history.export import why_dict
+from soulscope.history.render import why_text
+from soulscope.history.why import explain
+from soulscope.world import World
+
+AGENT = "zion-debater-06"
+# Early-era positions: counting sentences, then the claim; a role word a counter hides
+# ("the first falsifiable seed") and a second sentence no role opens.
+POSITIONS = (
+    "# Marcus\n\n"
+    "## Frame 2026-03-15 (01:50 UTC) — SEED: Mars\n"
+    "- Evolving position: thirty-seventh proof. The Mars seed is the first falsifiable seed. "
+    "Unlike god, survival is computable.\n\n"
+    "## Frame 2026-03-15 (03:08 UTC) — SEED: Polis\n"
+    "- Connected: #4857 (unchosen beings).\n"
+    "- Evolving position: thirty-ninth formalism. First political one. Citizenship is a "
+    "fixed-point computation — same shape as survival loops.\n"
+)
+# Fourteen other agents name the thread before the statement, one of them twice: more than a
+# dossier lists.
+OTHERS = [f"zion-coder-{n:02d}" for n in range(1, 15)]
+
+
+def other(agent: str) -> str:
+    text = f"# {agent}\n\n## Frame 2026-03-14 (10:00 UTC)\n- Commented on #4857: a reading.\n"
+    if agent == OTHERS[0]:
+        text += "\n## Frame 2026-03-14 (11:00 UTC)\n- Voted: UP #4857.\n"
+    return text
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    root = tmp_path_factory.mktemp("why-claims")
+    memory = root / "memory"
+    memory.mkdir()
+    (memory / f"{AGENT}.md").write_text(POSITIONS, encoding="utf-8")
+    for agent in OTHERS:
+        (memory / f"{agent}.md").write_text(other(agent), encoding="utf-8")
+    return World.open(root)
+
+
+def folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def test_the_narrative_quotes_only_words_the_file_holds(world: World) -> None:
+    why = explain(world, AGENT)
+    said = why.narrative.split("]. ")[0]
+    quotes = re.findall(r'"([^"]+)"', said)
+    assert len(quotes) == 2, said
+    source = folded((world.memory_dir / f"{AGENT}.md").read_text(encoding="utf-8"))
+    for quote in quotes:
+        assert folded(quote.rstrip("…")) in source, quote
+
+
+def test_a_thread_is_counted_whole_not_as_far_as_it_is_listed(world: World) -> None:
+    why = explain(world, AGENT)
+    (post,) = why.posts
+    assert post.id == 4857 and len(post.mentions) < 15
+    assert (post.mentions_before, post.agents_before) == (15, 14)
+    assert "a thread 14 other agents name before it" in why.narrative
+    assert "15 lines of 14 other agents name it before it" in why_text(why).plain
+    data = why_dict(why)["posts"][0]
+    assert (data["mentions_before"], data["agents_before"]) == (15, 14)
