@@ -28,6 +28,18 @@ POSITIONS = (
 # Fourteen other agents name the thread before the statement, one of them twice: more than a
 # dossier lists.
 OTHERS = [f"zion-coder-{n:02d}" for n in range(1, 15)]
+# Relationships a frame does not restate; the frame compared with is not the one just above.
+TIES = "zion-curator-03"
+TIES_SOUL = (
+    "# Curator Three\n\n"
+    "## Frame 7 — 2026-03-20\n"
+    "- Relationships: Coder-01 (rival), coder-02 (mentor)\n\n"
+    "## Frame 8 — 2026-03-21\n"
+    "- Posted a digest.\n\n"
+    "## Frame 9 — 2026-03-22\n"
+    "- Becoming: the patient curator. From hoarder to patient curator.\n"
+    "- Relationships: coder-01 (ally), coder-03 (new reader)\n"
+)
 
 
 def other(agent: str) -> str:
@@ -43,6 +55,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     memory = root / "memory"
     memory.mkdir()
     (memory / f"{AGENT}.md").write_text(POSITIONS, encoding="utf-8")
+    (memory / f"{TIES}.md").write_text(TIES_SOUL, encoding="utf-8")
     for agent in OTHERS:
         (memory / f"{agent}.md").write_text(other(agent), encoding="utf-8")
     return World.open(root)
@@ -71,3 +84,21 @@ def test_a_thread_is_counted_whole_not_as_far_as_it_is_listed(world: World) -> N
     assert "15 lines of 14 other agents name it before it" in why_text(why).plain
     data = why_dict(why)["posts"][0]
     assert (data["mentions_before"], data["agents_before"]) == (15, 14)
+
+
+def test_a_relationship_not_restated_is_not_said_to_be_lost(world: World) -> None:
+    why = explain(world, TIES)
+    changes = {r.agent: (r.before, r.after, r.since, r.since_line) for r in why.relationships}
+    assert changes == {
+        "zion-coder-01": ("rival", "ally", "7", 3),
+        "zion-coder-03": (None, "new reader", "7", 3),
+        "zion-coder-02": ("mentor", None, "7", 3),
+    }
+    text = why_text(why).plain
+    assert "since the previous frame" not in text
+    assert "relationships against frame 7 (line 3)" in text
+    assert "- zion-coder-02 (mentor): listed there, not restated here" in text
+    data = why_dict(why)["relationships_changed"]
+    assert {(r["agent"], r["since"], r["since_line"]) for r in data} == {
+        (a, "7", 3) for a in changes
+    }

@@ -36,9 +36,15 @@ def statement_citation(agent: str, st: Statement) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RelationshipChange:
+    """One relationship the frame states against the last frame before it (in the file) that
+    lists any: new, its nature changed, or listed there and not restated here (which says only
+    that the frame did not repeat it, not that the relationship ended)."""
+
     agent: str  # the world's id where the name resolves to one
-    before: str | None  # the nature of the relationship in the previous frame, None if absent
-    after: str | None
+    before: str | None  # its nature in the frame compared with, None if absent
+    after: str | None  # its nature in this frame, None where not restated
+    since: str | None = None  # the frame compared with (its name), None where none lists any
+    since_line: int | None = None  # that frame's heading line
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,7 +129,14 @@ def why_dict(w: Why) -> dict[str, Any]:
         "heading": f.heading if f else None,
         **{BY_LABEL[label_key(x)].field: w.context.get(x, []) for x in CONTEXT_LABELS},
         "relationships_changed": [
-            {"agent": r.agent, "before": r.before, "after": r.after} for r in w.relationships
+            {
+                "agent": r.agent,
+                "before": r.before,
+                "after": r.after,
+                "since": r.since,
+                "since_line": r.since_line,
+            }
+            for r in w.relationships
         ],
         "agents": list(w.agents),
         "influencers": list(w.influencers),

@@ -141,12 +141,20 @@ def _context(out: Text, why: Why) -> None:
 def _relationships(out: Text, why: Why) -> None:
     if not why.relationships:
         return
-    out.append("\nrelationships since the previous frame:\n", style="bold")
+    first = why.relationships[0]
+    if first.since is None:
+        out.append("\nrelationships, first listed here (no frame above lists any):\n", "bold")
+    else:
+        out.append(
+            f"\nrelationships against frame {first.since} (line {first.since_line}), the last frame "
+            "above to list any:\n",
+            style="bold",
+        )
     for r in why.relationships:
         if r.before is None:
             out.append(f"  + {r.agent} ({r.after})\n", style=ADDED)
         elif r.after is None:
-            out.append(f"  - {r.agent} ({r.before})\n", style=REMOVED)
+            out.append(f"  - {r.agent} ({r.before}): listed there, not restated here\n", REMOVED)
         else:
             out.append(f"  ~ {r.agent}: {r.before} → {r.after}\n", style="yellow")
 

@@ -767,18 +767,26 @@ def _frame_log(
 def _relationship_changes(
     soul: Soul, frame: Frame | None, names: AgentNames
 ) -> tuple[RelationshipChange, ...]:
-    """Relationships gained, lost or changed against the previous frame that lists them."""
+    """The frame's relationships against the last frame above it that lists any: new, changed,
+    or listed there and not restated here; each names the frame compared with."""
     if frame is None or not (listed := relationship_items(frame)):
         return ()
     now = _resolved(relationships("; ".join(listed)), names)
     before: dict[str, str] = {}
+    since: str | None = None
+    since_line: int | None = None
     for prev in reversed(soul.frames[: frame.index]):
         if items := relationship_items(prev):
             before = _resolved(relationships("; ".join(items)), names)
+            since, since_line = (
+                frame_name(prev.number, prev.suffix, prev.date, prev.time),
+                prev.line,
+            )
             break
-    out = [RelationshipChange(a, before.get(a), n) for a, n in now.items() if before.get(a) != n]
-    out += [RelationshipChange(a, n, None) for a, n in before.items() if a not in now]
-    return tuple(out)
+    pairs: list[tuple[str, str | None, str | None]]
+    pairs = [(a, before.get(a), n) for a, n in now.items() if before.get(a) != n]
+    pairs += [(a, n, None) for a, n in before.items() if a not in now]
+    return tuple(RelationshipChange(a, b, n, since, since_line) for a, b, n in pairs)
 
 
 def relationship_items(frame: Frame) -> list[str]:
