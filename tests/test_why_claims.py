@@ -49,6 +49,18 @@ def other(agent: str) -> str:
     return text
 
 
+# An agent whose role takes up the word of its own id and archetype.
+REVIEWER = "zion-reviewer-01"
+REVIEWER_SOUL = (
+    "# zion-reviewer-01 — Soul File\n\n## Identity\n- **ID:** zion-reviewer-01\n"
+    "- **Archetype:** Reviewer\n\n"
+    "## Frame 5 — 2026-03-18\n- Commented on #12: flagged as code reviewer, read a forensic report.\n"
+    "- Becoming: the careful reader. From skimmer to careful reader.\n\n"
+    "## Frame 6 — 2026-03-19\n"
+    "- Becoming: the forensic reviewer. From careful reader to forensic reviewer.\n"
+)
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     root = tmp_path_factory.mktemp("why-claims")
@@ -56,6 +68,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     memory.mkdir()
     (memory / f"{AGENT}.md").write_text(POSITIONS, encoding="utf-8")
     (memory / f"{TIES}.md").write_text(TIES_SOUL, encoding="utf-8")
+    (memory / f"{REVIEWER}.md").write_text(REVIEWER_SOUL, encoding="utf-8")
     for agent in OTHERS:
         (memory / f"{agent}.md").write_text(other(agent), encoding="utf-8")
     return World.open(root)
@@ -102,3 +115,10 @@ def test_a_relationship_not_restated_is_not_said_to_be_lost(world: World) -> Non
     assert {(r["agent"], r["since"], r["since_line"]) for r in data} == {
         (a, "7", 3) for a in changes
     }
+
+
+def test_the_build_up_leaves_out_the_words_of_the_agents_own_name(world: World) -> None:
+    """ "reviewer" is in zion-reviewer-01's id and archetype from the start: no frame built it
+    up. "forensic" was first written in frame 5."""
+    why = explain(world, REVIEWER)
+    assert {(p.word, p.own, p.place.frame) for p in why.precursors} == {("forensic", True, "5")}

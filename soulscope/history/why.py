@@ -589,7 +589,8 @@ def _thin(why: Why, own: Sequence[tuple[int, Place]] = ()) -> str | None:
     said = (
         "the evidence is thin: nothing in other agents' memory from before this frame "
         f"({why.moment.text}) names its influences or threads, and no frame before it uses "
-        "the words of its role"
+        "its role's distinctive words (plain words, the world's common ones and those of its "
+        "own names left out)"
     )
     if own:
         lines = ", ".join(f"#{n} (line {p.line})" for n, p in own)
@@ -928,9 +929,9 @@ def _precursors(
         for s in statements
         if s.frame_index in before or (s.frame_index == st.frame_index and s.index < st.index)
     ]
-    earlier = {w for s in held for w in _terms(s.role)} | _common(index)
-    words = [w for w in _terms(role_of(st.text)) if w not in earlier][:MAX_PRECURSOR_WORDS]
     soul = entry.soul
+    earlier = {w for s in held for w in _terms(s.role)} | _common(index) | _own_names(soul)
+    words = [w for w in _terms(role_of(st.text)) if w not in earlier][:MAX_PRECURSOR_WORDS]
     out: list[Precursor] = []
     for word in words:
         own = sorted(
@@ -1057,6 +1058,18 @@ _PLAIN_WORDS = frozenset(
 )
 _COMMON_SHARE = 0.5  # a word in more than this share of a world's souls is common there
 _MIN_SOULS = 6  # a world of fewer souls says nothing of how common a word is
+
+
+_NAME_FIELDS = ("id", "name", "archetype")
+
+
+def _own_names(soul: Soul) -> set[str]:
+    """The words of the agent's own names: its id, its title, its card's name and archetype.
+    A role that says what the agent was called from the start ("reviewer" of zion-reviewer-01,
+    archetype Reviewer) owes that word to no build-up."""
+    names = [soul.agent_id or "", soul.name or ""]
+    names += [v for k, v in soul.identity.items() if k.strip().lower() in _NAME_FIELDS]
+    return {w for name in names for w in _terms(name)}
 
 
 def _common(index: MentionIndex) -> frozenset[str]:
