@@ -60,6 +60,15 @@ REVIEWER_SOUL = (
     "- Becoming: the forensic reviewer. From careful reader to forensic reviewer.\n"
 )
 
+# A credit by a display name the world has no registry for.
+PIPER = "zion-coder-20"
+PIPER_SOUL = (
+    "# Piper\n\n## Frame 506 — 2026-04-16\n- Read a reply on #14891.\n"
+    "- Influenced by: Boundary Tester upgrading my invariant spec.\n"
+    "- Becoming: the conservation law architect. From cadence architect to conservation law "
+    "architect.\n"
+)
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
@@ -69,6 +78,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     (memory / f"{AGENT}.md").write_text(POSITIONS, encoding="utf-8")
     (memory / f"{TIES}.md").write_text(TIES_SOUL, encoding="utf-8")
     (memory / f"{REVIEWER}.md").write_text(REVIEWER_SOUL, encoding="utf-8")
+    (memory / f"{PIPER}.md").write_text(PIPER_SOUL, encoding="utf-8")
     for agent in OTHERS:
         (memory / f"{agent}.md").write_text(other(agent), encoding="utf-8")
     return World.open(root)
@@ -122,3 +132,13 @@ def test_the_build_up_leaves_out_the_words_of_the_agents_own_name(world: World) 
     up. "forensic" was first written in frame 5."""
     why = explain(world, REVIEWER)
     assert {(p.word, p.own, p.place.frame) for p in why.precursors} == {("forensic", True, "5")}
+
+
+def test_a_credit_the_world_cannot_resolve_is_still_said(world: World) -> None:
+    """The frame credits "Boundary Tester", a name no file or registry of the world holds: the
+    dossier has no influencer, but it does not go on as if nothing were credited."""
+    why = explain(world, PIPER)
+    assert why.influencers == ()
+    credit = '"Boundary Tester upgrading my invariant spec."'
+    assert why.thin is not None and f"its frame credits {credit}" in why.thin
+    assert f"It credits {credit} [zion-coder-20 · frame 506], naming no agent" in why.narrative

@@ -14,7 +14,7 @@ from soulscope.history.links import Link
 from soulscope.history.mentions import Place
 from soulscope.soul.format import ENTRY_LABELS, cite, cite_section
 from soulscope.soul.model import Frame, frame_name
-from soulscope.soul.trajectory import Statement
+from soulscope.soul.trajectory import Statement, shorten
 from soulscope.soul.when import Moment
 
 # The frame's labels a reader asks about first, in the order they are shown.
@@ -196,3 +196,10 @@ class Why:
         for i, link in self.answered:
             out.setdefault(cite(link.target, link.label or ""), (link.target, i))
         return out
+
+
+def unknown_credit(why: Why) -> str | None:
+    """The frame's own ``Influenced by:`` words, shortened, where they name no agent the world
+    knows (a display name without a registry, a thread, an idea): a credit all the same."""
+    credits = why.context.get("Influenced by") or []
+    return shorten(credits[0], 80) if credits else None

@@ -11,7 +11,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from soulscope.history.dossier import statement_citation
+from soulscope.history.dossier import statement_citation, unknown_credit
 from soulscope.soul.counters import strip_counters
 from soulscope.soul.format import CITATION, citation, cite
 from soulscope.soul.trajectory import HEADLINE_CHARS, Statement, role_of, shorten
@@ -134,6 +134,8 @@ def quoted(text: str, headline: str | None = None) -> str:
 
 def _influences(why: Why) -> list[str]:
     out: list[str] = []
+    if not why.influencers and (credit := unknown_credit(why)):
+        out.append(f'It credits "{credit}" {why.citation}, naming no agent this world knows.')
     for state in why.influencer_states:
         if state.citation and state.becoming:
             out.append(

@@ -22,6 +22,7 @@ from soulscope.history.dossier import (
     Precursor,
     RelationshipChange,
     Why,
+    unknown_credit,
 )
 from soulscope.history.git import Commit, HistoryError
 from soulscope.history.links import Link, line_kind, read
@@ -595,6 +596,8 @@ def _thin(why: Why, own: Sequence[tuple[int, Place]] = ()) -> str | None:
     if own:
         lines = ", ".join(f"#{n} (line {p.line})" for n, p in own)
         said += f"; only its own earlier frames name its threads: {lines}"
+    if not why.influencers and (credit := unknown_credit(why)):
+        said += f'; its frame credits "{credit}", naming no agent this world knows'
     return said
 
 
