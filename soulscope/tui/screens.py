@@ -7,7 +7,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
-from soulscope.tui.widgets.key_footer import KeyFooter
+from soulscope.tui.widgets.key_footer import cover_footers
 
 
 class MainScreen(Screen):
@@ -24,9 +24,7 @@ class MainScreen(Screen):
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
-        for footer in self.query(KeyFooter):
-            footer.covered = True
+        cover_footers(self, True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        for footer in self.query(KeyFooter):
-            footer.covered = False
+        cover_footers(self, False)

@@ -470,6 +470,13 @@ async def test_a_dialogs_footer_shows_the_dialogs_keys_not_the_dashboards(
         await pilot.press("escape")
         await settle(pilot)
         assert "q Quit" in bottom_line(app)
+        # ... nor a dialog's, over a dialog.
+        await pilot.press("question_mark")
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        help_footer = app.screen_stack[-2].query_one(KeyFooter)
+        assert "Close" not in help_footer.render_line(0).text
 
 
 async def burst(pilot, *keys: str) -> None:

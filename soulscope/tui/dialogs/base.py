@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from textual import events
 from textual.screen import ModalScreen
 
 from soulscope.tui.reach import dashboard
-from soulscope.tui.widgets.key_footer import KeyFooter
+from soulscope.tui.widgets.key_footer import KeyFooter, cover_footers
 
 if TYPE_CHECKING:
     from soulscope.tui.app import SoulscopeApp
@@ -29,6 +30,12 @@ class Dialog(ModalScreen[R]):
     def on_mount(self) -> None:
         # (Textual calls this after a subclass's own ``on_mount``, whatever that one does.)
         self.mount(KeyFooter())
+
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        cover_footers(self, True)  # a dialog or the command palette over this one
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        cover_footers(self, False)
 
     @property
     def dashboard(self) -> SoulscopeApp:

@@ -216,3 +216,9 @@ class KeyFooter(Widget, can_focus=False):
             self.app.simulate_key(item.key)
         else:
             self.app.bell()
+
+
+def cover_footers(screen: Screen, covered: bool) -> None:
+    """Another screen went over ``screen`` (True) or left it (False): its footers say so."""
+    for footer in screen.query(KeyFooter):
+        footer.covered = covered
