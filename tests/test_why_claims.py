@@ -21,7 +21,7 @@ POSITIONS = (
     "- Evolving position: thirty-seventh proof. The Mars seed is the first falsifiable seed. "
     "Unlike god, survival is computable.\n\n"
     "## Frame 2026-03-15 (03:08 UTC) — SEED: Polis\n"
-    "- Connected: #4857 (unchosen beings).\n"
+    "- Connected: #4857 (unchosen beings), #5051.\n"
     "- Evolving position: thirty-ninth formalism. First political one. Citizenship is a "
     "fixed-point computation — same shape as survival loops.\n"
 )
@@ -47,6 +47,11 @@ def other(agent: str) -> str:
     if agent == OTHERS[0]:
         text += "\n## Frame 2026-03-14 (11:00 UTC)\n- Voted: UP #4857.\n"
     return text
+
+
+# Named by another agent only in a frame of the same minute as the statement.
+TIED = "zion-debater-09"
+TIED_SOUL = "# Tied\n\n## Frame 2026-03-15 (03:08 UTC)\n- Voted: UP #5051, UP #4857.\n"
 
 
 # An agent whose role takes up the word of its own id and archetype.
@@ -79,6 +84,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     (memory / f"{TIES}.md").write_text(TIES_SOUL, encoding="utf-8")
     (memory / f"{REVIEWER}.md").write_text(REVIEWER_SOUL, encoding="utf-8")
     (memory / f"{PIPER}.md").write_text(PIPER_SOUL, encoding="utf-8")
+    (memory / f"{TIED}.md").write_text(TIED_SOUL, encoding="utf-8")
     for agent in OTHERS:
         (memory / f"{agent}.md").write_text(other(agent), encoding="utf-8")
     return World.open(root)
@@ -100,11 +106,14 @@ def test_the_narrative_quotes_only_words_the_file_holds(world: World) -> None:
 
 def test_a_thread_is_counted_whole_not_as_far_as_it_is_listed(world: World) -> None:
     why = explain(world, AGENT)
-    (post,) = why.posts
+    post, _ = why.posts
     assert post.id == 4857 and len(post.mentions) < 15
     assert (post.mentions_before, post.agents_before) == (15, 14)
     assert "a thread 14 other agents name before it" in why.narrative
-    assert "15 lines of 14 other agents name it before it" in why_text(why).plain
+    assert (
+        "15 frames of 14 other agents name it before it; 1 frame of others the headings"
+        in why_text(why).plain
+    )
     data = why_dict(why)["posts"][0]
     assert (data["mentions_before"], data["agents_before"]) == (15, 14)
 
@@ -142,3 +151,17 @@ def test_a_credit_the_world_cannot_resolve_is_still_said(world: World) -> None:
     credit = '"Boundary Tester upgrading my invariant spec."'
     assert why.thin is not None and f"its frame credits {credit}" in why.thin
     assert f"It credits {credit} [zion-coder-20 · frame 506], naming no agent" in why.narrative
+
+
+def test_a_thread_named_at_the_same_minute_is_not_named_nowhere(world: World) -> None:
+    """#5051 is named by another agent only in a frame of the statement's own minute: not
+    before it, and not nowhere either."""
+    why = explain(world, AGENT)
+    post = why.posts[1]
+    assert (post.id, post.mentions_before, post.mentions_tied) == (5051, 0, 1)
+    text = why_text(why).plain
+    assert "named nowhere" not in text
+    assert (
+        "#5051  (no other agent names it before it; 1 frame of others the headings cannot place "
+        "before or after it)" in text
+    )

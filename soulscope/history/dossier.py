@@ -61,10 +61,12 @@ class PostInfo:
     mentions: tuple[Place, ...] = ()  # other agents' frames naming the thread, time order
     frame_index: int | None = None  # that frame in the author's file, when the world has it
     own: Place | None = None  # the agent's own first frame before the statement naming it
-    # all other agents' lines naming it before the statement, and how many agents wrote them
+    # all other agents' frames naming it before the statement, and how many agents wrote them
     # (``mentions`` holds only the closest of them)
     mentions_before: int = 0
     agents_before: int = 0
+    # other agents' frames naming it that the headings cannot order against the statement's
+    mentions_tied: int = 0
 
     @property
     def citation(self) -> str | None:

@@ -247,5 +247,6 @@ def post_dict(p: PostInfo) -> dict[str, Any]:
         "mentions": [place_dict(m) for m in p.mentions],
         "mentions_before": p.mentions_before,
         "agents_before": p.agents_before,
+        "mentions_tied": p.mentions_tied,
         "own_first": place_dict(p.own) if p.own else None,
     }

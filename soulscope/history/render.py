@@ -234,11 +234,11 @@ def _threads(out: Text, why: Why) -> None:
             if p.body:
                 out.append(f"    {p.body}\n")
         elif p.mentions:
-            out.append(f"  ({_mentioned(p)}, the closest first)\n", style="dim")
-        elif p.own is None:
+            out.append(f"  ({_mentioned(p)}{_tied(p)}, the closest first)\n", style="dim")
+        elif p.own is None and not p.mentions_tied:
             out.append("  (named nowhere before it in this world)\n", style="dim")
         else:
-            out.append("  (no other agent names it before it)\n", style="dim")
+            out.append(f"  (no other agent names it before it{_tied(p)})\n", style="dim")
         if p.own is not None:
             out.append(f"    its own memory first · frame {p.own.frame}", style="dim")
             out.append(f"  {p.own.text}\n")
@@ -248,11 +248,22 @@ def _threads(out: Text, why: Why) -> None:
 
 
 def _mentioned(p: PostInfo) -> str:
-    """How much the world named a thread before the statement: every line, not only those shown."""
+    """How much the world named a thread before the statement: every frame, not only those
+    shown."""
     n, k = p.mentions_before, p.agents_before
-    lines = f"{n} {'line' if n == 1 else 'lines'}"
+    frames = f"{n} {'frame' if n == 1 else 'frames'}"
     verb = "names" if n == 1 else "name"
-    return f"{lines} of {k} other {'agent' if k == 1 else 'agents'} {verb} it before it"
+    return f"{frames} of {k} other {'agent' if k == 1 else 'agents'} {verb} it before it"
+
+
+def _tied(p: PostInfo) -> str:
+    """Other agents' frames naming the thread that the headings cannot order against the
+    statement's (the same minute, a day without a time): neither before it nor after."""
+    n = p.mentions_tied
+    if not n:
+        return ""
+    frames = f"{n} {'frame' if n == 1 else 'frames'}"
+    return f"; {frames} of others the headings cannot place before or after it"
 
 
 def _precursors(out: Text, why: Why) -> None:

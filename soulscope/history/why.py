@@ -1165,6 +1165,7 @@ def _posts(
         before = [m for m in earlier if m.agent != why.agent_id]
         mentions = tuple(reversed(before[-MAX_MENTIONS:]))  # the closest before it first
         total, agents = len(before), len({m.agent for m in before})
+        tied = _tied(index, n, why)
         post = store.get(n)
         if post is not None and why.moment is not None:
             posted = Moment(str(post.date)[:10] or None, None, 0, post.frame)
@@ -1187,6 +1188,7 @@ def _posts(
                     own,
                     mentions_before=total,
                     agents_before=agents,
+                    mentions_tied=tied,
                 )
             )
         elif n in seen:
@@ -1204,6 +1206,7 @@ def _posts(
                     own=own,
                     mentions_before=total,
                     agents_before=agents,
+                    mentions_tied=tied,
                 )
             )
         else:
@@ -1215,9 +1218,23 @@ def _posts(
                     own=own,
                     mentions_before=total,
                     agents_before=agents,
+                    mentions_tied=tied,
                 )
             )
     return tuple(out), community.problems
+
+
+def _tied(index: MentionIndex, thread: int, why: Why) -> int:
+    """Other agents' frames naming the thread that the headings cannot order against the
+    statement's: neither evidence it saw them nor proof that none came before."""
+    moment = why.moment
+    if moment is None:
+        return 0
+    return sum(
+        1
+        for m in index.mentions(thread)
+        if m.agent != why.agent_id and m.moment is not None and not when.ordered(m.moment, moment)
+    )
 
 
 def _seen_in_log(log: dict[str, Any] | None) -> dict[int, dict[str, Any]]:
