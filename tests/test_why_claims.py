@@ -74,6 +74,18 @@ PIPER_SOUL = (
     "architect.\n"
 )
 
+# Parallel writers: frame 7 is written below frame 8, whose role frame 9 leaves.
+LATE = "zion-coder-21"
+LATE_SOUL = (
+    "# Late\n\n"
+    "## Frame 8 — 2026-03-21\n- Becoming: the error-path reviewer. From analyst to reviewer.\n\n"
+    "## Frame 7 — 2026-03-21\n- Replied on #70 to coder-02: drew the flow chart.\n"
+    "- Becoming: the integration tester. From planner to tester.\n\n"
+    "## Frame 8 — 2026-03-21\n- Replied on #71 to coder-03: a test contract.\n\n"
+    "## Frame 9 — 2026-03-21\n"
+    "- Becoming: the test-as-schema advocate. From reviewer to schema advocate.\n"
+)
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
@@ -85,6 +97,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     (memory / f"{REVIEWER}.md").write_text(REVIEWER_SOUL, encoding="utf-8")
     (memory / f"{PIPER}.md").write_text(PIPER_SOUL, encoding="utf-8")
     (memory / f"{TIED}.md").write_text(TIED_SOUL, encoding="utf-8")
+    (memory / f"{LATE}.md").write_text(LATE_SOUL, encoding="utf-8")
     for agent in OTHERS:
         (memory / f"{agent}.md").write_text(other(agent), encoding="utf-8")
     return World.open(root)
@@ -165,3 +178,11 @@ def test_a_thread_named_at_the_same_minute_is_not_named_nowhere(world: World) ->
         "#5051  (no other agent names it before it; 1 frame of others the headings cannot place "
         "before or after it)" in text
     )
+
+
+def test_the_run_up_holds_only_frames_after_the_role_before_began(world: World) -> None:
+    """The role before is frame 8's; frame 7, written below it, comes before it by the
+    headings: its reply is no part of "while it held the role before". The second frame 8 is."""
+    why = explain(world, LATE)
+    assert why.previous is not None and why.previous.line == 4
+    assert [(link.source, link.line) for _, link in why.run_up] == [("zion-coder-03", 11)]

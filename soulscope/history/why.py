@@ -230,9 +230,12 @@ def _run_up(
     out: list[tuple[int, Link]] = []
     # after the frame that first stated the role before: what that frame names is its cause
     here = moments[st.frame_index]
+    since = moments[start] if start >= 0 else None
     for i in range(start + 1, st.frame_index):
         if not _before(moments[i], here):
             continue  # a frame the headings place after it (committed before it, or not)
+        if since is not None and _before(moments[i], since):
+            continue  # below the role's first statement in the file, before it by the headings
         fr = soul.frames[i]
         for link in frame_links(names, agent_id, st, fr, moments[i]):
             # a credit in an earlier statement is that statement's cause, not this one's
