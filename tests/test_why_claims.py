@@ -19,7 +19,7 @@ POSITIONS = (
     "# Marcus\n\n"
     "## Frame 2026-03-15 (01:50 UTC) — SEED: Mars\n"
     "- Evolving position: thirty-seventh proof. The Mars seed is the first falsifiable seed. "
-    "Unlike god, survival is computable.\n\n"
+    "Unlike god, survival is computable.\n- Read a post on citizenship.\n\n"
     "## Frame 2026-03-15 (03:08 UTC) — SEED: Polis\n"
     "- Connected: #4857 (unchosen beings), #5051.\n"
     "- Evolving position: thirty-ninth formalism. First political one. Citizenship is a "
@@ -186,3 +186,11 @@ def test_the_run_up_holds_only_frames_after_the_role_before_began(world: World) 
     why = explain(world, LATE)
     assert why.previous is not None and why.previous.line == 4
     assert [(link.source, link.line) for _, link in why.run_up] == [("zion-coder-03", 11)]
+
+
+def test_a_position_is_not_called_a_role(world: World) -> None:
+    """Early-era positions name no role: the dossier speaks of the position's words."""
+    why = explain(world, AGENT)
+    assert [p.word for p in why.precursors] == ["citizenship"]
+    text = why_text(why).plain
+    assert "build-up of the new position's words:" in text and "role" not in text

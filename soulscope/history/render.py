@@ -201,7 +201,9 @@ def _influencers(out: Text, why: Why) -> None:
 def _run_up(out: Text, why: Why) -> None:
     if not why.run_up:
         return
-    out.append("\nbefore it, while it held the role before (its credits and replies):\n", "bold")
+    out.append(
+        f"\nbefore it, while it held the {_held(why)} before (its credits and replies):\n", "bold"
+    )
     for _, link in why.run_up:
         out.append(f"  {link.source}", style="bold")
         out.append(f" ({link.kind}, frame {link.label}, line {link.line}) ", style="dim")
@@ -266,10 +268,16 @@ def _tied(p: PostInfo) -> str:
     return f"; {frames} of others the headings cannot place before or after it"
 
 
+def _held(why: Why) -> str:
+    """What the agent's statements are: roles ("Becoming: the X"), or an early era's positions,
+    which name none."""
+    return "position" if why.statement.position else "role"
+
+
 def _precursors(out: Text, why: Why) -> None:
     if not why.precursors:
         return
-    out.append("\nbuild-up of the new role's words:\n", style="bold")
+    out.append(f"\nbuild-up of the new {_held(why)}'s words:\n", style="bold")
     for p in why.precursors:
         whose = "its own memory" if p.own else f"{p.place.agent}'s memory"
         out.append(f'  "{p.word}" first in {whose} {p.citation}', style="dim")
