@@ -2,7 +2,9 @@
 
 By default a term is matched as a person means it: as a word or a phrase, in any letter case,
 not inside a longer word (``predictability`` is not in ``unpredictability``; ``sortition``
-finds ``Sortition``), the words of a phrase separated by any spacing. ``exact`` matches the
+finds ``Sortition``), the words of a phrase separated by any spacing or a hyphen. It is found as
+people write it: any apostrophe, emphasis marks around it, letters outside ASCII in any case and
+Unicode form, and not inside a longer word of any script (``caf`` is not in ``café``). ``exact`` matches the
 bytes as typed, as ``git log -S`` does. ``stem`` also finds the term's other endings
 (``sortition`` finds ``sortitions``).
 
@@ -13,10 +15,74 @@ its header (``- **Display name:** Entropy``) hold no use; its Convictions and In
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
 from soulscope.soul.model import ENCODING_ERRORS
+
+# Between the words of a term: spacing or hyphens; the same in a soul file, with emphasis marks
+# beside them (``**memory** palace``). Hyphens: the ASCII one, U+2010 and the non-breaking U+2011.
+_HYPHENS = "\u2010\u2011-"
+_SPLIT = re.compile(rf"[\s{_HYPHENS}]+")
+_MARKS = rb"[*_~`]*"
+_SEP = (
+    _MARKS
+    + rb"(?:(?:\s|\xc2\xa0)+|"
+    + b"|".join(re.escape(h.encode()) for h in _HYPHENS)
+    + rb")"
+    + _MARKS
+)
+# Apostrophes a word may be written with: typed, typographic, the letter modifier.
+_APOSTROPHES = "'\u2019\u2018\u02bc"
+_ASCII_RUN = re.compile(r"[a-z0-9]+")
+_LEAD = re.compile(rb"(?:[a-z0-9]|\\.)*")  # a pattern's first plain bytes (escaped ones too)
+
+
+def _letters(word: str) -> bytes:
+    """A pattern of ``word`` (in lower case) for bytes lowered as ``bytes.lower`` lowers them:
+    an ASCII letter as itself, any other letter in either case and in both Unicode forms
+    (composed, and decomposed into its letter and marks), an apostrophe as any apostrophe. A
+    letter is not matched without its marks: ``résumé`` is not ``resume``."""
+    out = []
+    for c in unicodedata.normalize("NFC", word.lower()):
+        if c in _APOSTROPHES:
+            out.append(b"(?:" + b"|".join(re.escape(a.encode()) for a in _APOSTROPHES) + b")")
+        elif c.isascii():
+            out.append(re.escape(c.encode()))
+        else:
+            forms = {v for f in (c, c.upper()) for v in (f, unicodedata.normalize("NFD", f))}
+            alts = sorted({v.encode("utf-8").lower() for v in forms}, key=lambda b: (-len(b), b))
+            out.append(b"(?:" + b"|".join(re.escape(a) for a in alts) + b")")
+    return b"".join(out)
+
+
+def _char_before(data: bytes, at: int) -> str:
+    """The character that ends just before byte ``at`` ("" at the start)."""
+    return data[max(0, at - 4) : at].decode("utf-8", "replace")[-1:]
+
+
+def _char_after(data: bytes, at: int) -> str:
+    return data[at : at + 4].decode("utf-8", "replace")[:1]
+
+
+def _in_word(c: str) -> bool:
+    """A letter, a digit or a mark that joins the letter before it (the ``\u0308`` of ``ö``)."""
+    return c.isalnum() or unicodedata.category(c)[:1] == "M" if c else False
+
+
+def _apart(data: bytes, start: int, end: int) -> bool:
+    """The match ``data[start:end]`` stands as words: no letter, digit or joining mark of any
+    script against it (``caf`` is not in ``café``); underscores beside it are emphasis
+    (``_sortition_``) unless a letter is beyond them (``memory_palace`` is one name)."""
+    lo = start
+    while lo > 0 and data[lo - 1] == 0x5F:  # "_"
+        lo -= 1
+    hi = end
+    while hi < len(data) and data[hi] == 0x5F:
+        hi += 1
+    before, after = _char_before(data, lo), _char_after(data, hi)
+    return not _in_word(before) and not _in_word(after)
 
 
 def _stem(word: str) -> str:
@@ -98,44 +164,64 @@ class Term:
 
     @cached_property
     def pattern(self) -> re.Pattern[bytes]:
+        """The term in bytes of any letter case (``exact``: as typed); its matches are uses only
+        where ``starts`` keeps them (what stands around them is not part of a word)."""
         if self.mode == "exact":
             return re.compile(re.escape(self.text.encode("utf-8", ENCODING_ERRORS)))
         return re.compile(self._source, re.IGNORECASE)
 
     @cached_property
+    def _words(self) -> list[str]:
+        """The term's words, as written in any Unicode form (NFC), apart at spacing and hyphens."""
+        return [w for w in _SPLIT.split(unicodedata.normalize("NFC", self.text)) if w]
+
+    @cached_property
     def _needles(self) -> tuple[bytes, ...]:
-        raw = self.text.encode("utf-8", ENCODING_ERRORS)
+        """Bytes each use holds in lower case (ASCII letters folded, as ``bytes.lower``): the
+        longest run of plain letters and digits of each word (in ``stem`` mode, of the last word
+        what it shares with its stem)."""
         if self.mode == "exact":
-            return (raw,)
-        words = [w.lower() for w in raw.split()]
-        if self.mode == "stem":  # what the word as typed and its stem share
-            stem = _stem(words[-1].decode("utf-8", ENCODING_ERRORS)).encode("utf-8")
-            n = 0
-            while n < min(len(stem), len(words[-1])) and stem[n] == words[-1][n]:
-                n += 1
-            words[-1] = words[-1][:n]
-        return tuple(words)
+            return (self.text.encode("utf-8", ENCODING_ERRORS),)
+        words = [w.lower() for w in self._words]
+        if self.mode == "stem":
+            words[-1] = words[-1][: len(self._stem_shared)]
+        runs = [max(_ASCII_RUN.findall(w), key=len, default="") for w in words]
+        return tuple(r.encode() for r in runs if r)
+
+    @cached_property
+    def _stem_shared(self) -> str:
+        """What the last word as typed (lower case) and its stem start with."""
+        word = self._words[-1].lower()
+        stem = _stem(word)
+        n = 0
+        while n < min(len(stem), len(word)) and stem[n] == word[n]:
+            n += 1
+        return word[:n]
 
     @cached_property
     def _source(self) -> bytes:
-        """The pattern of a word or phrase, in lower case: its words, apart by any spacing, not
-        inside a longer word; in ``stem`` mode the last word as typed or its stem with an ending.
-        It starts with the first word's bytes and looks behind them after, not before: ``re``
-        then searches for those bytes as ``bytes.find`` does, where a pattern that starts with a
+        """The pattern of a word or phrase, for bytes in lower case (ASCII letters folded): each
+        letter in any case and Unicode form (``ö`` as one letter or as ``o`` and its mark), an
+        apostrophe as any apostrophe (``won't``, ``won’t``), the words apart by any spacing or a
+        hyphen (``self-model``, ``self‑model``, ``self model``), emphasis marks beside them
+        (``**memory** palace``); in ``stem`` mode the last word as typed or its stem with an
+        ending. Where a match stands in a longer word ``starts`` decides. It starts with the
+        first word's plain bytes where it has them, and looks behind them after: ``re`` then
+        searches for those bytes as ``bytes.find`` does, where a pattern that starts with a
         look-behind is tried at every byte."""
-        typed = self.text.encode("utf-8", ENCODING_ERRORS).lower().split()
-        words = [re.escape(w) for w in typed]
-        lead = words[0]
-        if self.mode == "stem":  # what the word as typed and its stem start with, then either
-            shared = self._needles[-1]
-            n = len(shared)
-            last = _stem(typed[-1].decode("utf-8", ENCODING_ERRORS)).encode("utf-8").lower()
-            either = re.escape(typed[-1][n:]) + b"|" + re.escape(last[n:]) + _STEM_TAIL
-            words[-1] = re.escape(shared) + b"(?:" + either + b")"
-            if len(words) == 1:
-                lead = re.escape(shared)  # may be empty: then the look-behind is first, and slow
-        rest = rb"\s+".join(words)[len(lead) :]
-        return lead + rb"(?<![\w]" + lead + rb")" + rest + rb"(?![\w])"
+        words = [_letters(w) for w in self._words]
+        if self.mode == "stem":
+            shared = self._stem_shared
+            typed = self._words[-1].lower()
+            last = _stem(typed)
+            either = _letters(typed[len(shared) :]) + b"|" + _letters(last[len(shared) :])
+            words[-1] = _letters(shared) + b"(?:" + either + _STEM_TAIL + b")"
+        body = _SEP.join(words)
+        lead = _LEAD.match(body)
+        if lead is None or not lead.group():
+            return rb"(?<![a-z0-9])" + body + rb"(?![a-z0-9])"
+        head = lead.group()
+        return head + rb"(?<![a-z0-9]" + head + rb")" + body[len(head) :] + rb"(?![a-z0-9])"
 
     @cached_property
     def _folded(self) -> re.Pattern[bytes]:
@@ -145,10 +231,10 @@ class Term:
         return re.compile(self._source)
 
     def starts(self, data: bytes) -> list[int]:
-        """Where each match of ``pattern`` in ``data`` starts, as ``pattern.finditer`` finds them
-        (``_folded`` finds the same many times faster), but for those on lines that name the
-        agent (``name_spans``); [] at once when the bytes of the term's words (letter case
-        folded) are not all in ``data``."""
+        """Where each use of the term in ``data`` starts: the matches of ``pattern`` (``_folded``
+        finds the same many times faster) that stand as words (``_apart``), but for those on
+        lines that name the agent (``name_spans``); [] at once when the bytes of the term's
+        words (letter case folded) are not all in ``data``."""
         if self.mode == "exact":
             if self._needles[0] not in data:
                 return []
@@ -157,7 +243,7 @@ class Term:
             low = data.lower()
             if not all(w in low for w in self._needles):
                 return []
-            found = [m.start() for m in self._folded.finditer(low)]
+            found = [m.start() for m in self._folded.finditer(low) if _apart(data, *m.span())]
         return _outside(found, name_spans(data)) if found else found
 
     def count(self, data: bytes) -> int:
@@ -175,15 +261,16 @@ class Term:
         return out
 
     def in_line(self, line: bytes) -> bool:
-        return self.pattern.search(line) is not None
+        return bool(self.starts(line)) if self.mode != "exact" else line.find(self._needles[0]) >= 0
 
     def git_filter(self) -> list[str]:
         """``git log`` options that find every commit whose changes could hold the term (a
         superset: each is checked again with ``pattern``)."""
         if self.mode == "exact":
             return [f"-S{self.text}"]
-        words = self.text.split()
-        if self.mode == "stem":
-            words[-1] = _stem(words[-1])
-        ere = "[[:space:]]+".join(_ERE_SPECIAL.sub(r"\\\1", w) for w in words)
-        return [f"-G{ere}", "-i"]
+        # the longest plain run of letters a use must hold (its letters in any case, its
+        # apostrophes and hyphens in any form are for ``pattern`` to check)
+        run = max(self._needles, key=len, default=b"")
+        if len(run) >= 2:
+            return ["-G" + _ERE_SPECIAL.sub(r"\\\1", run.decode()), "-i"]
+        return []  # no plain letters to look for: every commit is read

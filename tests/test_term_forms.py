@@ -1,0 +1,74 @@
+"""A term matches the way people write it: any apostrophe, hyphen, letter case or Unicode form,
+emphasis marks around it, and never inside a longer word of any script."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from soulscope.history.spread import spread
+from soulscope.soul.terms import Term
+from soulscope.world import World
+from tests.support.cli import soulscope
+
+NFD = unicodedata.normalize("NFD", "Noöpolis")
+
+
+@pytest.mark.parametrize(
+    ("term", "text"),
+    [
+        ("won't", "I won’t go"),  # typed apostrophe, typographic in the file
+        ("won’t", "I won't go"),
+        ("Rice's theorem", "by Rice‘s theorem"),
+        ("noöpolis", "NOÖPOLIS rises"),  # a letter outside ASCII in any case
+        ("Noöpolis", f"{NFD} rises"),  # decomposed: o and its diaeresis
+        ("sortition", "the _sortition_ idea"),  # emphasis with underscores
+        ("self-model", "a self‑model here"),  # the non-breaking hyphen
+        ("self-model", "a self model"),
+        ("memory palace", "the **memory** palace"),
+        ("memory palace", "a memory-palace"),
+        ("memory palace", "a memory\u00a0palace"),
+        ("Cash-Value Test", "the cash-value test"),
+    ],
+)
+def test_a_term_is_found_as_people_write_it(term: str, text: str) -> None:
+    for mode in ("word", "stem"):
+        assert Term(term, mode).count(text.encode()) == 1, (mode, term, text)
+
+
+@pytest.mark.parametrize(
+    ("term", "text"),
+    [
+        ("caf", "café society"),  # a longer word of letters outside ASCII
+        ("ber", "über alles"),
+        ("polis", "Noöpolis"),
+        ("cafe", "cafe\u0301 society"),  # a letter and its decomposed accent
+        ("palace", "memory_palace"),  # one name, not emphasis
+        ("memory palace", "memory_palace"),
+        ("5051", "#5051x"),
+        ("résumé", "a clean resume"),  # another word without its marks
+    ],
+)
+def test_a_term_is_not_found_inside_a_longer_word(term: str, text: str) -> None:
+    assert Term(term).count(text.encode()) == 0, (term, text)
+
+
+def test_first_and_spread_find_the_other_forms(tmp_path: Path) -> None:
+    """ada wrote the words with a typographic apostrophe and a decomposed ö, bob as typed: both
+    used them, and ada first."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "ada.md").write_text(
+        f"# ada\n\n## Frame 1 — 2026-03-01\n- The {NFD} charter won’t hold.\n"
+    )
+    (memory / "bob.md").write_text(
+        "# bob\n\n## Frame 2 — 2026-03-02\n- Read ada: the _Noöpolis charter_ won't hold.\n"
+    )
+    for term in ("won't", "Noöpolis charter", "NOÖPOLIS"):
+        s = spread(World.open(tmp_path), Term(term))
+        assert [a.agent_id for a in s.adopters] == ["ada", "bob"], term
+        got = json.loads(soulscope("first", term, "-w", str(tmp_path), "--json").stdout)
+        assert (got["agent"], got["line"]) == ("ada", 4), term
