@@ -82,8 +82,9 @@ def test_in_git_a_commit_that_brought_a_name_brought_no_use(tmp_path: Path) -> N
 
 
 def test_an_undated_frame_comes_after_every_dated_frame_above_it(tmp_path: Path) -> None:
-    # the 03-02 frame was appended after the 03-05 one; the undated frame after both: it is no
-    # earlier than 2026-03-05. One above them all came before both: before 2026-03-02.
+    # the 03-02 frame was appended after the 03-05 one (a date three days backwards: misdated,
+    # placed by its file); the undated frame after both: it is no earlier than 2026-03-05. One
+    # above them all came before the 03-05 frame; its misdated date says nothing of it.
     world = _world(
         tmp_path,
         {
@@ -96,4 +97,4 @@ def test_an_undated_frame_comes_after_every_dated_frame_above_it(tmp_path: Path)
     assert got["span"] == ["2026-03-05 00:00", None]
     assert "undated, after 2026-03-05" in _run(world, "first", "comet").splitlines()[0]
     got = json.loads(_run(world, "first", "orrery", "--json"))
-    assert got["span"] == [None, "2026-03-02 23:59"]
+    assert got["span"] == [None, "2026-03-05 23:59"]
