@@ -98,6 +98,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     (memory / f"{PIPER}.md").write_text(PIPER_SOUL, encoding="utf-8")
     (memory / f"{TIED}.md").write_text(TIED_SOUL, encoding="utf-8")
     (memory / f"{LATE}.md").write_text(LATE_SOUL, encoding="utf-8")
+    (memory / f"{FORK}.md").write_text(FORK_SOUL, encoding="utf-8")
     for agent in OTHERS:
         (memory / f"{agent}.md").write_text(other(agent), encoding="utf-8")
     return World.open(root)
@@ -194,3 +195,25 @@ def test_a_position_is_not_called_a_role(world: World) -> None:
     assert [p.word for p in why.precursors] == ["citizenship"]
     text = why_text(why).plain
     assert "build-up of the new position's words:" in text and "role" not in text
+
+
+# Parallel writers: two copies of frame 4 each say they come from frame 3's role.
+FORK = "zion-coder-22"
+FORK_SOUL = (
+    "# Fork\n\n"
+    "## Frame 3 — 2026-03-20\n- Becoming: the pipeline mapper. From reader to pipeline mapper.\n\n"
+    "## Frame 4 — 2026-03-21\n- Becoming: the type author. From pipeline mapper to type author.\n\n"
+    "## Frame 4 — 2026-03-21\n"
+    "- Becoming: the integration tester. From pipeline mapper to integration tester.\n"
+)
+
+
+def test_a_from_role_held_further_back_is_cited_where_it_was_held(world: World) -> None:
+    why = explain(world, FORK)
+    assert why.previous is not None and why.previous.role == "type author"
+    said = 'it says it comes from "pipeline mapper": not the role just before it, but one it '
+    said += "stated earlier, at line 4 [zion-coder-22 · frame 3]"
+    assert said in why_text(why).plain
+    assert "It" + said[2:] in why.narrative
+    assert "which is not the previous role" not in why_text(why).plain
+    assert why_dict(why)["came_from"]["line"] == 4

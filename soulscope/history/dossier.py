@@ -14,7 +14,7 @@ from soulscope.history.links import Link
 from soulscope.history.mentions import Place
 from soulscope.soul.format import ENTRY_LABELS, cite, cite_section
 from soulscope.soul.model import Frame, frame_name
-from soulscope.soul.trajectory import Statement, shorten
+from soulscope.soul.trajectory import Statement, role_key, same_role, shorten
 from soulscope.soul.when import Moment
 
 # The frame's labels a reader asks about first, in the order they are shown.
@@ -136,6 +136,9 @@ class Why:
     note: str | None = None  # why commit or log are missing, one sentence
     # agent ids the statement or its frame credits (``Influenced by:``, "X forced this")
     influencers: tuple[str, ...] = field(default=())
+    # the latest statement before this one that states the role its "From Y" names (None where
+    # none does, or it names no role): the previous one, or one further back
+    came_from: Statement | None = None
     # every line of the frame (or the statement outside frames) naming another agent, typed
     links: tuple[Link, ...] = ()
     posts: tuple[PostInfo, ...] = ()
@@ -205,3 +208,23 @@ def unknown_credit(why: Why) -> str | None:
     knows (a display name without a registry, a thread, an idea): a credit all the same."""
     credits = why.context.get("Influenced by") or []
     return shorten(credits[0], 80) if credits else None
+
+
+def came_from(why: Why) -> str | None:
+    """What to say of where the statement says it comes from ("From Y to Z"), where Y is not
+    the role just before it: the earlier statement that held Y, or that none before states it.
+    Nothing where Y is the previous role (the arc's own reading may compare another one)."""
+    st, came, prev = why.statement, why.came_from, why.previous
+    if not st.from_role:
+        return None
+    if prev is not None and same_role(role_key(prev.role), role_key(st.from_role)):
+        return None
+    if came is not None:
+        where = statement_citation(why.agent_id, came)
+        return (
+            f'it says it comes from "{st.from_role}": not the role just before it, but one it '
+            f"stated earlier, at line {came.line} {where}"
+        )
+    if st.from_mismatch:
+        return f'it says it comes from "{st.from_role}", which no statement above it states'
+    return None

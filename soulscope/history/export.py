@@ -122,6 +122,7 @@ def why_dict(w: Why) -> dict[str, Any]:
         "agent": w.agent_id,
         "statement": statement_dict(w.statement),
         "previous": statement_dict(w.previous) if w.previous else None,
+        "came_from": statement_dict(w.came_from) if w.came_from else None,
         "frame": f.number if f else None,
         "label": f.label if f else None,
         "date": f.date if f else None,

@@ -11,7 +11,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from soulscope.history.dossier import statement_citation, unknown_credit
+from soulscope.history.dossier import came_from, statement_citation, unknown_credit
 from soulscope.soul.counters import strip_counters
 from soulscope.soul.format import CITATION, citation, cite
 from soulscope.soul.trajectory import HEADLINE_CHARS, Statement, role_of, shorten
@@ -108,11 +108,8 @@ def _said(why: Why) -> list[str]:
         from_ = f'"{_quoted(prev)}" {statement_citation(why.agent_id, prev)}'
         said += f", after {from_}" if st.kind != "repeat" else ""
     out = [said + "."]
-    if st.from_mismatch and st.from_role:
-        out.append(
-            f'It says it comes from "{st.from_role}", which is not the role it held before '
-            f"{why.citation}."
-        )
+    if came := came_from(why):
+        out.append(f"{came[0].upper()}{came[1:]} {why.citation}.")
     return out
 
 

@@ -11,7 +11,7 @@ import difflib
 from rich.table import Table
 from rich.text import Text
 
-from soulscope.history.dossier import CONTEXT_LABELS, PostInfo, Why
+from soulscope.history.dossier import CONTEXT_LABELS, PostInfo, Why, came_from
 from soulscope.soul.model import clean
 from soulscope.soul.when import ZONE, utc
 
@@ -96,11 +96,8 @@ def _statement(out: Text, why: Why) -> None:
     out.append(f"{why.agent_id} became: ", style="bold")
     out.append(st.text + "\n")
     out.append(f"in {where}  ·  {st.kind}, drift {st.magnitude:.2f}\n", style="dim")
-    if st.from_mismatch:
-        out.append(
-            f'it says it comes from "{st.from_role}", which is not the previous role\n',
-            style="yellow",
-        )
+    if came := came_from(why):
+        out.append(f"{came}\n", style="yellow")
     if why.previous is not None:
         out.append("before that: ", style="bold")
         out.append(why.previous.text + "\n")

@@ -40,7 +40,15 @@ from soulscope.history.timeline import Change, Timeline, live_world, relationshi
 from soulscope.soul import when
 from soulscope.soul.model import Frame, Soul, clean, frame_name
 from soulscope.soul.terms import Term
-from soulscope.soul.trajectory import Statement, arc, arc_label, role_of
+from soulscope.soul.trajectory import (
+    Statement,
+    arc,
+    arc_label,
+    names_role,
+    role_key,
+    role_of,
+    same_role,
+)
 from soulscope.soul.when import Moment
 from soulscope.world import World
 
@@ -171,6 +179,7 @@ def explain(
         agent_id=agent_id,
         statement=st,
         previous=_previous(statements, entry.moments, st),
+        came_from=_came_from(statements, st),
         frame=f,
         context=context,
         relationships=_relationship_changes(soul, f, names),
@@ -367,6 +376,16 @@ def _previous(
     # No framed statement comes before it: one outside frames above it in the file does.
     above = [s for s in statements if s.frame_index is None and s.line < st.line]
     return above[-1] if above else None
+
+
+def _came_from(statements: Sequence[Statement], st: Statement) -> Statement | None:
+    """The latest statement above ``st`` that states the role its "From Y" names."""
+    if st.position or not st.from_role or not names_role(st.from_role):
+        return None
+    key = role_key(st.from_role)
+    return next(
+        (s for s in reversed(statements[: st.index]) if same_role(role_key(s.role), key)), None
+    )
 
 
 def _commits_disagree(
