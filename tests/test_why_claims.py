@@ -217,3 +217,7 @@ def test_a_from_role_held_further_back_is_cited_where_it_was_held(world: World) 
     assert "It" + said[2:] in why.narrative
     assert "which is not the previous role" not in why_text(why).plain
     assert why_dict(why)["came_from"]["line"] == 4
+    assert (
+        "in Frame 4 — 2026-03-21, line 7 (the same heading written twice: only the file's "
+        "order puts this one first)" in why_text(why).plain
+    )

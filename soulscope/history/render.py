@@ -101,11 +101,7 @@ def _statement(out: Text, why: Why) -> None:
     if why.previous is not None:
         out.append("before that: ", style="bold")
         out.append(why.previous.text + "\n")
-        prev = why.previous
-        where = (
-            prev.heading if prev.frame_index is not None else f"{prev.heading}, line {prev.line}"
-        )
-        out.append(f"in {where}\n", style="dim")
+        out.append(f"in {_previous_place(why)}\n", style="dim")
     if why.narrative:
         out.append("\nin short", style="bold")
         out.append(f" ({why.narrative_source}): ", style="dim")
@@ -263,6 +259,23 @@ def _tied(p: PostInfo) -> str:
         return ""
     frames = f"{n} {'frame' if n == 1 else 'frames'}"
     return f"; {frames} of others the headings cannot place before or after it"
+
+
+def _previous_place(why: Why) -> str:
+    """Where the previous statement stands: its heading and line, and where that heading is
+    the statement's own, repeated (parallel writers), that only the file's order puts it first."""
+    prev, st = why.previous, why.statement
+    if prev is None:
+        return ""
+    where = f"{prev.heading}, line {prev.line}"
+    if (
+        prev.frame_index is not None
+        and st.frame_index is not None
+        and prev.frame_index != st.frame_index
+        and " ".join(prev.heading.split()) == " ".join(st.heading.split())
+    ):
+        where += " (the same heading written twice: only the file's order puts this one first)"
+    return where
 
 
 def _held(why: Why) -> str:
