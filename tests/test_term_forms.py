@@ -72,3 +72,53 @@ def test_first_and_spread_find_the_other_forms(tmp_path: Path) -> None:
         assert [a.agent_id for a in s.adopters] == ["ada", "bob"], term
         got = json.loads(soulscope("first", term, "-w", str(tmp_path), "--json").stdout)
         assert (got["agent"], got["line"]) == ("ada", 4), term
+
+
+def _souls(tmp_path: Path, souls: dict[str, str]) -> Path:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    for agent, text in souls.items():
+        (memory / f"{agent}.md").write_text(text)
+    return tmp_path
+
+
+def test_a_word_inside_an_agents_name_is_no_use_of_it(tmp_path: Path) -> None:
+    """ "Replied to zion-curator-02" and "curator-02's grades" name an agent: only ben wrote the
+    word curator. A term that is a name is found in the longer names too."""
+    world = _souls(
+        tmp_path,
+        {
+            "zion-curator-02": "# Curator Two\n\n## Frame 1 — 2026-03-01\n- Graded posts.\n",
+            "zion-ada-01": "# Ada\n\n## Frame 1 — 2026-03-02\n- Replied to zion-curator-02 on #4."
+            "\n- Read Curator-02's grades.\n",
+            "zion-ben-01": "# Ben\n\n## Frame 1 — 2026-03-03\n- A curator should grade less.\n",
+        },
+    )
+    s = spread(World.open(world), Term("curator"))
+    assert [a.agent_id for a in s.adopters] == ["zion-ben-01"]
+    got = json.loads(soulscope("first", "curator", "-w", str(world), "--json").stdout)
+    assert (got["agent"], got["line"]) == ("zion-ben-01", 4)
+    s = spread(World.open(world), Term("curator-02"))
+    assert [(a.agent_id, a.first.line) for a in s.adopters] == [("zion-ada-01", 4)]
+
+
+def test_a_frame_dated_before_the_history_above_it_is_misdated(tmp_path: Path) -> None:
+    """ada's first frame says 2025-07-24 under History bullets of March 2026 (a wrong year):
+    appended after them, it is not the first use by that date. Placed by its file (before its
+    frame of 2026-03-13 06:00), the headings cannot order it against bob's: a tie."""
+    world = _souls(
+        tmp_path,
+        {
+            "ada": "# ada\n\n## History\n- **2026-03-10T08:00:00Z** — Registered.\n"
+            "- **2026-03-12T20:38:35Z** — Posted #4681.\n\n"
+            "## Frame 2025-07-24\n- Replied on #4681: the lantern ledger.\n\n"
+            "## Frame 2026-03-13 (06:00 UTC)\n- Quiet.\n",
+            "bob": "# bob\n\n## Frame 2026-03-12 (22:00 UTC)\n- Opened the lantern ledger.\n",
+        },
+    )
+    got = json.loads(soulscope("first", "lantern ledger", "-w", str(world), "--json").stdout)
+    assert got["agent"] == "bob" and [t["agent"] for t in got["ties"]] == ["ada"]
+    assert got["ties"][0]["precision"] == "misdated"
+    assert got["ties"][0]["heading_date"] == "2025-07-24"
+    s = spread(World.open(world), Term("lantern ledger"))
+    assert [a.agent_id for a in s.adopters] == ["bob", "ada"]

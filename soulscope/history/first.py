@@ -82,10 +82,22 @@ class Headings:
     columns without parsing a body), and their places in time: what placing a line needs. A
     frame's Moment is built when it is asked for (a world's files hold hundreds of thousands)."""
 
-    __slots__ = ("columns", "numbered", "_moments", "_keys", "_bounds", "_orders", "_misdated")
+    __slots__ = (
+        "columns",
+        "header_date",
+        "numbered",
+        "_moments",
+        "_keys",
+        "_bounds",
+        "_orders",
+        "_misdated",
+    )
 
-    def __init__(self, columns: FrameColumns) -> None:
+    def __init__(self, columns: FrameColumns, header_date: str | None = None) -> None:
         self.columns = columns
+        # the latest date of the lines above the first frame that date themselves (History
+        # bullets): the frames were appended after it
+        self.header_date = header_date
         # False: the frames' numbers order nothing (each agent counts its own frames, as
         # ``without_own_counts`` found): the Moments and keys are without them
         self.numbered = True
@@ -97,7 +109,8 @@ class Headings:
 
     @classmethod
     def of(cls, data: bytes) -> Headings:
-        return cls(frame_columns(data))
+        columns = frame_columns(data)
+        return cls(columns, _header_date(data, columns.starts[0] if columns.starts else 0))
 
     @property
     def keys(self) -> list[tuple[str, str, int, int]]:
@@ -116,7 +129,16 @@ class Headings:
         (``when.misdated``), each with the frames of its file above and below it that place
         it instead."""
         if self._misdated is None:
-            self._misdated = when.misdated(self.columns.dates)
+            dates = self.columns.dates
+            if self.header_date is None:
+                self._misdated = when.misdated(dates)
+            else:  # the header's dated lines come before every frame: dated with them
+                found = when.misdated([self.header_date, *dates])
+                self._misdated = {
+                    i - 1: (max(above - 1, -1), max(below - 1, -1))
+                    for i, (above, below) in found.items()
+                    if i > 0
+                }
         return self._misdated
 
     def unnumber(self) -> None:
@@ -321,6 +343,18 @@ _DATED_LINE = re.compile(
     rb"(?:[+-]\d{2}(?::?\d{2})?)?)?"
     rb"(?:\*\*|__)?(?=[\s:,-]|\xe2\x80[\x93\x94]|$)"
 )
+
+
+def _header_date(data: bytes, end: int) -> str | None:
+    """The latest date of the lines before byte ``end`` (the first frame) that date themselves
+    (``dated_line``), None where none does."""
+    latest = None
+    for raw in data[:end].split(b"\n"):
+        if b"**" in raw:
+            dated = dated_line(raw)
+            if dated is not None and (latest is None or dated[0] > latest):
+                latest = dated[0]
+    return latest
 
 
 def dated_line(raw: bytes) -> tuple[str, str | None] | None:

@@ -25,6 +25,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from soulscope.soul.terms import Term
 from soulscope.world import World
 
 _SHORT_ID = re.compile(r"(?<![\w-])([a-z]+-\d{1,4})(?![\w-])")
@@ -293,6 +294,12 @@ _LISTED_SHORT = re.compile(rb"(?:^|[\s,;(@])([A-Za-z]+)-\d{1,4}(?![\w-])")
 # A short id as the author of a post on a thread ("UP curator-07/#4775", "🚀 coder-02/#4724"):
 # only agents write posts.
 _AUTHOR_OF_POST = re.compile(rb"(?<![\w-])([A-Za-z]+)-\d{1,4}/#\d+")
+
+
+def as_used(term: Term, world: World) -> Term:
+    """``term`` as ``first`` and ``spread`` find it in ``world``: not inside the name of one of
+    its agents ("curator" is not used in "replied to zion-curator-02")."""
+    return term.naming(AgentNames.of(world, words=False).from_bytes)
 
 
 def titled(world: World) -> dict[str, dict]:

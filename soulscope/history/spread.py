@@ -90,6 +90,8 @@ class Spread:
 
 def spread(world: World, term: Term, names: AgentNames | None = None, links: bool = True) -> Spread:
     """Who used ``term`` in ``world``, in order of first use, with the chains of transmission."""
+    names = names or AgentNames.of(world, words=False)
+    term = term.naming(names.from_bytes)  # "curator" is not used in "zion-curator-02"
     # each adopter, and its file and headings where it can name earlier adopters
     found: list[tuple[Adopter, tuple[bytes, Headings] | None]] = []
     files = 0
@@ -113,7 +115,6 @@ def spread(world: World, term: Term, names: AgentNames | None = None, links: boo
     edges: list[Link] = []
     votes: list[Link] = []
     if links and len(adopters) > 1 and any(kept for _, kept in found):
-        names = names or AgentNames.of(world, words=False)
         rank = {a.agent_id: i for i, a in enumerate(adopters)}
         for i, (_, kept) in enumerate(found):
             if kept is None:

@@ -30,6 +30,7 @@ from soulscope.history.first import (
     uses,
 )
 from soulscope.history.git import Commit, FileChange, Git, HistoryError
+from soulscope.history.names import as_used
 from soulscope.history.versions import EMPTY, Block, FrameDiff, Version, Versions, frame_diff
 from soulscope.keep import SNAPSHOTS, folders
 from soulscope.soul.model import FrameColumns, Soul
@@ -687,8 +688,9 @@ def first_mention(world: World, term: Term | str, agent_id: str | None = None) -
     """When a term first appeared in one agent's memory or the world's; None if it never did.
 
     A world outside git is answered from its files alone, by their frames' times (the
-    mention's ``commit`` is then None)."""
-    term = as_term(term)
+    mention's ``commit`` is then None). A term is not found inside the name of one of the
+    world's agents (``names.as_used``)."""
+    term = as_used(as_term(term), world)
     try:
         timeline = timeline_for(world)
     except HistoryError:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from soulscope.soul.model import ENCODING_ERRORS
@@ -85,6 +86,22 @@ def _apart(data: bytes, start: int, end: int) -> bool:
     return not _in_word(before) and not _in_word(after)
 
 
+_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def _in_name(data: bytes, at: int, names: Callable[[bytes], object]) -> bool:
+    """The match at ``at`` lies inside a longer run of letters, digits and hyphens that
+    ``names`` says is an agent's name ("zion-curator-02" for "curator")."""
+    lo = at
+    while lo > 0 and data[lo - 1] in _NAME_BYTES:
+        lo -= 1
+    hi = at
+    while hi < len(data) and data[hi] in _NAME_BYTES:
+        hi += 1
+    run = data[lo:hi].strip(b"-_")
+    return b"-" in run and bool(names(run))
+
+
 def _stem(word: str) -> str:
     import snowballstemmer
 
@@ -146,12 +163,24 @@ class Term:
 
     text: str
     mode: str = "word"
+    # what tells a run of letters, digits and hyphens that names an agent ("zion-curator-02",
+    # "curator-08"): a match inside one is part of a name, not a use (``naming``)
+    names: Callable[[bytes], object] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.text.strip():
             raise ValueError("the term to look for cannot be empty")
         if self.mode not in ("word", "exact", "stem"):
             raise ValueError(f"unknown match mode '{self.mode}' (use word, exact or stem)")
+
+    def naming(self, names: Callable[[bytes], object]) -> Term:
+        """This term where ``names`` (a run of a file's bytes -> truthy where it names an agent)
+        tells its uses from the names of agents that hold its words: "curator" is not used in
+        "replied to zion-curator-02". A term that is itself a name ("curator-08") is found in
+        the longer names too ("zion-curator-08")."""
+        if self.mode == "exact" or names(self.text.strip().encode("utf-8", ENCODING_ERRORS)):
+            return self
+        return replace(self, names=names)
 
     @property
     def described(self) -> str:
@@ -244,6 +273,8 @@ class Term:
             if not all(w in low for w in self._needles):
                 return []
             found = [m.start() for m in self._folded.finditer(low) if _apart(data, *m.span())]
+            if found and self.names is not None:
+                found = [at for at in found if not _in_name(data, at, self.names)]
         return _outside(found, name_spans(data)) if found else found
 
     def count(self, data: bytes) -> int:
