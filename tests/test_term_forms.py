@@ -32,6 +32,9 @@ NFD = unicodedata.normalize("NFD", "Noöpolis")
         ("memory palace", "a memory-palace"),
         ("memory palace", "a memory\u00a0palace"),
         ("Cash-Value Test", "the cash-value test"),
+        ("`inotify`", "built an inotify table"),  # pasted with its marks
+        ("**sortition**", "the sortition idea"),
+        ("\u201cnovelty cliff\u201d", "the novelty cliff"),
     ],
 )
 def test_a_term_is_found_as_people_write_it(term: str, text: str) -> None:
@@ -122,3 +125,11 @@ def test_a_frame_dated_before_the_history_above_it_is_misdated(tmp_path: Path) -
     assert got["ties"][0]["heading_date"] == "2025-07-24"
     s = spread(World.open(world), Term("lantern ledger"))
     assert [a.agent_id for a in s.adopters] == ["bob", "ada"]
+
+
+def test_a_term_of_marks_alone_is_one_line_of_error(tmp_path: Path) -> None:
+    world = _souls(tmp_path, {"ada": "# ada\n\n## Frame 1 — 2026-03-01\n- **bold** words.\n"})
+    for command in ("first", "spread"):
+        out = soulscope(command, "**", "-w", str(world))
+        assert out.returncode == 2 and "holds no word to look for" in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1

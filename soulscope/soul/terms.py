@@ -36,6 +36,8 @@ _SEP = (
 )
 # Apostrophes a word may be written with: typed, typographic, the letter modifier.
 _APOSTROPHES = "'\u2019\u2018\u02bc"
+# Around a term as typed: emphasis, code and quotation marks, no part of the word.
+_TERM_MARKS = '*_~`"\u201c\u201d'
 _ASCII_RUN = re.compile(r"[a-z0-9]+")
 _LEAD = re.compile(rb"(?:[a-z0-9]|\\.)*")  # a pattern's first plain bytes (escaped ones too)
 
@@ -172,6 +174,8 @@ class Term:
             raise ValueError("the term to look for cannot be empty")
         if self.mode not in ("word", "exact", "stem"):
             raise ValueError(f"unknown match mode '{self.mode}' (use word, exact or stem)")
+        if self.mode != "exact" and not self._words:
+            raise ValueError(f"the term '{self.text}' holds no word to look for")
 
     def naming(self, names: Callable[[bytes], object]) -> Term:
         """This term where ``names`` (a run of a file's bytes -> truthy where it names an agent)
@@ -201,8 +205,11 @@ class Term:
 
     @cached_property
     def _words(self) -> list[str]:
-        """The term's words, as written in any Unicode form (NFC), apart at spacing and hyphens."""
-        return [w for w in _SPLIT.split(unicodedata.normalize("NFC", self.text)) if w]
+        """The term's words, as written in any Unicode form (NFC), apart at spacing and hyphens;
+        the marks of emphasis, code or quotation around the term are no part of it (a term
+        pasted as ``**sortition**`` or `` `inotify` `` is the word)."""
+        text = unicodedata.normalize("NFC", self.text).strip().strip(_TERM_MARKS).strip()
+        return [w for w in _SPLIT.split(text) if w]
 
     @cached_property
     def _needles(self) -> tuple[bytes, ...]:
