@@ -78,6 +78,8 @@ def _apart(data: bytes, start: int, end: int) -> bool:
     """The match ``data[start:end]`` stands as words: no letter, digit or joining mark of any
     script against it (``caf`` is not in ``café``); underscores beside it are emphasis
     (``_sortition_``) unless a letter is beyond them (``memory_palace`` is one name)."""
+    if (start == 0 or data[start - 1] < 0x5F) and (end == len(data) or data[end] < 0x5F):
+        return True  # ASCII neither letter nor digit (``pattern`` saw to those) on both sides
     lo = start
     while lo > 0 and data[lo - 1] == 0x5F:  # "_"
         lo -= 1
