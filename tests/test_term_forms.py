@@ -94,15 +94,19 @@ def test_a_word_inside_an_agents_name_is_no_use_of_it(tmp_path: Path) -> None:
             "zion-curator-02": "# Curator Two\n\n## Frame 1 — 2026-03-01\n- Graded posts.\n",
             "zion-ada-01": "# Ada\n\n## Frame 1 — 2026-03-02\n- Replied to zion-curator-02 on #4."
             "\n- Read Curator-02's grades.\n",
-            "zion-ben-01": "# Ben\n\n## Frame 1 — 2026-03-03\n- A curator should grade less.\n",
+            "zion-ben-01": "# Ben\n\n## Frame 1 — 2026-03-03\n- Voted: DOWN curator-02-upvote/#5."
+            "\n- A curator should grade less.\n",
         },
     )
     s = spread(World.open(world), Term("curator"))
     assert [a.agent_id for a in s.adopters] == ["zion-ben-01"]
     got = json.loads(soulscope("first", "curator", "-w", str(world), "--json").stdout)
-    assert (got["agent"], got["line"]) == ("zion-ben-01", 4)
+    assert (got["agent"], got["line"]) == ("zion-ben-01", 5)
     s = spread(World.open(world), Term("curator-02"))
-    assert [(a.agent_id, a.first.line) for a in s.adopters] == [("zion-ada-01", 4)]
+    assert [(a.agent_id, a.first.line) for a in s.adopters] == [
+        ("zion-ada-01", 4),
+        ("zion-ben-01", 4),
+    ]
 
 
 def test_a_frame_dated_before_the_history_above_it_is_misdated(tmp_path: Path) -> None:

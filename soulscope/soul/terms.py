@@ -93,17 +93,26 @@ def _apart(data: bytes, start: int, end: int) -> bool:
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-def _in_name(data: bytes, at: int, names: Callable[[bytes], object]) -> bool:
-    """The match at ``at`` lies inside a longer run of letters, digits and hyphens that
-    ``names`` says is an agent's name ("zion-curator-02" for "curator")."""
-    lo = at
+def _in_name(data: bytes, start: int, end: int, names: Callable[[bytes], object]) -> bool:
+    """The match ``data[start:end]`` lies inside a longer run of letters, digits and hyphens
+    of which a part that ``names`` says is an agent's name holds it ("zion-curator-02" and
+    "curator-04-upvote" for "curator")."""
+    lo = start
     while lo > 0 and data[lo - 1] in _NAME_BYTES:
         lo -= 1
-    hi = at
+    hi = end
     while hi < len(data) and data[hi] in _NAME_BYTES:
         hi += 1
-    run = data[lo:hi].strip(b"-_")
-    return b"-" in run and bool(names(run))
+    if lo == start and hi == end:
+        return False
+    parts = data[lo:hi].split(b"-")
+    first, last = data.count(b"-", lo, start), data.count(b"-", lo, max(start, end - 1))
+    for i in range(max(0, first - 4), first + 1):  # the parts around the match, a few at most
+        for j in range(last, min(len(parts), last + 5)):
+            part = b"-".join(parts[i : j + 1])
+            if j > i and part != data[start:end] and names(part):
+                return True
+    return False
 
 
 def _stem(word: str) -> str:
@@ -281,9 +290,10 @@ class Term:
             low = data.lower()
             if not all(w in low for w in self._needles):
                 return []
-            found = [m.start() for m in self._folded.finditer(low) if _apart(data, *m.span())]
-            if found and self.names is not None:
-                found = [at for at in found if not _in_name(data, at, self.names)]
+            spans = [m.span() for m in self._folded.finditer(low) if _apart(data, *m.span())]
+            if spans and self.names is not None:
+                spans = [(a, b) for a, b in spans if not _in_name(data, a, b, self.names)]
+            found = [a for a, _ in spans]
         return _outside(found, name_spans(data)) if found else found
 
     def count(self, data: bytes) -> int:
