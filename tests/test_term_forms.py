@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from soulscope.history.spread import spread
+from soulscope.history.spread import spread, spread_dict
 from soulscope.soul.terms import Term
 from soulscope.world import World
 from tests.support.cli import soulscope
@@ -95,11 +95,12 @@ def test_a_word_inside_an_agents_name_is_no_use_of_it(tmp_path: Path) -> None:
             "zion-ada-01": "# Ada\n\n## Frame 1 — 2026-03-02\n- Replied to zion-curator-02 on #4."
             "\n- Read Curator-02's grades.\n",
             "zion-ben-01": "# Ben\n\n## Frame 1 — 2026-03-03\n- Voted: DOWN curator-02-upvote/#5."
-            "\n- A curator should grade less.\n",
+            "\n- Read curator-02. A curator should grade less.\n",
         },
     )
     s = spread(World.open(world), Term("curator"))
     assert [a.agent_id for a in s.adopters] == ["zion-ben-01"]
+    assert spread_dict(s)["agents"][0]["text"] == "A curator should grade less."
     got = json.loads(soulscope("first", "curator", "-w", str(world), "--json").stdout)
     assert (got["agent"], got["line"]) == ("zion-ben-01", 5)
     s = spread(World.open(world), Term("curator-02"))

@@ -365,10 +365,11 @@ def sentence(text: str, term: Term) -> str:
     line = text.strip()
     if _BULLET.match(line):
         line = line.lstrip()[2:].lstrip()
-    m = term.pattern.search(line.encode("utf-8", ENCODING_ERRORS))
-    if m is None:
+    raw = line.encode("utf-8", ENCODING_ERRORS)
+    found = term.starts(raw)  # the use, not the term inside a name before it
+    if not found:
         return trim(line)
-    at = len(m.string[: m.start()].decode("utf-8", ENCODING_ERRORS))
+    at = len(raw[: found[0]].decode("utf-8", ENCODING_ERRORS))
     starts = [e.end() for e in _SENTENCE_END.finditer(line, 0, at)]
     start = starts[-1] if starts else 0
     end_m = _SENTENCE_END.search(line, at + 1)
