@@ -9,17 +9,7 @@ import pytest
 
 from soulscope.history.links import read
 from soulscope.history.names import AgentNames
-from tests.support.linkworld import links_of, registry_names
-
-WRITER = "zion-storyteller-05"
-REGISTRY = {
-    "zion-coder-01": "Grace Hopper",
-    "zion-debater-07": "Marcus Aurelius",
-    "zion-philosopher-03": "Sophia Mindwell",
-    "zion-wildcard-12": "Nova Quinn",
-    "zion-curator-02": "Zed Prime",
-    WRITER: "Tess Writer",
-}
+from tests.support.linkworld import REGISTRY, WRITER, links_of, registry_names
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,17 @@ from soulscope.history.links import read
 from soulscope.history.names import AgentNames
 from soulscope.world import World
 
+# A world of six agents, each with a display name, read by WRITER: the forms tests' world
+WRITER = "zion-storyteller-05"
+REGISTRY = {
+    "zion-coder-01": "Grace Hopper",
+    "zion-debater-07": "Marcus Aurelius",
+    "zion-philosopher-03": "Sophia Mindwell",
+    "zion-wildcard-12": "Nova Quinn",
+    "zion-curator-02": "Zed Prime",
+    WRITER: "Tess Writer",
+}
+
 
 def registry_names(root: Path, registry: dict[str, str], writer: str) -> AgentNames:
     """The names of a world at ``root`` whose agents are ``registry`` (id -> display name),
